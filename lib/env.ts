@@ -63,3 +63,7 @@ export const env = {
     return cachedSecret;
   },
 };
+
+// next-auth reads these two from the process environment itself.
+process.env.NEXTAUTH_URL ??= env.appUrl;
+process.env.NEXTAUTH_URL_INTERNAL ??= `http://127.0.0.1:${env.port}`;

@@ -1,0 +1,34 @@
+import { AppError } from "@/lib/api/errors";
+import { selectedOrganizationId, sessionUserId } from "@/lib/auth/session-user";
+import { db } from "@/lib/db";
+import { authenticateApiKey } from "@/lib/services/api-keys";
+import type { OrgContext, UserContext } from "./context";
+
+const unauthorized = () => new AppError("UNAUTHORIZED", "Missing or invalid credentials");
+
+/**
+ * Who is calling. A Bearer API key wins; otherwise the dashboard's session cookie, with the
+ * organization chosen in the switcher (falling back to the user's first organization).
+ */
+export async function resolveCaller(request: Request): Promise<{ user: UserContext; org: OrgContext | null }> {
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    const ctx = match ? await authenticateApiKey(match[1]) : null;
+    if (!ctx) throw unauthorized();
+    return { user: ctx, org: ctx };
+  }
+  const userId = await sessionUserId(request.headers.get("cookie"));
+  if (!userId) throw unauthorized();
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
+  if (!user) throw unauthorized();
+  const userCtx: UserContext = { userId: user.id, userEmail: user.email, apiKeyId: null };
+  const wanted = selectedOrganizationId(request);
+  const memberships = await db.membership.findMany({
+    where: { user_id: user.id },
+    orderBy: { created_at: "asc" },
+    select: { organization_id: true, role: true },
+  });
+  const membership = memberships.find((m) => m.organization_id === wanted) ?? memberships[0];
+  return { user: userCtx, org: membership ? { ...userCtx, organizationId: membership.organization_id, role: membership.role } : null };
+}

@@ -1,0 +1,71 @@
+export const errorStatus = {
+  VALIDATION_ERROR: 400,
+  BROADCAST_NOT_EDITABLE: 400,
+  DOMAIN_NOT_VERIFIED: 400,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  INVITATION_EMAIL_MISMATCH: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  ALREADY_MEMBER: 409,
+  INVITATION_ALREADY_ACCEPTED: 409,
+  INVITATION_NOT_PENDING: 409,
+  INVITATION_EXPIRED: 410,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export type ValidationIssue = { path: string; message: string };
+
+/** What services throw. The route wrapper turns it into the documented body and status. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: unknown;
+
+  constructor(code: ErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}
+
+export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+
+/** A 400 that names the offending field, for ids that do not belong to the caller's organization. */
+export const invalidField = (path: string, message: string) =>
+  new AppError("VALIDATION_ERROR", message, [{ path, message }] satisfies ValidationIssue[]);
+
+/** The specification's other error body, used only for pagination parameters. */
+export class PaginationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PaginationError";
+  }
+}
+
+export function errorResponse(error: unknown, headers?: HeadersInit): Response {
+  if (error instanceof PaginationError) {
+    return Response.json({ name: "validation_error", statusCode: 422, message: error.message }, { status: 422, headers });
+  }
+  if (error instanceof AppError) {
+    const body: { error: string; code: string; details?: unknown } = { error: error.message, code: error.code };
+    if (error.details !== undefined) body.details = error.details;
+    return Response.json(body, { status: error.status, headers });
+  }
+  // Constraint races a service did not foresee still get a meaningful answer, never the driver's text.
+  const prismaCode = (error as { code?: unknown } | null)?.code;
+  if (prismaCode === "P2002") return errorResponse(new AppError("CONFLICT", "A record with these values already exists"), headers);
+  if (prismaCode === "P2025") return errorResponse(new AppError("NOT_FOUND", "Record not found"), headers);
+  console.error(error);
+  return Response.json({ error: "Internal server error", code: "INTERNAL_ERROR" }, { status: 500, headers });
+}

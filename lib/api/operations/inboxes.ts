@@ -1,0 +1,3 @@
+import type { AnyOperation } from "@/lib/api/operation";
+
+export const inboxesOperations: AnyOperation[] = [];

@@ -1,0 +1,31 @@
+import type { AnyOperation } from "@/lib/api/operation";
+import { apiKeyOperations } from "./api-keys";
+import { broadcastsOperations } from "./broadcasts";
+import { contactsOperations } from "./contacts";
+import { domainsOperations } from "./domains";
+import { emailsOperations } from "./emails";
+import { inboxesOperations } from "./inboxes";
+import { invitationsOperations } from "./invitations";
+import { membersOperations } from "./members";
+import { segmentsOperations } from "./segments";
+import { templatesOperations } from "./templates";
+import { threadsOperations } from "./threads";
+import { topicsOperations } from "./topics";
+import { webhooksOperations } from "./webhooks";
+
+/** Every /v1 operation: served by app/v1, described by /v1/openapi.json, fuzzed by the tests. */
+export const operations: AnyOperation[] = [
+  ...apiKeyOperations,
+  ...broadcastsOperations,
+  ...contactsOperations,
+  ...domainsOperations,
+  ...emailsOperations,
+  ...inboxesOperations,
+  ...invitationsOperations,
+  ...membersOperations,
+  ...segmentsOperations,
+  ...templatesOperations,
+  ...threadsOperations,
+  ...topicsOperations,
+  ...webhooksOperations,
+];

@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { PaginationError } from "./errors";
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** `limit`, `after` and `before` as the specification documents them (for the OpenAPI document). */
+export const cursorQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: "Page size, 1 to 100." }),
+  after: z.string().optional().meta({ description: "Id of the last item of the current page: the next, older page." }),
+  before: z.string().optional().meta({ description: "Id of the first item of the current page: the previous, newer page." }),
+});
+
+export type CursorParams = { limit?: number; after?: string; before?: string };
+
+export type ListEnvelope<T> = { object: "list"; has_more: boolean; data: T[] };
+
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({ object: z.literal("list"), has_more: z.boolean(), data: z.array(item) });
+
+/** Reads a page size; anything but an integer from 1 to 100 is the 422 pagination error. */
+export function parseLimit(raw: string | null): number | undefined {
+  if (raw === null) return undefined;
+  if (!/^\d+$/.test(raw.trim())) throw new PaginationError("limit must be an integer from 1 to 100");
+  const value = Number(raw);
+  if (value < 1 || value > 100) throw new PaginationError("limit must be an integer from 1 to 100");
+  return value;
+}
+
+export function parseNonNegative(name: string, raw: string | null, min = 0): number | undefined {
+  if (raw === null) return undefined;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || !Number.isSafeInteger(Number(raw))) {
+    throw new PaginationError(`${name} must be an integer of at least ${min}`);
+  }
+  return Number(raw);
+}
+
+/** Validates the cursor parameters of a request; errors are the specification's 422 body. */
+export function parseCursorParams(search: URLSearchParams, defaultLimit: number | undefined = 20): CursorParams {
+  const after = search.get("after");
+  const before = search.get("before");
+  if (after !== null && before !== null) throw new PaginationError("after and before cannot be combined");
+  for (const [name, value] of [["after", after], ["before", before]] as const) {
+    if (value !== null && !uuidPattern.test(value)) throw new PaginationError(`${name} must be a valid id (UUID)`);
+  }
+  return { limit: parseLimit(search.get("limit")) ?? defaultLimit, after: after ?? undefined, before: before ?? undefined };
+}
+
+type Keyed = { id: string; created_at: Date };
+type KeysetArgs = { where: object; orderBy: object[]; take?: number };
+
+/**
+ * Newest-first keyset pagination over (created_at, id). `fetch` runs the list's own query with the
+ * extra `where`, `orderBy` and `take`; `locate` finds the cursor item within the same list.
+ */
+export async function cursorPage<T extends Keyed>(
+  params: CursorParams,
+  fetch: (args: KeysetArgs) => Promise<T[]>,
+  locate: (id: string) => Promise<Keyed | null>,
+): Promise<ListEnvelope<T>> {
+  const { limit } = params;
+  const take = limit === undefined ? undefined : limit + 1;
+  const cursorId = params.after ?? params.before;
+  if (cursorId === undefined) {
+    const rows = await fetch({ where: {}, orderBy: [{ created_at: "desc" }, { id: "desc" }], take });
+    return envelope(rows, limit);
+  }
+  const cursor = await locate(cursorId);
+  if (!cursor) throw new PaginationError(`${params.after ? "after" : "before"} does not name an item of this list`);
+  if (params.after) {
+    const rows = await fetch({
+      where: { OR: [{ created_at: { lt: cursor.created_at } }, { created_at: cursor.created_at, id: { lt: cursor.id } }] },
+      orderBy: [{ created_at: "desc" }, { id: "desc" }],
+      take,
+    });
+    return envelope(rows, limit);
+  }
+  const rows = await fetch({
+    where: { OR: [{ created_at: { gt: cursor.created_at } }, { created_at: cursor.created_at, id: { gt: cursor.id } }] },
+    orderBy: [{ created_at: "asc" }, { id: "asc" }],
+    take,
+  });
+  const page = envelope(rows, limit);
+  page.data.reverse();
+  return page;
+}
+
+function envelope<T>(rows: T[], limit: number | undefined): ListEnvelope<T> {
+  const hasMore = limit !== undefined && rows.length > limit;
+  return { object: "list", has_more: hasMore, data: hasMore ? rows.slice(0, limit) : rows };
+}

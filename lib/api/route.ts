@@ -1,0 +1,94 @@
+import type { z } from "zod";
+import { resolveCaller } from "./credentials";
+import { AppError, errorResponse, type ValidationIssue } from "./errors";
+import type { AnyOperation } from "./operation";
+
+const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
+
+function issues(error: z.ZodError): ValidationIssue[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
+}
+
+function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new AppError("VALIDATION_ERROR", `Invalid ${what}`, issues(result.error));
+  return result.data;
+}
+
+/** Reads path parameters by matching the request path against the operation's OpenAPI path. */
+export function matchPath(template: string, pathname: string): Record<string, string> | null {
+  const want = template.split("/").filter(Boolean);
+  const got = pathname.split("/").filter(Boolean);
+  if (want.length !== got.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const name = /^\{(.+)\}$/.exec(want[i])?.[1];
+    if (name) {
+      try {
+        params[name] = decodeURIComponent(got[i]);
+      } catch {
+        params[name] = got[i];
+      }
+    } else if (want[i] !== got[i]) return null;
+  }
+  return params;
+}
+
+async function readBody(request: Request, limit: number): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new AppError("PAYLOAD_TOO_LARGE", `Request body is larger than ${limit} bytes`);
+  if (!request.body) return {};
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new AppError("PAYLOAD_TOO_LARGE", `Request body is larger than ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("VALIDATION_ERROR", "Request body must be valid JSON", [{ path: "", message: "invalid JSON" }]);
+  }
+}
+
+/** Runs one operation for one request: credential, role, input validation, service call, errors. */
+export async function execute(operation: AnyOperation, request: Request): Promise<Response> {
+  try {
+    const url = new URL(request.url);
+    const caller = await resolveCaller(request);
+    let ctx: unknown = caller.user;
+    if (operation.auth !== "user") {
+      if (!caller.org) throw new AppError("FORBIDDEN", "You are not a member of any organization");
+      if (operation.auth === "admin" && caller.org.role === "member") {
+        throw new AppError("FORBIDDEN", "This action needs the admin or owner role");
+      }
+      ctx = caller.org;
+    }
+    const rawParams = matchPath(operation.path, url.pathname) ?? {};
+    const params = operation.params ? validate(operation.params, rawParams, "path parameters") : rawParams;
+    const page = operation.page ? operation.page(url.searchParams) : undefined;
+    const query = operation.query ? validate(operation.query, Object.fromEntries(url.searchParams), "query parameters") : {};
+    const body = operation.body
+      ? validate(operation.body, await readBody(request, operation.maxBodyBytes ?? DEFAULT_MAX_BODY), "request body")
+      : undefined;
+    const result = await operation.handler(ctx as never, { params, query, body, page, request });
+    if (result instanceof Response) return result;
+    return Response.json(result, { status: operation.status ?? 200 });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+/** What a route file exports for a method: `export const PUT = route(updateBroadcast)`. */
+export function route(operation: AnyOperation): (request: Request) => Promise<Response> {
+  return (request) => execute(operation, request);
+}

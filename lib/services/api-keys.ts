@@ -1,0 +1,69 @@
+import type { OrgContext } from "@/lib/api/context";
+import { notFound } from "@/lib/api/errors";
+import { cursorPage, type CursorParams } from "@/lib/api/pagination";
+import { readApiKeyToken, signApiKeyToken } from "@/lib/auth/api-key-token";
+import { db } from "@/lib/db";
+import type { ApiKey } from "@/lib/generated/prisma/client";
+import type { CreateApiKeyInput } from "@/lib/schemas/api-keys";
+
+const serialize = (key: ApiKey) => ({
+  id: key.id,
+  organization_id: key.organization_id,
+  name: key.name,
+  token_hint: key.token_hint,
+  created_by: key.user_id,
+  last_used_at: key.last_used_at,
+  revoked_at: key.revoked_at,
+  created_at: key.created_at,
+});
+
+/** Creates a key acting as `userId` in `organizationId`; the token exists only in this answer. */
+export async function issueApiKey(organizationId: string, userId: string, name: string) {
+  const row = await db.apiKey.create({ data: { organization_id: organizationId, user_id: userId, name, token_hint: "" } });
+  const token = await signApiKeyToken(row.id, organizationId);
+  const updated = await db.apiKey.update({ where: { id: row.id }, data: { token_hint: token.slice(-4) } });
+  return { ...serialize(updated), token };
+}
+
+export const createApiKey = (ctx: OrgContext, input: CreateApiKeyInput) => issueApiKey(ctx.organizationId, ctx.userId, input.name);
+
+export async function listApiKeys(ctx: OrgContext, page: CursorParams) {
+  const where = { organization_id: ctx.organizationId };
+  const result = await cursorPage(
+    page,
+    (args) => db.apiKey.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take }),
+    (id) => db.apiKey.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
+  );
+  return { ...result, data: result.data.map(serialize) };
+}
+
+export async function revokeApiKey(ctx: OrgContext, id: string) {
+  const { count } = await db.apiKey.updateMany({
+    where: { id, organization_id: ctx.organizationId, revoked_at: null },
+    data: { revoked_at: new Date() },
+  });
+  if (count === 0) {
+    const exists = await db.apiKey.findFirst({ where: { id, organization_id: ctx.organizationId }, select: { id: true } });
+    if (!exists) throw notFound("API key");
+  }
+  return { success: true };
+}
+
+// Writing last_used_at on every request would make every read a write; once a minute is enough.
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+/** The context an API key acts in, or null when the token is unknown, revoked or its member gone. */
+export async function authenticateApiKey(token: string): Promise<OrgContext | null> {
+  const claims = await readApiKeyToken(token);
+  if (!claims) return null;
+  const key = await db.apiKey.findFirst({
+    where: { id: claims.apiKeyId, organization_id: claims.organizationId, revoked_at: null },
+    include: { user: { select: { email: true, memberships: { where: { organization_id: claims.organizationId }, select: { role: true } } } } },
+  });
+  const membership = key?.user.memberships[0];
+  if (!key || !membership) return null;
+  if (!key.last_used_at || Date.now() - key.last_used_at.getTime() > LAST_USED_GRANULARITY_MS) {
+    void db.apiKey.update({ where: { id: key.id }, data: { last_used_at: new Date() } }).catch(() => undefined);
+  }
+  return { userId: key.user_id, userEmail: key.user.email, apiKeyId: key.id, organizationId: key.organization_id, role: membership.role };
+}

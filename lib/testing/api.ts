@@ -1,0 +1,71 @@
+import { randomUUID } from "node:crypto";
+import { operations } from "@/lib/api/operations";
+import { execute, matchPath } from "@/lib/api/route";
+import { db } from "@/lib/db";
+import type { Role } from "@/lib/generated/prisma/enums";
+import { createOrganizationWithOwner } from "@/lib/services/accounts";
+import { issueApiKey } from "@/lib/services/api-keys";
+
+export type ApiResult<T = any> = { status: number; body: T; headers: Headers }; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> };
+
+/** Sends one request through the same operation table and wrapper the route files use. */
+export async function request(method: string, pathAndQuery: string, options: RequestOptions = {}): Promise<ApiResult> {
+  const url = new URL(pathAndQuery, "http://localhost");
+  const operation = operations.find((op) => op.method === method && matchPath(op.path, url.pathname));
+  if (!operation) throw new Error(`No operation serves ${method} ${url.pathname}`);
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] = "application/json";
+  }
+  const response = await execute(operation, new Request(url, { method, headers, body }));
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/** A client bound to one bearer token. */
+export function client(token: string | null) {
+  return {
+    get: (path: string) => request("GET", path, { token }),
+    post: (path: string, body?: unknown) => request("POST", path, { token, body }),
+    put: (path: string, body?: unknown) => request("PUT", path, { token, body }),
+    patch: (path: string, body?: unknown) => request("PATCH", path, { token, body }),
+    delete: (path: string) => request("DELETE", path, { token }),
+  };
+}
+
+export type TestMember = { userId: string; email: string; token: string; api: ReturnType<typeof client>; role: Role };
+export type TestOrg = { organizationId: string; owner: TestMember; addMember: (role: Role) => Promise<TestMember> };
+
+/** A fresh organization with an owner and an API key; every test works in its own organizations. */
+export async function createTestOrg(name = "Test org"): Promise<TestOrg> {
+  const email = `owner-${randomUUID()}@example.test`;
+  const { organization, user } = await createOrganizationWithOwner({ name, email, password: "password123", userName: "Owner Person" });
+  const { token } = await issueApiKey(organization.id, user.id, "test");
+  const owner: TestMember = { userId: user.id, email, token, api: client(token), role: "owner" };
+  return {
+    organizationId: organization.id,
+    owner,
+    addMember: async (role: Role) => {
+      const memberEmail = `${role}-${randomUUID()}@example.test`;
+      const member = await db.user.create({ data: { email: memberEmail, name: `${role} person`, password_hash: "x" } });
+      await db.membership.create({ data: { organization_id: organization.id, user_id: member.id, role } });
+      const key = await issueApiKey(organization.id, member.id, "test");
+      return { userId: member.id, email: memberEmail, token: key.token, api: client(key.token), role };
+    },
+  };
+}
+
+/** Asserts the documented error body shape and returns it. */
+export function expectError(result: ApiResult, status: number, code?: string) {
+  if (result.status !== status || typeof result.body?.error !== "string" || (code && result.body.code !== code)) {
+    throw new Error(`expected ${status}${code ? ` ${code}` : ""}, got ${result.status} ${JSON.stringify(result.body)}`);
+  }
+  return result.body as { error: string; code: string; details?: { path: string; message: string }[] };
+}
+
+export const randomId = () => randomUUID();

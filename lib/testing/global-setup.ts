@@ -1,0 +1,43 @@
+import path from "node:path";
+import pg from "pg";
+import { ensureEmbeddedCluster } from "@/lib/db/embedded";
+import { migrate } from "@/lib/db/migrate";
+
+// Tests run on a real PostgreSQL: the server of DATABASE_URL when it is set, otherwise an
+// embedded cluster of their own under .data/test. Either way they get a fresh database.
+export default async function setup() {
+  const base = process.env.DATABASE_URL;
+  let adminUrl: string;
+  if (base) {
+    const url = new URL(base);
+    url.pathname = "/postgres";
+    adminUrl = url.toString();
+  } else {
+    const port = Number(process.env.TEST_PG_PORT ?? 54339);
+    await ensureEmbeddedCluster({ dataDir: path.resolve(".data/test"), port });
+    adminUrl = `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`;
+  }
+  const name = `mailplatform_test_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+
+  const testUrl = new URL(adminUrl);
+  testUrl.pathname = `/${name}`;
+  await migrate(testUrl.toString());
+
+  process.env.DATABASE_URL = testUrl.toString();
+  process.env.TEST_ADMIN_DATABASE_URL = adminUrl;
+  process.env.AUTH_SECRET ??= "test-secret-for-the-test-suite-only";
+  process.env.DATA_DIR ??= ".data/test";
+  process.env.NODE_ENV = "test";
+
+  return async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    await client.end();
+  };
+}
