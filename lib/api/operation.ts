@@ -58,5 +58,6 @@ export function defineOperation<
   return operation;
 }
 
+/** Any operation, whatever its schemas; what the route wrapper, the registry and the tests take. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = Operation<any, any, any, any, any>;
+export type AnyOperation = Omit<Operation<any, any, any, AuthLevel, any>, "handler"> & { handler: (ctx: any, input: any) => Promise<unknown> };

@@ -32,7 +32,6 @@ export default async function setup() {
   process.env.TEST_ADMIN_DATABASE_URL = adminUrl;
   process.env.AUTH_SECRET ??= "test-secret-for-the-test-suite-only";
   process.env.DATA_DIR ??= ".data/test";
-  process.env.NODE_ENV = "test";
 
   return async () => {
     const client = new pg.Client({ connectionString: adminUrl });

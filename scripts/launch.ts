@@ -1,0 +1,30 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
+import { ensureDatabase } from "@/lib/db/ensure-database";
+import { env } from "@/lib/env";
+
+const require = createRequire(import.meta.url);
+
+/**
+ * `npm run dev` and `npm start`: the database first (embedded unless DATABASE_URL is set, migrated
+ * either way), then Next.js and, beside it, the worker. Ctrl-C stops them all; the embedded
+ * PostgreSQL keeps running for the next start (`npm run db:stop` stops it).
+ */
+export async function launch(mode: "dev" | "start", extraArgs: string[]) {
+  const started = Date.now();
+  await ensureDatabase();
+  void env.authSecret; // written once here, before several processes could race to create it
+  console.log(`database ready in ${Date.now() - started} ms (${env.usesEmbeddedDatabase ? `embedded, ${env.dataDir}` : "DATABASE_URL"})`);
+
+  const children: ChildProcess[] = [];
+  const nextBin = require.resolve("next/dist/bin/next");
+  children.push(spawn(process.execPath, [nextBin, mode, "-p", String(env.port), ...extraArgs], { stdio: "inherit" }));
+
+  const stop = (code: number) => {
+    for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
+    process.exit(code);
+  };
+  process.on("SIGINT", () => stop(0));
+  process.on("SIGTERM", () => stop(0));
+  for (const child of children) child.on("exit", (code) => stop(code ?? 1));
+}
