@@ -1,0 +1,18 @@
+import type { OrgContext } from "@/lib/api/context";
+import { AppError } from "@/lib/api/errors";
+import { db } from "@/lib/db";
+
+export const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).trim().toLowerCase();
+
+/** A sender address must be at a verified domain of the organization (400 DOMAIN_NOT_VERIFIED). */
+export async function assertVerifiedSenderDomain(ctx: OrgContext, email: string, path: string): Promise<void> {
+  const domain = await db.domain.findFirst({
+    where: { organization_id: ctx.organizationId, name: domainOf(email), status: "verified" },
+    select: { id: true },
+  });
+  if (!domain) {
+    throw new AppError("DOMAIN_NOT_VERIFIED", `${domainOf(email)} is not a verified domain of this organization`, [
+      { path, message: "must be at a verified domain" },
+    ]);
+  }
+}
