@@ -26,8 +26,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    // The production build, on an embedded database of its own that starts empty every run.
-    command: `rm -rf ${e2eDataDir}/pg ${e2eDataDir}/mail && npm run start`,
+    // The production build, on an embedded database of its own; tests make unique users, so data left
+    // from an earlier local run does not matter.
+    command: `rm -rf ${e2eDataDir}/mail && npm run start`,
     url: `http://localhost:${port}/api/health`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
