@@ -16,6 +16,8 @@ export const errorStatus = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
+  LAST_OWNER: 400,
+  MAIL_DELIVERY_FAILED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
