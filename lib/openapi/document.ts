@@ -1,0 +1,110 @@
+import { z } from "zod";
+import { errorStatus, type ErrorCode } from "@/lib/api/errors";
+import type { AnyOperation } from "@/lib/api/operation";
+import { operations } from "@/lib/api/operations";
+import { env } from "@/lib/env";
+import { apiDescription } from "./description";
+
+type JsonSchema = Record<string, unknown>;
+
+const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+};
+
+const errorRef = { $ref: "#/components/schemas/Error" };
+
+function parameters(op: AnyOperation) {
+  const list: Record<string, unknown>[] = [];
+  const add = (where: "path" | "query", shape: Record<string, z.ZodType> | undefined) => {
+    for (const [name, schema] of Object.entries(shape ?? {})) {
+      const json = toSchema(schema, "input");
+      list.push({
+        name,
+        in: where,
+        required: where === "path" || !schema.safeParse(undefined).success,
+        description: typeof json.description === "string" ? json.description : undefined,
+        schema: json,
+      });
+    }
+  };
+  add("path", (op.params as z.ZodObject | undefined)?.shape);
+  add("query", (op.query as z.ZodObject | undefined)?.shape);
+  add("query", op.pageQuery?.shape);
+  return list;
+}
+
+function responses(op: AnyOperation) {
+  const result: Record<string, unknown> = {
+    [String(op.status ?? 200)]: { description: "Success", content: { "application/json": { schema: toSchema(op.response, "output") } } },
+  };
+  const codes = new Set<ErrorCode>(["UNAUTHORIZED", "INTERNAL_ERROR", ...(op.errors ?? [])]);
+  if (op.params || op.query || op.body) codes.add("VALIDATION_ERROR");
+  if (op.auth === "admin") codes.add("FORBIDDEN");
+  if (op.body) codes.add("PAYLOAD_TOO_LARGE");
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    result[String(status)] = { description: `Error: ${list.join(", ")}`, content: { "application/json": { schema: errorRef } } };
+  }
+  if (op.page) {
+    result["422"] = {
+      description: "Invalid pagination parameters (limit outside 1..100, malformed or unknown cursor, after with before)",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/PaginationError" } } },
+    };
+  }
+  return result;
+}
+
+const operationId = (op: AnyOperation) =>
+  op.summary
+    .replace(/[^a-zA-Z0-9 ]/g, " ")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word, i) => (i === 0 ? word.toLowerCase() : word[0].toUpperCase() + word.slice(1)))
+    .join("");
+
+/** The OpenAPI 3.1 description of /v1, generated from the same operations and zod schemas that serve it. */
+export function buildOpenApiDocument(list: AnyOperation[] = operations) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of list) {
+    paths[op.path] ??= {};
+    paths[op.path][op.method.toLowerCase()] = {
+      operationId: operationId(op),
+      tags: [op.tag],
+      summary: op.summary,
+      description: [op.description, op.auth === "admin" ? "Requires the owner or admin role." : undefined].filter(Boolean).join("\n\n") || undefined,
+      parameters: parameters(op),
+      requestBody: op.body ? { required: true, content: { "application/json": { schema: toSchema(op.body, "input") } } } : undefined,
+      responses: responses(op),
+    };
+  }
+  const tags = [...new Set(list.map((op) => op.tag))].sort().map((name) => ({ name }));
+  return {
+    openapi: "3.1.0",
+    info: { title: "Mailplatform API", version: "1.0.0", description: apiDescription },
+    servers: [{ url: env.appUrl }],
+    security: [{ bearerAuth: [] }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      schemas: {
+        Error: {
+          type: "object",
+          required: ["error", "code"],
+          properties: {
+            error: { type: "string", description: "What went wrong, for people." },
+            code: { type: "string", enum: Object.keys(errorStatus) },
+            details: { description: "For VALIDATION_ERROR: a list of { path, message }." },
+          },
+        },
+        PaginationError: {
+          type: "object",
+          required: ["name", "statusCode", "message"],
+          properties: { name: { const: "validation_error" }, statusCode: { const: 422 }, message: { type: "string" } },
+        },
+      },
+    },
+  };
+}
