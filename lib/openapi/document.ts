@@ -8,8 +8,10 @@ import { apiDescription } from "./description";
 type JsonSchema = Record<string, unknown>;
 
 const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
-  return rest;
+  const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
+  // The document declares the dialect once; per-schema $schema keys are noise in OpenAPI 3.1.
+  delete json.$schema;
+  return json;
 };
 
 const errorRef = { $ref: "#/components/schemas/Error" };
