@@ -1,0 +1,4 @@
+import { getEmailOperation } from "@/lib/api/operations/emails";
+import { route } from "@/lib/api/route";
+
+export const GET = route(getEmailOperation);

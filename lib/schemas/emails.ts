@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { EmailDirection, EmailStatus } from "@/lib/generated/prisma/enums";
+import { dateTime, id, limits, text } from "./common";
+
+export const emailStatus = z.enum(EmailStatus).meta({ description: "Where the email is in its life." });
+
+/** Filters of `GET /v1/emails`; paging parameters are read by `parseEmailListPage`. */
+export const listEmailsQuery = z.object({
+  to: text(limits.email).optional().meta({ description: "Recipient address, case-insensitive partial match." }),
+  broadcast_id: id.optional(),
+  email_id: id.optional(),
+  domain: text(253).optional().meta({ description: "Sender domain: the part of from_email after the @." }),
+  template_id: id.optional(),
+  status: emailStatus.optional(),
+});
+export type ListEmailsQuery = z.infer<typeof listEmailsQuery>;
+
+export const emailPageQuery = z.object({
+  page: z.coerce.number().int().min(1).optional().meta({ description: "Page number from 1 (page mode, the default)." }),
+  limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: "Page size, 1 to 100, default 20." }),
+  after: z.string().optional().meta({ description: "Cursor mode: id of the last item of the current page." }),
+  before: z.string().optional().meta({ description: "Cursor mode: id of the first item of the current page." }),
+});
+
+const jsonArray = z.array(z.unknown());
+
+export const email = z.object({
+  id,
+  organization_id: id,
+  message_id: z.string(),
+  direction: z.enum(EmailDirection).meta({ description: "outbound: sent by the platform; inbound: a received reply." }),
+  from_email: z.string(),
+  from_name: z.string().nullable(),
+  to_email: z.string(),
+  reply_to: z.string().nullable(),
+  subject: z.string(),
+  html_content: z.string().nullable(),
+  text_content: z.string().nullable(),
+  template_id: id.nullable(),
+  broadcast_id: id.nullable(),
+  thread_id: id.nullable(),
+  parent_email_id: id.nullable(),
+  contact_id: id.nullable(),
+  inbox_id: id.nullable(),
+  status: emailStatus,
+  provider_message_id: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  tags: z.array(z.string()),
+  sent_at: dateTime.nullable(),
+  delivered_at: dateTime.nullable(),
+  opened_at: dateTime.nullable(),
+  clicked_at: dateTime.nullable(),
+  bounced_at: dateTime.nullable(),
+  complained_at: dateTime.nullable(),
+  replied_at: dateTime.nullable(),
+  unsubscribed_at: dateTime.nullable(),
+  scheduled_at: dateTime.nullable(),
+  created_at: dateTime,
+  attachments: jsonArray,
+  clicked_links: jsonArray,
+  opens: jsonArray,
+});
+
+export const emailEvent = z.object({
+  id,
+  type: z.string().meta({ description: "e.g. sent, delivered, opened, clicked, bounced, complained, replied" }),
+  data: z.record(z.string(), z.unknown()),
+  created_at: dateTime,
+});
+
+export const emailDetail = email.extend({
+  events: z.array(emailEvent).meta({ description: "Everything that happened to the email, oldest first." }),
+  headers: z.record(z.string(), z.unknown()).meta({ description: "Headers of the message as sent or received." }),
+});
+
+export const emailPage = z.object({
+  data: z.array(email),
+  pagination: z.object({ page: z.number(), limit: z.number(), total: z.number(), pages: z.number() }),
+});

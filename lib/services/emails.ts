@@ -1,0 +1,102 @@
+import type { OrgContext } from "@/lib/api/context";
+import { notFound } from "@/lib/api/errors";
+import { cursorPage, type CursorParams } from "@/lib/api/pagination";
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { ListEmailsQuery } from "@/lib/schemas/emails";
+
+/** The columns of the Email record; queue bookkeeping (attempts, locks, idempotency) stays inside. */
+export const emailSelect = {
+  id: true,
+  organization_id: true,
+  message_id: true,
+  direction: true,
+  from_email: true,
+  from_name: true,
+  to_email: true,
+  reply_to: true,
+  subject: true,
+  html_content: true,
+  text_content: true,
+  template_id: true,
+  broadcast_id: true,
+  thread_id: true,
+  parent_email_id: true,
+  contact_id: true,
+  inbox_id: true,
+  status: true,
+  provider_message_id: true,
+  metadata: true,
+  tags: true,
+  sent_at: true,
+  delivered_at: true,
+  opened_at: true,
+  clicked_at: true,
+  bounced_at: true,
+  complained_at: true,
+  replied_at: true,
+  unsubscribed_at: true,
+  scheduled_at: true,
+  created_at: true,
+  attachments: true,
+  clicked_links: true,
+  opens: true,
+} satisfies Prisma.EmailSelect;
+
+export type EmailRecord = Prisma.EmailGetPayload<{ select: typeof emailSelect }>;
+
+export type EmailListPage = { mode: "page"; page: number; limit: number } | ({ mode: "cursor" } & CursorParams);
+
+// Prisma's `contains`/`endsWith` pass LIKE wildcards through; a filter value is matched literally.
+const literal = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+function filterWhere(ctx: OrgContext, query: ListEmailsQuery): Prisma.EmailWhereInput {
+  const where: Prisma.EmailWhereInput = { organization_id: ctx.organizationId };
+  if (query.to) where.to_email = { contains: literal(query.to.trim()), mode: "insensitive" };
+  if (query.domain) where.from_email = { endsWith: `@${literal(query.domain.trim())}`, mode: "insensitive" };
+  if (query.broadcast_id) where.broadcast_id = query.broadcast_id;
+  if (query.email_id) where.id = query.email_id;
+  if (query.template_id) where.template_id = query.template_id;
+  if (query.status) where.status = query.status;
+  return where;
+}
+
+export async function listEmails(ctx: OrgContext, query: ListEmailsQuery, page: EmailListPage) {
+  const where = filterWhere(ctx, query);
+  if (page.mode === "cursor") {
+    return cursorPage(
+      page,
+      (args) => db.email.findMany({ where: { AND: [where, args.where] }, orderBy: args.orderBy, take: args.take, select: emailSelect }),
+      // A cursor stays usable when its email stops matching a filter (its status moved on, say).
+      (id) => db.email.findFirst({ where: { id, organization_id: ctx.organizationId }, select: { id: true, created_at: true } }),
+    );
+  }
+  const [total, data] = await Promise.all([
+    db.email.count({ where }),
+    db.email.findMany({
+      where,
+      orderBy: [{ created_at: "desc" }, { id: "desc" }],
+      skip: (page.page - 1) * page.limit,
+      take: page.limit,
+      select: emailSelect,
+    }),
+  ]);
+  return { data, pagination: { page: page.page, limit: page.limit, total, pages: Math.ceil(total / page.limit) } };
+}
+
+export async function getEmail(ctx: OrgContext, id: string) {
+  const row = await db.email.findFirst({
+    where: { id, organization_id: ctx.organizationId },
+    select: {
+      ...emailSelect,
+      headers: true,
+      events: {
+        where: { organization_id: ctx.organizationId },
+        orderBy: [{ created_at: "asc" }, { id: "asc" }],
+        select: { id: true, type: true, data: true, created_at: true },
+      },
+    },
+  });
+  if (!row) throw notFound("Email");
+  return row;
+}
