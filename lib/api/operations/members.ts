@@ -1,3 +1,48 @@
-import type { AnyOperation } from "@/lib/api/operation";
+import { defineOperation } from "@/lib/api/operation";
+import { successResponse } from "@/lib/schemas/common";
+import { member, memberList, memberParams, updateMemberInput } from "@/lib/schemas/members";
+import { listMembers, removeMember, updateMemberRole } from "@/lib/services/members";
 
-export const membersOperations: AnyOperation[] = [];
+const tag = "Members";
+
+export const listMembersOperation = defineOperation({
+  method: "GET",
+  path: "/v1/members",
+  tag,
+  summary: "List members",
+  description: "Every member of the organization in one list envelope (never paginated), in the order they joined.",
+  auth: "member",
+  response: memberList,
+  handler: (ctx) => listMembers(ctx),
+});
+
+export const updateMemberOperation = defineOperation({
+  method: "PUT",
+  path: "/v1/members/{userId}",
+  tag,
+  summary: "Change a member's role",
+  description:
+    "Needs the admin or owner role. Only an owner may grant or take away the owner role, and the last owner cannot be demoted (400 LAST_OWNER).",
+  auth: "admin",
+  params: memberParams,
+  body: updateMemberInput,
+  response: member,
+  errors: ["FORBIDDEN", "NOT_FOUND", "LAST_OWNER"],
+  handler: (ctx, { params, body }) => updateMemberRole(ctx, params.userId, body),
+});
+
+export const removeMemberOperation = defineOperation({
+  method: "DELETE",
+  path: "/v1/members/{userId}",
+  tag,
+  summary: "Remove a member",
+  description:
+    "Admins and owners remove others (only an owner removes an owner); any member may remove themselves. The last owner cannot be removed (400 LAST_OWNER). The removed member's API keys in this organization are revoked.",
+  auth: "member",
+  params: memberParams,
+  response: successResponse,
+  errors: ["FORBIDDEN", "NOT_FOUND", "LAST_OWNER"],
+  handler: (ctx, { params }) => removeMember(ctx, params.userId),
+});
+
+export const membersOperations = [listMembersOperation, updateMemberOperation, removeMemberOperation];

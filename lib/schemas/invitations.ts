@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { dateTime, emailAddress, id } from "./common";
+
+export const invitationRole = z.enum(["member", "admin"]);
+
+export const createInvitationInput = z.object({
+  email: emailAddress.meta({ description: "The invitee's address; compared case-insensitively." }),
+  role: invitationRole.meta({ description: "The role the invitee gets on accepting." }),
+});
+export type CreateInvitationInput = z.infer<typeof createInvitationInput>;
+
+// The token is 32 random bytes in base64url (43 characters); the upper bound only keeps junk out.
+export const invitationToken = z.string().min(32).max(200);
+
+export const invitationTokenParams = z.object({
+  token: invitationToken.meta({ description: "The token from the invitation link." }),
+});
+
+export const invitationStatus = z.enum(["pending", "accepted", "expired", "cancelled"]);
+
+export const invitation = z.object({
+  id,
+  organization_id: id,
+  email: z.string(),
+  role: invitationRole,
+  status: invitationStatus,
+  invited_by: id,
+  inviter_name: z.string().meta({ description: "Full name of the member who sent the invitation." }),
+  inviter_email: z.string(),
+  expires_at: dateTime,
+  created_at: dateTime,
+  updated_at: dateTime,
+});
+export type InvitationRecord = z.infer<typeof invitation>;
+
+export const invitationList = z.object({
+  invitations: z.array(invitation).meta({ description: "Pending, unexpired invitations, newest first." }),
+});
+
+export const acceptedInvitation = z.object({
+  success: z.boolean(),
+  organization_id: id,
+  role: invitationRole,
+});

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { dateTime, id } from "./common";
+
+export const memberRole = z.enum(["owner", "admin", "member"]);
+
+export const memberParams = z.object({ userId: id });
+
+export const updateMemberInput = z.object({
+  role: memberRole.meta({ description: "Only an owner may grant or take away the owner role." }),
+});
+export type UpdateMemberInput = z.infer<typeof updateMemberInput>;
+
+export const member = z.object({
+  user_id: id,
+  email: z.string(),
+  name: z.string(),
+  role: memberRole,
+  created_at: dateTime.meta({ description: "When the user joined the organization." }),
+});
+
+export const memberList = z.object({
+  object: z.literal("list"),
+  has_more: z.literal(false).meta({ description: "Always false: every member is in one answer." }),
+  data: z.array(member),
+});

@@ -1,0 +1,213 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { OrgContext, UserContext } from "@/lib/api/context";
+import { AppError, notFound } from "@/lib/api/errors";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import type { Invitation } from "@/lib/generated/prisma/client";
+import type { InvitationStatus } from "@/lib/generated/prisma/enums";
+import { invitationEmail } from "@/lib/mail/invitation-email";
+import { sendSystemMail } from "@/lib/mail/send-system-mail";
+import { normalizeEmail } from "@/lib/schemas/common";
+import type { CreateInvitationInput } from "@/lib/schemas/invitations";
+
+const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+// Only the hash is stored, so a database leak does not hand out working invitation links.
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const newToken = () => randomBytes(32).toString("base64url");
+const expiryFromNow = () => new Date(Date.now() + INVITATION_TTL_MS);
+
+const withInviter = { inviter: { select: { name: true, email: true } } } as const;
+type InvitationWithInviter = Invitation & { inviter: { name: string; email: string } };
+
+/** A pending invitation past its expiry is expired, whether or not the row says so yet. */
+function effectiveStatus(invitation: Pick<Invitation, "status" | "expires_at">, now = new Date()): InvitationStatus {
+  return invitation.status === "pending" && invitation.expires_at <= now ? "expired" : invitation.status;
+}
+
+function serialize(invitation: InvitationWithInviter) {
+  return {
+    id: invitation.id,
+    organization_id: invitation.organization_id,
+    email: invitation.email,
+    role: invitation.role,
+    status: effectiveStatus(invitation),
+    invited_by: invitation.invited_by,
+    inviter_name: invitation.inviter.name,
+    inviter_email: invitation.inviter.email,
+    expires_at: invitation.expires_at,
+    created_at: invitation.created_at,
+    updated_at: invitation.updated_at,
+  };
+}
+
+const markExpired = (where: { id?: string; organization_id?: string; email?: string }) =>
+  db.invitation.updateMany({ where: { ...where, status: "pending", expires_at: { lte: new Date() } }, data: { status: "expired" } });
+
+const notPending = (status: InvitationStatus) => new AppError("INVITATION_NOT_PENDING", `This invitation is ${status}, not pending`);
+
+/** Why an invitation that is not pending cannot be accepted. */
+function cannotAccept(status: InvitationStatus): AppError {
+  if (status === "accepted") return new AppError("INVITATION_ALREADY_ACCEPTED", "This invitation has already been accepted");
+  if (status === "expired") return new AppError("INVITATION_EXPIRED", "This invitation has expired. Ask for a new one.");
+  return notPending(status);
+}
+
+/** Mails the link for `token` and answers the invitation record. */
+async function mailInvitation(invitationId: string, token: string) {
+  const invitation = await db.invitation.findUniqueOrThrow({
+    where: { id: invitationId },
+    include: { ...withInviter, organization: { select: { name: true } } },
+  });
+  const mail = invitationEmail({
+    to: invitation.email,
+    inviterName: invitation.inviter.name,
+    inviterEmail: invitation.inviter.email,
+    organizationName: invitation.organization.name,
+    role: invitation.role,
+    link: `${env.appUrl}/invitations/${token}`,
+    expiresAt: invitation.expires_at,
+  });
+  try {
+    await sendSystemMail(mail);
+  } catch (error) {
+    console.error("invitation email could not be sent", error);
+    throw new AppError("MAIL_DELIVERY_FAILED", "The invitation email could not be sent. Try again later.");
+  }
+  return serialize(invitation);
+}
+
+export async function createInvitation(ctx: OrgContext, input: CreateInvitationInput) {
+  const email = normalizeEmail(input.email);
+  const token = newToken();
+  const created = await db.$transaction(async (tx) => {
+    // Two admins inviting the same address at the same moment must not both pass the pending check.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`invitation:${ctx.organizationId}:${email}`}::text))`;
+    const member = await tx.membership.findFirst({
+      where: { organization_id: ctx.organizationId, user: { email: { equals: email, mode: "insensitive" } } },
+      select: { id: true },
+    });
+    if (member) {
+      throw new AppError("ALREADY_MEMBER", `${email} is already a member of this organization`, [{ path: "email", message: "is already a member" }]);
+    }
+    await tx.invitation.updateMany({
+      where: { organization_id: ctx.organizationId, email, status: "pending", expires_at: { lte: new Date() } },
+      data: { status: "expired" },
+    });
+    const pending = await tx.invitation.findFirst({ where: { organization_id: ctx.organizationId, email, status: "pending" }, select: { id: true } });
+    if (pending) {
+      throw new AppError("CONFLICT", `${email} already has a pending invitation`, [{ path: "email", message: "already has a pending invitation" }]);
+    }
+    return tx.invitation.create({
+      data: {
+        organization_id: ctx.organizationId,
+        email,
+        role: input.role,
+        token_hash: hashToken(token),
+        invited_by: ctx.userId,
+        expires_at: expiryFromNow(),
+      },
+    });
+  });
+  try {
+    return await mailInvitation(created.id, token);
+  } catch (error) {
+    // An invitation nobody was told about would only block the next attempt with a 409.
+    await db.invitation.delete({ where: { id: created.id } });
+    throw error;
+  }
+}
+
+/** Pending, unexpired invitations, newest first; the expired ones are marked so on the way. */
+export async function listInvitations(ctx: OrgContext) {
+  await markExpired({ organization_id: ctx.organizationId });
+  const rows = await db.invitation.findMany({
+    where: { organization_id: ctx.organizationId, status: "pending", expires_at: { gt: new Date() } },
+    include: withInviter,
+    orderBy: [{ created_at: "desc" }, { id: "desc" }],
+  });
+  return { invitations: rows.map(serialize) };
+}
+
+async function findPending(ctx: OrgContext, id: string) {
+  const invitation = await db.invitation.findFirst({ where: { id, organization_id: ctx.organizationId } });
+  if (!invitation) throw notFound("Invitation");
+  const status = effectiveStatus(invitation);
+  if (status === "expired") await markExpired({ id });
+  if (status !== "pending") throw notPending(status);
+  return invitation;
+}
+
+/** A new link (the old one stops working) and a fresh seven days, mailed again. */
+export async function resendInvitation(ctx: OrgContext, id: string) {
+  const invitation = await findPending(ctx, id);
+  const token = newToken();
+  const { count } = await db.invitation.updateMany({
+    where: { id: invitation.id, organization_id: ctx.organizationId, status: "pending" },
+    data: { token_hash: hashToken(token), expires_at: expiryFromNow() },
+  });
+  if (count === 0) throw new AppError("INVITATION_NOT_PENDING", "This invitation is no longer pending");
+  return mailInvitation(invitation.id, token);
+}
+
+export async function cancelInvitation(ctx: OrgContext, id: string) {
+  const invitation = await findPending(ctx, id);
+  const { count } = await db.invitation.updateMany({
+    where: { id: invitation.id, organization_id: ctx.organizationId, status: "pending" },
+    data: { status: "cancelled" },
+  });
+  if (count === 0) throw new AppError("INVITATION_NOT_PENDING", "This invitation is no longer pending");
+  return { success: true };
+}
+
+/**
+ * Joins the caller to the invitation's organization. The invitation is bound to its address, so
+ * a forwarded link is useless to anyone signed in with another email.
+ */
+export async function acceptInvitation(ctx: UserContext, token: string) {
+  const invitation = await db.invitation.findUnique({ where: { token_hash: hashToken(token) } });
+  if (!invitation) throw notFound("Invitation");
+  const status = effectiveStatus(invitation);
+  if (status === "expired") await markExpired({ id: invitation.id });
+  if (status !== "pending") throw cannotAccept(status);
+  if (normalizeEmail(ctx.userEmail) !== normalizeEmail(invitation.email)) {
+    throw new AppError("INVITATION_EMAIL_MISMATCH", `This invitation was sent to ${invitation.email}; sign in with that address to accept it`);
+  }
+  const alreadyMember = () => new AppError("ALREADY_MEMBER", "You are already a member of this organization");
+  const membership = { organization_id: invitation.organization_id, user_id: ctx.userId };
+  if (await db.membership.findUnique({ where: { organization_id_user_id: membership }, select: { id: true } })) throw alreadyMember();
+
+  return db.$transaction(async (tx) => {
+    const now = new Date();
+    // Only one of two simultaneous accepts finds the row still pending.
+    const { count } = await tx.invitation.updateMany({
+      where: { id: invitation.id, status: "pending", expires_at: { gt: now } },
+      data: { status: "accepted", accepted_by: ctx.userId, accepted_at: now },
+    });
+    if (count === 0) {
+      const current = await tx.invitation.findUniqueOrThrow({ where: { id: invitation.id } });
+      throw cannotAccept(effectiveStatus(current, now));
+    }
+    const joined = await tx.membership.createMany({ data: { ...membership, role: invitation.role }, skipDuplicates: true });
+    if (joined.count === 0) throw alreadyMember();
+    return { success: true, organization_id: invitation.organization_id, role: invitation.role };
+  });
+}
+
+/** What the accept page shows for a link, without accepting it; null when the link is unknown. */
+export async function describeInvitation(token: string) {
+  if (token.length < 32 || token.length > 200) return null;
+  const invitation = await db.invitation.findUnique({
+    where: { token_hash: hashToken(token) },
+    include: { ...withInviter, organization: { select: { id: true, name: true } } },
+  });
+  if (!invitation) return null;
+  return {
+    status: effectiveStatus(invitation),
+    email: invitation.email,
+    role: invitation.role,
+    organization: invitation.organization,
+    inviter: invitation.inviter,
+    expires_at: invitation.expires_at,
+  };
+}
