@@ -1,0 +1,4 @@
+import { getThreadOperation } from "@/lib/api/operations/threads";
+import { route } from "@/lib/api/route";
+
+export const GET = route(getThreadOperation);
