@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import type { Email } from "@/lib/generated/prisma/client";
 import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
 
 const at = (iso: string) => new Date(iso);
 
 async function insertThread(organizationId: string) {
   const thread = await db.thread.create({ data: { organization_id: organizationId, subject: "Quick question", last_message_at: at("2026-02-01T10:05:00.000Z") } });
-  const emails = [];
+  const emails: Email[] = [];
   for (const [minute, direction, from, to] of [
     [0, "outbound", "sales@example.com", "lead@example.org"],
     [5, "inbound", "lead@example.org", "sales@example.com"],
