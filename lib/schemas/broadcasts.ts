@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./common";
+
+export const broadcastStatus = z.enum(["draft", "scheduled", "sending", "sent", "cancelled", "failed"]);
+export const sendingSpeed = z.enum(["auto", "warmup", "very_slow", "slow", "normal", "instant"]);
+export const sequenceMode = z.enum(["sales", "marketing"]);
+
+/** More inboxes than this in one rotation is a mistake, not a plan. */
+const MAX_ROTATION_INBOXES = 100;
+const MAX_EXIT_SEGMENTS = 100;
+
+const distinct = (ids: string[]) => new Set(ids.map((value) => value.toLowerCase())).size === ids.length;
+
+const segmentIds = z.array(id).max(MAX_EXIT_SEGMENTS).refine(distinct, "must not name a segment twice");
+
+export const sequenceExitConditions = z
+  .object({
+    exit_if_in_segment_ids: segmentIds.optional().meta({ description: "A recipient in any of these segments leaves the sequence." }),
+    exit_if_not_in_segment_ids: segmentIds
+      .optional()
+      .meta({ description: "A recipient missing from any of these segments leaves the sequence." }),
+  })
+  .meta({ description: "Checked before each follow-up; a recipient matching any rule is removed from the sequence." });
+
+const broadcastFields = z.object({
+  name: requiredText(limits.name),
+  subject: requiredText(limits.subject),
+  from_email: emailAddress,
+  from_name: text(limits.name),
+  reply_to: emailAddress.nullable(),
+  preview_text: text(limits.previewText).nullable(),
+  html_content: text(limits.html)
+    .nullable()
+    .meta({ description: "Extension: the broadcast's own HTML, used when it has no template. At most 1 MB." }),
+  text_content: text(limits.text)
+    .nullable()
+    .meta({ description: "Extension: the broadcast's own plain text, used when it has no template. At most 1 MB." }),
+  template_id: id.nullable(),
+  segment_id: id.nullable(),
+  topic_id: id.nullable(),
+  scheduled_at: dateTime.nullable(),
+  inbox_id: id.nullable().meta({
+    description:
+      "The inbox whose from name, from address and reply-to fill those fields when they are not given in the same request. `null` removes the association.",
+  }),
+  inbox_ids: z
+    .array(id)
+    .max(MAX_ROTATION_INBOXES)
+    .refine(distinct, "must not name an inbox twice")
+    .nullable()
+    .meta({ description: "Inbox rotation. `null` or `[]` disables it. Cannot be combined with `inbox_id`." }),
+  sending_speed: sendingSpeed.nullable(),
+  sequence_exit_conditions: sequenceExitConditions.nullable(),
+  sequence_mode: sequenceMode,
+  tags,
+});
+
+type InboxChoice = { inbox_id?: string | null; inbox_ids?: string[] | null };
+
+function refuseInboxAndRotation(value: InboxChoice, ctx: z.RefinementCtx) {
+  if (value.inbox_id && value.inbox_ids && value.inbox_ids.length > 0) {
+    ctx.addIssue({ code: "custom", path: ["inbox_ids"], message: "cannot be combined with inbox_id" });
+  }
+}
+
+export const updateBroadcastInput = broadcastFields.partial().superRefine(refuseInboxAndRotation);
+export type UpdateBroadcastInput = z.infer<typeof updateBroadcastInput>;
+
+export const createBroadcastInput = broadcastFields
+  .partial()
+  .extend({ name: broadcastFields.shape.name, subject: broadcastFields.shape.subject })
+  .superRefine((value, ctx) => {
+    refuseInboxAndRotation(value, ctx);
+    if (value.from_email === undefined && !value.inbox_id) {
+      ctx.addIssue({ code: "custom", path: ["from_email"], message: "is required unless inbox_id is given" });
+    }
+  });
+export type CreateBroadcastInput = z.infer<typeof createBroadcastInput>;
+
+const counter = z.number().int();
+
+export const broadcast = z.object({
+  id,
+  organization_id: id,
+  name: z.string(),
+  subject: z.string(),
+  from_email: z.string(),
+  from_name: z.string().nullable(),
+  reply_to: z.string().nullable(),
+  preview_text: z.string().nullable(),
+  html_content: z.string().nullable().meta({ description: "Extension: the broadcast's own HTML." }),
+  text_content: z.string().nullable().meta({ description: "Extension: the broadcast's own plain text." }),
+  template_id: id.nullable(),
+  segment_id: id.nullable(),
+  topic_id: id.nullable(),
+  inbox_id: id.nullable(),
+  inbox_ids: z.array(id).meta({ description: "Inboxes used for rotation; empty when rotation is off." }),
+  sending_speed: sendingSpeed.nullable(),
+  status: broadcastStatus,
+  total_recipients: counter,
+  sent_count: counter,
+  delivered_count: counter,
+  opened_count: counter,
+  clicked_count: counter,
+  bounced_count: counter,
+  replied_count: counter.meta({ description: "Extension." }),
+  unsubscribed_count: counter.meta({ description: "Extension." }),
+  failure_reason: z.string().nullable().meta({ description: "Extension: why a failed broadcast failed." }),
+  scheduled_at: dateTime.nullable(),
+  started_at: dateTime.nullable(),
+  completed_at: dateTime.nullable(),
+  tags: z.array(z.string()),
+  sequence_exit_conditions: sequenceExitConditions.nullable(),
+  sequence_mode: sequenceMode,
+  created_by: id.nullable(),
+  created_at: dateTime,
+  updated_at: dateTime.meta({ description: "Extension." }),
+});

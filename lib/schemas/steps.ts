@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { dateTime, id, limits, text } from "./common";
+
+/** A year: a longer wait is a typo, and the dispatcher's arithmetic stays far from overflow. */
+export const MAX_DELAY_MINUTES = 525_600;
+const MAX_POSITION = 10_000;
+
+export const stepParams = z.object({ broadcastId: id, stepId: id });
+export const broadcastStepsParams = z.object({ broadcastId: id });
+
+const stepFields = z.object({
+  position: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_POSITION)
+    .meta({ description: "1-based place in the sequence; later steps move down. Without it a new step goes last." }),
+  delay_minutes: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_DELAY_MINUTES)
+    .meta({ description: "Minutes to wait after the previous step (or the broadcast itself for the first step)." }),
+  subject: text(limits.subject).nullable().meta({ description: "In sales mode, left empty to reply in the same thread." }),
+  html_content: text(limits.html).nullable(),
+  text_content: text(limits.text).nullable(),
+  template_id: id.nullable(),
+});
+
+type StepContent = { html_content?: string | null; text_content?: string | null; template_id?: string | null };
+
+/** A step sends something: its own HTML or text, or a template. */
+export const hasStepContent = (step: StepContent) =>
+  Boolean(step.html_content?.trim() || step.text_content?.trim() || step.template_id);
+
+export const STEP_CONTENT_MESSAGE = "html_content, text_content or template_id is required";
+
+export const createStepInput = stepFields
+  .partial()
+  .extend({ delay_minutes: stepFields.shape.delay_minutes })
+  .refine(hasStepContent, { path: ["html_content"], message: STEP_CONTENT_MESSAGE });
+export type CreateStepInput = z.infer<typeof createStepInput>;
+
+export const updateStepInput = stepFields.partial();
+export type UpdateStepInput = z.infer<typeof updateStepInput>;
+
+export const sequenceStep = z.object({
+  id,
+  broadcast_id: id,
+  position: z.number().int(),
+  delay_minutes: z.number().int(),
+  subject: z.string().nullable(),
+  html_content: z.string().nullable(),
+  text_content: z.string().nullable(),
+  template_id: id.nullable(),
+  created_at: dateTime,
+  updated_at: dateTime,
+});

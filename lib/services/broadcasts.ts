@@ -1,0 +1,160 @@
+import type { OrgContext } from "@/lib/api/context";
+import { AppError, invalidField, notFound } from "@/lib/api/errors";
+import { cursorPage, type CursorParams } from "@/lib/api/pagination";
+import { db, Prisma } from "@/lib/db";
+import type { Broadcast } from "@/lib/generated/prisma/client";
+import type { BroadcastStatus, SendingSpeed, SequenceMode } from "@/lib/generated/prisma/enums";
+import type { CreateBroadcastInput, UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
+import { inboxSenderDefaults } from "./inbox-sender-defaults";
+import { assertOwned, type DbClient, type Reference } from "./owned-records";
+
+const EDITABLE_STATUSES: readonly BroadcastStatus[] = ["draft", "scheduled"];
+
+export const serializeBroadcast = (b: Broadcast) => ({
+  id: b.id,
+  organization_id: b.organization_id,
+  name: b.name,
+  subject: b.subject,
+  from_email: b.from_email,
+  from_name: b.from_name,
+  reply_to: b.reply_to,
+  preview_text: b.preview_text,
+  html_content: b.html_content,
+  text_content: b.text_content,
+  template_id: b.template_id,
+  segment_id: b.segment_id,
+  topic_id: b.topic_id,
+  inbox_id: b.inbox_id,
+  inbox_ids: b.inbox_ids,
+  sending_speed: b.sending_speed,
+  status: b.status,
+  total_recipients: b.total_recipients,
+  sent_count: b.sent_count,
+  delivered_count: b.delivered_count,
+  opened_count: b.opened_count,
+  clicked_count: b.clicked_count,
+  bounced_count: b.bounced_count,
+  replied_count: b.replied_count,
+  unsubscribed_count: b.unsubscribed_count,
+  failure_reason: b.failure_reason,
+  scheduled_at: b.scheduled_at,
+  started_at: b.started_at,
+  completed_at: b.completed_at,
+  tags: b.tags,
+  sequence_exit_conditions: b.sequence_exit_conditions,
+  sequence_mode: b.sequence_mode,
+  created_by: b.created_by,
+  created_at: b.created_at,
+  updated_at: b.updated_at,
+});
+
+/** Locks the broadcast row for the rest of the transaction, so status checks and edits cannot interleave. */
+export async function lockBroadcast(tx: Prisma.TransactionClient, ctx: OrgContext, id: string): Promise<BroadcastStatus> {
+  const rows = await tx.$queryRaw<{ status: BroadcastStatus }[]>`
+    SELECT status::text AS status FROM broadcasts
+    WHERE id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid
+    FOR UPDATE`;
+  if (!rows[0]) throw notFound("Broadcast");
+  return rows[0].status;
+}
+
+export function assertEditable(status: BroadcastStatus) {
+  if (!EDITABLE_STATUSES.includes(status)) {
+    throw new AppError("BROADCAST_NOT_EDITABLE", `A ${status} broadcast cannot be changed; only draft and scheduled ones can`);
+  }
+}
+
+type BroadcastWrite = {
+  name?: string;
+  subject?: string;
+  from_email?: string;
+  from_name?: string;
+  reply_to?: string | null;
+  preview_text?: string | null;
+  html_content?: string | null;
+  text_content?: string | null;
+  template_id?: string | null;
+  segment_id?: string | null;
+  topic_id?: string | null;
+  inbox_id?: string | null;
+  inbox_ids?: string[];
+  sending_speed?: SendingSpeed | null;
+  scheduled_at?: Date | null;
+  sequence_exit_conditions?: Prisma.InputJsonObject | typeof Prisma.DbNull;
+  sequence_mode?: SequenceMode;
+  tags?: string[];
+};
+
+const single = (value: string | null | undefined, path: string): Reference[] => (value ? [{ id: value, path }] : []);
+const many = (values: string[] | null | undefined, path: string): Reference[] =>
+  (values ?? []).map((value, index) => ({ id: value, path: `${path}.${index}` }));
+
+/** Checks every id the input names against the caller's organization and turns the input into columns. */
+async function resolveChanges(client: DbClient, ctx: OrgContext, input: UpdateBroadcastInput): Promise<BroadcastWrite> {
+  const exits = input.sequence_exit_conditions;
+  await assertOwned(client, ctx, "template", single(input.template_id, "template_id"));
+  await assertOwned(client, ctx, "topic", single(input.topic_id, "topic_id"));
+  await assertOwned(client, ctx, "segment", [
+    ...single(input.segment_id, "segment_id"),
+    ...many(exits?.exit_if_in_segment_ids, "sequence_exit_conditions.exit_if_in_segment_ids"),
+    ...many(exits?.exit_if_not_in_segment_ids, "sequence_exit_conditions.exit_if_not_in_segment_ids"),
+  ]);
+  await assertOwned(client, ctx, "inbox", many(input.inbox_ids, "inbox_ids"));
+
+  const { scheduled_at, sequence_exit_conditions, inbox_ids, ...columns } = input;
+  const data: BroadcastWrite = { ...columns };
+  if (scheduled_at !== undefined) data.scheduled_at = scheduled_at === null ? null : new Date(scheduled_at);
+  if (sequence_exit_conditions !== undefined) data.sequence_exit_conditions = sequence_exit_conditions ?? Prisma.DbNull;
+  if (inbox_ids !== undefined) data.inbox_ids = inbox_ids ?? [];
+  // One sender source at a time: a single inbox and a rotation are never stored together.
+  if (input.inbox_id) {
+    Object.assign(data, await inboxSenderDefaults(client, ctx, input.inbox_id, "inbox_id", input));
+    data.inbox_ids = [];
+  }
+  if (inbox_ids && inbox_ids.length > 0) data.inbox_id = null;
+  return data;
+}
+
+export async function createBroadcast(ctx: OrgContext, input: CreateBroadcastInput) {
+  const data = await resolveChanges(db, ctx, input);
+  const fromEmail = data.from_email;
+  if (!fromEmail) throw invalidField("from_email", "is required unless inbox_id is given");
+  const row = await db.broadcast.create({
+    data: { ...data, name: input.name, subject: input.subject, from_email: fromEmail, organization_id: ctx.organizationId, created_by: ctx.userId },
+  });
+  return serializeBroadcast(row);
+}
+
+export async function listBroadcasts(ctx: OrgContext, page: CursorParams) {
+  const where = { organization_id: ctx.organizationId };
+  const result = await cursorPage(
+    page,
+    (args) => db.broadcast.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take }),
+    (id) => db.broadcast.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
+  );
+  return { ...result, data: result.data.map(serializeBroadcast) };
+}
+
+export async function getBroadcast(ctx: OrgContext, id: string) {
+  const row = await db.broadcast.findFirst({ where: { id, organization_id: ctx.organizationId } });
+  if (!row) throw notFound("Broadcast");
+  return serializeBroadcast(row);
+}
+
+export function updateBroadcast(ctx: OrgContext, id: string, input: UpdateBroadcastInput) {
+  return db.$transaction(async (tx) => {
+    assertEditable(await lockBroadcast(tx, ctx, id));
+    const data = await resolveChanges(tx, ctx, input);
+    const row = await tx.broadcast.update({ where: { id, organization_id: ctx.organizationId }, data });
+    return serializeBroadcast(row);
+  });
+}
+
+export function deleteBroadcast(ctx: OrgContext, id: string) {
+  return db.$transaction(async (tx) => {
+    const status = await lockBroadcast(tx, ctx, id);
+    if (status === "sending") throw new AppError("BROADCAST_NOT_EDITABLE", "A broadcast cannot be deleted while it is sending");
+    await tx.broadcast.delete({ where: { id, organization_id: ctx.organizationId } });
+    return { success: true };
+  });
+}

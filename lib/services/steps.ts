@@ -1,0 +1,96 @@
+import type { OrgContext } from "@/lib/api/context";
+import { invalidField, notFound } from "@/lib/api/errors";
+import { db, type Prisma } from "@/lib/db";
+import type { SequenceStep } from "@/lib/generated/prisma/client";
+import { hasStepContent, STEP_CONTENT_MESSAGE, type CreateStepInput, type UpdateStepInput } from "@/lib/schemas/steps";
+import { assertEditable, lockBroadcast } from "./broadcasts";
+import { assertOwned } from "./owned-records";
+
+const serializeStep = (step: SequenceStep) => ({
+  id: step.id,
+  broadcast_id: step.broadcast_id,
+  position: step.position,
+  delay_minutes: step.delay_minutes,
+  subject: step.subject,
+  html_content: step.html_content,
+  text_content: step.text_content,
+  template_id: step.template_id,
+  created_at: step.created_at,
+  updated_at: step.updated_at,
+});
+
+// Positions stay 1..n without gaps. Every change runs under the broadcast's row lock, so two
+// reorders of the same sequence cannot interleave.
+type Scope = { organization_id: string; broadcast_id: string };
+
+const shift = (tx: Prisma.TransactionClient, scope: Scope, position: Prisma.IntFilter, by: 1 | -1) =>
+  tx.sequenceStep.updateMany({ where: { ...scope, position }, data: { position: { increment: by } } });
+
+async function lockedStep(tx: Prisma.TransactionClient, ctx: OrgContext, broadcastId: string, stepId: string) {
+  const status = await lockBroadcast(tx, ctx, broadcastId);
+  const step = await tx.sequenceStep.findFirst({
+    where: { id: stepId, broadcast_id: broadcastId, organization_id: ctx.organizationId },
+  });
+  if (!step) throw notFound("Sequence step");
+  assertEditable(status);
+  return step;
+}
+
+const positionOutOfRange = (last: number) => invalidField("position", `must be from 1 to ${last}`);
+
+export async function listSteps(ctx: OrgContext, broadcastId: string) {
+  const broadcast = await db.broadcast.findFirst({
+    where: { id: broadcastId, organization_id: ctx.organizationId },
+    select: { id: true },
+  });
+  if (!broadcast) throw notFound("Broadcast");
+  const steps = await db.sequenceStep.findMany({
+    where: { organization_id: ctx.organizationId, broadcast_id: broadcastId },
+    orderBy: { position: "asc" },
+  });
+  return { object: "list" as const, has_more: false, data: steps.map(serializeStep) };
+}
+
+export function createStep(ctx: OrgContext, broadcastId: string, input: CreateStepInput) {
+  return db.$transaction(async (tx) => {
+    assertEditable(await lockBroadcast(tx, ctx, broadcastId));
+    if (input.template_id) await assertOwned(tx, ctx, "template", [{ id: input.template_id, path: "template_id" }]);
+    const scope = { organization_id: ctx.organizationId, broadcast_id: broadcastId };
+    const count = await tx.sequenceStep.count({ where: scope });
+    const { position = count + 1, ...fields } = input;
+    if (position > count + 1) throw positionOutOfRange(count + 1);
+    await shift(tx, scope, { gte: position }, 1);
+    const step = await tx.sequenceStep.create({ data: { ...fields, ...scope, position } });
+    return serializeStep(step);
+  });
+}
+
+export function updateStep(ctx: OrgContext, broadcastId: string, stepId: string, input: UpdateStepInput) {
+  return db.$transaction(async (tx) => {
+    const step = await lockedStep(tx, ctx, broadcastId, stepId);
+    if (input.template_id) await assertOwned(tx, ctx, "template", [{ id: input.template_id, path: "template_id" }]);
+    if (!hasStepContent({ ...step, ...input })) throw invalidField("html_content", STEP_CONTENT_MESSAGE);
+    const { position, ...fields } = input;
+    const scope = { organization_id: ctx.organizationId, broadcast_id: broadcastId };
+    if (position !== undefined && position !== step.position) {
+      const count = await tx.sequenceStep.count({ where: scope });
+      if (position > count) throw positionOutOfRange(count);
+      if (position < step.position) await shift(tx, scope, { gte: position, lt: step.position }, 1);
+      else await shift(tx, scope, { gt: step.position, lte: position }, -1);
+    }
+    const updated = await tx.sequenceStep.update({
+      where: { id: step.id, organization_id: ctx.organizationId },
+      data: { ...fields, position },
+    });
+    return serializeStep(updated);
+  });
+}
+
+export function deleteStep(ctx: OrgContext, broadcastId: string, stepId: string) {
+  return db.$transaction(async (tx) => {
+    const step = await lockedStep(tx, ctx, broadcastId, stepId);
+    await tx.sequenceStep.delete({ where: { id: step.id, organization_id: ctx.organizationId } });
+    await shift(tx, { organization_id: ctx.organizationId, broadcast_id: broadcastId }, { gt: step.position }, -1);
+    return { success: true };
+  });
+}

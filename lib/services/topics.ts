@@ -1,0 +1,49 @@
+import type { OrgContext } from "@/lib/api/context";
+import { notFound } from "@/lib/api/errors";
+import { cursorPage, type CursorParams } from "@/lib/api/pagination";
+import { db } from "@/lib/db";
+import type { Topic } from "@/lib/generated/prisma/client";
+import type { CreateTopicInput, UpdateTopicInput } from "@/lib/schemas/topics";
+
+const serializeTopic = (t: Topic) => ({
+  id: t.id,
+  organization_id: t.organization_id,
+  name: t.name,
+  description: t.description,
+  default_subscription: t.default_subscription,
+  created_at: t.created_at,
+  updated_at: t.updated_at,
+});
+
+export async function createTopic(ctx: OrgContext, input: CreateTopicInput) {
+  const row = await db.topic.create({ data: { ...input, organization_id: ctx.organizationId } });
+  return serializeTopic(row);
+}
+
+export async function listTopics(ctx: OrgContext, page: CursorParams) {
+  const where = { organization_id: ctx.organizationId };
+  const result = await cursorPage(
+    page,
+    (args) => db.topic.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take }),
+    (id) => db.topic.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
+  );
+  return { ...result, data: result.data.map(serializeTopic) };
+}
+
+export async function getTopic(ctx: OrgContext, id: string) {
+  const row = await db.topic.findFirst({ where: { id, organization_id: ctx.organizationId } });
+  if (!row) throw notFound("Topic");
+  return serializeTopic(row);
+}
+
+export async function updateTopic(ctx: OrgContext, id: string, input: UpdateTopicInput) {
+  const { count } = await db.topic.updateMany({ where: { id, organization_id: ctx.organizationId }, data: input });
+  if (count === 0) throw notFound("Topic");
+  return getTopic(ctx, id);
+}
+
+export async function deleteTopic(ctx: OrgContext, id: string) {
+  const { count } = await db.topic.deleteMany({ where: { id, organization_id: ctx.organizationId } });
+  if (count === 0) throw notFound("Topic");
+  return { success: true };
+}
