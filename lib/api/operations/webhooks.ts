@@ -1,3 +1,125 @@
-import type { AnyOperation } from "@/lib/api/operation";
+import { defineOperation } from "@/lib/api/operation";
+import { cursorQuery, listEnvelope, parseCursorParams } from "@/lib/api/pagination";
+import { idParams, successResponse } from "@/lib/schemas/common";
+import {
+  createdWebhook,
+  createWebhookInput,
+  toggledWebhook,
+  updateWebhookInput,
+  webhook,
+  webhookDelivery,
+} from "@/lib/schemas/webhooks";
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  toggleWebhook,
+  updateWebhook,
+} from "@/lib/services/webhooks";
 
-export const webhooksOperations: AnyOperation[] = [];
+const tag = "Webhooks";
+
+export const createWebhookOperation = defineOperation({
+  method: "POST",
+  path: "/v1/webhooks",
+  tag,
+  summary: "Create a webhook",
+  description: "The webhook starts enabled. Its signing `secret` is in this answer only.",
+  auth: "member",
+  body: createWebhookInput,
+  status: 201,
+  response: createdWebhook,
+  handler: (ctx, { body }) => createWebhook(ctx, body),
+});
+
+export const listWebhooksOperation = defineOperation({
+  method: "GET",
+  path: "/v1/webhooks",
+  tag,
+  summary: "List webhooks",
+  description: "Newest first. Paginated when `limit` is given; otherwise every webhook.",
+  auth: "member",
+  page: (search) => parseCursorParams(search, undefined),
+  pageQuery: cursorQuery,
+  response: listEnvelope(webhook),
+  handler: (ctx, { page }) => listWebhooks(ctx, page),
+});
+
+export const getWebhookOperation = defineOperation({
+  method: "GET",
+  path: "/v1/webhooks/{id}",
+  tag,
+  summary: "Retrieve a webhook",
+  auth: "member",
+  params: idParams,
+  response: webhook,
+  errors: ["NOT_FOUND"],
+  handler: (ctx, { params }) => getWebhook(ctx, params.id),
+});
+
+export const updateWebhookOperation = defineOperation({
+  method: "PUT",
+  path: "/v1/webhooks/{id}",
+  tag,
+  summary: "Update a webhook",
+  description: "Changes the URL or the events; fields not given are kept. The secret stays the same.",
+  auth: "member",
+  params: idParams,
+  body: updateWebhookInput,
+  response: webhook,
+  errors: ["NOT_FOUND"],
+  handler: (ctx, { params, body }) => updateWebhook(ctx, params.id, body),
+});
+
+export const deleteWebhookOperation = defineOperation({
+  method: "DELETE",
+  path: "/v1/webhooks/{id}",
+  tag,
+  summary: "Delete a webhook",
+  description: "Its pending deliveries are dropped.",
+  auth: "member",
+  params: idParams,
+  response: successResponse,
+  errors: ["NOT_FOUND"],
+  handler: (ctx, { params }) => deleteWebhook(ctx, params.id),
+});
+
+export const toggleWebhookOperation = defineOperation({
+  method: "PUT",
+  path: "/v1/webhooks/{id}/toggle",
+  tag,
+  summary: "Enable or disable a webhook",
+  description: "Switches the webhook to the opposite state and answers the new one. Enabling resets its failure count.",
+  auth: "member",
+  params: idParams,
+  response: toggledWebhook,
+  errors: ["NOT_FOUND"],
+  handler: (ctx, { params }) => toggleWebhook(ctx, params.id),
+});
+
+export const listWebhookDeliveriesOperation = defineOperation({
+  method: "GET",
+  path: "/v1/webhooks/{id}/deliveries",
+  tag,
+  summary: "List the deliveries of a webhook",
+  description: "Every attempt to deliver an event, newest first, with the last answer or error.",
+  auth: "member",
+  params: idParams,
+  page: (search) => parseCursorParams(search),
+  pageQuery: cursorQuery,
+  response: listEnvelope(webhookDelivery),
+  errors: ["NOT_FOUND"],
+  handler: (ctx, { params, page }) => listWebhookDeliveries(ctx, params.id, page),
+});
+
+export const webhooksOperations = [
+  createWebhookOperation,
+  listWebhooksOperation,
+  getWebhookOperation,
+  updateWebhookOperation,
+  deleteWebhookOperation,
+  toggleWebhookOperation,
+  listWebhookDeliveriesOperation,
+];

@@ -1,0 +1,4 @@
+import { toggleWebhookOperation } from "@/lib/api/operations/webhooks";
+import { route } from "@/lib/api/route";
+
+export const PUT = route(toggleWebhookOperation);

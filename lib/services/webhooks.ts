@@ -1,0 +1,103 @@
+import { randomBytes } from "node:crypto";
+import type { OrgContext } from "@/lib/api/context";
+import { notFound } from "@/lib/api/errors";
+import { cursorPage, type CursorParams } from "@/lib/api/pagination";
+import { sealSecret } from "@/lib/crypto/secret-box";
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { CreateWebhookInput, UpdateWebhookInput } from "@/lib/schemas/webhooks";
+
+const webhookSelect = {
+  id: true,
+  organization_id: true,
+  url: true,
+  events: true,
+  active: true,
+  failure_count: true,
+  disabled_reason: true,
+  created_at: true,
+  updated_at: true,
+} satisfies Prisma.WebhookSelect;
+
+const deliverySelect = {
+  id: true,
+  webhook_id: true,
+  event_type: true,
+  status: true,
+  attempts: true,
+  response_status: true,
+  last_error: true,
+  created_at: true,
+  delivered_at: true,
+  next_attempt_at: true,
+} satisfies Prisma.WebhookDeliverySelect;
+
+/** A Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes. */
+const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
+
+export async function createWebhook(ctx: OrgContext, input: CreateWebhookInput) {
+  const secret = newSigningSecret();
+  const row = await db.webhook.create({
+    data: { organization_id: ctx.organizationId, url: input.url, events: input.events, secret_encrypted: sealSecret(secret) },
+    select: webhookSelect,
+  });
+  return { ...row, secret };
+}
+
+export async function listWebhooks(ctx: OrgContext, page: CursorParams) {
+  const where = { organization_id: ctx.organizationId };
+  return cursorPage(
+    page,
+    (args) => db.webhook.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take, select: webhookSelect }),
+    (id) => db.webhook.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
+  );
+}
+
+export async function getWebhook(ctx: OrgContext, id: string) {
+  const row = await db.webhook.findFirst({ where: { id, organization_id: ctx.organizationId }, select: webhookSelect });
+  if (!row) throw notFound("Webhook");
+  return row;
+}
+
+export async function updateWebhook(ctx: OrgContext, id: string, input: UpdateWebhookInput) {
+  const { count } = await db.webhook.updateMany({
+    where: { id, organization_id: ctx.organizationId },
+    data: { url: input.url, events: input.events },
+  });
+  if (count === 0) throw notFound("Webhook");
+  return getWebhook(ctx, id);
+}
+
+export async function deleteWebhook(ctx: OrgContext, id: string) {
+  const { count } = await db.webhook.deleteMany({ where: { id, organization_id: ctx.organizationId } });
+  if (count === 0) throw notFound("Webhook");
+  return { success: true };
+}
+
+/**
+ * Flips `active` in one statement so two concurrent toggles cannot both read the same state.
+ * Enabling starts the failure count afresh and clears the reason the service disabled it for.
+ */
+export async function toggleWebhook(ctx: OrgContext, id: string) {
+  const rows = await db.$queryRaw<{ active: boolean }[]>`
+    UPDATE webhooks
+    SET active = NOT active,
+        failure_count = CASE WHEN active THEN failure_count ELSE 0 END,
+        disabled_reason = NULL,
+        updated_at = now()
+    WHERE id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid
+    RETURNING active`;
+  if (rows.length === 0) throw notFound("Webhook");
+  return { success: true, active: rows[0].active };
+}
+
+export async function listWebhookDeliveries(ctx: OrgContext, webhookId: string, page: CursorParams) {
+  await getWebhook(ctx, webhookId);
+  const where = { organization_id: ctx.organizationId, webhook_id: webhookId };
+  return cursorPage(
+    page,
+    (args) =>
+      db.webhookDelivery.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take, select: deliverySelect }),
+    (id) => db.webhookDelivery.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
+  );
+}
