@@ -1,0 +1,118 @@
+// The operator command line: `npm run cli -- <command> [options]`. One JSON object on stdout and
+// exit 0, or a message on stderr and a non-zero exit. It migrates the database first, so it works
+// before the server has ever started, and with or without a running server.
+import { randomBytes } from "node:crypto";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { ensureDatabase } from "@/lib/db/ensure-database";
+import { password } from "@/lib/schemas/accounts";
+import { emailAddress, id, limits, normalizeEmail, requiredText } from "@/lib/schemas/common";
+import { createOrganizationWithOwner } from "@/lib/services/accounts";
+import { issueApiKey } from "@/lib/services/api-keys";
+
+class CliError extends Error {}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+type Command = { usage: string; options: Options; run: (values: Values) => Promise<Record<string, unknown>> };
+
+const domainName = z
+  .string()
+  .max(253)
+  .transform((name) => name.trim().toLowerCase().replace(/\.$/, ""))
+  .refine((name) => /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(name), "must be a domain name such as example.com");
+
+function option<S extends z.ZodType>(values: Values, name: string, schema: S): z.output<S> {
+  const result = schema.safeParse(values[name]);
+  if (!result.success) {
+    const message = values[name] === undefined ? "is required" : result.error.issues[0].message;
+    throw new CliError(`--${name} ${message}`);
+  }
+  return result.data;
+}
+
+async function findOrganization(organizationId: string) {
+  const organization = await db.organization.findUnique({ where: { id: organizationId }, select: { id: true } });
+  if (!organization) throw new CliError(`organization ${organizationId} not found`);
+  return organization;
+}
+
+const commands: Record<string, Command> = {
+  "org:create": {
+    usage: "org:create --name <name> --email <owner email> [--password <password>]",
+    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" } },
+    run: async (values) => {
+      const name = option(values, "name", requiredText(limits.name));
+      const email = option(values, "email", emailAddress);
+      const secret = values.password === undefined ? undefined : option(values, "password", password);
+      if (secret !== undefined && (await db.user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } }))) {
+        process.stderr.write(`note: ${email} already has an account; its password is unchanged\n`);
+      }
+      const { organization, user } = await createOrganizationWithOwner({ name, email, password: secret });
+      const key = await issueApiKey(organization.id, user.id, "CLI");
+      return { organization_id: organization.id, user_id: user.id, api_key: key.token };
+    },
+  },
+  "api-key:create": {
+    usage: "api-key:create --organization <id> --email <member email> [--name <name>]",
+    options: { organization: { type: "string" }, email: { type: "string" }, name: { type: "string" } },
+    run: async (values) => {
+      const organization = await findOrganization(option(values, "organization", id));
+      const email = normalizeEmail(option(values, "email", emailAddress));
+      const name = values.name === undefined ? "CLI" : option(values, "name", requiredText(limits.name));
+      const membership = await db.membership.findFirst({ where: { organization_id: organization.id, user: { email } }, select: { user_id: true } });
+      if (!membership) throw new CliError(`${email} is not a member of organization ${organization.id}`);
+      const key = await issueApiKey(organization.id, membership.user_id, name);
+      return { api_key: key.token };
+    },
+  },
+  "domain:create": {
+    usage: "domain:create --organization <id> --name <domain> [--verified]",
+    options: { organization: { type: "string" }, name: { type: "string" }, verified: { type: "boolean" } },
+    run: async (values) => {
+      const organization = await findOrganization(option(values, "organization", id));
+      const name = option(values, "name", domainName);
+      if (await db.domain.findFirst({ where: { organization_id: organization.id, name }, select: { id: true } })) {
+        throw new CliError(`${name} is already a domain of organization ${organization.id}`);
+      }
+      const verified = values.verified === true;
+      const domain = await db.domain.create({
+        data: {
+          organization_id: organization.id,
+          name,
+          verification_token: randomBytes(24).toString("hex"),
+          status: verified ? "verified" : "pending",
+          verified_at: verified ? new Date() : null,
+        },
+      });
+      return { domain_id: domain.id, status: domain.status };
+    },
+  },
+};
+
+const usage = () => `usage: npm run cli -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join("\n")}`;
+
+async function main(argv: string[]): Promise<Record<string, unknown>> {
+  const [name, ...rest] = argv;
+  const command = name === undefined ? undefined : commands[name];
+  if (!command) throw new CliError(name === undefined ? usage() : `unknown command ${name}\n${usage()}`);
+  let values: Values;
+  try {
+    ({ values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new CliError(`${(error as Error).message}\nusage: npm run cli -- ${command.usage}`);
+  }
+  await ensureDatabase();
+  return command.run(values);
+}
+
+try {
+  const result = await main(process.argv.slice(2));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+} catch (error) {
+  process.stderr.write(`error: ${error instanceof CliError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exitCode = 1;
+} finally {
+  await db.$disconnect();
+}
