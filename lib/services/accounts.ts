@@ -70,3 +70,24 @@ export async function getCurrentUser(ctx: Pick<OrgContext, "userId">) {
   const user = await db.user.findUniqueOrThrow({ where: { id: ctx.userId } });
   return { id: user.id, email: user.email, name: user.name };
 }
+
+/**
+ * What the dashboard needs about who is signed in: the user, every organization with the role
+ * held there, and the one in use (the wanted one when the user is a member, else the first).
+ */
+export async function describeSession(userId: string, wantedOrganizationId: string | null) {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true } });
+  if (!user) return null;
+  const organizations = await listUserOrganizations(userId);
+  const current = organizations.find((o) => o.id === wantedOrganizationId) ?? organizations[0] ?? null;
+  return { user, organizations, current_organization_id: current?.id ?? null, role: current?.role ?? null };
+}
+
+/** The user's role in an organization, or null when not a member. */
+export async function membershipRole(userId: string, organizationId: string) {
+  const membership = await db.membership.findUnique({
+    where: { organization_id_user_id: { organization_id: organizationId, user_id: userId } },
+    select: { role: true },
+  });
+  return membership?.role ?? null;
+}

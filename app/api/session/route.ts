@@ -1,0 +1,15 @@
+import { AppError, errorResponse } from "@/lib/api/errors";
+import { selectedOrganizationId, sessionUserId } from "@/lib/auth/session-user";
+import { describeSession } from "@/lib/services/accounts";
+
+// The dashboard's view of the signed-in user; not under /v1 because API keys have no use for it.
+export async function GET(request: Request) {
+  try {
+    const userId = await sessionUserId(request.headers.get("cookie"));
+    const session = userId ? await describeSession(userId, selectedOrganizationId(request)) : null;
+    if (!session) throw new AppError("UNAUTHORIZED", "Sign in to continue");
+    return Response.json(session, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,31 @@
+import { BookOpen, FileText, Filter, Mail, Megaphone, Settings, Users, UsersRound, Webhook, type LucideIcon } from "lucide-react";
+
+export type NavItem = { href: string; label: string; icon: LucideIcon };
+
+export const navSections: { label?: string; items: NavItem[] }[] = [
+  {
+    items: [
+      { href: "/broadcasts", label: "Broadcasts", icon: Megaphone },
+      { href: "/contacts", label: "Contacts", icon: Users },
+      { href: "/segments", label: "Segments", icon: Filter },
+      { href: "/templates", label: "Templates", icon: FileText },
+      { href: "/emails", label: "Emails", icon: Mail },
+    ],
+  },
+  {
+    label: "Developers",
+    items: [
+      { href: "/webhooks", label: "Webhooks", icon: Webhook },
+      { href: "/api-reference", label: "API reference", icon: BookOpen },
+    ],
+  },
+  {
+    label: "Organization",
+    items: [
+      { href: "/team", label: "Team", icon: UsersRound },
+      { href: "/settings", label: "Settings", icon: Settings },
+    ],
+  },
+];
+
+export const isActive = (pathname: string, href: string) => pathname === href || pathname.startsWith(`${href}/`);

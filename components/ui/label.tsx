@@ -1,0 +1,9 @@
+"use client";
+
+import { Label as LabelPrimitive } from "radix-ui";
+import type { ComponentProps } from "react";
+import { cn } from "@/lib/client/cn";
+
+export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
+  return <LabelPrimitive.Root className={cn("text-sm font-medium text-zinc-800 select-none", className)} {...props} />;
+}

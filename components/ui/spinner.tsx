@@ -1,0 +1,10 @@
+import { cn } from "@/lib/client/cn";
+
+export function Spinner({ className, label = "Loading" }: { className?: string; label?: string }) {
+  return (
+    <svg className={cn("size-4 animate-spin", className)} viewBox="0 0 24 24" fill="none" role="status" aria-label={label}>
+      <circle cx="12" cy="12" r="9" stroke="currentColor" strokeOpacity="0.25" strokeWidth="3" />
+      <path d="M21 12a9 9 0 0 0-9-9" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
+    </svg>
+  );
+}

@@ -1,0 +1,25 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "./api";
+
+export type Role = "owner" | "admin" | "member";
+
+export type SessionOrganization = { id: string; name: string; role: Role };
+
+/** What GET /api/session answers: the user, their organizations and the one in use. */
+export type SessionInfo = {
+  user: { id: string; email: string; name: string };
+  organizations: SessionOrganization[];
+  current_organization_id: string | null;
+  role: Role | null;
+};
+
+export const sessionQueryKey = ["session"] as const;
+
+export function useSessionInfo() {
+  return useQuery({ queryKey: sessionQueryKey, queryFn: () => apiFetch<SessionInfo>("/api/session"), staleTime: 60_000 });
+}
+
+/** Owners and admins manage members, invitations and organization-wide settings. */
+export const canManage = (role: Role | null | undefined) => role === "owner" || role === "admin";
