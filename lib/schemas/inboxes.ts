@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { isHostOrIp } from "@/lib/dns/hostname";
+import { dateTime, emailAddress, id, limits, requiredText, text } from "./common";
+
+// The empty string already fails the minimum length; one message per problem.
+const host = requiredText(253).refine((value) => value === "" || isHostOrIp(value), "must be a host name or an IP address");
+const port = z.number().int().min(1).max(65535);
+const username = requiredText(limits.email);
+const password = requiredText(limits.shortText).meta({ description: "Stored encrypted; never returned." });
+const dailyLimit = z.number().int().min(1).max(10_000).meta({ description: "Emails this inbox may send per day." });
+
+const smtpInput = z.object({
+  host,
+  port,
+  secure: z.boolean().meta({ description: "true: TLS from the start (port 465); false: STARTTLS when offered." }),
+  username: username.nullable().optional(),
+  password: password.nullable().optional(),
+});
+
+const imapInput = z.object({ host, port, secure: z.boolean(), username, password });
+
+export const createInboxInput = z.object({
+  name: requiredText(limits.name),
+  from_email: emailAddress,
+  from_name: text(limits.name).nullable().optional(),
+  reply_to: emailAddress.nullable().optional(),
+  daily_limit: dailyLimit.optional(),
+  smtp: smtpInput,
+  imap: imapInput.nullable().optional().meta({ description: "Where replies are read from; without it replies are not detected." }),
+});
+export type CreateInboxInput = z.infer<typeof createInboxInput>;
+
+/** Partial: fields not given are kept; a password given replaces the stored one; `imap: null` removes IMAP. */
+export const updateInboxInput = z.object({
+  name: requiredText(limits.name).optional(),
+  from_email: emailAddress.optional(),
+  from_name: text(limits.name).nullable().optional(),
+  reply_to: emailAddress.nullable().optional(),
+  daily_limit: dailyLimit.optional(),
+  paused: z.boolean().optional().meta({ description: "A paused inbox sends nothing." }),
+  smtp: smtpInput.partial().optional(),
+  imap: imapInput.partial().nullable().optional(),
+});
+export type UpdateInboxInput = z.infer<typeof updateInboxInput>;
+
+const connection = z.object({
+  host: z.string(),
+  port: z.number(),
+  secure: z.boolean(),
+  username: z.string().nullable(),
+  has_password: z.boolean(),
+});
+
+export const inbox = z.object({
+  id,
+  organization_id: id,
+  name: z.string(),
+  from_email: z.string(),
+  from_name: z.string().nullable(),
+  reply_to: z.string().nullable(),
+  daily_limit: z.number(),
+  paused: z.boolean(),
+  last_error: z.string().nullable().meta({ description: "The last sending or reading error, if any." }),
+  smtp: connection,
+  imap: connection.nullable(),
+  created_at: dateTime,
+  updated_at: dateTime,
+});

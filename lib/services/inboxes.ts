@@ -1,0 +1,163 @@
+import type { OrgContext } from "@/lib/api/context";
+import { AppError, notFound } from "@/lib/api/errors";
+import { cursorPage, type CursorParams } from "@/lib/api/pagination";
+import { sealSecret } from "@/lib/crypto/secret-box";
+import { db } from "@/lib/db";
+import type { Inbox, Prisma } from "@/lib/generated/prisma/client";
+import type { CreateInboxInput, UpdateInboxInput } from "@/lib/schemas/inboxes";
+
+function serialize(row: Inbox) {
+  return {
+    id: row.id,
+    organization_id: row.organization_id,
+    name: row.name,
+    from_email: row.from_email,
+    from_name: row.from_name,
+    reply_to: row.reply_to,
+    daily_limit: row.daily_limit,
+    paused: row.paused,
+    last_error: row.last_error,
+    smtp: {
+      host: row.smtp_host,
+      port: row.smtp_port,
+      secure: row.smtp_secure,
+      username: row.smtp_username,
+      has_password: row.smtp_password_encrypted !== null,
+    },
+    imap:
+      row.imap_host === null
+        ? null
+        : {
+            host: row.imap_host,
+            port: row.imap_port,
+            secure: row.imap_secure,
+            username: row.imap_username,
+            has_password: row.imap_password_encrypted !== null,
+          },
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+const sealed = (password: string | null | undefined) => (password ? sealSecret(password) : password);
+
+const noImap = {
+  imap_host: null,
+  imap_port: null,
+  imap_secure: null,
+  imap_username: null,
+  imap_password_encrypted: null,
+  imap_last_uid: null,
+  imap_last_polled_at: null,
+} satisfies Prisma.InboxUncheckedUpdateInput;
+
+export async function createInbox(ctx: OrgContext, input: CreateInboxInput) {
+  const { smtp, imap } = input;
+  const row = await db.inbox.create({
+    data: {
+      organization_id: ctx.organizationId,
+      name: input.name,
+      from_email: input.from_email,
+      from_name: input.from_name,
+      reply_to: input.reply_to,
+      daily_limit: input.daily_limit,
+      smtp_host: smtp.host,
+      smtp_port: smtp.port,
+      smtp_secure: smtp.secure,
+      smtp_username: smtp.username,
+      smtp_password_encrypted: sealed(smtp.password),
+      ...(imap && {
+        imap_host: imap.host,
+        imap_port: imap.port,
+        imap_secure: imap.secure,
+        imap_username: imap.username,
+        imap_password_encrypted: sealSecret(imap.password),
+      }),
+    },
+  });
+  return serialize(row);
+}
+
+export async function listInboxes(ctx: OrgContext, page: CursorParams) {
+  const where = { organization_id: ctx.organizationId };
+  const result = await cursorPage(
+    page,
+    (args) => db.inbox.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take }),
+    (id) => db.inbox.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
+  );
+  return { ...result, data: result.data.map(serialize) };
+}
+
+async function findInbox(ctx: OrgContext, id: string) {
+  const row = await db.inbox.findFirst({ where: { id, organization_id: ctx.organizationId } });
+  if (!row) throw notFound("Inbox");
+  return row;
+}
+
+export const getInbox = async (ctx: OrgContext, id: string) => serialize(await findInbox(ctx, id));
+
+function imapChanges(current: Inbox, imap: UpdateInboxInput["imap"]): Prisma.InboxUncheckedUpdateInput {
+  if (imap === undefined) return {};
+  if (imap === null) return noImap;
+  if (current.imap_host === null) {
+    const missing = (["host", "port", "secure", "username", "password"] as const).filter((field) => imap[field] === undefined);
+    if (missing.length > 0) {
+      throw new AppError(
+        "VALIDATION_ERROR",
+        "Adding IMAP needs host, port, secure, username and password",
+        missing.map((field) => ({ path: `imap.${field}`, message: "is required when adding IMAP" })),
+      );
+    }
+  }
+  // Another server or mailbox has its own UID numbering: reading starts over.
+  const mailboxChanged =
+    (imap.host !== undefined && imap.host !== current.imap_host) || (imap.username !== undefined && imap.username !== current.imap_username);
+  return {
+    imap_host: imap.host,
+    imap_port: imap.port,
+    imap_secure: imap.secure,
+    imap_username: imap.username,
+    imap_password_encrypted: imap.password === undefined ? undefined : sealSecret(imap.password),
+    ...(mailboxChanged && { imap_last_uid: null, imap_last_polled_at: null }),
+  };
+}
+
+export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInboxInput) {
+  const current = await findInbox(ctx, id);
+  const { smtp } = input;
+  const connectionChanged = smtp !== undefined || input.imap !== undefined;
+  const data: Prisma.InboxUncheckedUpdateInput = {
+    name: input.name,
+    from_email: input.from_email,
+    from_name: input.from_name,
+    reply_to: input.reply_to,
+    daily_limit: input.daily_limit,
+    paused: input.paused,
+    smtp_host: smtp?.host,
+    smtp_port: smtp?.port,
+    smtp_secure: smtp?.secure,
+    smtp_username: smtp?.username,
+    smtp_password_encrypted: sealed(smtp?.password),
+    ...imapChanges(current, input.imap),
+    // New connection settings deserve a fresh try; the old error described the old settings.
+    ...(connectionChanged && { last_error: null, last_error_at: null }),
+  };
+  const { count } = await db.inbox.updateMany({ where: { id, organization_id: ctx.organizationId }, data });
+  if (count === 0) throw notFound("Inbox");
+  return getInbox(ctx, id);
+}
+
+/** Deletes the inbox and clears it from broadcasts and threads, which reference it without a foreign key. */
+export async function deleteInbox(ctx: OrgContext, id: string) {
+  const organizationId = ctx.organizationId;
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.inbox.deleteMany({ where: { id, organization_id: organizationId } });
+    if (count === 0) throw notFound("Inbox");
+    await tx.broadcast.updateMany({ where: { organization_id: organizationId, inbox_id: id }, data: { inbox_id: null } });
+    await tx.$executeRaw`
+      UPDATE broadcasts SET inbox_ids = array_remove(inbox_ids, ${id}::uuid), updated_at = now()
+      WHERE organization_id = ${organizationId}::uuid AND ${id}::uuid = ANY (inbox_ids)`;
+    await tx.thread.updateMany({ where: { organization_id: organizationId, inbox_id: id }, data: { inbox_id: null } });
+  });
+  return { success: true };
+}
