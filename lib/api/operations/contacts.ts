@@ -1,3 +1,160 @@
-import type { AnyOperation } from "@/lib/api/operation";
+import { defineOperation } from "@/lib/api/operation";
+import { parseLimit, parseNonNegative } from "@/lib/api/pagination";
+import { idParams, successResponse } from "@/lib/schemas/common";
+import {
+  bulkContactsInput,
+  bulkContactsResult,
+  checkEmailsInput,
+  checkEmailsResult,
+  contact,
+  contactList,
+  createContactInput,
+  importContactsInput,
+  importContactsResult,
+  listContactsPageQuery,
+  listContactsQuery,
+  MAX_IMPORT_BODY_BYTES,
+  updateContactInput,
+} from "@/lib/schemas/contacts";
+import { importContacts } from "@/lib/services/contact-import";
+import { bulkCreateContacts, checkEmails, createContact, deleteContact, getContact, updateContact } from "@/lib/services/contacts";
+import { listContacts, type ContactsPage } from "@/lib/services/contacts-list";
 
-export const contactsOperations: AnyOperation[] = [];
+const tag = "Contacts";
+
+const parseContactsPage = (search: URLSearchParams): ContactsPage => ({
+  limit: parseLimit(search.get("limit")),
+  offset: parseNonNegative("offset", search.get("offset")) ?? 0,
+});
+
+export const listContactsOperation = defineOperation({
+  method: "GET",
+  path: "/v1/contacts",
+  tag,
+  summary: "List contacts",
+  description:
+    "Newest first. Filters combine with AND. With `limit` (1 to 100) one page from `offset`; without it every " +
+    "matching contact from `offset` on, streamed, and `limit` in the answer is the number returned. " +
+    "`subscribed` must be `true` or `false`; an unknown `segment_id` is 400.",
+  auth: "member",
+  query: listContactsQuery,
+  page: parseContactsPage,
+  pageQuery: listContactsPageQuery,
+  response: contactList,
+  handler: (ctx, { query, page }) => listContacts(ctx, query, page),
+});
+
+export const createContactOperation = defineOperation({
+  method: "POST",
+  path: "/v1/contacts",
+  tag,
+  summary: "Create a contact",
+  description: "The email is stored trimmed and lowercase; an email that is already a contact is 409 CONFLICT.",
+  auth: "member",
+  body: createContactInput,
+  status: 201,
+  response: contact,
+  errors: ["CONFLICT"],
+  handler: (ctx, { body }) => createContact(ctx, body),
+});
+
+export const getContactOperation = defineOperation({
+  method: "GET",
+  path: "/v1/contacts/{id}",
+  tag,
+  summary: "Retrieve a contact",
+  auth: "member",
+  params: idParams,
+  response: contact,
+  errors: ["NOT_FOUND"],
+  handler: (ctx, { params }) => getContact(ctx, params.id),
+});
+
+export const updateContactOperation = defineOperation({
+  method: "PUT",
+  path: "/v1/contacts/{id}",
+  tag,
+  summary: "Update a contact",
+  description:
+    "Only the fields given change. Changing the email to one another contact has is 409 CONFLICT. " +
+    "`subscribed: false` records `unsubscribed_at`; `subscribed: true` clears it.",
+  auth: "member",
+  params: idParams,
+  body: updateContactInput,
+  response: contact,
+  errors: ["NOT_FOUND", "CONFLICT"],
+  handler: (ctx, { params, body }) => updateContact(ctx, params.id, body),
+});
+
+export const deleteContactOperation = defineOperation({
+  method: "DELETE",
+  path: "/v1/contacts/{id}",
+  tag,
+  summary: "Delete a contact",
+  description: "Also removes it from its segments.",
+  auth: "member",
+  params: idParams,
+  response: successResponse,
+  errors: ["NOT_FOUND"],
+  handler: (ctx, { params }) => deleteContact(ctx, params.id),
+});
+
+export const bulkCreateContactsOperation = defineOperation({
+  method: "POST",
+  path: "/v1/contacts/bulk",
+  tag,
+  summary: "Bulk create contacts",
+  description:
+    "The whole batch is validated first: one invalid element makes the request 400, its index in `details`, " +
+    "and nothing is written. Emails that already exist are left unchanged and not counted; an email " +
+    "repeated in the batch is created once, from its first occurrence.",
+  auth: "member",
+  body: bulkContactsInput,
+  maxBodyBytes: 32 * 1024 * 1024,
+  response: bulkContactsResult,
+  handler: (ctx, { body }) => bulkCreateContacts(ctx, body),
+});
+
+export const checkEmailsOperation = defineOperation({
+  method: "POST",
+  path: "/v1/contacts/check-emails",
+  tag,
+  summary: "Check which emails are contacts",
+  description:
+    "Each input string is answered as given, in input order, repeats removed; it is matched trimmed and " +
+    "case-insensitively.",
+  auth: "member",
+  body: checkEmailsInput,
+  response: checkEmailsResult,
+  handler: (ctx, { body }) => checkEmails(ctx, body),
+});
+
+export const importContactsOperation = defineOperation({
+  method: "POST",
+  path: "/v1/contacts/import",
+  tag,
+  summary: "Import contacts from CSV",
+  description:
+    "Matched by email. Existing contacts get the mapped values: empty cells leave a field unchanged, metadata " +
+    "keys are merged and tags added. `subscribed` accepts true/false, yes/no, 1/0. Tags split on `,` or `;`. " +
+    "A row without a valid email, with an invalid value, or repeating an earlier row's email is skipped and " +
+    "listed in `errors`, `row` counting the header as row 1. A mapping naming a column the header lacks, no " +
+    "mapping to `email`, or a property mapped twice is 400; decoded CSV over 50 MB is 413.",
+  auth: "member",
+  body: importContactsInput,
+  maxBodyBytes: MAX_IMPORT_BODY_BYTES,
+  response: importContactsResult,
+  errors: ["PAYLOAD_TOO_LARGE"],
+  handler: (ctx, { body }) => importContacts(ctx, body),
+});
+
+export const contactsOperations = [
+  listContactsOperation,
+  createContactOperation,
+  bulkCreateContactsOperation,
+  checkEmailsOperation,
+  importContactsOperation,
+  getContactOperation,
+  updateContactOperation,
+  deleteContactOperation,
+];

@@ -1,0 +1,4 @@
+import { bulkCreateContactsOperation } from "@/lib/api/operations/contacts";
+import { route } from "@/lib/api/route";
+
+export const POST = route(bulkCreateContactsOperation);

@@ -1,0 +1,4 @@
+import { addSegmentContactsOperation } from "@/lib/api/operations/segments";
+import { route } from "@/lib/api/route";
+
+export const POST = route(addSegmentContactsOperation);

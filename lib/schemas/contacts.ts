@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { dateTime, emailAddress, id, limits, metadata, tags, text } from "./common";
+
+/** A contact's email: surrounding spaces and case do not make a different contact. */
+export const contactEmail = z.string().trim().toLowerCase().max(limits.email).pipe(emailAddress);
+
+const personName = text(limits.name);
+
+export const contact = z
+  .object({
+    id,
+    organization_id: id,
+    email: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    subscribed: z.boolean(),
+    unsubscribed_at: dateTime.nullable(),
+    tags: z.array(z.string()),
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
+  .meta({ description: "A contact. Its email is stored lowercase and is unique in the organization." });
+export type ContactRecord = z.infer<typeof contact>;
+
+export const createContactInput = z.object({
+  email: contactEmail.meta({ description: "Stored trimmed and lowercase; unique in the organization." }),
+  first_name: personName.nullable().optional(),
+  last_name: personName.nullable().optional(),
+  subscribed: z.boolean().optional().meta({ description: "Defaults to true. false records `unsubscribed_at`." }),
+  metadata: metadata.optional(),
+  tags: tags.optional(),
+});
+export type CreateContactInput = z.infer<typeof createContactInput>;
+
+export const updateContactInput = z.object({
+  email: contactEmail.optional(),
+  first_name: personName.nullable().optional(),
+  last_name: personName.nullable().optional(),
+  subscribed: z.boolean().optional().meta({ description: "false records `unsubscribed_at` (once); true clears it." }),
+  metadata: metadata.optional().meta({ description: "Replaces the whole metadata object." }),
+  tags: tags.optional().meta({ description: "Replaces the tags." }),
+});
+export type UpdateContactInput = z.infer<typeof updateContactInput>;
+
+export const MAX_BATCH = 10_000;
+
+export const bulkContactsInput = z.object({
+  contacts: z.array(createContactInput).min(1).max(MAX_BATCH).meta({ description: "1 to 10 000 contacts." }),
+});
+export type BulkContactsInput = z.infer<typeof bulkContactsInput>;
+
+export const bulkContactsResult = z.object({
+  imported: z.number().int().meta({ description: "Contacts created. Emails that already existed are left unchanged." }),
+  total: z.number().int().meta({ description: "Elements received." }),
+});
+
+export const checkEmailsInput = z.object({
+  emails: z.array(text(limits.email)).min(1).max(MAX_BATCH).meta({ description: "1 to 10 000 strings." }),
+});
+export type CheckEmailsInput = z.infer<typeof checkEmailsInput>;
+
+export const checkEmailsResult = z.object({
+  existing: z.array(z.string()).meta({ description: "Input strings, as given and in input order, naming a contact." }),
+  missing: z.array(z.string()).meta({ description: "The other input strings." }),
+});
+
+export const listContactsQuery = z.object({
+  subscribed: z.enum(["true", "false"]).optional().meta({ description: "Only subscribed (`true`) or unsubscribed (`false`) contacts." }),
+  search: text(limits.shortText).optional().meta({ description: "Case-insensitive substring of the email, first name or last name." }),
+  tags: text(limits.shortText).optional().meta({ description: "Comma-separated tags; a contact must carry all of them." }),
+  segment_id: id.optional().meta({ description: "Only contacts in this segment." }),
+});
+export type ListContactsQuery = z.infer<typeof listContactsQuery>;
+
+export const listContactsPageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: "Page size, 1 to 100. Without it every matching contact is returned." }),
+  offset: z.coerce.number().int().min(0).optional().meta({ description: "Matching contacts to skip, default 0." }),
+});
+
+export const contactList = z.object({
+  contacts: z.array(contact),
+  total: z.number().int().meta({ description: "Contacts matching the filters." }),
+  limit: z.number().int().meta({ description: "The page size asked for; without `limit`, the number of contacts returned." }),
+  offset: z.number().int(),
+});
+
+export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+// Base64 makes 50 MB about 66.7 MB; the JSON around it needs a little more.
+export const MAX_IMPORT_BODY_BYTES = 72 * 1024 * 1024;
+
+export const columnMapping = z.object({
+  csv_column: text(limits.shortText).min(1).meta({ description: "A header of the CSV file." }),
+  property_name: text(limits.metadataKey)
+    .min(1)
+    .meta({ description: "`email`, `first_name`, `last_name`, `subscribed`, `tags`, or any other name: a metadata key." }),
+});
+
+export const importContactsInput = z.object({
+  file_content: z
+    .string()
+    .max(MAX_IMPORT_BODY_BYTES)
+    .meta({ description: "Base64 of a UTF-8 CSV file (BOM allowed; comma, semicolon or tab delimited) of at most 50 MB." }),
+  column_mappings: z.array(columnMapping).min(1).max(500),
+  handle_missing: z.enum(["create", "skip"]).meta({ description: "`create` adds emails not found in contacts; `skip` leaves them out." }),
+  segment_id: id.optional().meta({ description: "Imported contacts (created and updated) are added to this segment." }),
+});
+export type ImportContactsInput = z.infer<typeof importContactsInput>;
+export type ColumnMapping = z.infer<typeof columnMapping>;
+
+export const importError = z.object({
+  row: z.number().int().meta({ description: "The row as a spreadsheet shows it: the header is row 1." }),
+  email: z.string(),
+  error: z.string(),
+});
+export type ImportError = z.infer<typeof importError>;
+
+export const importContactsResult = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  skipped: z.number().int().meta({ description: "Rows left out: invalid, repeated, or missing with `handle_missing: skip`." }),
+  errors: z.array(importError),
+});
+export type ImportContactsResult = z.infer<typeof importContactsResult>;

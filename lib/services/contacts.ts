@@ -1,0 +1,138 @@
+import type { OrgContext } from "@/lib/api/context";
+import { AppError, notFound } from "@/lib/api/errors";
+import { db, Prisma } from "@/lib/db";
+import type { Contact } from "@/lib/generated/prisma/client";
+import type {
+  BulkContactsInput,
+  CheckEmailsInput,
+  CreateContactInput,
+  UpdateContactInput,
+} from "@/lib/schemas/contacts";
+import { normalizeEmail } from "@/lib/schemas/common";
+
+/** A contact row, whether read by Prisma or by plain SQL (where a NULL tags array can appear). */
+export type ContactRow = Omit<Contact, "tags"> & { tags: string[] | null };
+
+export const serializeContact = (row: ContactRow) => ({
+  id: row.id,
+  organization_id: row.organization_id,
+  email: row.email,
+  first_name: row.first_name,
+  last_name: row.last_name,
+  metadata: row.metadata ?? {},
+  subscribed: row.subscribed,
+  unsubscribed_at: row.unsubscribed_at,
+  tags: row.tags ?? [],
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+const duplicateEmail = () =>
+  new AppError("CONFLICT", "A contact with this email already exists", [{ path: "email", message: "is already a contact" }]);
+
+const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+
+export async function createContact(ctx: OrgContext, input: CreateContactInput) {
+  const subscribed = input.subscribed ?? true;
+  try {
+    const row = await db.contact.create({
+      data: {
+        organization_id: ctx.organizationId,
+        email: input.email,
+        first_name: input.first_name ?? null,
+        last_name: input.last_name ?? null,
+        subscribed,
+        unsubscribed_at: subscribed ? null : new Date(),
+        metadata: input.metadata ?? {},
+        tags: input.tags ?? [],
+      },
+    });
+    return serializeContact(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEmail();
+    throw error;
+  }
+}
+
+export async function getContact(ctx: OrgContext, id: string) {
+  const row = await db.contact.findFirst({ where: { id, organization_id: ctx.organizationId } });
+  if (!row) throw notFound("Contact");
+  return serializeContact(row);
+}
+
+export async function updateContact(ctx: OrgContext, id: string, input: UpdateContactInput) {
+  const current = await db.contact.findFirst({ where: { id, organization_id: ctx.organizationId } });
+  if (!current) throw notFound("Contact");
+  const data: Prisma.ContactUpdateInput = {
+    email: input.email,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    metadata: input.metadata,
+    tags: input.tags,
+  };
+  if (input.subscribed !== undefined) {
+    data.subscribed = input.subscribed;
+    // The first unsubscription is the one that counts; repeating it keeps the original time.
+    data.unsubscribed_at = input.subscribed ? null : (current.unsubscribed_at ?? new Date());
+  }
+  try {
+    const row = await db.contact.update({ where: { id, organization_id: ctx.organizationId }, data });
+    return serializeContact(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEmail();
+    throw error;
+  }
+}
+
+export async function deleteContact(ctx: OrgContext, id: string) {
+  const { count } = await db.contact.deleteMany({ where: { id, organization_id: ctx.organizationId } });
+  if (count === 0) throw notFound("Contact");
+  return { success: true };
+}
+
+/**
+ * Creates the contacts whose email is new, in one statement. Emails that exist are left unchanged,
+ * and an email repeated in the batch is created once, from its first occurrence.
+ */
+export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInput) {
+  const batch = JSON.stringify(
+    input.contacts.map((c) => ({
+      email: c.email,
+      first_name: c.first_name ?? null,
+      last_name: c.last_name ?? null,
+      subscribed: c.subscribed ?? true,
+      metadata: c.metadata ?? {},
+      tags: c.tags ?? [],
+    })),
+  );
+  const [{ imported }] = await db.$queryRaw<{ imported: number }[]>`
+    WITH input AS (
+      SELECT DISTINCT ON (x.email) x.*
+      FROM ROWS FROM (jsonb_to_recordset(${batch}::jsonb)
+        AS (email text, first_name text, last_name text, subscribed boolean, metadata jsonb, tags text[]))
+        WITH ORDINALITY AS x(email, first_name, last_name, subscribed, metadata, tags, position)
+      ORDER BY x.email, x.position
+    ), created AS (
+      INSERT INTO contacts (organization_id, email, first_name, last_name, subscribed, unsubscribed_at, metadata, tags)
+      SELECT ${ctx.organizationId}::uuid, email, first_name, last_name, subscribed,
+             CASE WHEN subscribed THEN NULL ELSE now() END, metadata, tags
+      FROM input
+      ON CONFLICT (organization_id, email) DO NOTHING
+      RETURNING 1
+    )
+    SELECT count(*)::int AS imported FROM created`;
+  return { imported, total: input.contacts.length };
+}
+
+/** Which of the given strings name a contact; one query whatever the number of addresses. */
+export async function checkEmails(ctx: OrgContext, input: CheckEmailsInput) {
+  const given = [...new Set(input.emails)];
+  const normalized = [...new Set(given.map(normalizeEmail))];
+  const rows = await db.$queryRaw<{ email: string }[]>`
+    SELECT email FROM contacts WHERE organization_id = ${ctx.organizationId}::uuid AND email = ANY(${normalized}::text[])`;
+  const found = new Set(rows.map((row) => row.email));
+  const existing: string[] = [];
+  const missing: string[] = [];
+  for (const email of given) (found.has(normalizeEmail(email)) ? existing : missing).push(email);
+  return { existing, missing };
+}
