@@ -6,7 +6,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { ensureDatabase } from "@/lib/db/ensure-database";
-import { password } from "@/lib/schemas/accounts";
+import { password as passwordRule } from "@/lib/schemas/accounts";
 import { emailAddress, id, limits, normalizeEmail, requiredText } from "@/lib/schemas/common";
 import { createOrganizationWithOwner } from "@/lib/services/accounts";
 import { issueApiKey } from "@/lib/services/api-keys";
@@ -15,7 +15,9 @@ class CliError extends Error {}
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
-type Command = { usage: string; options: Options; run: (values: Values) => Promise<Record<string, unknown>> };
+/** `parse` checks the arguments before the database is touched; `run` does the work. */
+type Command<I = unknown> = { usage: string; options: Options; parse: (values: Values) => I; run: (input: I) => Promise<Record<string, unknown>> };
+const command = <I>(definition: Command<I>) => definition as Command;
 
 const domainName = z
   .string()
@@ -39,44 +41,52 @@ async function findOrganization(organizationId: string) {
 }
 
 const commands: Record<string, Command> = {
-  "org:create": {
+  "org:create": command({
     usage: "org:create --name <name> --email <owner email> [--password <password>]",
     options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" } },
-    run: async (values) => {
-      const name = option(values, "name", requiredText(limits.name));
-      const email = option(values, "email", emailAddress);
-      const secret = values.password === undefined ? undefined : option(values, "password", password);
-      if (secret !== undefined && (await db.user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true } }))) {
+    parse: (values) => ({
+      name: option(values, "name", requiredText(limits.name)),
+      email: normalizeEmail(option(values, "email", emailAddress)),
+      password: values.password === undefined ? undefined : option(values, "password", passwordRule),
+    }),
+    run: async ({ name, email, password }) => {
+      if (password !== undefined && (await db.user.findUnique({ where: { email }, select: { id: true } }))) {
         process.stderr.write(`note: ${email} already has an account; its password is unchanged\n`);
       }
-      const { organization, user } = await createOrganizationWithOwner({ name, email, password: secret });
+      const { organization, user } = await createOrganizationWithOwner({ name, email, password });
       const key = await issueApiKey(organization.id, user.id, "CLI");
       return { organization_id: organization.id, user_id: user.id, api_key: key.token };
     },
-  },
-  "api-key:create": {
+  }),
+  "api-key:create": command({
     usage: "api-key:create --organization <id> --email <member email> [--name <name>]",
     options: { organization: { type: "string" }, email: { type: "string" }, name: { type: "string" } },
-    run: async (values) => {
-      const organization = await findOrganization(option(values, "organization", id));
-      const email = normalizeEmail(option(values, "email", emailAddress));
-      const name = values.name === undefined ? "CLI" : option(values, "name", requiredText(limits.name));
+    parse: (values) => ({
+      organizationId: option(values, "organization", id),
+      email: normalizeEmail(option(values, "email", emailAddress)),
+      name: values.name === undefined ? "CLI" : option(values, "name", requiredText(limits.name)),
+    }),
+    run: async ({ organizationId, email, name }) => {
+      const organization = await findOrganization(organizationId);
       const membership = await db.membership.findFirst({ where: { organization_id: organization.id, user: { email } }, select: { user_id: true } });
       if (!membership) throw new CliError(`${email} is not a member of organization ${organization.id}`);
       const key = await issueApiKey(organization.id, membership.user_id, name);
       return { api_key: key.token };
     },
-  },
-  "domain:create": {
+  }),
+  "domain:create": command({
     usage: "domain:create --organization <id> --name <domain> [--verified]",
     options: { organization: { type: "string" }, name: { type: "string" }, verified: { type: "boolean" } },
-    run: async (values) => {
-      const organization = await findOrganization(option(values, "organization", id));
-      const name = option(values, "name", domainName);
+    parse: (values) => ({
+      organizationId: option(values, "organization", id),
+      name: option(values, "name", domainName),
+      verified: values.verified === true,
+    }),
+    run: async ({ organizationId, name, verified }) => {
+      const organization = await findOrganization(organizationId);
       if (await db.domain.findFirst({ where: { organization_id: organization.id, name }, select: { id: true } })) {
         throw new CliError(`${name} is already a domain of organization ${organization.id}`);
       }
-      const verified = values.verified === true;
       const domain = await db.domain.create({
         data: {
           organization_id: organization.id,
@@ -88,23 +98,24 @@ const commands: Record<string, Command> = {
       });
       return { domain_id: domain.id, status: domain.status };
     },
-  },
+  }),
 };
 
 const usage = () => `usage: npm run cli -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join("\n")}`;
 
 async function main(argv: string[]): Promise<Record<string, unknown>> {
   const [name, ...rest] = argv;
-  const command = name === undefined ? undefined : commands[name];
-  if (!command) throw new CliError(name === undefined ? usage() : `unknown command ${name}\n${usage()}`);
+  const chosen = name === undefined ? undefined : commands[name];
+  if (!chosen) throw new CliError(name === undefined ? usage() : `unknown command ${name}\n${usage()}`);
   let values: Values;
   try {
-    ({ values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({ args: rest, options: chosen.options, strict: true, allowPositionals: false }));
   } catch (error) {
-    throw new CliError(`${(error as Error).message}\nusage: npm run cli -- ${command.usage}`);
+    throw new CliError(`${(error as Error).message}\nusage: npm run cli -- ${chosen.usage}`);
   }
+  const input = chosen.parse(values);
   await ensureDatabase();
-  return command.run(values);
+  return chosen.run(input);
 }
 
 try {
