@@ -179,13 +179,15 @@ export async function acceptInvitation(ctx: UserContext, token: string) {
 
   return db.$transaction(async (tx) => {
     const now = new Date();
-    // Only one of two simultaneous accepts finds the row still pending.
+    // Only one of two simultaneous accepts finds the row still pending, and a link replaced by a
+    // resend in the meantime no longer matches.
     const { count } = await tx.invitation.updateMany({
-      where: { id: invitation.id, status: "pending", expires_at: { gt: now } },
+      where: { id: invitation.id, token_hash: invitation.token_hash, status: "pending", expires_at: { gt: now } },
       data: { status: "accepted", accepted_by: ctx.userId, accepted_at: now },
     });
     if (count === 0) {
       const current = await tx.invitation.findUniqueOrThrow({ where: { id: invitation.id } });
+      if (current.token_hash !== invitation.token_hash) throw notFound("Invitation");
       throw cannotAccept(effectiveStatus(current, now));
     }
     const joined = await tx.membership.createMany({ data: { ...membership, role: invitation.role }, skipDuplicates: true });
