@@ -1,3 +1,76 @@
-import type { AnyOperation } from "@/lib/api/operation";
+import { defineOperation } from "@/lib/api/operation";
+import { cursorQuery, listEnvelope, parseCursorParams } from "@/lib/api/pagination";
+import { idParams, successResponse } from "@/lib/schemas/common";
+import { createDomainInput, domain, verifiedDomain } from "@/lib/schemas/domains";
+import { createDomain, deleteDomain, getDomain, listDomains, verifyDomain } from "@/lib/services/domains";
 
-export const domainsOperations: AnyOperation[] = [];
+const tag = "Domains";
+
+export const createDomainOperation = defineOperation({
+  method: "POST",
+  path: "/v1/domains",
+  tag,
+  summary: "Add a domain",
+  description: "Answers the DNS records to publish. The domain is `pending` until its ownership record is verified.",
+  auth: "member",
+  body: createDomainInput,
+  status: 201,
+  response: domain,
+  errors: ["CONFLICT"],
+  handler: (ctx, { body }) => createDomain(ctx, body),
+});
+
+export const listDomainsOperation = defineOperation({
+  method: "GET",
+  path: "/v1/domains",
+  tag,
+  summary: "List domains",
+  description: "Newest first. Paginated when `limit` is given; otherwise every domain.",
+  auth: "member",
+  page: (search) => parseCursorParams(search, undefined),
+  pageQuery: cursorQuery,
+  response: listEnvelope(domain),
+  handler: (ctx, { page }) => listDomains(ctx, page),
+});
+
+export const getDomainOperation = defineOperation({
+  method: "GET",
+  path: "/v1/domains/{id}",
+  tag,
+  summary: "Retrieve a domain",
+  auth: "member",
+  params: idParams,
+  response: domain,
+  errors: ["NOT_FOUND"],
+  handler: (ctx, { params }) => getDomain(ctx, params.id),
+});
+
+export const deleteDomainOperation = defineOperation({
+  method: "DELETE",
+  path: "/v1/domains/{id}",
+  tag,
+  summary: "Delete a domain",
+  description: "Sending from its addresses needs the domain added and verified again.",
+  auth: "member",
+  params: idParams,
+  response: successResponse,
+  errors: ["NOT_FOUND"],
+  handler: (ctx, { params }) => deleteDomain(ctx, params.id),
+});
+
+export const verifyDomainOperation = defineOperation({
+  method: "POST",
+  path: "/v1/domains/{id}/verify",
+  tag,
+  summary: "Verify a domain",
+  description:
+    "Looks up the ownership TXT record now. Found: the domain becomes `verified`. Not found: the status is " +
+    "unchanged and `verification.reason` says what the lookup saw.",
+  auth: "member",
+  params: idParams,
+  response: verifiedDomain,
+  errors: ["NOT_FOUND"],
+  handler: (ctx, { params }) => verifyDomain(ctx, params.id),
+});
+
+export const domainsOperations = [createDomainOperation, listDomainsOperation, getDomainOperation, deleteDomainOperation, verifyDomainOperation];
