@@ -1,0 +1,45 @@
+/** The email fields an `email.*` event carries, the same for every event type. */
+export type EmailForEvent = {
+  id: string;
+  message_id: string;
+  broadcast_id: string | null;
+  contact_id: string | null;
+  thread_id: string | null;
+  from_email: string;
+  to_email: string;
+  subject: string;
+  tags: string[];
+  created_at: Date;
+};
+
+/** `data` of an `email.*` webhook event; `extra` adds what the event type knows (the link clicked, …). */
+export function emailEventData(email: EmailForEvent, extra: Record<string, unknown> = {}) {
+  return {
+    email_id: email.id,
+    message_id: email.message_id,
+    broadcast_id: email.broadcast_id,
+    contact_id: email.contact_id,
+    thread_id: email.thread_id,
+    from: email.from_email,
+    to: [email.to_email],
+    subject: email.subject,
+    tags: email.tags,
+    created_at: email.created_at.toISOString(),
+    ...extra,
+  };
+}
+
+/** The Prisma `select` that reads what `emailEventData` needs. */
+export const emailEventSelect = {
+  id: true,
+  organization_id: true,
+  message_id: true,
+  broadcast_id: true,
+  contact_id: true,
+  thread_id: true,
+  from_email: true,
+  to_email: true,
+  subject: true,
+  tags: true,
+  created_at: true,
+} as const;
