@@ -18,7 +18,7 @@ const reasons: Record<string, string> = {
  * Uses `DNS_RESOLVER` (`host:port`) when set, so tests and private setups can point at their own server.
  */
 export async function lookupTxt(name: string, options: { server?: string; timeoutMs?: number } = {}): Promise<TxtLookup> {
-  const resolver = new Resolver({ timeout: options.timeoutMs ?? 1500, tries: 2 });
+  const resolver = new Resolver({ timeout: options.timeoutMs ?? 1000, tries: 2 });
   try {
     const server = options.server ?? env.dnsResolver;
     if (server) resolver.setServers([server]);
