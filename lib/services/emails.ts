@@ -53,7 +53,7 @@ const literal = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}
 function filterWhere(ctx: OrgContext, query: ListEmailsQuery): Prisma.EmailWhereInput {
   const where: Prisma.EmailWhereInput = { organization_id: ctx.organizationId };
   if (query.to) where.to_email = { contains: literal(query.to.trim()), mode: "insensitive" };
-  if (query.domain) where.from_email = { endsWith: `@${literal(query.domain.trim())}`, mode: "insensitive" };
+  if (query.domain) where.from_email = { endsWith: `@${literal(query.domain.trim().replace(/^@/, ""))}`, mode: "insensitive" };
   if (query.broadcast_id) where.broadcast_id = query.broadcast_id;
   if (query.email_id) where.id = query.email_id;
   if (query.template_id) where.template_id = query.template_id;

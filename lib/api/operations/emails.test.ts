@@ -142,6 +142,8 @@ describe("Emails", () => {
     it("filters by sender domain, case-insensitively and without matching subdomains", async () => {
       const result = await org.owner.api.get("/v1/emails?domain=OTHER-domain.io");
       expect(result.body.data.map((row: { from_email: string }) => row.from_email)).toEqual(["Sales@Other-Domain.io"]);
+      const at = await org.owner.api.get(`/v1/emails?domain=${encodeURIComponent("@other-domain.io")}`);
+      expect(at.body.pagination.total).toBe(1);
       const main = await org.owner.api.get("/v1/emails?domain=example.com");
       expect(main.body.pagination.total).toBe(23);
     });
