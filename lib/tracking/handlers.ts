@@ -1,0 +1,30 @@
+import { recordClick } from "./record-click";
+import { recordOpen } from "./record-open";
+import type { Visitor } from "./tracked-email";
+
+const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+
+const noStore = { "cache-control": "no-store, no-cache, must-revalidate, private", pragma: "no-cache" };
+
+export function visitorOf(request: Request): Visitor {
+  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  return { userAgent: request.headers.get("user-agent"), ip: forwarded || request.headers.get("x-real-ip") };
+}
+
+/** GET /t/o/{token}: always the pixel, whatever happens, so a mail client never shows a broken image. */
+export async function handleOpen(request: Request, token: string): Promise<Response> {
+  try {
+    await recordOpen(token, visitorOf(request));
+  } catch (error) {
+    console.error("Recording an open failed", error);
+  }
+  return new Response(new Uint8Array(PIXEL), { headers: { ...noStore, "content-type": "image/gif", "content-length": String(PIXEL.length) } });
+}
+
+/** GET /t/c/{token}: a 302 to the email's own link, or 404 for anything else. */
+export async function handleClick(request: Request, token: string): Promise<Response> {
+  const url = await recordClick(token, visitorOf(request));
+  if (!url) return new Response("Link not found", { status: 404, headers: { ...noStore, "content-type": "text/plain; charset=utf-8" } });
+  // The token stays out of the destination's logs.
+  return new Response(null, { status: 302, headers: { ...noStore, location: url, "referrer-policy": "no-referrer" } });
+}
