@@ -34,8 +34,17 @@ export function parseNonNegative(name: string, raw: string | null, min = 0): num
   return Number(raw);
 }
 
-/** Validates the cursor parameters of a request; errors are the specification's 422 body. */
-export function parseCursorParams(search: URLSearchParams, defaultLimit: number | undefined = 20): CursorParams {
+/** Cursor parameters of an always-paginated list (default page size 20); errors are the 422 body. */
+export function parseCursorParams(search: URLSearchParams): CursorParams {
+  return readCursorParams(search, 20);
+}
+
+/** Cursor parameters of an optionally paginated list: without `limit`, every item. */
+export function parseOptionalCursorParams(search: URLSearchParams): CursorParams {
+  return readCursorParams(search, undefined);
+}
+
+function readCursorParams(search: URLSearchParams, defaultLimit: number | undefined): CursorParams {
   const after = search.get("after");
   const before = search.get("before");
   if (after !== null && before !== null) throw new PaginationError("after and before cannot be combined");

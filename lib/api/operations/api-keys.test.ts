@@ -73,3 +73,13 @@ describe("API keys", () => {
     }
   });
 });
+
+describe("API keys without limit", () => {
+  it("returns every key, not a first page of 20", async () => {
+    const fresh = await createTestOrg();
+    await Promise.all(Array.from({ length: 24 }, (_, i) => fresh.owner.api.post("/v1/api-keys", { name: `k${i}` })));
+    const all = await fresh.owner.api.get("/v1/api-keys");
+    expect(all.body.data).toHaveLength(25);
+    expect(all.body.has_more).toBe(false);
+  });
+});

@@ -1,5 +1,5 @@
 import { defineOperation } from "@/lib/api/operation";
-import { cursorQuery, listEnvelope, parseCursorParams } from "@/lib/api/pagination";
+import { cursorQuery, listEnvelope, parseOptionalCursorParams } from "@/lib/api/pagination";
 import { apiKey, createApiKeyInput, createdApiKey } from "@/lib/schemas/api-keys";
 import { idParams, successResponse } from "@/lib/schemas/common";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/services/api-keys";
@@ -26,7 +26,7 @@ export const listApiKeysOperation = defineOperation({
   summary: "List API keys",
   description: "Never shows tokens. Paginated when `limit` is given; otherwise every key.",
   auth: "member",
-  page: (search) => parseCursorParams(search, undefined),
+  page: (search) => parseOptionalCursorParams(search),
   pageQuery: cursorQuery,
   response: listEnvelope(apiKey),
   handler: (ctx, { page }) => listApiKeys(ctx, page),

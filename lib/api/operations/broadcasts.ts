@@ -1,5 +1,5 @@
 import { defineOperation } from "@/lib/api/operation";
-import { cursorQuery, listEnvelope, parseCursorParams, parseLimit } from "@/lib/api/pagination";
+import { cursorQuery, listEnvelope, parseOptionalCursorParams } from "@/lib/api/pagination";
 import { broadcast, createBroadcastInput, updateBroadcastInput } from "@/lib/schemas/broadcasts";
 import { idParams, successResponse } from "@/lib/schemas/common";
 import { broadcastStepsParams, createStepInput, sequenceStep, stepParams, updateStepInput } from "@/lib/schemas/steps";
@@ -35,9 +35,7 @@ export const listBroadcastsOperation = defineOperation({
   summary: "List broadcasts",
   description: "Newest first. Paginated when `limit` is given; otherwise every broadcast.",
   auth: "member",
-  // parseCursorParams(search, undefined) would still default to 20: an explicit undefined takes the
-  // parameter's default value. Without `limit`, every broadcast is returned.
-  page: (search) => ({ ...parseCursorParams(search), limit: parseLimit(search.get("limit")) }),
+  page: parseOptionalCursorParams,
   pageQuery: cursorQuery,
   response: listEnvelope(broadcast),
   handler: (ctx, { page }) => listBroadcasts(ctx, page),

@@ -1,5 +1,5 @@
 import { defineOperation } from "@/lib/api/operation";
-import { cursorQuery, listEnvelope, parseCursorParams } from "@/lib/api/pagination";
+import { cursorQuery, listEnvelope, parseOptionalCursorParams } from "@/lib/api/pagination";
 import { idParams, successResponse } from "@/lib/schemas/common";
 import { createDomainInput, domain, verifiedDomain } from "@/lib/schemas/domains";
 import { createDomain, deleteDomain, getDomain, listDomains, verifyDomain } from "@/lib/services/domains";
@@ -27,7 +27,7 @@ export const listDomainsOperation = defineOperation({
   summary: "List domains",
   description: "Newest first. Paginated when `limit` is given; otherwise every domain.",
   auth: "member",
-  page: (search) => parseCursorParams(search, undefined),
+  page: (search) => parseOptionalCursorParams(search),
   pageQuery: cursorQuery,
   response: listEnvelope(domain),
   handler: (ctx, { page }) => listDomains(ctx, page),

@@ -1,5 +1,5 @@
 import { defineOperation } from "@/lib/api/operation";
-import { cursorQuery, listEnvelope, parseCursorParams } from "@/lib/api/pagination";
+import { cursorQuery, listEnvelope, parseOptionalCursorParams } from "@/lib/api/pagination";
 import { idParams, successResponse } from "@/lib/schemas/common";
 import { createInboxInput, inbox, updateInboxInput } from "@/lib/schemas/inboxes";
 import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from "@/lib/services/inboxes";
@@ -26,7 +26,7 @@ export const listInboxesOperation = defineOperation({
   summary: "List inboxes",
   description: "Newest first. Paginated when `limit` is given; otherwise every inbox.",
   auth: "member",
-  page: (search) => parseCursorParams(search, undefined),
+  page: (search) => parseOptionalCursorParams(search),
   pageQuery: cursorQuery,
   response: listEnvelope(inbox),
   handler: (ctx, { page }) => listInboxes(ctx, page),

@@ -1,5 +1,5 @@
 import { defineOperation } from "@/lib/api/operation";
-import { cursorQuery, listEnvelope, parseCursorParams } from "@/lib/api/pagination";
+import { cursorQuery, listEnvelope, parseOptionalCursorParams } from "@/lib/api/pagination";
 import { idParams, successResponse } from "@/lib/schemas/common";
 import {
   addSegmentContactsInput,
@@ -40,7 +40,7 @@ export const listSegmentsOperation = defineOperation({
   summary: "List segments",
   description: "Newest first. Paginated when `limit` is given; otherwise every segment.",
   auth: "member",
-  page: (search) => parseCursorParams(search, undefined),
+  page: (search) => parseOptionalCursorParams(search),
   pageQuery: cursorQuery,
   response: listEnvelope(segment),
   handler: (ctx, { page }) => listSegments(ctx, page),

@@ -1,5 +1,5 @@
 import { defineOperation } from "@/lib/api/operation";
-import { cursorQuery, listEnvelope, parseCursorParams } from "@/lib/api/pagination";
+import { cursorQuery, listEnvelope, parseCursorParams, parseOptionalCursorParams } from "@/lib/api/pagination";
 import { idParams, successResponse } from "@/lib/schemas/common";
 import {
   createdWebhook,
@@ -41,7 +41,7 @@ export const listWebhooksOperation = defineOperation({
   summary: "List webhooks",
   description: "Newest first. Paginated when `limit` is given; otherwise every webhook.",
   auth: "member",
-  page: (search) => parseCursorParams(search, undefined),
+  page: (search) => parseOptionalCursorParams(search),
   pageQuery: cursorQuery,
   response: listEnvelope(webhook),
   handler: (ctx, { page }) => listWebhooks(ctx, page),
