@@ -1,9 +1,9 @@
+import { z } from "zod";
 import { defineOperation } from "@/lib/api/operation";
 import { listEnvelope, parseCursorParams, parseLimit, parseNonNegative } from "@/lib/api/pagination";
 import { idParams } from "@/lib/schemas/common";
 import { email, emailDetail, emailPage, emailPageQuery, listEmailsQuery } from "@/lib/schemas/emails";
 import { getEmail, listEmails, type EmailListPage } from "@/lib/services/emails";
-import { z } from "zod";
 
 const tag = "Emails";
 
