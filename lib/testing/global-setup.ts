@@ -32,6 +32,8 @@ export default async function setup() {
   process.env.TEST_ADMIN_DATABASE_URL = adminUrl;
   process.env.AUTH_SECRET ??= "test-secret-for-the-test-suite-only";
   process.env.DATA_DIR ??= ".data/test";
+  // Mail in tests is captured as files, or goes to a sink a test starts; never to a developer's relay.
+  delete process.env.SMTP_URL;
 
   return async () => {
     const client = new pg.Client({ connectionString: adminUrl });
