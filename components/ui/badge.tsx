@@ -43,6 +43,7 @@ const statusTones: Record<string, BadgeTone> = {
   clicked: "brand",
   cancelled: "neutral",
   expired: "neutral",
+  revoked: "neutral",
   paused: "warning",
   inactive: "neutral",
   bounced: "danger",

@@ -91,3 +91,8 @@ export async function membershipRole(userId: string, organizationId: string) {
   });
   return membership?.role ?? null;
 }
+
+/** Whether an account exists for an address (the invitation page offers sign-in or sign-up). */
+export async function isRegistered(email: string) {
+  return (await db.user.count({ where: { email: normalizeEmail(email) } })) > 0;
+}

@@ -1,0 +1,76 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { FormError, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { apiFetch } from "@/lib/client/api";
+import { applyServerErrors } from "@/lib/client/form-errors";
+import { formResolver } from "@/lib/client/form-resolver";
+import { signUpInput, type SignUpInput } from "@/lib/schemas/accounts";
+
+const fields = ["name", "email", "password", "organization_name"] as const;
+
+const emptyToUndefined = (value: string) => (value.trim() === "" ? undefined : value);
+
+type Props = {
+  email?: string;
+  /** The invitation the visitor came from: no organization of their own, email fixed to the invited one. */
+  invitation?: { token: string; email: string };
+  callbackUrl: string;
+};
+
+export function SignUpForm({ email, invitation, callbackUrl }: Props) {
+  const router = useRouter();
+  const form = useForm<SignUpInput>({
+    resolver: formResolver(signUpInput),
+    defaultValues: { name: "", email: invitation?.email ?? email ?? "", password: "", invitation_token: invitation?.token },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await apiFetch("/api/sign-up", { method: "POST", body: values });
+    } catch (error) {
+      applyServerErrors(error, form.setError, fields);
+      return;
+    }
+    const result = await signIn("credentials", { email: values.email, password: values.password, redirect: false, callbackUrl });
+    if (!result || result.error) {
+      // The account exists; only the automatic sign-in failed.
+      router.replace(`/sign-in?email=${encodeURIComponent(values.email)}&callbackUrl=${encodeURIComponent(callbackUrl)}`);
+      return;
+    }
+    router.replace(callbackUrl);
+    router.refresh();
+  });
+
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+      <FormError message={errors.root?.server?.message} />
+      <FormField label="Full name" error={errors.name?.message}>
+        <Input autoComplete="name" autoFocus placeholder="Ada Lovelace" {...form.register("name")} />
+      </FormField>
+      <FormField
+        label="Work email"
+        error={errors.email?.message}
+        hint={invitation ? "The invitation was sent to this address, so your account uses it." : undefined}
+      >
+        <Input type="email" autoComplete="email" placeholder="you@company.com" readOnly={Boolean(invitation)} className={invitation ? "bg-zinc-50 text-zinc-600" : undefined} {...form.register("email")} />
+      </FormField>
+      <FormField label="Password" error={errors.password?.message} hint="At least 8 characters.">
+        <Input type="password" autoComplete="new-password" {...form.register("password")} />
+      </FormField>
+      {!invitation && (
+        <FormField label="Organization name" error={errors.organization_name?.message} hint="Optional. You can rename it or create more later.">
+          <Input autoComplete="organization" placeholder="Acme Inc." {...form.register("organization_name", { setValueAs: emptyToUndefined })} />
+        </FormField>
+      )}
+      <Button type="submit" size="lg" className="mt-2 w-full" loading={isSubmitting}>
+        Create account
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,213 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { KeyRound, Plus, TriangleAlert } from "lucide-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { StatusBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { CopyButton } from "@/components/ui/copy-button";
+import { RelativeTime } from "@/components/ui/date";
+import { Dialog } from "@/components/ui/dialog";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { FormError, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { toast } from "@/components/ui/toast";
+import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { cn } from "@/lib/client/cn";
+import { applyServerErrors } from "@/lib/client/form-errors";
+import { formResolver } from "@/lib/client/form-resolver";
+import { createApiKeyInput, type CreateApiKeyInput } from "@/lib/schemas/api-keys";
+
+type ApiKey = { id: string; name: string; token_hint: string; last_used_at: string | null; revoked_at: string | null; created_at: string };
+type CreatedKey = ApiKey & { token: string };
+
+const apiKeysKey = ["api-keys"] as const;
+
+function CreateKeyDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (open: boolean) => void; onCreated: (key: CreatedKey) => void }) {
+  const form = useForm<CreateApiKeyInput>({ resolver: formResolver(createApiKeyInput), defaultValues: { name: "" } });
+  const { errors, isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const key = await apiFetch<CreatedKey>("/v1/api-keys", { method: "POST", body: values });
+      form.reset();
+      onCreated(key);
+    } catch (error) {
+      applyServerErrors(error, form.setError, ["name"]);
+    }
+  });
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) form.reset();
+        onOpenChange(next);
+      }}
+      title="Create API key"
+      description="The key acts as you, with your role in this organization."
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" form="create-api-key" loading={isSubmitting}>
+            Create key
+          </Button>
+        </>
+      }
+    >
+      <form id="create-api-key" onSubmit={submit} noValidate className="flex flex-col gap-4">
+        <FormError message={errors.root?.server?.message} />
+        <FormField label="Name" error={errors.name?.message} hint="Something that tells you where it is used, like “Production server”.">
+          <Input autoFocus placeholder="Production server" {...form.register("name")} />
+        </FormField>
+      </form>
+    </Dialog>
+  );
+}
+
+/** The new key's token, shown once: the server keeps no copy. */
+function TokenDialog({ created, onClose }: { created: CreatedKey | null; onClose: () => void }) {
+  return (
+    <Dialog
+      open={created !== null}
+      onOpenChange={(open) => !open && onClose()}
+      preventOutsideClose
+      title="Copy your new API key"
+      description={created ? `“${created.name}” is ready.` : undefined}
+      footer={<Button onClick={onClose}>I have copied it</Button>}
+    >
+      {created && (
+        <div className="flex flex-col gap-4">
+          <div className="flex items-start gap-2.5 rounded-lg border border-amber-200 bg-amber-50 px-3.5 py-3 text-sm text-amber-900">
+            <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
+            <p>
+              This is the only time the key is shown. Store it somewhere safe, like a secrets manager. If you lose it, revoke it and create a new one.
+            </p>
+          </div>
+          <div>
+            <p className="mb-1.5 text-sm font-medium text-zinc-800" id="new-token-label">
+              API key
+            </p>
+            <div className="flex items-stretch gap-2">
+              <code
+                aria-labelledby="new-token-label"
+                data-testid="new-api-key-token"
+                className="min-w-0 flex-1 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-[13px] leading-5 break-all text-zinc-900 select-all"
+              >
+                {created.token}
+              </code>
+              <CopyButton value={created.token} what="API key" label="Copy" className="h-auto self-stretch" />
+            </div>
+          </div>
+          <p className="text-[13px] text-zinc-500">
+            Send it as <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-700">Authorization: Bearer &lt;key&gt;</code> on every /v1 request.
+          </p>
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
+export function ApiKeysSection() {
+  const queryClient = useQueryClient();
+  const keys = useQuery({ queryKey: apiKeysKey, queryFn: () => apiFetch<ListEnvelope<ApiKey>>("/v1/api-keys") });
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+
+  const revoke = async (key: ApiKey) => {
+    try {
+      await apiFetch(`/v1/api-keys/${key.id}`, { method: "DELETE" });
+    } catch (error) {
+      toast.error(error, "Could not revoke the key");
+      throw error;
+    }
+    toast.success(`Revoked “${key.name}”`, "Requests with this key are refused from now on.");
+    await queryClient.invalidateQueries({ queryKey: apiKeysKey });
+  };
+
+  const createButton = (
+    <Button onClick={() => setCreating(true)}>
+      <Plus aria-hidden />
+      Create API key
+    </Button>
+  );
+
+  return (
+    <Card>
+      <CardHeader title="API keys" description="Programs use these to call the /v1 API as you, with your role." actions={keys.data?.data.length ? createButton : undefined} />
+      {keys.isPending ? (
+        <SkeletonRows rows={2} columns={4} />
+      ) : keys.isError ? (
+        <ErrorState error={keys.error} onRetry={() => void keys.refetch()} title="Could not load API keys" />
+      ) : keys.data.data.length === 0 ? (
+        <EmptyState icon={KeyRound} title="No API keys yet" action={createButton}>
+          Create a key to send email, sync contacts or start broadcasts from your own code.
+        </EmptyState>
+      ) : (
+        <Table>
+          <TableHead>
+            <tr>
+              <TableHeaderCell>Name</TableHeaderCell>
+              <TableHeaderCell>Key</TableHeaderCell>
+              <TableHeaderCell>Created</TableHeaderCell>
+              <TableHeaderCell>Last used</TableHeaderCell>
+              <TableHeaderCell className="w-28">
+                <span className="sr-only">Actions</span>
+              </TableHeaderCell>
+            </tr>
+          </TableHead>
+          <TableBody>
+            {keys.data.data.map((key) => (
+              <TableRow key={key.id} className={cn(key.revoked_at && "text-zinc-400")}>
+                <TableCell className={cn("font-medium", key.revoked_at ? "text-zinc-400" : "text-zinc-900")}>{key.name}</TableCell>
+                <TableCell>
+                  <code className="font-mono text-[13px] text-zinc-500">••••{key.token_hint}</code>
+                </TableCell>
+                <TableCell className="text-zinc-500">
+                  <RelativeTime value={key.created_at} />
+                </TableCell>
+                <TableCell className="text-zinc-500">
+                  <RelativeTime value={key.last_used_at} fallback="Never" />
+                </TableCell>
+                <TableCell className="text-right">
+                  {key.revoked_at ? (
+                    <StatusBadge status="revoked" />
+                  ) : (
+                    <Button variant="ghost" size="sm" className="text-red-600 hover:bg-red-50 hover:text-red-700" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                      Revoke
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      <CreateKeyDialog
+        open={creating}
+        onOpenChange={setCreating}
+        onCreated={(key) => {
+          setCreating(false);
+          setCreated(key);
+          void queryClient.invalidateQueries({ queryKey: apiKeysKey });
+        }}
+      />
+      <TokenDialog created={created} onClose={() => setCreated(null)} />
+      <ConfirmDialog
+        open={revoking !== null}
+        onOpenChange={(open) => !open && setRevoking(null)}
+        title={`Revoke “${revoking?.name ?? ""}”?`}
+        description="Programs using this key get 401 Unauthorized from their next request on. This cannot be undone."
+        confirmLabel="Revoke key"
+        onConfirm={() => (revoking ? revoke(revoking) : undefined)}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,270 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { ChevronDown, Globe, Plus, ShieldCheck, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { StatusBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { CopyButton } from "@/components/ui/copy-button";
+import { RelativeTime } from "@/components/ui/date";
+import { Dialog } from "@/components/ui/dialog";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { focusRing } from "@/components/ui/focus-ring";
+import { FormError, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { toast } from "@/components/ui/toast";
+import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { cn } from "@/lib/client/cn";
+import { applyServerErrors } from "@/lib/client/form-errors";
+import { formResolver } from "@/lib/client/form-resolver";
+import { createDomainInput } from "@/lib/schemas/domains";
+
+type DnsRecord = { type: "TXT"; name: string; value: string; purpose: "ownership" | "dkim" | "spf" };
+type Domain = { id: string; name: string; status: "pending" | "verified" | "failed"; records: DnsRecord[]; verified_at: string | null; last_checked_at: string | null; created_at: string };
+type Verified = Domain & { verification: { found: boolean; checked_name: string; expected_value: string; reason: string | null } };
+
+const domainsKey = ["domains"] as const;
+
+const purposes: Record<DnsRecord["purpose"], string> = {
+  ownership: "Proves you own the domain",
+  dkim: "Signs your email (DKIM)",
+  spf: "Authorizes our servers (SPF)",
+};
+
+function AddDomainDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpenChange: (open: boolean) => void; onAdded: (domain: Domain) => void }) {
+  const form = useForm<{ name: string }>({ resolver: formResolver(createDomainInput), defaultValues: { name: "" } });
+  const { errors, isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const domain = await apiFetch<Domain>("/v1/domains", { method: "POST", body: values });
+      form.reset();
+      onAdded(domain);
+    } catch (error) {
+      applyServerErrors(error, form.setError, ["name"]);
+    }
+  });
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) form.reset();
+        onOpenChange(next);
+      }}
+      title="Add a domain"
+      description="Send from addresses at a domain you own. You will publish a few DNS records to verify it."
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" form="add-domain" loading={isSubmitting}>
+            Add domain
+          </Button>
+        </>
+      }
+    >
+      <form id="add-domain" onSubmit={submit} noValidate className="flex flex-col gap-4">
+        <FormError message={errors.root?.server?.message} />
+        <FormField label="Domain" error={errors.name?.message} hint="Use a subdomain such as mail.example.com to keep your main domain's reputation separate.">
+          <Input autoFocus placeholder="example.com" autoCapitalize="none" spellCheck={false} {...form.register("name")} />
+        </FormField>
+      </form>
+    </Dialog>
+  );
+}
+
+function RecordsTable({ records }: { records: DnsRecord[] }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-zinc-200">
+      <table className="w-full text-left text-sm">
+        <thead className="bg-zinc-50 text-xs text-zinc-500">
+          <tr>
+            <th scope="col" className="px-3 py-2 font-medium">Type</th>
+            <th scope="col" className="px-3 py-2 font-medium">Name</th>
+            <th scope="col" className="px-3 py-2 font-medium">Value</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-zinc-100">
+          {records.map((record) => (
+            <tr key={`${record.purpose}-${record.name}`} className="align-top">
+              <td className="px-3 py-2.5">
+                <span className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700">{record.type}</span>
+                <p className="mt-1.5 text-xs whitespace-nowrap text-zinc-500">{purposes[record.purpose]}</p>
+              </td>
+              <td className="px-3 py-2.5">
+                <div className="flex items-start gap-1.5">
+                  <code className="min-w-0 font-mono text-[13px] break-all text-zinc-800">{record.name}</code>
+                  <CopyButton value={record.name} what={`${record.purpose} record name`} variant="ghost" className="-mt-1.5 shrink-0" />
+                </div>
+              </td>
+              <td className="px-3 py-2.5">
+                <div className="flex items-start gap-1.5">
+                  <code className="line-clamp-3 min-w-0 font-mono text-[13px] break-all text-zinc-800" title={record.value}>
+                    {record.value}
+                  </code>
+                  <CopyButton value={record.value} what={`${record.purpose} record value`} variant="ghost" className="-mt-1.5 shrink-0" />
+                </div>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; expanded: boolean; onToggle: () => void; onDelete: () => void }) {
+  const queryClient = useQueryClient();
+  const [verifying, setVerifying] = useState(false);
+  const [lastReason, setLastReason] = useState<string | null>(null);
+  const verify = async () => {
+    setVerifying(true);
+    try {
+      const result = await apiFetch<Verified>(`/v1/domains/${domain.id}/verify`, { method: "POST" });
+      if (result.verification.found) {
+        setLastReason(null);
+        toast.success(`${domain.name} is verified`, "You can send from any address at this domain.");
+      } else {
+        setLastReason(result.verification.reason);
+        toast.info(`${domain.name} is not verified yet`, result.verification.reason ?? "The ownership record was not found. DNS changes can take a while to spread.");
+      }
+      await queryClient.invalidateQueries({ queryKey: domainsKey });
+    } catch (error) {
+      toast.error(error, "Could not check the domain");
+    } finally {
+      setVerifying(false);
+    }
+  };
+  const panelId = `domain-records-${domain.id}`;
+  return (
+    <li className="px-5 py-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <button
+          type="button"
+          onClick={onToggle}
+          aria-expanded={expanded}
+          aria-controls={panelId}
+          className={cn("-ml-1 flex min-w-0 flex-1 items-center gap-2 rounded-md px-1 py-0.5 text-left", focusRing)}
+        >
+          <ChevronDown className={cn("size-4 shrink-0 text-zinc-400 transition-transform", !expanded && "-rotate-90")} aria-hidden />
+          <span className="truncate font-medium text-zinc-900">{domain.name}</span>
+          <StatusBadge status={domain.status} />
+          <span className="hidden text-[13px] text-zinc-500 sm:inline">
+            {domain.verified_at ? (
+              <>
+                verified <RelativeTime value={domain.verified_at} />
+              </>
+            ) : (
+              <>
+                added <RelativeTime value={domain.created_at} />
+              </>
+            )}
+          </span>
+        </button>
+        <div className="flex items-center gap-1.5">
+          {domain.status !== "verified" && (
+            <Button variant="secondary" size="sm" loading={verifying} onClick={() => void verify()} aria-label={`Verify ${domain.name}`}>
+              {!verifying && <ShieldCheck aria-hidden />}
+              Verify
+            </Button>
+          )}
+          <Button variant="ghost" size="icon" onClick={onDelete} aria-label={`Delete ${domain.name}`} className="text-zinc-500 hover:bg-red-50 hover:text-red-600">
+            <Trash2 aria-hidden />
+          </Button>
+        </div>
+      </div>
+      {expanded && (
+        <div id={panelId} className="mt-4 flex flex-col gap-3 pl-6">
+          {domain.status !== "verified" && (
+            <p className="text-sm text-zinc-600">
+              Add these records at your DNS provider, then press <span className="font-medium">Verify</span>. Changes usually show up within minutes, sometimes
+              hours.
+            </p>
+          )}
+          {lastReason && (
+            <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-[13px] text-amber-900">
+              Last check: {lastReason}
+            </p>
+          )}
+          <RecordsTable records={domain.records} />
+        </div>
+      )}
+    </li>
+  );
+}
+
+export function DomainsSection() {
+  const queryClient = useQueryClient();
+  const domains = useQuery({ queryKey: domainsKey, queryFn: () => apiFetch<ListEnvelope<Domain>>("/v1/domains") });
+  const [adding, setAdding] = useState(false);
+  const [open, setOpen] = useState<Record<string, boolean>>({});
+  const [deleting, setDeleting] = useState<Domain | null>(null);
+
+  const remove = async (domain: Domain) => {
+    try {
+      await apiFetch(`/v1/domains/${domain.id}`, { method: "DELETE" });
+    } catch (error) {
+      toast.error(error, "Could not delete the domain");
+      throw error;
+    }
+    toast.success(`Deleted ${domain.name}`);
+    await queryClient.invalidateQueries({ queryKey: domainsKey });
+  };
+
+  const addButton = (
+    <Button onClick={() => setAdding(true)}>
+      <Plus aria-hidden />
+      Add domain
+    </Button>
+  );
+
+  return (
+    <Card>
+      <CardHeader title="Domains" description="Verified domains you can send from. Templates and broadcasts need a verified sender domain." actions={domains.data?.data.length ? addButton : undefined} />
+      {domains.isPending ? (
+        <SkeletonRows rows={2} columns={3} />
+      ) : domains.isError ? (
+        <ErrorState error={domains.error} onRetry={() => void domains.refetch()} title="Could not load domains" />
+      ) : domains.data.data.length === 0 ? (
+        <EmptyState icon={Globe} title="No domains yet" action={addButton}>
+          Add the domain you send from, publish its DNS records and verify it. Then every address at it can send.
+        </EmptyState>
+      ) : (
+        <ul className="divide-y divide-zinc-100">
+          {domains.data.data.map((domain) => (
+            <DomainRow
+              key={domain.id}
+              domain={domain}
+              // Unverified domains open by default: their records are what the user needs next.
+              expanded={open[domain.id] ?? domain.status !== "verified"}
+              onToggle={() => setOpen((state) => ({ ...state, [domain.id]: !(state[domain.id] ?? domain.status !== "verified") }))}
+              onDelete={() => setDeleting(domain)}
+            />
+          ))}
+        </ul>
+      )}
+      <AddDomainDialog
+        open={adding}
+        onOpenChange={setAdding}
+        onAdded={(domain) => {
+          setAdding(false);
+          toast.success(`Added ${domain.name}`, "Publish its DNS records, then verify it.");
+          void queryClient.invalidateQueries({ queryKey: domainsKey });
+        }}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(next) => !next && setDeleting(null)}
+        title={`Delete ${deleting?.name ?? "domain"}?`}
+        description="Templates and broadcasts can no longer send from addresses at this domain until you add and verify it again."
+        confirmLabel="Delete domain"
+        onConfirm={() => (deleting ? remove(deleting) : undefined)}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,17 @@
+type Connection = { host: string; port: number; secure: boolean; username: string | null; has_password: boolean };
+
+export type Inbox = {
+  id: string;
+  name: string;
+  from_email: string;
+  from_name: string | null;
+  reply_to: string | null;
+  daily_limit: number;
+  paused: boolean;
+  last_error: string | null;
+  smtp: Connection;
+  imap: Connection | null;
+  created_at: string;
+};
+
+export const inboxesKey = ["inboxes"] as const;

@@ -1,0 +1,140 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Inbox as InboxIcon, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { Badge, StatusBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { toast } from "@/components/ui/toast";
+import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { InboxFormDialog } from "./inbox-form-dialog";
+import { inboxesKey, type Inbox } from "./inbox-types";
+
+export function InboxesSection() {
+  const queryClient = useQueryClient();
+  const inboxes = useQuery({ queryKey: inboxesKey, queryFn: () => apiFetch<ListEnvelope<Inbox>>("/v1/inboxes") });
+  const [editing, setEditing] = useState<Inbox | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const [deleting, setDeleting] = useState<Inbox | null>(null);
+
+  const openForm = (inbox: Inbox | null) => {
+    setEditing(inbox);
+    setFormOpen(true);
+  };
+
+  const remove = async (inbox: Inbox) => {
+    try {
+      await apiFetch(`/v1/inboxes/${inbox.id}`, { method: "DELETE" });
+    } catch (error) {
+      toast.error(error, "Could not delete the inbox");
+      throw error;
+    }
+    toast.success(`Deleted ${inbox.name}`);
+    await queryClient.invalidateQueries({ queryKey: inboxesKey });
+  };
+
+  const addButton = (
+    <Button onClick={() => openForm(null)}>
+      <Plus aria-hidden />
+      Connect inbox
+    </Button>
+  );
+
+  return (
+    <Card>
+      <CardHeader title="Inboxes" description="Mailboxes your sequences send from, with their daily limits. Broadcasts can rotate across several." actions={inboxes.data?.data.length ? addButton : undefined} />
+      {inboxes.isPending ? (
+        <SkeletonRows rows={2} columns={4} />
+      ) : inboxes.isError ? (
+        <ErrorState error={inboxes.error} onRetry={() => void inboxes.refetch()} title="Could not load inboxes" />
+      ) : inboxes.data.data.length === 0 ? (
+        <EmptyState icon={InboxIcon} title="No inboxes connected" action={addButton}>
+          Connect a mailbox with its SMTP settings to send sequences from it. Add IMAP too, so replies stop the sequence.
+        </EmptyState>
+      ) : (
+        <Table>
+          <TableHead>
+            <tr>
+              <TableHeaderCell>Inbox</TableHeaderCell>
+              <TableHeaderCell>SMTP</TableHeaderCell>
+              <TableHeaderCell>Replies</TableHeaderCell>
+              <TableHeaderCell className="text-right">Daily limit</TableHeaderCell>
+              <TableHeaderCell className="w-14">
+                <span className="sr-only">Actions</span>
+              </TableHeaderCell>
+            </tr>
+          </TableHead>
+          <TableBody>
+            {inboxes.data.data.map((inbox) => (
+              <TableRow key={inbox.id}>
+                <TableCell>
+                  <div className="flex items-center gap-2">
+                    <p className="font-medium text-zinc-900">{inbox.name}</p>
+                    {inbox.paused && <StatusBadge status="paused" />}
+                    {inbox.last_error && (
+                      <Badge tone="danger" title={inbox.last_error}>
+                        Error
+                      </Badge>
+                    )}
+                  </div>
+                  <p className="text-[13px] text-zinc-500">{inbox.from_name ? `${inbox.from_name} <${inbox.from_email}>` : inbox.from_email}</p>
+                </TableCell>
+                <TableCell>
+                  <code className="font-mono text-[13px] text-zinc-600">
+                    {inbox.smtp.host}:{inbox.smtp.port}
+                  </code>
+                </TableCell>
+                <TableCell>{inbox.imap ? <Badge tone="success">IMAP</Badge> : <span className="text-[13px] text-zinc-400">Not read</span>}</TableCell>
+                <TableCell className="text-right tabular-nums">{inbox.daily_limit.toLocaleString()}</TableCell>
+                <TableCell className="text-right">
+                  <DropdownMenu>
+                    <DropdownMenuTrigger asChild>
+                      <Button variant="ghost" size="icon" aria-label={`Actions for ${inbox.name}`}>
+                        <MoreHorizontal aria-hidden />
+                      </Button>
+                    </DropdownMenuTrigger>
+                    <DropdownMenuContent>
+                      <DropdownMenuItem onSelect={() => openForm(inbox)}>
+                        <Pencil aria-hidden />
+                        Edit
+                      </DropdownMenuItem>
+                      <DropdownMenuSeparator />
+                      <DropdownMenuItem destructive onSelect={() => setDeleting(inbox)}>
+                        <Trash2 aria-hidden />
+                        Delete
+                      </DropdownMenuItem>
+                    </DropdownMenuContent>
+                  </DropdownMenu>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      <InboxFormDialog
+        open={formOpen}
+        inbox={editing}
+        onOpenChange={setFormOpen}
+        onSaved={() => {
+          setFormOpen(false);
+          void queryClient.invalidateQueries({ queryKey: inboxesKey });
+        }}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(next) => !next && setDeleting(null)}
+        title={`Delete ${deleting?.name ?? "inbox"}?`}
+        description="Broadcasts and templates that use it stop naming it, and sequences no longer send from it. Emails already sent keep their history."
+        confirmLabel="Delete inbox"
+        onConfirm={() => (deleting ? remove(deleting) : undefined)}
+      />
+    </Card>
+  );
+}

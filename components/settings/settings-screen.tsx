@@ -1,0 +1,52 @@
+"use client";
+
+import { Globe, Inbox, KeyRound } from "lucide-react";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { PageHeader } from "@/components/ui/page-header";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { ApiKeysSection } from "./api-keys-section";
+import { DomainsSection } from "./domains-section";
+import { InboxesSection } from "./inboxes-section";
+
+const tabs = ["api-keys", "domains", "inboxes"] as const;
+type Tab = (typeof tabs)[number];
+
+export function SettingsScreen() {
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const requested = search.get("tab");
+  const tab: Tab = tabs.includes(requested as Tab) ? (requested as Tab) : "api-keys";
+  // The tab lives in the URL so it can be linked to and survives a reload.
+  const select = (value: string) => router.replace(`${pathname}?tab=${value}`, { scroll: false });
+  return (
+    <>
+      <PageHeader title="Settings" description="API access, sending domains and connected inboxes of this organization." />
+      <Tabs value={tab} onValueChange={select}>
+        <TabsList>
+          <TabsTrigger value="api-keys">
+            <KeyRound aria-hidden />
+            API keys
+          </TabsTrigger>
+          <TabsTrigger value="domains">
+            <Globe aria-hidden />
+            Domains
+          </TabsTrigger>
+          <TabsTrigger value="inboxes">
+            <Inbox aria-hidden />
+            Inboxes
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="api-keys">
+          <ApiKeysSection />
+        </TabsContent>
+        <TabsContent value="domains">
+          <DomainsSection />
+        </TabsContent>
+        <TabsContent value="inboxes">
+          <InboxesSection />
+        </TabsContent>
+      </Tabs>
+    </>
+  );
+}

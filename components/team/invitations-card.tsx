@@ -1,0 +1,116 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { MailPlus, RotateCw, X } from "lucide-react";
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { RelativeTime } from "@/components/ui/date";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { toast } from "@/components/ui/toast";
+import { apiFetch } from "@/lib/client/api";
+import { invitationsKey, type Invitation } from "./types";
+
+/** Pending invitations with resend and cancel; only owners and admins see it (the list needs that role). */
+export function InvitationsCard() {
+  const queryClient = useQueryClient();
+  const invitations = useQuery({ queryKey: invitationsKey, queryFn: () => apiFetch<{ invitations: Invitation[] }>("/v1/invitations") });
+  const [resending, setResending] = useState<string | null>(null);
+  const [cancelling, setCancelling] = useState<Invitation | null>(null);
+
+  const resend = async (invitation: Invitation) => {
+    setResending(invitation.id);
+    try {
+      await apiFetch(`/v1/invitations/${invitation.id}/resend`, { method: "POST" });
+      toast.success(`Invitation sent again to ${invitation.email}`, "The new link works for 7 days; the old one no longer does.");
+      await queryClient.invalidateQueries({ queryKey: invitationsKey });
+    } catch (error) {
+      toast.error(error, "Could not resend the invitation");
+    } finally {
+      setResending(null);
+    }
+  };
+
+  const cancel = async (invitation: Invitation) => {
+    try {
+      await apiFetch(`/v1/invitations/${invitation.id}`, { method: "DELETE" });
+    } catch (error) {
+      toast.error(error, "Could not cancel the invitation");
+      throw error;
+    }
+    toast.success(`Cancelled the invitation to ${invitation.email}`);
+    await queryClient.invalidateQueries({ queryKey: invitationsKey });
+  };
+
+  const list = invitations.data?.invitations;
+  return (
+    <Card>
+      <CardHeader title="Pending invitations" description="Invitations that have not been accepted yet." />
+      {invitations.isPending ? (
+        <SkeletonRows rows={2} columns={4} />
+      ) : invitations.isError ? (
+        <ErrorState error={invitations.error} onRetry={() => void invitations.refetch()} title="Could not load invitations" />
+      ) : !list?.length ? (
+        <EmptyState icon={MailPlus} title="No pending invitations" className="py-10">
+          Invite a teammate with the form above. Their invitation shows here until they accept it.
+        </EmptyState>
+      ) : (
+        <Table>
+          <TableHead>
+            <tr>
+              <TableHeaderCell>Email</TableHeaderCell>
+              <TableHeaderCell className="w-28">Role</TableHeaderCell>
+              <TableHeaderCell>Invited by</TableHeaderCell>
+              <TableHeaderCell className="w-32">Expires</TableHeaderCell>
+              <TableHeaderCell className="w-52">
+                <span className="sr-only">Actions</span>
+              </TableHeaderCell>
+            </tr>
+          </TableHead>
+          <TableBody>
+            {list.map((invitation) => (
+              <TableRow key={invitation.id}>
+                <TableCell className="font-medium text-zinc-900">{invitation.email}</TableCell>
+                <TableCell>
+                  <Badge tone={invitation.role === "admin" ? "info" : "neutral"} className="capitalize">
+                    {invitation.role}
+                  </Badge>
+                </TableCell>
+                <TableCell className="text-zinc-500">{invitation.inviter_name || invitation.inviter_email}</TableCell>
+                <TableCell className="text-zinc-500">
+                  <RelativeTime value={invitation.expires_at} />
+                </TableCell>
+                <TableCell>
+                  <div className="flex justify-end gap-1.5">
+                    <Button variant="secondary" size="sm" loading={resending === invitation.id} onClick={() => void resend(invitation)} aria-label={`Resend invitation to ${invitation.email}`}>
+                      {resending !== invitation.id && <RotateCw aria-hidden />}
+                      Resend
+                    </Button>
+                    <Button variant="ghost" size="sm" onClick={() => setCancelling(invitation)} aria-label={`Cancel invitation to ${invitation.email}`} className="text-red-600 hover:bg-red-50 hover:text-red-700">
+                      <X aria-hidden />
+                      Cancel
+                    </Button>
+                  </div>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      <ConfirmDialog
+        open={cancelling !== null}
+        onOpenChange={(open) => !open && setCancelling(null)}
+        title="Cancel this invitation?"
+        description={`The link sent to ${cancelling?.email ?? "them"} stops working. You can invite them again later.`}
+        confirmLabel="Cancel invitation"
+        cancelLabel="Keep invitation"
+        onConfirm={() => (cancelling ? cancel(cancelling) : undefined)}
+      />
+    </Card>
+  );
+}
