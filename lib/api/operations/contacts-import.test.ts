@@ -1,0 +1,211 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+
+const base64 = (text: string | Buffer) => Buffer.from(text).toString("base64");
+
+const standard = [
+  { csv_column: "Email", property_name: "email" },
+  { csv_column: "First Name", property_name: "first_name" },
+  { csv_column: "Last Name", property_name: "last_name" },
+];
+
+describe("POST /v1/contacts/import", () => {
+  let org: TestOrg;
+  let other: TestOrg;
+  beforeAll(async () => {
+    org = await createTestOrg();
+    other = await createTestOrg();
+  });
+
+  const importCsv = (target: TestOrg, csv: string | Buffer, body: Record<string, unknown> = {}) =>
+    target.owner.api.post("/v1/contacts/import", { file_content: base64(csv), column_mappings: standard, handle_missing: "create", ...body });
+  const contact = (target: TestOrg, email: string) => db.contact.findUnique({ where: { organization_id_email: { organization_id: target.organizationId, email } } });
+
+  it("creates contacts from mapped columns; other names become metadata keys", async () => {
+    const fresh = await createTestOrg();
+    const result = await importCsv(fresh, "Email,First Name,Last Name,Company,Ignored\nAda@Example.test ,Ada,Lovelace,Analytical,x\nbob@example.test,Bob,,, y\n", {
+      column_mappings: [...standard, { csv_column: "Company", property_name: "company" }],
+    });
+    expect(result.status).toBe(200);
+    expect(result.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [] });
+    const ada = await contact(fresh, "ada@example.test");
+    expect(ada).toMatchObject({ first_name: "Ada", last_name: "Lovelace", metadata: { company: "Analytical" }, subscribed: true, unsubscribed_at: null, tags: [] });
+    expect(ada!.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ada!.created_at).toBeInstanceOf(Date);
+    expect(await contact(fresh, "bob@example.test")).toMatchObject({ first_name: "Bob", last_name: null, metadata: {} });
+    const listed = await fresh.owner.api.get("/v1/contacts?limit=10");
+    expect(listed.body.total).toBe(2);
+  });
+
+  it("updates existing contacts: mapped values replace, empty cells keep, metadata merges, tags add", async () => {
+    await db.contact.create({
+      data: { organization_id: org.organizationId, email: "known@example.test", first_name: "Old", last_name: "Keep", metadata: { a: 1, company: "Before" }, tags: ["old"] },
+    });
+    const result = await importCsv(org, "Email,First Name,Last Name,Company,Tags\nKNOWN@example.test,New,,After,new; Other ,old\nfresh@example.test,F,L,,\n", {
+      column_mappings: [...standard, { csv_column: "Company", property_name: "company" }, { csv_column: "Tags", property_name: "tags" }],
+    });
+    expect(result.body).toEqual({ created: 1, updated: 1, skipped: 0, errors: [] });
+    const known = await contact(org, "known@example.test");
+    expect(known).toMatchObject({ first_name: "New", last_name: "Keep", metadata: { a: 1, company: "After" }, tags: ["old", "new", "other"] });
+    expect(known!.updated_at.getTime()).toBeGreaterThan(known!.created_at.getTime() - 1);
+    expect(await contact(org, "fresh@example.test")).toMatchObject({ first_name: "F", last_name: "L", tags: [] });
+  });
+
+  it("with handle_missing skip updates existing contacts only and counts the others as skipped", async () => {
+    await db.contact.create({ data: { organization_id: org.organizationId, email: "skipmode@example.test", first_name: "Before" } });
+    const result = await importCsv(org, "Email,First Name,Last Name\nskipmode@example.test,After,\nnot-there@example.test,X,Y\nalso-not@example.test,,\n", {
+      handle_missing: "skip",
+    });
+    expect(result.body).toEqual({ created: 0, updated: 1, skipped: 2, errors: [] });
+    expect((await contact(org, "skipmode@example.test"))!.first_name).toBe("After");
+    expect(await contact(org, "not-there@example.test")).toBeNull();
+  });
+
+  it("reads semicolon and tab delimited files, a BOM, CRLF, and quoted fields with delimiters, quotes and line breaks", async () => {
+    const fresh = await createTestOrg();
+    const semicolon = '\uFEFFEmail;First Name;Last Name;Note\r\n"semi@example.test";"Smith; Jr";"O""Brien";"line one\r\nline two"\r\nsemi2@example.test;A;B;plain\r\n';
+    const r1 = await importCsv(fresh, semicolon, { column_mappings: [...standard, { csv_column: "Note", property_name: "note" }] });
+    expect(r1.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [] });
+    expect(await contact(fresh, "semi@example.test")).toMatchObject({ first_name: "Smith; Jr", last_name: 'O"Brien', metadata: { note: "line one\r\nline two" } });
+    const tab = "Email\tFirst Name\tLast Name\ntab@example.test\tTab, with comma\tT\n";
+    expect((await importCsv(fresh, tab)).body).toEqual({ created: 1, updated: 0, skipped: 0, errors: [] });
+    expect((await contact(fresh, "tab@example.test"))!.first_name).toBe("Tab, with comma");
+    const headerOnly = await importCsv(fresh, "Email,First Name,Last Name\n");
+    expect(headerOnly.body).toEqual({ created: 0, updated: 0, skipped: 0, errors: [] });
+  });
+
+  it("skips rows without a valid email, repeated emails and invalid values, reporting each by spreadsheet row", async () => {
+    const fresh = await createTestOrg();
+    const csv = [
+      "Email,First Name,Last Name,Subscribed",
+      "first@example.test,First,,yes", // row 2
+      ",No email,,", // row 3
+      "not-an-email,Bad,,", // row 4
+      "", // row 5: a blank line is no data
+      ' FIRST@example.test ,"Second, copy",,', // row 6
+      'multi@example.test,"two',
+      'lines",,NO', // rows 7 (one record over two lines)
+      "maybe@example.test,Maybe,,maybe", // row 8
+      `long@example.test,${"x".repeat(201)},,`, // row 9
+      "nul@example.test,a\u0000b,,", // row 10
+      "last@example.test,Last,,0", // row 11
+    ].join("\n");
+    const result = await importCsv(fresh, csv, { column_mappings: [...standard, { csv_column: "Subscribed", property_name: "subscribed" }] });
+    expect(result.status).toBe(200);
+    expect(result.body.created).toBe(3);
+    expect(result.body.updated).toBe(0);
+    expect(result.body.skipped).toBe(6);
+    expect(result.body.errors.map((e: { row: number; email: string }) => [e.row, e.email])).toEqual([
+      [3, ""],
+      [4, "not-an-email"],
+      [6, "FIRST@example.test"],
+      [8, "maybe@example.test"],
+      [9, "long@example.test"],
+      [10, "nul@example.test"],
+    ]);
+    expect(result.body.errors.every((e: { error: unknown }) => typeof e.error === "string" && e.error.length > 0)).toBe(true);
+    expect(result.body.errors[2].error).toMatch(/earlier row/);
+    expect(await contact(fresh, "first@example.test")).toMatchObject({ first_name: "First", subscribed: true });
+    expect(await contact(fresh, "multi@example.test")).toMatchObject({ first_name: "two\nlines", subscribed: false });
+    expect((await contact(fresh, "multi@example.test"))!.unsubscribed_at).toBeInstanceOf(Date);
+    expect(await contact(fresh, "last@example.test")).toMatchObject({ subscribed: false });
+    expect(await contact(fresh, "maybe@example.test")).toBeNull();
+  });
+
+  it("reads subscribed as true/false, yes/no or 1/0 in any case, and an empty cell as unchanged", async () => {
+    const fresh = await createTestOrg();
+    await db.contact.create({ data: { organization_id: fresh.organizationId, email: "was-off@example.test", subscribed: false, unsubscribed_at: new Date("2026-01-01T00:00:00Z") } });
+    await db.contact.create({ data: { organization_id: fresh.organizationId, email: "stays-off@example.test", subscribed: false, unsubscribed_at: new Date("2026-01-01T00:00:00Z") } });
+    const rows = ["TRUE", "False", "Yes", "no", "1", "0"].map((flag, i) => `s${i}@example.test,${flag}`);
+    const csv = ["Email,Subscribed", ...rows, "was-off@example.test,TRUE", "stays-off@example.test,"].join("\n");
+    const result = await importCsv(fresh, csv, { column_mappings: [{ csv_column: "Email", property_name: "email" }, { csv_column: "Subscribed", property_name: "subscribed" }] });
+    expect(result.body).toEqual({ created: 6, updated: 2, skipped: 0, errors: [] });
+    const flags = await Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => (await contact(fresh, `s${i}@example.test`))!.subscribed));
+    expect(flags).toEqual([true, false, true, false, true, false]);
+    expect(await contact(fresh, "was-off@example.test")).toMatchObject({ subscribed: true, unsubscribed_at: null });
+    expect(await contact(fresh, "stays-off@example.test")).toMatchObject({ subscribed: false, unsubscribed_at: new Date("2026-01-01T00:00:00Z") });
+  });
+
+  it("splits tags on commas and semicolons, trimmed and lowercase", async () => {
+    const fresh = await createTestOrg();
+    const csv = 'Email,Labels\ntags@example.test,"VIP; News , beta,,vip"\ntoo-many@example.test,"' + Array.from({ length: 21 }, (_, i) => `t${i}`).join(",") + '"\n';
+    const result = await importCsv(fresh, csv, { column_mappings: [{ csv_column: "Email", property_name: "email" }, { csv_column: "Labels", property_name: "tags" }] });
+    expect(result.body).toMatchObject({ created: 1, skipped: 1, errors: [{ row: 3, email: "too-many@example.test" }] });
+    expect((await contact(fresh, "tags@example.test"))!.tags).toEqual(["vip", "news", "beta"]);
+  });
+
+  it("adds created and updated contacts to the segment, not skipped ones", async () => {
+    const fresh = await createTestOrg();
+    const segment = await db.segment.create({ data: { organization_id: fresh.organizationId, name: "Imported" } });
+    await db.contact.create({ data: { organization_id: fresh.organizationId, email: "existing@example.test" } });
+    const bystander = await db.contact.create({ data: { organization_id: fresh.organizationId, email: "bystander@example.test" } });
+    const csv = "Email,First Name,Last Name\nexisting@example.test,E,\nnew@example.test,N,\nbad,,\n";
+    const result = await importCsv(fresh, csv, { segment_id: segment.id });
+    expect(result.body).toMatchObject({ created: 1, updated: 1, skipped: 1 });
+    const members = await db.segmentContact.findMany({ where: { segment_id: segment.id }, include: { contact: true } });
+    expect(members.map((m) => m.contact.email).sort()).toEqual(["existing@example.test", "new@example.test"]);
+    expect(members.every((m) => m.organization_id === fresh.organizationId)).toBe(true);
+    expect(members.some((m) => m.contact_id === bystander.id)).toBe(false);
+    const again = await importCsv(fresh, csv, { segment_id: segment.id, handle_missing: "skip" });
+    expect(again.body).toMatchObject({ created: 0, updated: 2, skipped: 1 });
+    expect(await db.segmentContact.count({ where: { segment_id: segment.id } })).toBe(2);
+  });
+
+  it("refuses an unknown or another organization's segment with 400, writing nothing", async () => {
+    const theirs = await db.segment.create({ data: { organization_id: other.organizationId, name: "Theirs" } });
+    for (const segment_id of [randomId(), theirs.id]) {
+      const error = expectError(await importCsv(org, "Email,First Name,Last Name\nseg-refused@example.test,,\n", { segment_id }), 400, "VALIDATION_ERROR");
+      expect(error.details![0].path).toBe("segment_id");
+    }
+    expect(await contact(org, "seg-refused@example.test")).toBeNull();
+    expect(await db.segmentContact.count({ where: { segment_id: theirs.id } })).toBe(0);
+  });
+
+  it("refuses mappings to columns the header lacks, no mapping to email, and a property mapped twice", async () => {
+    const csv = "Email,First Name,Last Name\nmap@example.test,M,N\n";
+    const path = async (column_mappings: unknown) =>
+      expectError(await importCsv(org, csv, { column_mappings }), 400, "VALIDATION_ERROR").details![0].path;
+    expect(await path([{ csv_column: "Email", property_name: "email" }, { csv_column: "Phone", property_name: "phone" }])).toBe("column_mappings.1.csv_column");
+    expect(await path([{ csv_column: "First Name", property_name: "first_name" }])).toBe("column_mappings");
+    expect(await path([{ csv_column: "Email", property_name: "email" }, { csv_column: "Last Name", property_name: "email" }])).toBe("column_mappings.1.property_name");
+    expect(await path([])).toBe("column_mappings");
+    expect(await path([{ csv_column: "", property_name: "email" }])).toBe("column_mappings.0.csv_column");
+    expect(await contact(org, "map@example.test")).toBeNull();
+  });
+
+  it("validates the body and the file: base64, UTF-8, a header row, readable CSV", async () => {
+    const bad = async (body: Record<string, unknown>) =>
+      expectError(await org.owner.api.post("/v1/contacts/import", { file_content: base64("Email\na@example.test\n"), column_mappings: standard.slice(0, 1), handle_missing: "create", ...body }), 400, "VALIDATION_ERROR")
+        .details![0].path;
+    expect(await bad({ handle_missing: "maybe" })).toBe("handle_missing");
+    expect(await bad({ handle_missing: undefined })).toBe("handle_missing");
+    expect(await bad({ file_content: 42 })).toBe("file_content");
+    expect(await bad({ file_content: "not base64!" })).toBe("file_content");
+    expect(await bad({ file_content: "" })).toBe("file_content");
+    expect(await bad({ file_content: base64(Buffer.from([0x45, 0x6d, 0x61, 0x69, 0x6c, 0x0a, 0xff, 0xfe, 0x0a])) })).toBe("file_content");
+    expect(await bad({ file_content: base64('Email\n"unclosed@example.test\n') })).toBe("file_content");
+    expect(await bad({ segment_id: "nope" })).toBe("segment_id");
+    expect(await contact(org, "a@example.test")).toBeNull();
+  });
+
+  it("answers 413 for decoded CSV over 50 MB", async () => {
+    const header = "Email\n";
+    const big = Buffer.alloc(50 * 1024 * 1024 + 1, "a");
+    big.write(header);
+    expectError(await importCsv(org, big, { column_mappings: standard.slice(0, 1) }), 413, "PAYLOAD_TOO_LARGE");
+  });
+
+  it("works per organization: the same email elsewhere is another contact, left unchanged", async () => {
+    const theirs = await db.contact.create({ data: { organization_id: other.organizationId, email: "shared@example.test", first_name: "Theirs" } });
+    const result = await importCsv(org, "Email,First Name,Last Name\nshared@example.test,Mine,\n");
+    expect(result.body).toMatchObject({ created: 1, updated: 0 });
+    expect(await db.contact.findUnique({ where: { id: theirs.id } })).toEqual(theirs);
+    expect((await contact(org, "shared@example.test"))!.first_name).toBe("Mine");
+  });
+
+  it("answers 401 without a credential", async () => {
+    const result = await client(null).post("/v1/contacts/import", { file_content: base64("Email\n"), column_mappings: standard, handle_missing: "create" });
+    expectError(result, 401, "UNAUTHORIZED");
+  });
+});
