@@ -140,6 +140,16 @@ describe("Domains", () => {
       expect(back.body).toMatchObject({ has_more: true, data: [{ id: made[1] }] });
     });
 
+    it("returns more than a default page when no limit is given", async () => {
+      const fresh = await createTestOrg();
+      await db.domain.createMany({
+        data: Array.from({ length: 25 }, (_, i) => ({ organization_id: fresh.organizationId, name: `d${i}.example.com`, verification_token: `t${i}` })),
+      });
+      const all = await fresh.owner.api.get("/v1/domains");
+      expect(all.body.data).toHaveLength(25);
+      expect(all.body.has_more).toBe(false);
+    });
+
     it("answers 422 for bad pagination and 401 without credential", async () => {
       for (const query of ["limit=0", "limit=1000", "after=abc", `before=${theirs}`, `after=${randomId()}&before=${randomId()}`]) {
         const result = await org.owner.api.get(`/v1/domains?${query}`);

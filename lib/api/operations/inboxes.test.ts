@@ -126,6 +126,16 @@ describe("Inboxes", () => {
       expect(back.body.data.map((i: { id: string }) => i.id)).toEqual(made.slice(0, 2));
     });
 
+    it("returns more than a default page when no limit is given", async () => {
+      const fresh = await createTestOrg();
+      await db.inbox.createMany({
+        data: Array.from({ length: 25 }, (_, i) => ({ organization_id: fresh.organizationId, name: `I${i}`, from_email: "a@example.com", smtp_host: "smtp.example.com", smtp_port: 587 })),
+      });
+      const all = await fresh.owner.api.get("/v1/inboxes");
+      expect(all.body.data).toHaveLength(25);
+      expect(all.body.has_more).toBe(false);
+    });
+
     it("answers 422 for bad pagination and 401 without credential", async () => {
       for (const query of ["limit=0", "limit=x", "before=1", `after=${theirs}`]) {
         const result = await org.owner.api.get(`/v1/inboxes?${query}`);

@@ -90,6 +90,16 @@ describe("Webhooks", () => {
       expect(all.body.data.map((w: { id: string }) => w.id)).not.toContain(theirs.id);
     });
 
+    it("returns more than a default page when no limit is given", async () => {
+      const fresh = await createTestOrg();
+      await db.webhook.createMany({
+        data: Array.from({ length: 25 }, (_, i) => ({ organization_id: fresh.organizationId, url: `https://e.test/${i}`, events: ["email.sent"], secret_encrypted: "x" })),
+      });
+      const all = await fresh.owner.api.get("/v1/webhooks");
+      expect(all.body.data).toHaveLength(25);
+      expect(all.body.has_more).toBe(false);
+    });
+
     it("answers 422 for bad pagination and 401 without credential", async () => {
       for (const query of ["limit=0", "limit=101", "after=x", `after=${theirs.id}`, `after=${randomId()}&before=${randomId()}`]) {
         const result = await org.owner.api.get(`/v1/webhooks?${query}`);
