@@ -16,6 +16,8 @@ const schema = z.object({
   AUTH_SECRET: z.string().min(16).optional(),
   DNS_RESOLVER: z.string().optional(),
   CHROMIUM_PATH: z.string().optional(),
+  SMTP_RELAY_URL: z.string().url().optional(),
+  WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
 });
 
 const parsed = schema.safeParse(process.env);
@@ -58,6 +60,10 @@ export const env = {
   appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
   dnsResolver: raw.DNS_RESOLVER,
   chromiumPath: raw.CHROMIUM_PATH,
+  /** The organizations' default relay for broadcasts and emails without an inbox; SMTP_URL when unset. */
+  smtpRelayUrl: raw.SMTP_RELAY_URL ?? raw.SMTP_URL,
+  /** How long a worker owns a claimed email before another may take it over (crash recovery). */
+  workerLeaseSeconds: raw.WORKER_LEASE_SECONDS,
   get authSecret(): string {
     cachedSecret ??= raw.AUTH_SECRET ?? persistedSecret();
     return cachedSecret;

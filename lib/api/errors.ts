@@ -18,6 +18,8 @@ export const errorStatus = {
   INTERNAL_ERROR: 500,
   LAST_OWNER: 400,
   MAIL_DELIVERY_FAILED: 502,
+  BROADCAST_NOT_SENDABLE: 400,
+  BROADCAST_NOT_CANCELLABLE: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
