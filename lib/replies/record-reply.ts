@@ -1,0 +1,150 @@
+import { randomUUID } from "node:crypto";
+import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
+import { db, Prisma } from "@/lib/db";
+import { limits } from "@/lib/schemas/common";
+import { leaveSequence } from "@/lib/sequences/leave-sequence";
+import { emailEventData } from "@/lib/webhooks/email-event-data";
+import { emitEvent } from "@/lib/webhooks/emit-event";
+import { messageIds, replyCandidates } from "./message-ids";
+
+export type ReceivingInbox = { id: string; organization_id: string };
+
+export type ReplyOutcome =
+  | { result: "stored"; emailId: string; repliedToId: string; threadId: string }
+  | { result: "duplicate" | "unmatched" | "automatic" };
+
+type Original = {
+  id: string;
+  organization_id: string;
+  message_id: string;
+  broadcast_id: string | null;
+  contact_id: string | null;
+  inbox_id: string | null;
+  thread_id: string | null;
+  from_email: string;
+  to_email: string;
+  subject: string;
+  tags: string[];
+  created_at: Date;
+};
+
+// PostgreSQL text cannot hold U+0000; a hostile message is not allowed to make the insert fail.
+const clean = (value: string | undefined | null, max: number) => (value ? value.replace(/\u0000/g, "").slice(0, max) : null);
+
+const firstAddress = (field: AddressObject | AddressObject[] | undefined) => (Array.isArray(field) ? field[0] : field)?.value.find((a) => a.address);
+
+/** Out-of-office answers (RFC 3834) and delivery reports are not someone replying. */
+function isAutomatic(mail: ParsedMail): boolean {
+  const autoSubmitted = String(mail.headers.get("auto-submitted") ?? "no").toLowerCase();
+  const contentType = mail.headers.get("content-type");
+  const type = typeof contentType === "object" && contentType && "value" in contentType ? String(contentType.value) : String(contentType ?? "");
+  return !autoSubmitted.startsWith("no") || type.toLowerCase() === "multipart/report";
+}
+
+/** The outbound email of the organization this message answers, by its threading headers. */
+async function findOriginal(tx: Prisma.TransactionClient, organizationId: string, candidates: string[]): Promise<Original | undefined> {
+  if (candidates.length === 0) return undefined;
+  const rows = await tx.$queryRaw<Original[]>`
+    SELECT id, organization_id, message_id, broadcast_id, contact_id, inbox_id, thread_id, from_email, to_email, subject, tags, created_at
+    FROM emails
+    WHERE organization_id = ${organizationId}::uuid AND direction = 'outbound' AND message_id = ANY(${candidates}::text[])
+    FOR UPDATE`;
+  return candidates.map((id) => rows.find((row) => row.message_id === id)).find((row) => row !== undefined);
+}
+
+async function ensureThread(tx: Prisma.TransactionClient, original: Original): Promise<string> {
+  if (original.thread_id) return original.thread_id;
+  const thread = await tx.thread.create({
+    data: {
+      organization_id: original.organization_id,
+      subject: original.subject,
+      contact_id: original.contact_id,
+      inbox_id: original.inbox_id,
+      broadcast_id: original.broadcast_id,
+    },
+  });
+  await tx.email.update({ where: { id: original.id }, data: { thread_id: thread.id } });
+  return thread.id;
+}
+
+/**
+ * Stores a message that arrived in an inbox as a reply, when its In-Reply-To or References name
+ * one of the organization's outbound emails: a `received` inbound email in that email's thread,
+ * `replied_at` on the email answered, the broadcast's `replied_count` (once per recipient), an
+ * event and the `email.replied` webhooks — and the recipient leaves the sequence. Anything else
+ * is left alone. Receiving the same message twice stores it once.
+ */
+export async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<ReplyOutcome> {
+  const candidates = replyCandidates(mail.inReplyTo, mail.references);
+  if (candidates.length === 0) return { result: "unmatched" };
+  if (isAutomatic(mail)) return { result: "automatic" };
+  const messageId = messageIds(mail.messageId)[0] ?? `<${randomUUID()}@reply.invalid>`;
+
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT pg_advisory_xact_lock(hashtextextended(${inbox.organization_id} || ${messageId}, 0))::text`;
+    const original = await findOriginal(tx, inbox.organization_id, candidates);
+    if (!original) return { result: "unmatched" as const };
+    const seen = await tx.email.findFirst({
+      where: { organization_id: inbox.organization_id, direction: "inbound", message_id: messageId },
+      select: { id: true },
+    });
+    if (seen) return { result: "duplicate" as const };
+
+    const threadId = await ensureThread(tx, original);
+    const from = firstAddress(mail.from);
+    const to = firstAddress(mail.to);
+    const replyTo = firstAddress(mail.replyTo);
+    const receivedAt = new Date();
+    const reply = await tx.email.create({
+      data: {
+        organization_id: inbox.organization_id,
+        message_id: clean(messageId, 998)!,
+        direction: "inbound",
+        status: "received",
+        from_email: clean(from?.address?.toLowerCase(), limits.email) ?? "",
+        from_name: clean(from?.name, limits.name),
+        to_email: clean(to?.address?.toLowerCase(), limits.email) ?? original.from_email,
+        reply_to: clean(replyTo?.address?.toLowerCase(), limits.email),
+        subject: clean(mail.subject, limits.subject) ?? "",
+        html_content: clean(mail.html || null, limits.html),
+        text_content: clean(mail.text, limits.text),
+        contact_id: original.contact_id,
+        inbox_id: inbox.id,
+        thread_id: threadId,
+        parent_email_id: original.id,
+        in_reply_to: clean(messageIds(mail.inReplyTo)[0], 998),
+        references: messageIds(mail.references).map((id) => id.slice(0, 998)),
+        sent_at: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
+        attachments: mail.attachments.map((a) => ({ filename: clean(a.filename, 500), content_type: a.contentType, size: a.size })),
+        headers: { "message-id": messageId, "in-reply-to": mail.inReplyTo ?? null, date: mail.date?.toISOString() ?? null },
+      },
+      select: { id: true, from_email: true, subject: true },
+    });
+
+    // Counted once per recipient of the broadcast, however many of its emails they answer.
+    const [{ repliedBefore }] = original.broadcast_id && original.contact_id
+      ? await tx.$queryRaw<{ repliedBefore: boolean }[]>`
+          SELECT EXISTS (SELECT 1 FROM emails WHERE broadcast_id = ${original.broadcast_id}::uuid
+            AND contact_id = ${original.contact_id}::uuid AND replied_at IS NOT NULL) AS "repliedBefore"`
+      : [{ repliedBefore: true }];
+    await tx.$executeRaw`UPDATE emails SET replied_at = ${receivedAt}, updated_at = now() WHERE id = ${original.id}::uuid AND replied_at IS NULL`;
+    await tx.$executeRaw`UPDATE threads SET last_message_at = ${receivedAt}, updated_at = now() WHERE id = ${threadId}::uuid`;
+    if (original.broadcast_id && original.contact_id) {
+      if (!repliedBefore) {
+        await tx.$executeRaw`UPDATE broadcasts SET replied_count = replied_count + 1, updated_at = now() WHERE id = ${original.broadcast_id}::uuid`;
+      }
+      await leaveSequence(tx, { broadcastId: original.broadcast_id, contactId: original.contact_id, reason: "replied" });
+    }
+    const replyData = { email_id: reply.id, from: reply.from_email, subject: reply.subject, message_id: messageId, received_at: receivedAt.toISOString() };
+    await tx.emailEvent.create({
+      data: { organization_id: original.organization_id, email_id: original.id, type: "replied", data: replyData, created_at: receivedAt },
+    });
+    await emitEvent(tx, { organizationId: original.organization_id, type: "email.replied", data: emailEventData({ ...original, thread_id: threadId }, { reply: replyData }) });
+    return { result: "stored" as const, emailId: reply.id, repliedToId: original.id, threadId };
+  });
+}
+
+/** `recordReply` for a raw RFC 822 message, as IMAP hands it over. */
+export async function recordRawReply(inbox: ReceivingInbox, source: Buffer | string): Promise<ReplyOutcome> {
+  return recordReply(inbox, await simpleParser(source, { skipImageLinks: true, skipTextToHtml: true }));
+}

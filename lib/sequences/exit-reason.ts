@@ -1,0 +1,44 @@
+import { Prisma } from "@/lib/db";
+
+export type ExitConditions = { exitIfIn: string[]; exitIfNotIn: string[] };
+
+const uuids = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
+
+/** The broadcast's `sequence_exit_conditions`, tolerant of a null or partial object. */
+export function readExitConditions(json: unknown): ExitConditions {
+  const conditions = json && typeof json === "object" ? (json as Record<string, unknown>) : {};
+  return { exitIfIn: uuids(conditions.exit_if_in_segment_ids), exitIfNotIn: uuids(conditions.exit_if_not_in_segment_ids) };
+}
+
+export type ExitScope = { organizationId: string; broadcastId: string; topicId: string | null; conditions: ExitConditions };
+
+/**
+ * Why the recipient (`c` = contact, `p` = their previous email of the sequence) leaves the
+ * sequence now, as SQL text, or NULL when they stay: they replied, unsubscribed (from everything
+ * or from the broadcast's topic), bounced or complained on any email of this broadcast, their
+ * address is suppressed, or an exit condition holds (in any of the "exit if in" segments, or
+ * missing from any of the "exit if not in" segments that still exist).
+ */
+export function exitReasonSql({ organizationId, broadcastId, topicId, conditions }: ExitScope): Prisma.Sql {
+  const ofRecipient = Prisma.sql`FROM emails r WHERE r.broadcast_id = ${broadcastId}::uuid AND r.contact_id = c.id`;
+  const topicOptOut = topicId
+    ? Prisma.sql`NOT COALESCE(
+        (SELECT ct.subscribed FROM contact_topics ct WHERE ct.contact_id = c.id AND ct.topic_id = ${topicId}::uuid),
+        (SELECT t.default_subscription = 'opt_in' FROM topics t WHERE t.id = ${topicId}::uuid),
+        true)`
+    : Prisma.sql`false`;
+  return Prisma.sql`CASE
+    WHEN EXISTS (SELECT 1 ${ofRecipient} AND r.replied_at IS NOT NULL) THEN 'replied'
+    WHEN NOT c.subscribed OR EXISTS (SELECT 1 ${ofRecipient} AND r.unsubscribed_at IS NOT NULL) OR ${topicOptOut} THEN 'unsubscribed'
+    WHEN EXISTS (SELECT 1 ${ofRecipient} AND (r.bounced_at IS NOT NULL OR r.status = 'bounced')) THEN 'bounced'
+    WHEN EXISTS (SELECT 1 ${ofRecipient} AND (r.complained_at IS NOT NULL OR r.status = 'complained')) THEN 'complained'
+    WHEN EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = ${organizationId}::uuid
+                 AND s.email IN (lower(c.email), lower(p.to_email))) THEN 'suppressed'
+    WHEN EXISTS (SELECT 1 FROM segment_contacts sc WHERE sc.contact_id = c.id
+                 AND sc.segment_id = ANY(${conditions.exitIfIn}::uuid[])) THEN 'in an exit segment'
+    WHEN EXISTS (SELECT 1 FROM segments sg WHERE sg.organization_id = ${organizationId}::uuid
+                 AND sg.id = ANY(${conditions.exitIfNotIn}::uuid[])
+                 AND NOT EXISTS (SELECT 1 FROM segment_contacts sc WHERE sc.segment_id = sg.id AND sc.contact_id = c.id))
+      THEN 'not in a required segment'
+    ELSE NULL END`;
+}
