@@ -24,7 +24,7 @@ function leaves(node: unknown, prefix: string, out: Leaf[]) {
 export function bodyResolver<V extends FieldValues, S extends z.ZodType<FieldValues, FieldValues>>(
   schema: S,
   toBody: (values: V) => unknown,
-  fieldFor: (path: string) => string | undefined = () => undefined,
+  fieldFor: (path: string, values: V) => string | undefined = () => undefined,
 ): Resolver<V> {
   const validate = formResolver(schema);
   return async (values) => {
@@ -32,7 +32,7 @@ export function bodyResolver<V extends FieldValues, S extends z.ZodType<FieldVal
     const found = leaves(result.errors, "", []);
     if (!found.length) return { values, errors: {} };
     const errors: FieldErrors<V> = {};
-    for (const { path, error } of found) set(errors, fieldFor(path) ?? path, error);
+    for (const { path, error } of found) set(errors, fieldFor(path, values) ?? path, error);
     return { values: {}, errors };
   };
 }

@@ -1,0 +1,188 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowLeft, Megaphone, Save } from "lucide-react";
+import Link from "next/link";
+import { useEffect, useMemo } from "react";
+import { FormProvider, useForm } from "react-hook-form";
+import { StatusBadge } from "@/components/ui/badge";
+import { bodyResolver } from "@/components/ui/body-resolver";
+import { Button } from "@/components/ui/button";
+import { Callout } from "@/components/ui/callout";
+import { Card } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { FormError } from "@/components/ui/form-field";
+import { PageHeader } from "@/components/ui/page-header";
+import { Skeleton } from "@/components/ui/skeleton";
+import { toast } from "@/components/ui/toast";
+import { useSegments } from "@/components/segments/use-segments";
+import { ApiError, apiFetch } from "@/lib/client/api";
+import { applyServerErrors } from "@/lib/client/form-errors";
+import { updateBroadcastInput } from "@/lib/schemas/broadcasts";
+import { AudienceCard } from "./audience-card";
+import { broadcastKey, broadcastsKey, isEditable, readOnlyReason, type Broadcast } from "./broadcast-types";
+import { ContentCard } from "./content-card";
+import { DeliveryCard } from "./delivery-card";
+import { changedBody, editorFields, toEditorValues, toUpdateBody, type EditorValues } from "./editor-values";
+import { MessageCard } from "./message-card";
+import { SendPanel } from "./send-panel";
+import { SenderCard } from "./sender-card";
+import { SequencePanel } from "./sequence-panel";
+import { SequenceSettingsCard } from "./sequence-settings-card";
+
+const resolver = bodyResolver<EditorValues, typeof updateBroadcastInput>(updateBroadcastInput, toUpdateBody);
+
+const backLink = (
+  <Link href="/broadcasts" className="inline-flex items-center gap-1 hover:text-zinc-800">
+    <ArrowLeft className="size-3.5" aria-hidden />
+    Broadcasts
+  </Link>
+);
+
+function EditorSkeleton() {
+  return (
+    <div role="status" aria-label="Loading the broadcast">
+      <Skeleton className="mb-2 h-4 w-24" />
+      <Skeleton className="mb-8 h-8 w-72" />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+        <div className="flex flex-col gap-6">
+          <Skeleton className="h-56 w-full rounded-xl" />
+          <Skeleton className="h-72 w-full rounded-xl" />
+        </div>
+        <Skeleton className="h-48 w-full rounded-xl" />
+      </div>
+    </div>
+  );
+}
+
+function EditorForm({ broadcast }: { broadcast: Broadcast }) {
+  const queryClient = useQueryClient();
+  const segments = useSegments();
+  const editable = isEditable(broadcast.status);
+  const values = useMemo(() => toEditorValues(broadcast), [broadcast]);
+  const form = useForm<EditorValues>({ resolver, values, resetOptions: { keepDirtyValues: true } });
+  const { isDirty, isSubmitting, errors } = form.formState;
+
+  const save = form.handleSubmit(async (current) => {
+    const body = changedBody(current, values);
+    try {
+      const updated = await apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}`, { method: "PUT", body });
+      queryClient.setQueryData(broadcastKey(broadcast.id), updated);
+      form.reset(toEditorValues(updated));
+      void queryClient.invalidateQueries({ queryKey: [...broadcastsKey, "list"] });
+      toast.success("Changes saved");
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "BROADCAST_NOT_EDITABLE") void queryClient.invalidateQueries({ queryKey: broadcastKey(broadcast.id), exact: true });
+      applyServerErrors(error, form.setError, editorFields);
+      toast.error(error, "Could not save the broadcast");
+    }
+  });
+
+  // Ctrl/Cmd+S saves, as in every editor people already know.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === "s") {
+        event.preventDefault();
+        if (editable && form.formState.isDirty) void save();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [editable, form.formState, save]);
+
+  const segment = segments.data?.find((s) => s.id === broadcast.segment_id);
+  const audience = broadcast.segment_id ? `the ${segment?.name ?? "chosen"} segment${segment ? ` (${segment.contacts_count.toLocaleString()} contacts)` : ""}` : "every subscribed contact";
+
+  return (
+    <FormProvider {...form}>
+      <PageHeader
+        breadcrumb={backLink}
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            <span className="min-w-0 break-words">{broadcast.name}</span>
+            <StatusBadge status={broadcast.status} />
+          </span>
+        }
+        description={broadcast.subject}
+        actions={
+          editable && (
+            <Button type="submit" form="broadcast-editor" loading={isSubmitting} disabled={!isDirty}>
+              <Save aria-hidden />
+              Save changes
+            </Button>
+          )
+        }
+      />
+      {!editable && (
+        <Callout tone="warning" title="Read-only" className="mb-6">
+          {readOnlyReason[broadcast.status]}
+        </Callout>
+      )}
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+        <aside className="flex flex-col gap-6 xl:sticky xl:top-20 xl:order-2 xl:self-start" aria-label="Sending">
+          <SendPanel broadcast={broadcast} dirty={isDirty} audience={audience} />
+        </aside>
+        <div className="flex min-w-0 flex-col gap-6 xl:order-1">
+          <form id="broadcast-editor" onSubmit={save} noValidate>
+            <fieldset disabled={!editable} className="flex min-w-0 flex-col gap-6">
+              <legend className="sr-only">Broadcast settings</legend>
+              <FormError message={errors.root?.server?.message} />
+              <MessageCard />
+              <SenderCard />
+              <ContentCard />
+              <AudienceCard />
+              <DeliveryCard />
+              <SequenceSettingsCard />
+            </fieldset>
+          </form>
+          <SequencePanel broadcast={broadcast} editable={editable} />
+          {editable && isDirty && (
+            <div className="sticky bottom-4 z-10">
+              <Card className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 shadow-lg">
+                <p className="text-sm text-zinc-700">You have unsaved changes.</p>
+                <div className="flex gap-2">
+                  <Button variant="secondary" onClick={() => form.reset(values)} disabled={isSubmitting}>
+                    Discard
+                  </Button>
+                  <Button type="submit" form="broadcast-editor" loading={isSubmitting}>
+                    Save changes
+                  </Button>
+                </div>
+              </Card>
+            </div>
+          )}
+        </div>
+      </div>
+    </FormProvider>
+  );
+}
+
+/** The broadcast editor: every setting, the follow-up sequence, and sending. */
+export function BroadcastEditor({ id }: { id: string }) {
+  const query = useQuery({
+    queryKey: broadcastKey(id),
+    queryFn: () => apiFetch<Broadcast>(`/v1/broadcasts/${id}`),
+    // Counters move while it sends.
+    refetchInterval: (q) => (q.state.data?.status === "sending" ? 5000 : false),
+  });
+  if (query.isPending) return <EditorSkeleton />;
+  if (query.isError) {
+    const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
+    return (
+      <>
+        <PageHeader breadcrumb={backLink} title="Broadcast" />
+        <Card>
+          {missing ? (
+            <EmptyState icon={Megaphone} title="Broadcast not found" action={<Button asChild variant="secondary"><Link href="/broadcasts">Back to broadcasts</Link></Button>}>
+              It may have been deleted, or it belongs to another organization.
+            </EmptyState>
+          ) : (
+            <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load the broadcast" />
+          )}
+        </Card>
+      </>
+    );
+  }
+  return <EditorForm broadcast={query.data} />;
+}

@@ -1,0 +1,32 @@
+import type { z } from "zod";
+import type { broadcast } from "@/lib/schemas/broadcasts";
+import type { sequenceStep } from "@/lib/schemas/steps";
+
+export type Broadcast = z.infer<typeof broadcast>;
+export type BroadcastStatus = Broadcast["status"];
+export type SequenceStep = z.infer<typeof sequenceStep>;
+
+export const broadcastsKey = ["broadcasts"] as const;
+export const broadcastKey = (id: string) => ["broadcasts", id] as const;
+export const stepsKey = (id: string) => ["broadcasts", id, "steps"] as const;
+export const sendStatusKey = (id: string) => ["broadcasts", id, "status"] as const;
+
+/** The API refuses changes in any other status (400 BROADCAST_NOT_EDITABLE). */
+export const isEditable = (status: BroadcastStatus) => status === "draft" || status === "scheduled";
+
+/** Why the editor is read-only, in the words a marketer would use. */
+export const readOnlyReason: Record<BroadcastStatus, string> = {
+  draft: "",
+  scheduled: "",
+  sending: "This broadcast is being sent. Its settings are locked until sending finishes or you cancel it.",
+  sent: "This broadcast has been sent, so it can no longer be changed. Duplicate its content into a new broadcast to send it again.",
+  cancelled: "This broadcast was cancelled, so it can no longer be changed or sent. Create a new broadcast to send this content.",
+  failed: "This broadcast failed to send, so it can no longer be changed. Create a new broadcast to try again.",
+};
+
+/** `part` as a share of `whole`, e.g. "42.5%"; empty when nothing was sent yet. */
+export function rate(part: number, whole: number): string {
+  if (!whole) return "";
+  const value = (part / whole) * 100;
+  return `${value >= 10 || value === 0 ? Math.round(value) : value.toFixed(1)}%`;
+}

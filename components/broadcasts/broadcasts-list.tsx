@@ -1,0 +1,181 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { CalendarClock, Megaphone, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
+import { StatusBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { formatDateTime, RelativeTime } from "@/components/ui/date";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { CursorPagination } from "@/components/ui/pagination";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { toast } from "@/components/ui/toast";
+import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { useCursorPager } from "@/lib/client/use-cursor-pager";
+import { broadcastsKey, rate, type Broadcast } from "./broadcast-types";
+import { NewBroadcastDialog } from "./new-broadcast-dialog";
+
+function Counter({ value, of }: { value: number; of?: number }) {
+  const share = of !== undefined ? rate(value, of) : "";
+  return (
+    <div className="text-right tabular-nums">
+      <div className="text-zinc-900">{value.toLocaleString()}</div>
+      {share && <div className="text-xs text-zinc-500">{share}</div>}
+    </div>
+  );
+}
+
+function Schedule({ broadcast }: { broadcast: Broadcast }) {
+  if (broadcast.status === "scheduled" && broadcast.scheduled_at) {
+    return (
+      <span className="inline-flex items-center gap-1.5 text-zinc-700" title={formatDateTime(broadcast.scheduled_at)}>
+        <CalendarClock className="size-3.5 text-sky-600" aria-hidden />
+        {formatDateTime(broadcast.scheduled_at)}
+      </span>
+    );
+  }
+  if (broadcast.completed_at) return <span className="text-zinc-600">Sent <RelativeTime value={broadcast.completed_at} /></span>;
+  if (broadcast.started_at) return <span className="text-zinc-600">Started <RelativeTime value={broadcast.started_at} /></span>;
+  if (broadcast.scheduled_at) return <span className="text-zinc-500">For {formatDateTime(broadcast.scheduled_at)}</span>;
+  return <span className="text-zinc-400">Not scheduled</span>;
+}
+
+export function BroadcastsList() {
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<Broadcast | null>(null);
+  const pager = useCursorPager(20);
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: [...broadcastsKey, "list", pager.query],
+    queryFn: () => apiFetch<ListEnvelope<Broadcast>>("/v1/broadcasts", { query: pager.query }),
+    placeholderData: keepPreviousData,
+  });
+  const remove = useMutation({
+    mutationFn: (broadcast: Broadcast) => apiFetch(`/v1/broadcasts/${broadcast.id}`, { method: "DELETE" }),
+    onSuccess: (_data, broadcast) => {
+      toast.success(`Deleted ${broadcast.name}`);
+      void queryClient.invalidateQueries({ queryKey: broadcastsKey });
+    },
+    onError: (error) => toast.error(error, "Could not delete the broadcast"),
+  });
+
+  const rows = query.data?.data ?? [];
+  const firstPage = !pager.query.after && !pager.query.before;
+  const newButton = (
+    <Button onClick={() => setCreating(true)}>
+      <Plus aria-hidden />
+      New broadcast
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader title="Broadcasts" description="Campaigns to a segment of your contacts, with optional follow-up sequences." actions={newButton} />
+      <Card>
+        {query.isPending ? (
+          <SkeletonRows rows={6} columns={6} />
+        ) : query.isError ? (
+          <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load broadcasts" />
+        ) : rows.length === 0 && firstPage ? (
+          <EmptyState
+            icon={Megaphone}
+            title="No broadcasts yet"
+            action={newButton}
+          >
+            Create a draft, choose who receives it and what it says, then send it now or schedule it. Add follow-up steps to turn it into a sequence.
+          </EmptyState>
+        ) : (
+          <>
+            <Table>
+              <TableHead>
+                <tr>
+                  <TableHeaderCell>Broadcast</TableHeaderCell>
+                  <TableHeaderCell>Status</TableHeaderCell>
+                  <TableHeaderCell className="text-right">Sent</TableHeaderCell>
+                  <TableHeaderCell className="text-right">Opened</TableHeaderCell>
+                  <TableHeaderCell className="text-right">Clicked</TableHeaderCell>
+                  <TableHeaderCell className="text-right">Bounced</TableHeaderCell>
+                  <TableHeaderCell>Schedule</TableHeaderCell>
+                  <TableHeaderCell>
+                    <span className="sr-only">Actions</span>
+                  </TableHeaderCell>
+                </tr>
+              </TableHead>
+              <TableBody>
+                {rows.map((broadcast) => (
+                  <TableRow key={broadcast.id}>
+                    <TableCell className="max-w-72">
+                      <Link href={`/broadcasts/${broadcast.id}`} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
+                        {broadcast.name}
+                      </Link>
+                      <div className="truncate text-xs text-zinc-500">{broadcast.subject}</div>
+                    </TableCell>
+                    <TableCell>
+                      <StatusBadge status={broadcast.status} />
+                    </TableCell>
+                    <TableCell>
+                      <Counter value={broadcast.sent_count} />
+                    </TableCell>
+                    <TableCell>
+                      <Counter value={broadcast.opened_count} of={broadcast.sent_count} />
+                    </TableCell>
+                    <TableCell>
+                      <Counter value={broadcast.clicked_count} of={broadcast.sent_count} />
+                    </TableCell>
+                    <TableCell>
+                      <Counter value={broadcast.bounced_count} of={broadcast.sent_count} />
+                    </TableCell>
+                    <TableCell className="text-[13px] whitespace-nowrap">
+                      <Schedule broadcast={broadcast} />
+                    </TableCell>
+                    <TableCell className="w-10">
+                      <DropdownMenu>
+                        <DropdownMenuTrigger asChild>
+                          <Button variant="ghost" size="icon" aria-label={`Actions for ${broadcast.name}`}>
+                            <MoreHorizontal aria-hidden />
+                          </Button>
+                        </DropdownMenuTrigger>
+                        <DropdownMenuContent>
+                          <DropdownMenuItem asChild>
+                            <Link href={`/broadcasts/${broadcast.id}`}>
+                              <Pencil aria-hidden />
+                              {broadcast.status === "draft" || broadcast.status === "scheduled" ? "Edit" : "View"}
+                            </Link>
+                          </DropdownMenuItem>
+                          <DropdownMenuSeparator />
+                          <DropdownMenuItem destructive disabled={broadcast.status === "sending"} onSelect={() => setDeleting(broadcast)}>
+                            <Trash2 aria-hidden />
+                            Delete
+                          </DropdownMenuItem>
+                        </DropdownMenuContent>
+                      </DropdownMenu>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            <CursorPagination {...pager.controls(query.data)} loading={query.isFetching} />
+          </>
+        )}
+      </Card>
+      <NewBroadcastDialog open={creating} onOpenChange={setCreating} />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={`Delete ${deleting?.name ?? "broadcast"}?`}
+        description="The broadcast and its follow-up steps are deleted. Emails already sent stay in the Emails list."
+        confirmLabel="Delete broadcast"
+        onConfirm={async () => {
+          if (deleting) await remove.mutateAsync(deleting);
+        }}
+      />
+    </>
+  );
+}

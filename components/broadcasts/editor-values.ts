@@ -1,0 +1,143 @@
+import type { UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
+import type { Broadcast } from "./broadcast-types";
+
+/**
+ * The editor's form values: text inputs hold "" where the API holds null, the schedule is a
+ * datetime-local value in the user's time zone, and the inbox choice has an explicit mode.
+ */
+export type EditorValues = {
+  name: string;
+  subject: string;
+  from_name: string;
+  from_email: string;
+  reply_to: string;
+  preview_text: string;
+  template_id: string;
+  segment_id: string;
+  topic_id: string;
+  inbox_mode: "single" | "rotate";
+  inbox_id: string;
+  inbox_ids: string[];
+  sending_speed: string;
+  scheduled_at: string;
+  tags: string[];
+  sequence_mode: "sales" | "marketing";
+  sequence_exit_conditions: { exit_if_in_segment_ids: string[]; exit_if_not_in_segment_ids: string[] };
+  html_content: string;
+  text_content: string;
+};
+
+/** The body fields the editor sends; server errors on these paths land on the field of the same name. */
+export const editorFields = [
+  "name",
+  "subject",
+  "from_name",
+  "from_email",
+  "reply_to",
+  "preview_text",
+  "template_id",
+  "segment_id",
+  "topic_id",
+  "inbox_id",
+  "inbox_ids",
+  "sending_speed",
+  "scheduled_at",
+  "tags",
+  "sequence_mode",
+  "sequence_exit_conditions",
+  "html_content",
+  "text_content",
+] as const;
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** An ISO instant as a datetime-local value in the browser's time zone. */
+export function toLocalInput(iso: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A datetime-local value (local time) as an ISO instant in UTC; an unreadable value is passed on for the schema to refuse. */
+export function fromLocalInput(value: string): string | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}
+
+export function toEditorValues(b: Broadcast): EditorValues {
+  return {
+    name: b.name,
+    subject: b.subject,
+    from_name: b.from_name ?? "",
+    from_email: b.from_email,
+    reply_to: b.reply_to ?? "",
+    preview_text: b.preview_text ?? "",
+    template_id: b.template_id ?? "",
+    segment_id: b.segment_id ?? "",
+    topic_id: b.topic_id ?? "",
+    inbox_mode: b.inbox_ids.length > 0 ? "rotate" : "single",
+    inbox_id: b.inbox_id ?? "",
+    inbox_ids: b.inbox_ids,
+    sending_speed: b.sending_speed ?? "",
+    scheduled_at: toLocalInput(b.scheduled_at),
+    tags: b.tags,
+    sequence_mode: b.sequence_mode,
+    sequence_exit_conditions: {
+      exit_if_in_segment_ids: b.sequence_exit_conditions?.exit_if_in_segment_ids ?? [],
+      exit_if_not_in_segment_ids: b.sequence_exit_conditions?.exit_if_not_in_segment_ids ?? [],
+    },
+    html_content: b.html_content ?? "",
+    text_content: b.text_content ?? "",
+  };
+}
+
+const orNull = (value: string) => (value.trim() === "" ? null : value);
+
+/** Every field as PUT /v1/broadcasts/{id} takes it. */
+export function toUpdateBody(v: EditorValues): UpdateBroadcastInput {
+  const rotate = v.inbox_mode === "rotate";
+  const exits = v.sequence_exit_conditions;
+  return {
+    name: v.name,
+    subject: v.subject,
+    from_name: v.from_name,
+    from_email: v.from_email,
+    reply_to: orNull(v.reply_to),
+    preview_text: v.preview_text === "" ? null : v.preview_text,
+    template_id: orNull(v.template_id),
+    segment_id: orNull(v.segment_id),
+    topic_id: orNull(v.topic_id),
+    // One inbox or a rotation, never both: the other side is always cleared.
+    inbox_id: rotate ? null : orNull(v.inbox_id),
+    inbox_ids: rotate ? v.inbox_ids : [],
+    sending_speed: (orNull(v.sending_speed) as UpdateBroadcastInput["sending_speed"]) ?? null,
+    scheduled_at: fromLocalInput(v.scheduled_at),
+    tags: v.tags,
+    sequence_mode: v.sequence_mode,
+    sequence_exit_conditions:
+      exits.exit_if_in_segment_ids.length || exits.exit_if_not_in_segment_ids.length
+        ? { exit_if_in_segment_ids: exits.exit_if_in_segment_ids, exit_if_not_in_segment_ids: exits.exit_if_not_in_segment_ids }
+        : null,
+    html_content: v.html_content === "" ? null : v.html_content,
+    text_content: v.text_content === "" ? null : v.text_content,
+  };
+}
+
+/**
+ * Only what changed since the broadcast was loaded, so a save never overwrites a field someone
+ * else changed meanwhile. The inbox pair always travels together.
+ */
+export function changedBody(current: EditorValues, initial: EditorValues): UpdateBroadcastInput {
+  const now = toUpdateBody(current);
+  const before = toUpdateBody(initial);
+  const changed: Record<string, unknown> = {};
+  for (const key of Object.keys(now) as (keyof UpdateBroadcastInput)[]) {
+    if (JSON.stringify(now[key]) !== JSON.stringify(before[key])) changed[key] = now[key];
+  }
+  if ("inbox_id" in changed || "inbox_ids" in changed) {
+    changed.inbox_id = now.inbox_id;
+    changed.inbox_ids = now.inbox_ids;
+  }
+  return changed as UpdateBroadcastInput;
+}

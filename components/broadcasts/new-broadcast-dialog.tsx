@@ -1,0 +1,82 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import { bodyResolver } from "@/components/ui/body-resolver";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { FormError, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { toast } from "@/components/ui/toast";
+import { apiFetch } from "@/lib/client/api";
+import { applyServerErrors } from "@/lib/client/form-errors";
+import { useSessionInfo } from "@/lib/client/session";
+import { createBroadcastInput } from "@/lib/schemas/broadcasts";
+import { broadcastsKey, type Broadcast } from "./broadcast-types";
+
+type Values = { name: string; subject: string; from_email: string };
+
+const fields = ["name", "subject", "from_email"] as const;
+
+const resolver = bodyResolver<Values, typeof createBroadcastInput>(createBroadcastInput, (values) => values);
+
+/** The three things a draft needs; everything else is set in the editor it opens. */
+export function NewBroadcastDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const session = useSessionInfo();
+  const form = useForm<Values>({
+    resolver,
+    values: { name: "", subject: "", from_email: session.data?.user.email ?? "" },
+    resetOptions: { keepDirtyValues: true },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const created = await apiFetch<Broadcast>("/v1/broadcasts", { method: "POST", body: values });
+      queryClient.setQueryData(["broadcasts", created.id], created);
+      await queryClient.invalidateQueries({ queryKey: broadcastsKey, exact: false, refetchType: "none" });
+      toast.success("Draft created", "Finish the details, then send or schedule it.");
+      router.push(`/broadcasts/${created.id}`);
+    } catch (error) {
+      applyServerErrors(error, form.setError, fields);
+    }
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) form.reset();
+        onOpenChange(next);
+      }}
+      title="New broadcast"
+      description="Start a draft. You can change all of this, pick the audience and add follow-ups in the editor."
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" form="new-broadcast" loading={isSubmitting}>
+            Create draft
+          </Button>
+        </>
+      }
+    >
+      <form id="new-broadcast" onSubmit={submit} className="flex flex-col gap-4" noValidate>
+        <FormError message={errors.root?.server?.message} />
+        <FormField label="Name" error={errors.name?.message} hint="Only your team sees this." required>
+          <Input autoFocus placeholder="November product update" {...form.register("name")} />
+        </FormField>
+        <FormField label="Subject" error={errors.subject?.message} required>
+          <Input placeholder="What's new in November" {...form.register("subject")} />
+        </FormField>
+        <FormField label="From address" error={errors.from_email?.message} hint="Use an address at a verified domain, or pick an inbox in the editor." required>
+          <Input type="email" autoComplete="email" placeholder="news@yourcompany.com" {...form.register("from_email")} />
+        </FormField>
+      </form>
+    </Dialog>
+  );
+}

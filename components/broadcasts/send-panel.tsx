@@ -1,0 +1,210 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { AlertTriangle, CalendarClock, Send, XCircle } from "lucide-react";
+import { useEffect, useState } from "react";
+import { StatusBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Callout } from "@/components/ui/callout";
+import { Card, CardBody, CardFooter, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { formatDateTime } from "@/components/ui/date";
+import { Progress } from "@/components/ui/progress";
+import { Skeleton } from "@/components/ui/skeleton";
+import { toast } from "@/components/ui/toast";
+import { useNow } from "@/components/ui/use-now";
+import { apiFetch, errorMessage } from "@/lib/client/api";
+import { broadcastKey, rate, type Broadcast } from "./broadcast-types";
+import { isMissingRoute, useSendStatus, type SendStatus } from "./send-status";
+
+type Action = "send" | "schedule" | "cancel";
+
+function Stat({ label, value, share }: { label: string; value: number; share?: string }) {
+  return (
+    <div>
+      <dt className="text-xs text-zinc-500">{label}</dt>
+      <dd className="mt-0.5 text-[15px] font-semibold text-zinc-900 tabular-nums">
+        {value.toLocaleString()}
+        {share && <span className="ml-1.5 text-xs font-normal text-zinc-500">{share}</span>}
+      </dd>
+    </div>
+  );
+}
+
+function Progression({ progress }: { progress: SendStatus["progress"] }) {
+  const done = progress.sent + progress.bounced + progress.failed;
+  const percent = progress.total ? (done / progress.total) * 100 : 0;
+  return (
+    <div className="flex flex-col gap-3">
+      <div>
+        <div className="mb-1.5 flex justify-between text-xs text-zinc-500">
+          <span>
+            {done.toLocaleString()} of {progress.total.toLocaleString()} processed
+          </span>
+          <span className="tabular-nums">{Math.round(percent)}%</span>
+        </div>
+        <Progress value={percent} label="Sending progress" />
+      </div>
+      <dl className="grid grid-cols-4 gap-2">
+        <Stat label="Queued" value={progress.queued} />
+        <Stat label="Sent" value={progress.sent} />
+        <Stat label="Bounced" value={progress.bounced} />
+        <Stat label="Failed" value={progress.failed} />
+      </dl>
+    </div>
+  );
+}
+
+const confirmations: Record<Action, { title: string; label: string; destructive: boolean }> = {
+  send: { title: "Send this broadcast now?", label: "Send now", destructive: false },
+  schedule: { title: "Schedule this broadcast?", label: "Schedule", destructive: false },
+  cancel: { title: "Cancel this broadcast?", label: "Cancel broadcast", destructive: true },
+};
+
+/** Status, progress, "why is this not sending", and the send, schedule and cancel buttons. */
+export function SendPanel({ broadcast, dirty, audience }: { broadcast: Broadcast; dirty: boolean; audience: string }) {
+  const queryClient = useQueryClient();
+  const status = useSendStatus(broadcast);
+  // The action stays set while the dialog closes, so its words do not vanish mid-animation.
+  const [action, setAction] = useState<Action>("send");
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const confirm = (next: Action) => {
+    setAction(next);
+    setConfirmOpen(true);
+  };
+  const liveStatus = status.data?.status;
+
+  // The engine moves the broadcast along (scheduled → sending → sent); reload it when it does.
+  useEffect(() => {
+    if (liveStatus && liveStatus !== broadcast.status) void queryClient.invalidateQueries({ queryKey: broadcastKey(broadcast.id), exact: true });
+  }, [liveStatus, broadcast.status, broadcast.id, queryClient]);
+
+  const act = useMutation({
+    mutationFn: (chosen: Action) =>
+      chosen === "cancel"
+        ? apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}/cancel`, { method: "POST" })
+        : apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}/send`, { method: "POST", body: chosen === "schedule" ? { scheduled_at: broadcast.scheduled_at } : {} }),
+    onSuccess: (_data, chosen) => {
+      toast.success(
+        chosen === "send" ? "Sending started" : chosen === "schedule" ? "Broadcast scheduled" : "Broadcast cancelled",
+        chosen === "schedule" ? `It goes out ${formatDateTime(broadcast.scheduled_at)}.` : undefined,
+      );
+    },
+    onError: (error, chosen) => {
+      const verb = chosen;
+      if (isMissingRoute(error)) toast.error(new Error("Sending is not available on this server yet."), `Could not ${verb} the broadcast`);
+      else toast.error(error, `Could not ${verb} the broadcast`);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: broadcastKey(broadcast.id) }),
+  });
+
+  const now = useNow();
+  const scheduledFuture = Boolean(broadcast.scheduled_at && new Date(broadcast.scheduled_at).getTime() > now);
+  const canSend = broadcast.status === "draft" || broadcast.status === "scheduled";
+  const canSchedule = broadcast.status === "draft";
+  const canCancel = broadcast.status === "scheduled" || broadcast.status === "sending";
+  const engaged = broadcast.status !== "draft" && broadcast.status !== "scheduled";
+  const reasons = status.data?.reasons ?? [];
+
+  const description: Record<Action, string> = {
+    send: `It goes to ${audience} right away, at the chosen sending speed. You can cancel while it is sending; emails already sent cannot be recalled.`,
+    schedule: `It goes to ${audience} on ${formatDateTime(broadcast.scheduled_at)}. You can still edit or cancel it until then.`,
+    cancel:
+      broadcast.status === "sending"
+        ? "Emails not yet sent will not go out, and follow-up steps stop. Emails already sent cannot be recalled."
+        : "The scheduled send is called off; nothing goes out.",
+  };
+
+  return (
+    <Card>
+      <CardHeader title="Sending" actions={<StatusBadge status={liveStatus ?? broadcast.status} />} />
+      <CardBody className="flex flex-col gap-4">
+        {broadcast.status === "scheduled" && broadcast.scheduled_at && (
+          <p className="flex items-center gap-2 text-sm text-zinc-700">
+            <CalendarClock className="size-4 text-sky-600" aria-hidden />
+            Goes out {formatDateTime(broadcast.scheduled_at)}
+          </p>
+        )}
+        {broadcast.status === "failed" && broadcast.failure_reason && <Callout tone="danger" title="Sending failed">{broadcast.failure_reason}</Callout>}
+        {status.isPending ? (
+          <div className="flex flex-col gap-2" aria-hidden>
+            <Skeleton className="h-2 w-full" />
+            <Skeleton className="h-8 w-full" />
+          </div>
+        ) : status.isError ? (
+          isMissingRoute(status.error) ? (
+            <p className="text-sm text-zinc-500">Live progress appears here once the sending engine runs on this server.</p>
+          ) : (
+            <div className="flex items-start justify-between gap-3 text-sm text-zinc-600" role="alert">
+              <span>Could not load the sending status: {errorMessage(status.error)}</span>
+              <Button variant="secondary" size="sm" onClick={() => void status.refetch()}>
+                Retry
+              </Button>
+            </div>
+          )
+        ) : (
+          status.data.progress.total > 0 && <Progression progress={status.data.progress} />
+        )}
+        {reasons.length > 0 && (
+          <div className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5">
+            <p className="text-sm font-medium text-amber-900">{broadcast.status === "draft" ? "Before this can send" : "Why this is not sending"}</p>
+            <ul className="mt-1.5 flex flex-col gap-1.5">
+              {reasons.map((reason) => (
+                <li key={reason.code} className="flex gap-2 text-[13px] text-amber-900">
+                  <AlertTriangle className="mt-0.5 size-3.5 shrink-0 text-amber-600" aria-hidden />
+                  {reason.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {engaged && (
+          <dl className="grid grid-cols-2 gap-3 border-t border-zinc-100 pt-4">
+            <Stat label="Delivered" value={broadcast.delivered_count} share={rate(broadcast.delivered_count, broadcast.sent_count)} />
+            <Stat label="Opened" value={broadcast.opened_count} share={rate(broadcast.opened_count, broadcast.sent_count)} />
+            <Stat label="Clicked" value={broadcast.clicked_count} share={rate(broadcast.clicked_count, broadcast.sent_count)} />
+            <Stat label="Bounced" value={broadcast.bounced_count} share={rate(broadcast.bounced_count, broadcast.sent_count)} />
+            <Stat label="Replied" value={broadcast.replied_count} share={rate(broadcast.replied_count, broadcast.sent_count)} />
+            <Stat label="Unsubscribed" value={broadcast.unsubscribed_count} share={rate(broadcast.unsubscribed_count, broadcast.sent_count)} />
+          </dl>
+        )}
+      </CardBody>
+      {(canSend || canCancel) && (
+        <CardFooter className="flex-col items-stretch gap-2">
+          {dirty && canSend && <p className="text-xs text-amber-700">Save your changes before sending.</p>}
+          {canSchedule && !scheduledFuture && <p className="text-xs text-zinc-500">Pick a future date under Schedule and save to schedule it.</p>}
+          <div className="flex flex-wrap justify-end gap-2">
+            {canCancel && (
+              <Button variant="secondary" onClick={() => confirm("cancel")} disabled={act.isPending}>
+                <XCircle aria-hidden />
+                Cancel
+              </Button>
+            )}
+            {canSchedule && (
+              <Button variant="secondary" onClick={() => confirm("schedule")} disabled={dirty || !scheduledFuture || act.isPending}>
+                <CalendarClock aria-hidden />
+                Schedule
+              </Button>
+            )}
+            {canSend && (
+              <Button onClick={() => confirm("send")} disabled={dirty || act.isPending}>
+                <Send aria-hidden />
+                Send now
+              </Button>
+            )}
+          </div>
+        </CardFooter>
+      )}
+      <ConfirmDialog
+        open={confirmOpen}
+        onOpenChange={setConfirmOpen}
+        title={confirmations[action].title}
+        description={description[action]}
+        confirmLabel={confirmations[action].label}
+        cancelLabel={action === "cancel" ? "Keep it" : "Not yet"}
+        destructive={confirmations[action].destructive}
+        onConfirm={() => act.mutateAsync(action)}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,31 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { ApiError, apiFetch } from "@/lib/client/api";
+import { sendStatusKey, type Broadcast } from "./broadcast-types";
+
+export type SendStatus = {
+  status: Broadcast["status"];
+  sending: boolean;
+  reasons: { code: string; message: string }[];
+  progress: { total: number; queued: number; sent: number; bounced: number; failed: number };
+};
+
+/**
+ * A 404 that is not the API's NOT_FOUND body means the route itself is missing: this server has
+ * no sending engine yet. The broadcast exists (it was just loaded), so that is the only reading.
+ */
+export const isMissingRoute = (error: unknown) => error instanceof ApiError && error.status === 404 && error.code !== "NOT_FOUND";
+
+/** GET /v1/broadcasts/{id}/status, polled every 2 s while the broadcast is sending. */
+export function useSendStatus(broadcast: Broadcast) {
+  return useQuery({
+    queryKey: sendStatusKey(broadcast.id),
+    queryFn: () => apiFetch<SendStatus>(`/v1/broadcasts/${broadcast.id}/status`),
+    retry: false,
+    refetchInterval: (query) => {
+      if (query.state.error) return false;
+      return query.state.data?.sending || broadcast.status === "sending" ? 2000 : false;
+    },
+  });
+}

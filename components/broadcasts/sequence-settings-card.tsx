@@ -1,0 +1,75 @@
+"use client";
+
+import Link from "next/link";
+import { Controller, useFormContext } from "react-hook-form";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { FormField } from "@/components/ui/form-field";
+import { Label } from "@/components/ui/label";
+import { MultiSelect } from "@/components/ui/multi-select";
+import { RadioCards } from "@/components/ui/radio-cards";
+import { useSegments } from "@/components/segments/use-segments";
+import type { EditorValues } from "./editor-values";
+import { firstError } from "./first-error";
+
+const modes = [
+  { value: "sales", label: "Sales", description: "Follow-ups are threaded replies from the same inbox, like a person following up." },
+  { value: "marketing", label: "Marketing", description: "Each step is a fresh, standalone email with its own subject." },
+];
+
+export function SequenceSettingsCard() {
+  const { control, formState } = useFormContext<EditorValues>();
+  const { errors } = formState;
+  const segments = useSegments();
+  const options = (segments.data ?? []).map((segment) => ({ value: segment.id, label: segment.name, description: `${segment.contacts_count.toLocaleString()} contacts` }));
+  const empty = (
+    <>
+      No segments yet.{" "}
+      <Link href="/segments" className="font-medium text-brand-600 hover:underline">
+        Create one
+      </Link>
+      .
+    </>
+  );
+
+  return (
+    <Card>
+      <CardHeader title="Sequence" description="How follow-up steps are sent, and who leaves the sequence early. Replies always stop it." />
+      <CardBody className="flex flex-col gap-4">
+        <div className="flex flex-col gap-1.5">
+          <Label id="sequence-mode-label">Sequence mode</Label>
+          <Controller
+            control={control}
+            name="sequence_mode"
+            render={({ field }) => (
+              <RadioCards aria-labelledby="sequence-mode-label" value={field.value} onValueChange={(value) => field.onChange(value as EditorValues["sequence_mode"])} options={modes} />
+            )}
+          />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField
+            label="Exit if in any of these segments"
+            error={firstError(errors.sequence_exit_conditions?.exit_if_in_segment_ids)}
+            hint="E.g. Customers: stop following up once someone buys."
+          >
+            <Controller
+              control={control}
+              name="sequence_exit_conditions.exit_if_in_segment_ids"
+              render={({ field }) => <MultiSelect value={field.value} onChange={field.onChange} options={options} placeholder="No exit rule" emptyText={empty} />}
+            />
+          </FormField>
+          <FormField
+            label="Exit if missing from any of these segments"
+            error={firstError(errors.sequence_exit_conditions?.exit_if_not_in_segment_ids)}
+            hint="E.g. Active leads: stop once someone leaves it."
+          >
+            <Controller
+              control={control}
+              name="sequence_exit_conditions.exit_if_not_in_segment_ids"
+              render={({ field }) => <MultiSelect value={field.value} onChange={field.onChange} options={options} placeholder="No exit rule" emptyText={empty} />}
+            />
+          </FormField>
+        </div>
+      </CardBody>
+    </Card>
+  );
+}

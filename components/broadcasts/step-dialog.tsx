@@ -1,0 +1,149 @@
+"use client";
+
+import { useEffect } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { bodyResolver } from "@/components/ui/body-resolver";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { FormError, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { RadioCards } from "@/components/ui/radio-cards";
+import { NativeSelect } from "@/components/ui/select";
+import { Textarea } from "@/components/ui/textarea";
+import { useAllTemplates } from "@/components/templates/use-templates";
+import { ApiError } from "@/lib/client/api";
+import { applyServerErrors } from "@/lib/client/form-errors";
+import { createStepInput, type CreateStepInput } from "@/lib/schemas/steps";
+import type { Broadcast, SequenceStep } from "./broadcast-types";
+import { pickerOptions } from "./option-lists";
+import { emptyStep, stepFieldFor, stepFields, toStepBody, toStepValues, type StepValues } from "./step-values";
+
+const resolver = bodyResolver<StepValues, typeof createStepInput>(createStepInput, toStepBody, stepFieldFor);
+
+const units = [
+  { value: "minutes", label: "minutes" },
+  { value: "hours", label: "hours" },
+  { value: "days", label: "days" },
+];
+
+const sources = [
+  { value: "write", label: "Write it here", description: "HTML and plain text for this step only." },
+  { value: "template", label: "Use a template", description: "Reuse a saved design; edits to it apply here too." },
+];
+
+type StepDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  broadcast: Broadcast;
+  /** The step to edit; without it the dialog adds a new last step. */
+  step?: SequenceStep;
+  /** Its place among the follow-ups, from 1. */
+  number: number;
+  onSave: (body: CreateStepInput) => Promise<unknown>;
+};
+
+/** Adds or edits one follow-up step: the wait, the subject, and what it sends. */
+export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave }: StepDialogProps) {
+  const form = useForm<StepValues>({ resolver, defaultValues: step ? toStepValues(step) : emptyStep });
+  const { errors, isSubmitting } = form.formState;
+  const source = useWatch({ control: form.control, name: "content_source" });
+  const templates = useAllTemplates();
+
+  useEffect(() => {
+    if (open) form.reset(step ? toStepValues(step) : emptyStep);
+  }, [open, step, form]);
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await onSave(toStepBody(values));
+      onOpenChange(false);
+    } catch (error) {
+      // The API names body paths (delay_minutes); the form shows them on its own fields.
+      const mapped =
+        error instanceof ApiError
+          ? new ApiError(error.status, error.code, error.message, error.details.map((d) => ({ ...d, path: stepFieldFor(d.path, values) ?? d.path })))
+          : error;
+      applyServerErrors(mapped, form.setError, stepFields);
+    }
+  });
+
+  const subjectHint =
+    broadcast.sequence_mode === "sales"
+      ? `Leave empty to reply in the same thread ("Re: ${broadcast.subject}").`
+      : "Leave empty to reuse the broadcast's subject. A fresh subject tends to work better for standalone emails.";
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      size="lg"
+      title={step ? `Edit follow-up ${number}` : `Add follow-up ${number}`}
+      description={
+        broadcast.sequence_mode === "sales" ? "Sent as a threaded reply from the same inbox, to recipients who have not replied." : "Sent as a new email to recipients still in the sequence."
+      }
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" form="step-form" loading={isSubmitting}>
+            {step ? "Save follow-up" : "Add follow-up"}
+          </Button>
+        </>
+      }
+    >
+      <form id="step-form" onSubmit={submit} className="flex flex-col gap-4" noValidate>
+        <FormError message={errors.root?.server?.message} />
+        <div className="flex flex-col gap-1.5">
+          <div className="flex flex-wrap items-start gap-2">
+            <FormField label="Wait" error={errors.delay_amount?.message} className="w-28">
+              <Input type="number" min={0} step={1} inputMode="numeric" className="tabular-nums" {...form.register("delay_amount", { valueAsNumber: true })} />
+            </FormField>
+            <FormField label="Unit" className="w-32">
+              <NativeSelect options={units} {...form.register("delay_unit")} />
+            </FormField>
+          </div>
+          <p className="text-[13px] text-zinc-500">{number === 1 ? "Counted from when the broadcast's own email is sent." : "Counted from when the previous follow-up is sent."}</p>
+        </div>
+        <FormField label="Subject" error={errors.subject?.message} hint={subjectHint}>
+          <Input placeholder={broadcast.sequence_mode === "sales" ? `Re: ${broadcast.subject}` : "Following up on my last email"} {...form.register("subject")} />
+        </FormField>
+        <div className="flex flex-col gap-1.5">
+          <Label id="step-source-label">Content</Label>
+          <Controller
+            control={form.control}
+            name="content_source"
+            render={({ field }) => <RadioCards aria-labelledby="step-source-label" value={field.value} onValueChange={field.onChange} options={sources} />}
+          />
+        </div>
+        {source === "template" ? (
+          <FormField label="Template" error={errors.template_id?.message}>
+            <Controller
+              control={form.control}
+              name="template_id"
+              render={({ field }) => (
+                <NativeSelect
+                  name={field.name}
+                  value={field.value}
+                  onBlur={field.onBlur}
+                  onChange={(event) => field.onChange(event.target.value)}
+                  options={pickerOptions(templates.data, (template) => template.name, "Choose a template", field.value, templates.isPending)}
+                />
+              )}
+            />
+          </FormField>
+        ) : (
+          <>
+            <FormField label="HTML" error={errors.html_content?.message} hint="Write HTML, plain text, or both.">
+              <Textarea rows={7} spellCheck={false} className="font-mono text-[13px]" placeholder="<p>Hi {{first_name|there}}, just bumping this up…</p>" {...form.register("html_content")} />
+            </FormField>
+            <FormField label="Plain text" error={errors.text_content?.message} hint="A plain-text follow-up often reads more like a personal note.">
+              <Textarea rows={5} placeholder={"Hi {{first_name|there}},\n\nJust bumping this up…"} {...form.register("text_content")} />
+            </FormField>
+          </>
+        )}
+      </form>
+    </Dialog>
+  );
+}

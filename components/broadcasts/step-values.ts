@@ -1,0 +1,66 @@
+import type { CreateStepInput } from "@/lib/schemas/steps";
+import type { SequenceStep } from "./broadcast-types";
+
+export type DelayUnit = "minutes" | "hours" | "days";
+
+export const minutesPer: Record<DelayUnit, number> = { minutes: 1, hours: 60, days: 1440 };
+
+export type StepValues = {
+  delay_amount: number;
+  delay_unit: DelayUnit;
+  subject: string;
+  content_source: "write" | "template";
+  html_content: string;
+  text_content: string;
+  template_id: string;
+};
+
+export const emptyStep: StepValues = { delay_amount: 2, delay_unit: "days", subject: "", content_source: "write", html_content: "", text_content: "", template_id: "" };
+
+/** The largest unit that shows the delay exactly: 4320 minutes is "3 days", 90 is "90 minutes". */
+export function splitDelay(minutes: number): { amount: number; unit: DelayUnit } {
+  if (minutes > 0 && minutes % minutesPer.days === 0) return { amount: minutes / minutesPer.days, unit: "days" };
+  if (minutes > 0 && minutes % minutesPer.hours === 0) return { amount: minutes / minutesPer.hours, unit: "hours" };
+  return { amount: minutes, unit: "minutes" };
+}
+
+export function describeDelay(minutes: number): string {
+  if (minutes === 0) return "Right after the previous email";
+  const { amount, unit } = splitDelay(minutes);
+  return `Wait ${amount} ${amount === 1 ? unit.slice(0, -1) : unit}`;
+}
+
+export function toStepValues(step: SequenceStep): StepValues {
+  const { amount, unit } = splitDelay(step.delay_minutes);
+  return {
+    delay_amount: amount,
+    delay_unit: unit,
+    subject: step.subject ?? "",
+    content_source: step.template_id ? "template" : "write",
+    html_content: step.html_content ?? "",
+    text_content: step.text_content ?? "",
+    template_id: step.template_id ?? "",
+  };
+}
+
+/** The step as POST/PUT …/steps take it; the content source not chosen is cleared. */
+export function toStepBody(v: StepValues): CreateStepInput {
+  const write = v.content_source === "write";
+  return {
+    delay_minutes: Number.isFinite(v.delay_amount) ? Math.round(v.delay_amount * minutesPer[v.delay_unit]) : Number.NaN,
+    subject: v.subject.trim() === "" ? null : v.subject,
+    html_content: write && v.html_content.trim() ? v.html_content : null,
+    text_content: write && v.text_content.trim() ? v.text_content : null,
+    template_id: !write && v.template_id ? v.template_id : null,
+  };
+}
+
+/** Where a body problem shows in the step form. */
+export function stepFieldFor(path: string, values: StepValues): string | undefined {
+  if (path === "delay_minutes") return "delay_amount";
+  // "content or template required" is reported on html_content; show it where the user is looking.
+  if (path === "html_content" && values.content_source === "template") return "template_id";
+  return undefined;
+}
+
+export const stepFields = ["delay_amount", "subject", "html_content", "text_content", "template_id"] as const;
