@@ -24,6 +24,30 @@ function decodeAttribute(value: string): string {
   });
 }
 
+/** Whether a link is one tracking rewrites: http(s), and not to this service itself. */
+const trackable = (url: string, baseUrl: string) => /^https?:\/\//i.test(url) && !url.startsWith(`${baseUrl}/`) && url !== baseUrl;
+
+/** Calls `visit` with each anchor's decoded href; what it returns replaces the attribute value (undefined keeps it). */
+function mapHrefs(html: string, visit: (url: string) => string | undefined): string {
+  return html.replace(ANCHOR, (tag) =>
+    tag.replace(HREF, (attribute, prefix: string, double?: string, single?: string, bare?: string) => {
+      const replacement = visit(decodeAttribute(double ?? single ?? bare ?? "").trim());
+      return replacement === undefined ? attribute : `${prefix}"${replacement}"`;
+    }),
+  );
+}
+
+/** The links of the HTML that `addTracking` would rewrite, as their original URLs. */
+export function trackableLinks(html: string, baseUrl = env.appUrl): string[] {
+  const base = baseUrl.replace(/\/$/, "");
+  const links = new Set<string>();
+  mapHrefs(html, (url) => {
+    if (trackable(url, base)) links.add(url);
+    return undefined;
+  });
+  return [...links];
+}
+
 /**
  * Rewrites every http(s) link of the HTML to a signed click redirect and adds a 1×1 open pixel
  * before `</body>`. Links to this service itself (unsubscribe pages, …) are left alone.
@@ -32,14 +56,11 @@ function decodeAttribute(value: string): string {
 export function addTracking(html: string, emailId: string, options: TrackingOptions = {}): { html: string; links: string[] } {
   const baseUrl = (options.baseUrl ?? env.appUrl).replace(/\/$/, "");
   const links = new Set<string>();
-  const rewritten = html.replace(ANCHOR, (tag) =>
-    tag.replace(HREF, (attribute, prefix: string, double?: string, single?: string, bare?: string) => {
-      const url = decodeAttribute(double ?? single ?? bare ?? "").trim();
-      if (!/^https?:\/\//i.test(url) || url.startsWith(`${baseUrl}/`) || url === baseUrl) return attribute;
-      links.add(url);
-      return `${prefix}"${clickUrl(emailId, url, baseUrl)}"`;
-    }),
-  );
+  const rewritten = mapHrefs(html, (url) => {
+    if (!trackable(url, baseUrl)) return undefined;
+    links.add(url);
+    return clickUrl(emailId, url, baseUrl);
+  });
   const pixel = `<img src="${openPixelUrl(emailId, baseUrl)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0" />`;
   let bodyEnd = -1;
   for (const match of rewritten.matchAll(/<\/body\s*>/gi)) bodyEnd = match.index;

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { trackableLinks } from "./add-tracking";
 import { emailEventData } from "@/lib/webhooks/email-event-data";
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import { verifyClickToken } from "./token";
@@ -13,7 +14,9 @@ const escapeAttribute = (url: string) => url.replace(/&/g, "&amp;").replace(/"/g
  */
 function linkInEmail(html: string | null, token: string, url: string): boolean {
   if (!html) return false;
-  return html.includes(token) || html.includes(url) || html.includes(escapeAttribute(url));
+  if (html.includes(token) || html.includes(url) || html.includes(escapeAttribute(url))) return true;
+  // The untracked HTML may spell the URL with other entities; read its links as a browser would.
+  return trackableLinks(html).includes(url);
 }
 
 /**

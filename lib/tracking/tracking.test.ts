@@ -202,6 +202,9 @@ describe("open and click tracking", () => {
     const token = signClickToken(id, "https://example.com/pricing?a=1&b=2");
     const response = await handleClick(visit("http://localhost/"), token);
     expect(response.headers.get("location")).toBe("https://example.com/pricing?a=1&b=2");
+    const spelledOtherwise = await sentEmail(() => '<a href="https://example.com/x?a=1&#38;b=2">x</a>');
+    const other = await handleClick(visit("http://localhost/"), signClickToken(spelledOtherwise, "https://example.com/x?a=1&b=2"));
+    expect(other.headers.get("location")).toBe("https://example.com/x?a=1&b=2");
   });
 
   it("with tracking off, still redirects but records neither opens nor clicks", async () => {
