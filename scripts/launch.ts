@@ -19,6 +19,8 @@ export async function launch(mode: "dev" | "start", extraArgs: string[]) {
   const children: ChildProcess[] = [];
   const nextBin = require.resolve("next/dist/bin/next");
   children.push(spawn(process.execPath, [nextBin, mode, "-p", String(env.port), ...extraArgs], { stdio: "inherit" }));
+  // The worker sends what the web server queues; it is TypeScript, run through tsx like this script.
+  children.push(spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], { stdio: "inherit" }));
 
   const stop = (code: number) => {
     for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");

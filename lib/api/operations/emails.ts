@@ -4,6 +4,9 @@ import { listEnvelope, parseCursorParams, parseLimit, parseNonNegative } from "@
 import { idParams } from "@/lib/schemas/common";
 import { email, emailDetail, emailPage, emailPageQuery, listEmailsQuery } from "@/lib/schemas/emails";
 import { getEmail, listEmails, type EmailListPage } from "@/lib/services/emails";
+import { sendEmailInput } from "@/lib/schemas/send-email";
+import { readIdempotencyKey } from "@/lib/sending/idempotency";
+import { sendTransactionalEmail } from "@/lib/sending/transactional";
 
 const tag = "Emails";
 
@@ -43,4 +46,25 @@ export const getEmailOperation = defineOperation({
   handler: (ctx, { params }) => getEmail(ctx, params.id),
 });
 
-export const emailsOperations = [listEmailsOperation, getEmailOperation];
+export const sendEmailOperation = defineOperation({
+  method: "POST",
+  path: "/v1/emails",
+  tag,
+  summary: "Send an email",
+  description:
+    "Queues one email and answers its record (status `queued`, in a new thread); the worker sends it at once, through " +
+    "`inbox_id` when given (its SMTP server, and its sender unless `from` is given) or else the organization's relay, from " +
+    "an address at a verified domain (400 DOMAIN_NOT_VERIFIED). Content: `html` and/or `text`, or a `template_id` whose " +
+    "`{{placeholders}}` are filled from `variables` (then from the contact with the `to` address); the text part is derived " +
+    "from the HTML when not given. Temporary SMTP failures are retried with backoff; a permanent one bounces the email and " +
+    "suppresses the address. `Idempotency-Key` header: the same key with the same body within 24 hours answers the first " +
+    "answer and sends nothing more; with another body 409 CONFLICT.",
+  auth: "member",
+  body: sendEmailInput,
+  status: 201,
+  response: email,
+  errors: ["VALIDATION_ERROR", "DOMAIN_NOT_VERIFIED", "CONFLICT"],
+  handler: (ctx, { body, request }) => sendTransactionalEmail(ctx, body, readIdempotencyKey(request)),
+});
+
+export const emailsOperations = [listEmailsOperation, getEmailOperation, sendEmailOperation];

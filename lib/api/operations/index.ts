@@ -1,6 +1,7 @@
 import type { AnyOperation } from "@/lib/api/operation";
 import { apiKeyOperations } from "./api-keys";
 import { broadcastsOperations } from "./broadcasts";
+import { broadcastSendingOperations } from "./broadcast-sending";
 import { contactsOperations } from "./contacts";
 import { domainsOperations } from "./domains";
 import { emailsOperations } from "./emails";
@@ -17,6 +18,7 @@ import { webhooksOperations } from "./webhooks";
 export const operations: AnyOperation[] = [
   ...apiKeyOperations,
   ...broadcastsOperations,
+  ...broadcastSendingOperations,
   ...contactsOperations,
   ...domainsOperations,
   ...emailsOperations,

@@ -1,0 +1,68 @@
+import { defineOperation } from "@/lib/api/operation";
+import { broadcast } from "@/lib/schemas/broadcasts";
+import { broadcastSendingStatus, sendBroadcastInput } from "@/lib/schemas/broadcast-sending";
+import { idParams } from "@/lib/schemas/common";
+import { cancelBroadcast, sendBroadcast } from "@/lib/sending/broadcast-sending";
+import { sendingSpeedReference } from "@/lib/sending/speeds";
+import { getBroadcastSendingStatus } from "@/lib/sending/why-not-sending";
+
+const tag = "Broadcasts";
+
+export const sendBroadcastOperation = defineOperation({
+  method: "POST",
+  path: "/v1/broadcasts/{id}/send",
+  tag,
+  summary: "Send or schedule a broadcast",
+  description:
+    "A draft or scheduled broadcast becomes `scheduled` and starts at `scheduled_at` (now when omitted); calling it again " +
+    "reschedules it. At its time every recipient gets one email record: the segment's subscribed contacts, minus suppressed " +
+    "addresses and, for a broadcast with a topic, contacts opted out of it. The status then goes `sending` → `sent` " +
+    "(or `failed` with `failure_reason`). Needs a sender, content (HTML, text or a template) and a segment, else 400 " +
+    "BROADCAST_NOT_SENDABLE with `details` naming each missing field (sending now to a segment without recipients too). " +
+    "Without inboxes the organization's relay sends from `from_email`, whose domain must be verified (400 DOMAIN_NOT_VERIFIED). " +
+    "Recipients of an `inbox_ids` rotation are spread evenly (shares within one email), each email with its inbox's sender. " +
+    "Every email carries an unsubscribe link in its body and RFC 8058 one-click `List-Unsubscribe` headers. " +
+    `${sendingSpeedReference} ` +
+    "Temporary SMTP failures (4xx, connection errors) are retried after 1, 5, 15, 60, 240 and 720 minutes, then the email fails; " +
+    "a permanent refusal (5xx) bounces it and suppresses the address. Only draft and scheduled broadcasts can be sent (else 400 BROADCAST_NOT_EDITABLE).",
+  auth: "member",
+  params: idParams,
+  body: sendBroadcastInput,
+  response: broadcast,
+  errors: ["VALIDATION_ERROR", "BROADCAST_NOT_SENDABLE", "BROADCAST_NOT_EDITABLE", "DOMAIN_NOT_VERIFIED", "NOT_FOUND"],
+  handler: (ctx, { params, body }) => sendBroadcast(ctx, params.id, body),
+});
+
+export const cancelBroadcastOperation = defineOperation({
+  method: "POST",
+  path: "/v1/broadcasts/{id}/cancel",
+  tag,
+  summary: "Cancel a broadcast",
+  description:
+    "A scheduled or sending broadcast becomes `cancelled`: it will not start, and its emails not yet handed to SMTP are " +
+    "cancelled; emails already in flight finish and are counted. Other statuses: 400 BROADCAST_NOT_CANCELLABLE.",
+  auth: "member",
+  params: idParams,
+  response: broadcast,
+  errors: ["BROADCAST_NOT_CANCELLABLE", "NOT_FOUND"],
+  handler: (ctx, { params }) => cancelBroadcast(ctx, params.id),
+});
+
+export const broadcastSendingStatusOperation = defineOperation({
+  method: "GET",
+  path: "/v1/broadcasts/{id}/status",
+  tag,
+  summary: "Why a broadcast is or is not sending",
+  description:
+    "The broadcast's status, whether emails of it can go out right now, its progress over its email records, and `reasons` " +
+    "when it is not sending (or not at full speed): a draft, scheduled for later, no recipients, an inbox paused, failing or " +
+    "at its daily limit (with `resumes_at`), no relay or no verified domain for it, waiting for a retry or the next sequence " +
+    "step, cancelled, failed (with the reason), or finished.",
+  auth: "member",
+  params: idParams,
+  response: broadcastSendingStatus,
+  errors: ["NOT_FOUND"],
+  handler: (ctx, { params }) => getBroadcastSendingStatus(ctx, params.id),
+});
+
+export const broadcastSendingOperations = [sendBroadcastOperation, cancelBroadcastOperation, broadcastSendingStatusOperation];

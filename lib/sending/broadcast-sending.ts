@@ -1,0 +1,89 @@
+import type { OrgContext } from "@/lib/api/context";
+import { AppError, invalidField, type ValidationIssue } from "@/lib/api/errors";
+import { db, type Prisma } from "@/lib/db";
+import type { Broadcast } from "@/lib/generated/prisma/client";
+import type { SendBroadcastInput } from "@/lib/schemas/broadcast-sending";
+import { lockBroadcast, serializeBroadcast } from "@/lib/services/broadcasts";
+import { assertVerifiedSenderDomain } from "@/lib/services/sender-domains";
+import { audienceCondition } from "./audience";
+import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "./queue";
+
+// A client a little behind the server's clock still means "now".
+const PAST_TOLERANCE_MS = 60_000;
+
+async function recipientCount(tx: Prisma.TransactionClient, b: Broadcast & { segment_id: string }): Promise<number> {
+  const audience = audienceCondition({ organizationId: b.organization_id, segmentId: b.segment_id, topicId: b.topic_id });
+  const [row] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM contacts c WHERE ${audience}`;
+  return row.n;
+}
+
+/** Everything a broadcast lacks to be sent, each as a `{ path, message }`. */
+async function sendabilityProblems(tx: Prisma.TransactionClient, b: Broadcast, startsNow: boolean): Promise<ValidationIssue[]> {
+  const problems: ValidationIssue[] = [];
+  if (!b.from_email && !b.inbox_id && b.inbox_ids.length === 0) problems.push({ path: "from_email", message: "a sender is required: from_email, inbox_id or inbox_ids" });
+  if (!b.template_id && !b.html_content && !b.text_content) {
+    problems.push({ path: "html_content", message: "content is required: html_content, text_content or template_id" });
+  }
+  if (!b.segment_id) problems.push({ path: "segment_id", message: "an audience is required: set segment_id" });
+  else if (startsNow && (await recipientCount(tx, { ...b, segment_id: b.segment_id })) === 0) {
+    problems.push({ path: "segment_id", message: "the segment has no subscribed, unsuppressed contacts for this broadcast" });
+  }
+  return problems;
+}
+
+/**
+ * Send now or schedule: a draft or scheduled broadcast becomes `scheduled` at the given time (now
+ * without one) and its start job is queued under the broadcast's id, so sending again moves the
+ * same job instead of adding one.
+ */
+export async function sendBroadcast(ctx: OrgContext, id: string, input: SendBroadcastInput) {
+  const now = Date.now();
+  let runAt = new Date(now);
+  if (input.scheduled_at) {
+    runAt = new Date(input.scheduled_at);
+    if (runAt.getTime() < now - PAST_TOLERANCE_MS) throw invalidField("scheduled_at", "must not be in the past");
+    if (runAt.getTime() < now) runAt = new Date(now);
+  }
+  await ensureQueueSchema();
+  return db.$transaction(async (tx) => {
+    const status = await lockBroadcast(tx, ctx, id);
+    if (status !== "draft" && status !== "scheduled") {
+      throw new AppError("BROADCAST_NOT_EDITABLE", `A ${status} broadcast cannot be sent; only draft and scheduled ones can`);
+    }
+    const broadcast = await tx.broadcast.findFirstOrThrow({ where: { id, organization_id: ctx.organizationId } });
+    const problems = await sendabilityProblems(tx, broadcast, runAt.getTime() <= now);
+    if (problems.length > 0) throw new AppError("BROADCAST_NOT_SENDABLE", "The broadcast cannot be sent yet", problems);
+    if (!broadcast.inbox_id && broadcast.inbox_ids.length === 0) await assertVerifiedSenderDomain(ctx, broadcast.from_email, "from_email");
+
+    const row = await tx.broadcast.update({
+      where: { id, organization_id: ctx.organizationId },
+      data: { status: "scheduled", scheduled_at: runAt, failure_reason: null },
+    });
+    await queueBroadcastStart(tx, { broadcastId: id, organizationId: ctx.organizationId }, runAt);
+    return serializeBroadcast(row);
+  });
+}
+
+/**
+ * Cancels a scheduled or sending broadcast: its start job is dropped and every email not yet
+ * handed to SMTP is cancelled; emails already in flight finish and are counted.
+ */
+export async function cancelBroadcast(ctx: OrgContext, id: string) {
+  await ensureQueueSchema();
+  return db.$transaction(async (tx) => {
+    const status = await lockBroadcast(tx, ctx, id);
+    if (status !== "scheduled" && status !== "sending") {
+      throw new AppError("BROADCAST_NOT_CANCELLABLE", `A ${status} broadcast cannot be cancelled; only scheduled and sending ones can`);
+    }
+    await tx.email.updateMany({
+      where: { broadcast_id: id, organization_id: ctx.organizationId, status: { in: ["queued", "scheduled"] } },
+      data: { status: "cancelled", last_error: "The broadcast was cancelled" },
+    });
+    const row = await tx.broadcast.update({
+      where: { id, organization_id: ctx.organizationId },
+      data: { status: "cancelled", completed_at: new Date() },
+    });
+    await dropBroadcastStart(tx, id);
+    return serializeBroadcast(row);
+  });
+}

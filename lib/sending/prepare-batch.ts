@@ -1,0 +1,170 @@
+import type Mail from "nodemailer/lib/mailer";
+import { db } from "@/lib/db";
+import type { Broadcast, Contact, Email, Inbox, SequenceStep, Template } from "@/lib/generated/prisma/client";
+import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "./render";
+import { oneClickUnsubscribeUrl, unsubscribePageUrl } from "./unsubscribe-token";
+
+export type Outgoing = {
+  email: Email;
+  /** Null: the organization's relay. */
+  inbox: Inbox | null;
+  message: Mail.Options;
+  rendered: RenderedEmail;
+  /** The headers as sent, kept on the email record. */
+  headers: Record<string, string>;
+};
+
+/** A claimed email that must not go out after all, and why. */
+export type Withdrawn = { email: Email; reason: string };
+
+type BatchData = {
+  broadcasts: Map<string, Broadcast>;
+  steps: Map<string, SequenceStep>;
+  templates: Map<string, Template>;
+  contacts: Map<string, Contact>;
+  inboxes: Map<string, Inbox>;
+  suppressed: Set<string>;
+  topicChoices: Map<string, boolean>;
+  optOutTopics: Set<string>;
+};
+
+const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
+const present = <T>(values: (T | null | undefined)[]) => [...new Set(values.filter((v): v is T => v !== null && v !== undefined))];
+const suppressionKey = (organizationId: string, email: string) => `${organizationId}:${email.trim().toLowerCase()}`;
+
+async function loadBatchData(emails: Email[]): Promise<BatchData> {
+  const [broadcasts, steps, contacts, inboxes, suppressions] = await Promise.all([
+    db.broadcast.findMany({ where: { id: { in: present(emails.map((e) => e.broadcast_id)) } } }),
+    db.sequenceStep.findMany({ where: { id: { in: present(emails.map((e) => e.step_id)) } } }),
+    db.contact.findMany({ where: { id: { in: present(emails.map((e) => e.contact_id)) } } }),
+    db.inbox.findMany({ where: { id: { in: present(emails.map((e) => e.inbox_id)) } } }),
+    db.suppression.findMany({
+      where: {
+        organization_id: { in: present(emails.map((e) => e.organization_id)) },
+        email: { in: present(emails.map((e) => e.to_email.trim().toLowerCase())) },
+      },
+      select: { organization_id: true, email: true },
+    }),
+  ]);
+  const templates = await db.template.findMany({
+    where: { id: { in: present([...broadcasts.map((b) => b.template_id), ...steps.map((s) => s.template_id)]) } },
+  });
+  const topicIds = present(broadcasts.map((b) => b.topic_id));
+  const [choices, optOutTopics] = await Promise.all([
+    db.contactTopic.findMany({
+      where: { topic_id: { in: topicIds }, contact_id: { in: present(emails.map((e) => e.contact_id)) } },
+      select: { contact_id: true, topic_id: true, subscribed: true },
+    }),
+    db.topic.findMany({ where: { id: { in: topicIds }, default_subscription: "opt_out" }, select: { id: true } }),
+  ]);
+  return {
+    broadcasts: byId(broadcasts),
+    steps: byId(steps),
+    templates: byId(templates),
+    contacts: byId(contacts),
+    inboxes: byId(inboxes),
+    suppressed: new Set(suppressions.map((s) => suppressionKey(s.organization_id, s.email))),
+    topicChoices: new Map(choices.map((c) => [`${c.contact_id}:${c.topic_id}`, c.subscribed])),
+    optOutTopics: new Set(optOutTopics.map((t) => t.id)),
+  };
+}
+
+/** Why a claimed email must not go out now that it is its turn (the audience may have changed since the fan-out). */
+function withdrawal(email: Email, data: BatchData): string | null {
+  if (data.suppressed.has(suppressionKey(email.organization_id, email.to_email))) return "The address is suppressed";
+  const broadcast = email.broadcast_id ? data.broadcasts.get(email.broadcast_id) : undefined;
+  if (!broadcast) return null;
+  const contact = email.contact_id ? data.contacts.get(email.contact_id) : undefined;
+  if (contact && !contact.subscribed) return "The contact unsubscribed";
+  if (contact && broadcast.topic_id) {
+    const choice = data.topicChoices.get(`${contact.id}:${broadcast.topic_id}`);
+    if (choice === false || (choice === undefined && data.optOutTopics.has(broadcast.topic_id))) return "The contact is not subscribed to the broadcast's topic";
+  }
+  return null;
+}
+
+const orNull = (value: string | null | undefined) => (value ? value : null);
+
+/**
+ * What a broadcast's email says: content already on the row, else its step's own content or
+ * template, else the broadcast's template or own content. The row's subject is the subject
+ * template (a step's `Re:` subject included).
+ */
+function marketingSource(email: Email, broadcast: Broadcast | undefined, data: BatchData): RenderSource {
+  const subject = email.subject;
+  if (email.html_content !== null || email.text_content !== null) {
+    return { subject, html: email.html_content, text: email.text_content, previewText: null };
+  }
+  const step = email.step_id ? data.steps.get(email.step_id) : undefined;
+  if (step) {
+    const own = orNull(step.html_content) || orNull(step.text_content);
+    const template = step.template_id ? data.templates.get(step.template_id) : undefined;
+    if (own || !template) return { subject, html: orNull(step.html_content), text: orNull(step.text_content), previewText: null };
+    return { subject, html: orNull(template.html_content), text: orNull(template.text_content), previewText: template.preview_text };
+  }
+  const template = broadcast?.template_id ? data.templates.get(broadcast.template_id) : undefined;
+  if (template) {
+    return { subject, html: orNull(template.html_content), text: orNull(template.text_content), previewText: broadcast?.preview_text ?? template.preview_text };
+  }
+  return { subject, html: orNull(broadcast?.html_content), text: orNull(broadcast?.text_content), previewText: broadcast?.preview_text ?? null };
+}
+
+function compose(email: Email, data: BatchData): Outgoing {
+  const inbox = email.inbox_id ? (data.inboxes.get(email.inbox_id) ?? null) : null;
+  const headers: Record<string, string> = {};
+  let rendered: RenderedEmail;
+  if (email.broadcast_id) {
+    const contact = email.contact_id ? data.contacts.get(email.contact_id) : undefined;
+    const pageUrl = unsubscribePageUrl(email.id);
+    const values = contactValues(contact ?? { email: email.to_email, first_name: null, last_name: null, metadata: {} }, { unsubscribe_url: pageUrl });
+    rendered = renderEmail(marketingSource(email, data.broadcasts.get(email.broadcast_id), data), { values, unsubscribeUrl: pageUrl });
+    headers["List-Unsubscribe"] = `<${oneClickUnsubscribeUrl(email.id)}>`;
+    headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
+  } else {
+    rendered = { subject: email.subject, html: email.html_content, text: email.text_content ?? "" };
+  }
+  const message: Mail.Options = {
+    from: { name: email.from_name ?? "", address: email.from_email },
+    to: email.to_email,
+    replyTo: email.reply_to ?? undefined,
+    subject: rendered.subject,
+    text: rendered.text,
+    html: rendered.html ?? undefined,
+    messageId: email.message_id,
+    inReplyTo: email.in_reply_to ?? undefined,
+    references: email.references.length > 0 ? email.references : undefined,
+    headers,
+  };
+  const recorded: Record<string, string> = {
+    "Message-ID": email.message_id,
+    From: email.from_name ? `${email.from_name} <${email.from_email}>` : email.from_email,
+    To: email.to_email,
+    Subject: rendered.subject,
+  };
+  if (email.reply_to) recorded["Reply-To"] = email.reply_to;
+  if (email.in_reply_to) recorded["In-Reply-To"] = email.in_reply_to;
+  if (email.references.length > 0) recorded.References = email.references.join(" ");
+  return { email, inbox, message, rendered, headers: { ...recorded, ...headers } };
+}
+
+/** Loads what the claimed emails need and renders each; the ones that must not go out are withdrawn. */
+export async function prepareBatch(ids: string[]): Promise<{ outgoing: Outgoing[]; withdrawn: Withdrawn[]; broken: { email: Email; error: unknown }[] }> {
+  const emails = await db.email.findMany({ where: { id: { in: ids }, status: "sending" } });
+  const data = await loadBatchData(emails);
+  const outgoing: Outgoing[] = [];
+  const withdrawn: Withdrawn[] = [];
+  const broken: { email: Email; error: unknown }[] = [];
+  for (const email of emails) {
+    const reason = withdrawal(email, data);
+    if (reason) {
+      withdrawn.push({ email, reason });
+      continue;
+    }
+    try {
+      outgoing.push(compose(email, data));
+    } catch (error) {
+      broken.push({ email, error });
+    }
+  }
+  return { outgoing, withdrawn, broken };
+}

@@ -1,0 +1,43 @@
+import { runMigrations } from "graphile-worker";
+import type { DbClient } from "@/lib/services/owned-records";
+import { env } from "@/lib/env";
+
+export const BROADCAST_START_TASK = "broadcast:start";
+
+export type BroadcastStartPayload = { broadcastId: string; organizationId: string };
+
+const installed = new Map<string, Promise<void>>();
+
+/**
+ * graphile-worker keeps its queue in its own schema, which it installs on first use; the API adds
+ * jobs inside its own transactions, so the schema must exist before the first one.
+ */
+export function ensureQueueSchema(connectionString = env.databaseUrl): Promise<void> {
+  let done = installed.get(connectionString);
+  if (!done) {
+    done = runMigrations({ connectionString }).catch((error: unknown) => {
+      installed.delete(connectionString);
+      throw error;
+    });
+    installed.set(connectionString, done);
+  }
+  return done;
+}
+
+/**
+ * Queues the start of a broadcast at `runAt`, keyed by the broadcast id: sending again replaces
+ * the pending job (a new time reschedules it) instead of adding a second one. Runs in the
+ * caller's transaction, so the job exists exactly when the status change is committed.
+ */
+export async function queueBroadcastStart(client: DbClient, payload: BroadcastStartPayload, runAt: Date): Promise<void> {
+  await client.$queryRaw`
+    SELECT graphile_worker.add_job(
+      ${BROADCAST_START_TASK}, ${JSON.stringify(payload)}::json,
+      run_at => ${runAt}::timestamptz, job_key => ${payload.broadcastId}, job_key_mode => 'replace', max_attempts => 25
+    )::text`;
+}
+
+/** Drops the pending start of a broadcast, if any (a job already running finishes and sees the new status). */
+export async function dropBroadcastStart(client: DbClient, broadcastId: string): Promise<void> {
+  await client.$queryRaw`SELECT graphile_worker.remove_job(${broadcastId})::text`;
+}

@@ -1,0 +1,186 @@
+import { db, Prisma } from "@/lib/db";
+import { emailEventData, type EmailForEvent } from "@/lib/webhooks/email-event-data";
+import { emitEvent } from "@/lib/webhooks/emit-event";
+import type { DeliveryResult } from "./deliver";
+import type { Withdrawn } from "./prepare-batch";
+
+/** Waits before attempts 2, 3, …: 1, 5, 15, 60, 240 and 720 minutes; after the last the email fails. */
+export const RETRY_DELAYS_MS = [1, 5, 15, 60, 240, 720].map((minutes) => minutes * 60_000);
+
+export type Outcomes = {
+  results: DeliveryResult[];
+  withdrawn: Withdrawn[];
+  /** Emails that could not even be prepared (a broken inbox secret, say): retried like a deferral. */
+  broken: { email: { id: string; attempts: number; inbox_id: string | null }; reason: string }[];
+};
+
+type Returned = EmailForEvent & { organization_id: string };
+
+// What `emailEventData` needs from each changed row.
+const returning = Prisma.raw(
+  "e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.thread_id, e.from_email, e.to_email, e.subject, e.tags, e.created_at",
+);
+
+async function recordSent(tx: Prisma.TransactionClient, results: Extract<DeliveryResult, { kind: "sent" }>[]): Promise<Returned[]> {
+  if (results.length === 0) return [];
+  const rows = JSON.stringify(
+    results.map((r) => ({
+      id: r.outgoing.email.id,
+      sent_at: r.acceptedAt.toISOString(),
+      provider_message_id: r.response,
+      subject: r.outgoing.rendered.subject,
+      html_content: r.outgoing.rendered.html,
+      text_content: r.outgoing.rendered.text,
+      headers: r.outgoing.headers,
+    })),
+  );
+  const sent = await tx.$queryRaw<Returned[]>`WITH v AS (
+       SELECT * FROM jsonb_to_recordset(${rows}::jsonb)
+         AS v(id uuid, sent_at timestamptz, provider_message_id text, subject text, html_content text, text_content text, headers jsonb)
+     ),
+     updated AS (
+       UPDATE emails e SET status = 'sent', sent_at = v.sent_at, provider_message_id = v.provider_message_id,
+         subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers,
+         last_error = NULL, locked_until = NULL, next_attempt_at = NULL, updated_at = now()
+       FROM v WHERE e.id = v.id AND e.status = 'sending'
+       RETURNING ${returning}, e.sent_at, e.provider_message_id
+     ),
+     events AS (
+       INSERT INTO email_events (organization_id, email_id, type, data)
+       SELECT organization_id, id, 'sent', jsonb_build_object('response', provider_message_id) FROM updated
+     ),
+     counters AS (
+       UPDATE broadcasts b SET sent_count = b.sent_count + c.n, updated_at = now()
+       FROM (SELECT broadcast_id, count(*)::int AS n FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id) c
+       WHERE b.id = c.broadcast_id
+     ),
+     touched_threads AS (
+       UPDATE threads t SET last_message_at = u.sent_at, updated_at = now() FROM updated u WHERE t.id = u.thread_id
+     )
+     SELECT * FROM updated`;
+  return sent;
+}
+
+async function recordBounced(tx: Prisma.TransactionClient, results: Extract<DeliveryResult, { kind: "bounced" }>[]): Promise<(Returned & { code: number; reason: string })[]> {
+  if (results.length === 0) return [];
+  const rows = JSON.stringify(
+    results.map((r) => ({
+      id: r.outgoing.email.id,
+      code: r.code,
+      reason: r.reason,
+      subject: r.outgoing.rendered.subject,
+      html_content: r.outgoing.rendered.html,
+      text_content: r.outgoing.rendered.text,
+      headers: r.outgoing.headers,
+    })),
+  );
+  return tx.$queryRaw`WITH v AS (
+       SELECT * FROM jsonb_to_recordset(${rows}::jsonb)
+         AS v(id uuid, code int, reason text, subject text, html_content text, text_content text, headers jsonb)
+     ),
+     updated AS (
+       UPDATE emails e SET status = 'bounced', bounced_at = now(), last_error = v.code || ' ' || v.reason,
+         subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers,
+         locked_until = NULL, next_attempt_at = NULL, updated_at = now()
+       FROM v WHERE e.id = v.id AND e.status = 'sending'
+       RETURNING ${returning}, v.code, v.reason
+     ),
+     events AS (
+       INSERT INTO email_events (organization_id, email_id, type, data)
+       SELECT organization_id, id, 'bounced', jsonb_build_object('code', code, 'reason', reason) FROM updated
+     ),
+     suppressed AS (
+       INSERT INTO suppressions (organization_id, email, reason)
+       SELECT DISTINCT organization_id, lower(trim(to_email)), 'bounce'::"SuppressionReason" FROM updated
+       ON CONFLICT (organization_id, email) DO NOTHING
+     ),
+     counters AS (
+       UPDATE broadcasts b SET bounced_count = b.bounced_count + c.n, updated_at = now()
+       FROM (SELECT broadcast_id, count(*)::int AS n FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id) c
+       WHERE b.id = c.broadcast_id
+     )
+     SELECT * FROM updated`;
+}
+
+/** Temporary failures go back to the queue after their backoff; the last allowed attempt fails for good. */
+async function recordDeferred(tx: Prisma.TransactionClient, deferred: { id: string; attempts: number; reason: string }[], delays: number[]) {
+  if (deferred.length === 0) return;
+  const rows = JSON.stringify(
+    deferred.map((d) => ({ id: d.id, reason: d.reason, delay_ms: d.attempts <= delays.length ? delays[d.attempts - 1] : null })),
+  );
+  await tx.$executeRaw`WITH v AS (SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text, delay_ms int)),
+     updated AS (
+       UPDATE emails e SET
+         status = CASE WHEN v.delay_ms IS NULL THEN 'failed'::"EmailStatus" ELSE 'queued'::"EmailStatus" END,
+         next_attempt_at = CASE WHEN v.delay_ms IS NULL THEN NULL ELSE now() + v.delay_ms * interval '1 millisecond' END,
+         last_error = v.reason, locked_until = NULL, updated_at = now()
+       FROM v WHERE e.id = v.id AND e.status = 'sending'
+       RETURNING e.id, e.organization_id, e.status, e.attempts, v.reason
+     )
+     INSERT INTO email_events (organization_id, email_id, type, data)
+     SELECT organization_id, id, 'failed', jsonb_build_object('reason', reason, 'attempts', attempts) FROM updated WHERE status = 'failed'`;
+}
+
+async function recordWithdrawn(tx: Prisma.TransactionClient, withdrawn: Withdrawn[]) {
+  if (withdrawn.length === 0) return;
+  const rows = JSON.stringify(withdrawn.map((w) => ({ id: w.email.id, reason: w.reason })));
+  await tx.$executeRaw`UPDATE emails e SET status = 'cancelled', last_error = v.reason, locked_until = NULL, updated_at = now()
+     FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text)
+     WHERE e.id = v.id AND e.status = 'sending'`;
+}
+
+/** An inbox whose server refused the connection or the login shows it; one that sent again is cleared. */
+async function recordInboxHealth(tx: Prisma.TransactionClient, failing: Map<string, string>, working: Set<string>) {
+  for (const [inboxId, reason] of failing) {
+    await tx.inbox.update({ where: { id: inboxId }, data: { last_error: reason, last_error_at: new Date() } });
+  }
+  const recovered = [...working].filter((id) => !failing.has(id));
+  if (recovered.length > 0) await tx.inbox.updateMany({ where: { id: { in: recovered }, last_error: { not: null } }, data: { last_error: null } });
+}
+
+/**
+ * Writes a batch's outcomes in one transaction: each email's status and timestamps (only while it
+ * is still this worker's `sending` claim, so a late duplicate never counts twice), its events,
+ * the broadcast counters, suppressions, webhook events. Answers the broadcasts touched.
+ */
+export async function recordOutcomes({ results, withdrawn, broken }: Outcomes, delays = RETRY_DELAYS_MS): Promise<string[]> {
+  const sent = results.filter((r): r is Extract<DeliveryResult, { kind: "sent" }> => r.kind === "sent");
+  const bounced = results.filter((r): r is Extract<DeliveryResult, { kind: "bounced" }> => r.kind === "bounced");
+  const deferred = results.filter((r): r is Extract<DeliveryResult, { kind: "deferred" }> => r.kind === "deferred");
+
+  const failing = new Map<string, string>();
+  for (const d of deferred) if (d.inboxProblem && d.outgoing.inbox) failing.set(d.outgoing.inbox.id, d.reason);
+  for (const b of broken) if (b.email.inbox_id) failing.set(b.email.inbox_id, b.reason);
+  const working = new Set(sent.map((s) => s.outgoing.inbox?.id).filter((id): id is string => Boolean(id)));
+
+  return db.$transaction(
+    async (tx) => {
+      const sentRows = await recordSent(tx, sent);
+      const bouncedRows = await recordBounced(tx, bounced);
+      await recordDeferred(
+        tx,
+        [
+          ...deferred.map((d) => ({ id: d.outgoing.email.id, attempts: d.outgoing.email.attempts, reason: d.reason })),
+          ...broken.map((b) => ({ id: b.email.id, attempts: b.email.attempts, reason: b.reason })),
+        ],
+        delays,
+      );
+      await recordWithdrawn(tx, withdrawn);
+      await recordInboxHealth(tx, failing, working);
+      for (const row of sentRows) {
+        await emitEvent(tx, { organizationId: row.organization_id, type: "email.sent", data: emailEventData(row) });
+      }
+      for (const row of bouncedRows) {
+        await emitEvent(tx, {
+          organizationId: row.organization_id,
+          type: "email.bounced",
+          data: emailEventData(row, { bounce: { code: row.code, message: row.reason } }),
+        });
+      }
+      const touched = [...sentRows, ...bouncedRows].map((r) => r.broadcast_id);
+      touched.push(...deferred.map((d) => d.outgoing.email.broadcast_id), ...withdrawn.map((w) => w.email.broadcast_id));
+      return [...new Set(touched.filter((id): id is string => Boolean(id)))];
+    },
+    { timeout: 60_000, maxWait: 30_000 },
+  );
+}

@@ -1,0 +1,60 @@
+import { db } from "@/lib/db";
+import { emitEvent } from "@/lib/webhooks/emit-event";
+import { readUnsubscribeToken } from "./unsubscribe-token";
+
+export type UnsubscribeTarget = { emailId: string; address: string; organizationName: string; unsubscribed: boolean };
+
+/** Who a token unsubscribes, for the page; null for a forged token or a deleted email. */
+export async function findUnsubscribeTarget(token: string): Promise<UnsubscribeTarget | null> {
+  const emailId = readUnsubscribeToken(token);
+  if (!emailId) return null;
+  const email = await db.email.findUnique({
+    where: { id: emailId },
+    select: { id: true, to_email: true, organization: { select: { name: true } }, contact: { select: { subscribed: true } } },
+  });
+  if (!email) return null;
+  return { emailId: email.id, address: email.to_email, organizationName: email.organization.name, unsubscribed: email.contact ? !email.contact.subscribed : false };
+}
+
+/**
+ * The RFC 8058 one-click POST and the page's button: the contact stops receiving marketing mail
+ * (subscribed false, unsubscribed_at), the email records when, the broadcast counts it once,
+ * `contact.unsubscribed` is emitted. Repeats change nothing. A contact deleted since is kept off
+ * the list by a suppression. False for a forged token or a deleted email.
+ */
+export async function unsubscribeByToken(token: string): Promise<boolean> {
+  const emailId = readUnsubscribeToken(token);
+  if (!emailId) return false;
+  return db.$transaction(async (tx) => {
+    const [email] = await tx.$queryRaw<{ id: string; organization_id: string; contact_id: string | null; broadcast_id: string | null; to_email: string }[]>`
+      SELECT id, organization_id, contact_id, broadcast_id, to_email FROM emails WHERE id = ${emailId}::uuid FOR UPDATE`;
+    if (!email) return false;
+    const now = new Date();
+
+    const marked = await tx.email.updateMany({ where: { id: email.id, unsubscribed_at: null }, data: { unsubscribed_at: now } });
+    if (marked.count > 0) {
+      await tx.emailEvent.create({ data: { organization_id: email.organization_id, email_id: email.id, type: "unsubscribed", data: { method: "link" } } });
+      if (email.broadcast_id) {
+        await tx.broadcast.update({ where: { id: email.broadcast_id }, data: { unsubscribed_count: { increment: 1 } } });
+      }
+    }
+
+    if (!email.contact_id) {
+      await tx.suppression.upsert({
+        where: { organization_id_email: { organization_id: email.organization_id, email: email.to_email.trim().toLowerCase() } },
+        create: { organization_id: email.organization_id, email: email.to_email.trim().toLowerCase(), reason: "unsubscribe" },
+        update: {},
+      });
+      return true;
+    }
+    const changed = await tx.contact.updateMany({ where: { id: email.contact_id, subscribed: true }, data: { subscribed: false, unsubscribed_at: now } });
+    if (changed.count > 0) {
+      await emitEvent(tx, {
+        organizationId: email.organization_id,
+        type: "contact.unsubscribed",
+        data: { contact_id: email.contact_id, email: email.to_email, unsubscribed_at: now.toISOString(), email_id: email.id, broadcast_id: email.broadcast_id },
+      });
+    }
+    return true;
+  });
+}

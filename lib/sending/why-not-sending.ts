@@ -1,0 +1,150 @@
+import type { OrgContext } from "@/lib/api/context";
+import { notFound } from "@/lib/api/errors";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import type { Broadcast, Inbox } from "@/lib/generated/prisma/client";
+import { domainOf } from "@/lib/services/sender-domains";
+import { dailyCap, resolveSpeed } from "./speeds";
+
+export type Reason = { code: string; message: string; resumes_at?: string | null };
+
+type Progress = { total: number; queued: number; sent: number; bounced: number; failed: number; cancelled: number };
+
+const PENDING = ["queued", "scheduled", "sending"];
+const OUT = ["sent", "delivered", "complained"];
+// An inbox error this recent still describes the inbox.
+const FAILING_WINDOW_MS = 60 * 60_000;
+
+async function progressOf(broadcastId: string): Promise<Progress> {
+  const groups = await db.email.groupBy({ by: ["status"], where: { broadcast_id: broadcastId }, _count: { _all: true } });
+  const progress: Progress = { total: 0, queued: 0, sent: 0, bounced: 0, failed: 0, cancelled: 0 };
+  for (const group of groups) {
+    const n = group._count._all;
+    progress.total += n;
+    if (PENDING.includes(group.status)) progress.queued += n;
+    else if (OUT.includes(group.status)) progress.sent += n;
+    else if (group.status === "bounced") progress.bounced += n;
+    else if (group.status === "failed") progress.failed += n;
+    else if (group.status === "cancelled") progress.cancelled += n;
+  }
+  return progress;
+}
+
+const nextUtcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+
+const usedToday = (inbox: Inbox, now: Date) =>
+  inbox.daily_sent_date && inbox.daily_sent_date.toISOString().slice(0, 10) === now.toISOString().slice(0, 10) ? inbox.daily_sent_count : 0;
+
+/** What holds back each inbox that still has emails of the broadcast to send. */
+async function inboxReasons(b: Broadcast, now: Date): Promise<{ reasons: Reason[]; anyCanSend: boolean }> {
+  const pending = await db.email.groupBy({
+    by: ["inbox_id"],
+    where: { broadcast_id: b.id, status: "queued", inbox_id: { not: null } },
+    _count: { _all: true },
+  });
+  const inboxes = await db.inbox.findMany({
+    where: { id: { in: pending.map((p) => p.inbox_id).filter((id): id is string => id !== null) }, organization_id: b.organization_id },
+  });
+  const reasons: Reason[] = [];
+  let anyCanSend = false;
+  for (const inbox of inboxes) {
+    const label = `Inbox ${inbox.name} (${inbox.from_email})`;
+    if (inbox.paused) {
+      reasons.push({ code: "INBOX_PAUSED", message: `${label} is paused.` });
+      continue;
+    }
+    const speed = resolveSpeed(b.sending_speed, inbox, now);
+    const cap = dailyCap(speed, inbox, now);
+    if (usedToday(inbox, now) >= cap) {
+      const resumes = nextUtcMidnight(now);
+      const what = cap < inbox.daily_limit ? `its warm-up allowance of ${cap} emails for today` : `its daily limit of ${cap} emails`;
+      reasons.push({ code: "DAILY_LIMIT_REACHED", message: `${label} reached ${what}; it resumes at ${resumes.toISOString()}.`, resumes_at: resumes.toISOString() });
+      continue;
+    }
+    anyCanSend = true;
+    if (inbox.last_error && inbox.last_error_at && now.getTime() - inbox.last_error_at.getTime() < FAILING_WINDOW_MS) {
+      reasons.push({ code: "INBOX_FAILING", message: `${label} failed at ${inbox.last_error_at.toISOString()}: ${inbox.last_error}. Its emails are retried.` });
+    }
+  }
+  return { reasons, anyCanSend };
+}
+
+/** What holds back the emails going through the organization's relay. */
+async function relayReasons(b: Broadcast): Promise<Reason[]> {
+  const pending = await db.email.findFirst({ where: { broadcast_id: b.id, status: "queued", inbox_id: null }, select: { from_email: true } });
+  if (!pending) return [];
+  const reasons: Reason[] = [];
+  if (!env.smtpRelayUrl) reasons.push({ code: "RELAY_NOT_CONFIGURED", message: "No SMTP relay is configured (SMTP_RELAY_URL or SMTP_URL) for emails without an inbox." });
+  const domain = domainOf(pending.from_email);
+  const verified = await db.domain.findFirst({ where: { organization_id: b.organization_id, name: domain, status: "verified" }, select: { id: true } });
+  if (!verified) reasons.push({ code: "DOMAIN_NOT_VERIFIED", message: `${domain} is not a verified domain of the organization, so the relay does not send from it.` });
+  return reasons;
+}
+
+/** Reasons a `sending` broadcast sends nothing (or less) right now; `sending` says whether anything can go. */
+async function sendingReasons(b: Broadcast, progress: Progress, now: Date): Promise<{ reasons: Reason[]; sending: boolean }> {
+  if (progress.queued === 0) {
+    const waitingSteps = await db.sequenceStep.count({ where: { broadcast_id: b.id, dispatched_at: null } });
+    if (waitingSteps > 0) {
+      return { sending: false, reasons: [{ code: "WAITING_FOR_NEXT_STEP", message: "Every email due so far is out; the next sequence step waits for its delay." }] };
+    }
+    return { sending: false, reasons: [] };
+  }
+  const dueNow = await db.email.count({
+    where: { broadcast_id: b.id, status: "queued", OR: [{ next_attempt_at: null }, { next_attempt_at: { lte: now } }] },
+  });
+  const inFlight = await db.email.count({ where: { broadcast_id: b.id, status: "sending" } });
+  if (dueNow === 0 && inFlight === 0) {
+    const next = await db.email.findFirst({
+      where: { broadcast_id: b.id, status: "queued" },
+      orderBy: { next_attempt_at: "asc" },
+      select: { next_attempt_at: true, last_error: true },
+    });
+    const at = next?.next_attempt_at?.toISOString() ?? null;
+    const why = next?.last_error ? `after a temporary failure (${next.last_error})` : "for its time";
+    return { sending: false, reasons: [{ code: "WAITING", message: `The next email waits ${why} until ${at}.`, resumes_at: at }] };
+  }
+  const viaInboxes = await inboxReasons(b, now);
+  const viaRelay = await relayReasons(b);
+  const relayPending = await db.email.count({ where: { broadcast_id: b.id, status: "queued", inbox_id: null } });
+  const relayCanSend = relayPending > 0 && viaRelay.length === 0;
+  return { sending: inFlight > 0 || viaInboxes.anyCanSend || relayCanSend, reasons: [...viaInboxes.reasons, ...viaRelay] };
+}
+
+/**
+ * `GET /v1/broadcasts/{id}/status`: the broadcast's status, whether it is sending right now, and
+ * if not — or not at full speed — why: scheduled for later, every inbox paused or at its daily
+ * limit (and when that lifts), a failing inbox, no verified domain for the relay, and so on.
+ */
+export async function getBroadcastSendingStatus(ctx: OrgContext, id: string) {
+  const b = await db.broadcast.findFirst({ where: { id, organization_id: ctx.organizationId } });
+  if (!b) throw notFound("Broadcast");
+  const now = new Date();
+  const progress = await progressOf(b.id);
+  let reasons: Reason[] = [];
+  let sending = false;
+  switch (b.status) {
+    case "draft":
+      reasons = [{ code: "DRAFT", message: "The broadcast is a draft: send or schedule it." }];
+      break;
+    case "scheduled":
+      reasons =
+        b.scheduled_at && b.scheduled_at > now
+          ? [{ code: "SCHEDULED", message: `Scheduled to start at ${b.scheduled_at.toISOString()}.`, resumes_at: b.scheduled_at.toISOString() }]
+          : [{ code: "STARTING", message: "Its time has come; it starts as soon as a worker picks it up (is the worker running?)." }];
+      break;
+    case "cancelled":
+      reasons = [{ code: "CANCELLED", message: `Cancelled${b.completed_at ? ` at ${b.completed_at.toISOString()}` : ""}.` }];
+      break;
+    case "failed":
+      reasons = [{ code: b.failure_reason?.startsWith("No recipients") ? "NO_RECIPIENTS" : "FAILED", message: b.failure_reason ?? "The broadcast failed." }];
+      break;
+    case "sent":
+      reasons = [{ code: "SENT", message: `Finished${b.completed_at ? ` at ${b.completed_at.toISOString()}` : ""}.` }];
+      break;
+    case "sending":
+      ({ reasons, sending } = await sendingReasons(b, progress, now));
+      break;
+  }
+  return { status: b.status, sending, reasons, progress };
+}

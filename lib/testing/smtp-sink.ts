@@ -1,0 +1,127 @@
+import type { AddressInfo } from "node:net";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer, type SMTPServerSession } from "smtp-server";
+
+export type ReceivedMail = {
+  envelopeFrom: string;
+  envelopeTo: string[];
+  /** The SMTP AUTH user of the session, when the client authenticated. */
+  user: string | null;
+  receivedAt: number;
+  raw: Buffer;
+  parsed: ParsedMail;
+};
+
+/** What the sink answers to RCPT TO for a recipient: a code and how many more times (Infinity: always). */
+type Rule = { code: number; times: number };
+
+export type SmtpSink = {
+  host: string;
+  port: number;
+  /** Every accepted message, in order of arrival. */
+  messages: ReceivedMail[];
+  /** RCPT TO attempts per recipient (lowercase), accepted or not. */
+  attempts: Map<string, number>;
+  /** Answers `code` to RCPT TO of `address` for its next `times` attempts, then accepts again. */
+  reject: (address: string, code: number, times?: number) => void;
+  /** Resolves once `count` messages have arrived. */
+  waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedMail[]>;
+  close: () => Promise<void>;
+};
+
+const messages = {
+  421: "Service not available, closing transmission channel",
+  450: "Mailbox unavailable, try again later",
+  451: "Local error in processing, try again later",
+  550: "Mailbox unavailable: no such user",
+  552: "Mailbox full",
+  554: "Transaction failed",
+} as Record<number, string>;
+
+function smtpError(code: number): Error & { responseCode: number } {
+  return Object.assign(new Error(messages[code] ?? "Rejected"), { responseCode: code });
+}
+
+/**
+ * A real SMTP server on 127.0.0.1 for tests: accepts any message (authentication optional; with
+ * `credentials` a wrong password is refused), parses it with mailparser, and answers chosen codes
+ * for chosen recipients.
+ */
+export async function startSmtpSink(options: { credentials?: { user: string; pass: string } } = {}): Promise<SmtpSink> {
+  const received: ReceivedMail[] = [];
+  const attempts = new Map<string, number>();
+  const rules = new Map<string, Rule>();
+  const waiters: { count: number; resolve: () => void }[] = [];
+
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    allowInsecureAuth: true,
+    logger: false,
+    size: 50 * 1024 * 1024,
+    onAuth(auth, _session, callback) {
+      const expected = options.credentials;
+      if (expected && (auth.username !== expected.user || auth.password !== expected.pass)) {
+        return callback(Object.assign(new Error("Invalid credentials"), { responseCode: 535 }));
+      }
+      callback(null, { user: auth.username });
+    },
+    onRcptTo(address, _session, callback) {
+      const key = address.address.toLowerCase();
+      attempts.set(key, (attempts.get(key) ?? 0) + 1);
+      const rule = rules.get(key);
+      if (rule && rule.times > 0) {
+        rule.times -= 1;
+        return callback(smtpError(rule.code));
+      }
+      callback();
+    },
+    onData(stream, session: SMTPServerSession, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", async () => {
+        const raw = Buffer.concat(chunks);
+        try {
+          const parsed = await simpleParser(raw);
+          received.push({
+            envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            user: typeof session.user === "string" ? session.user : null,
+            receivedAt: Date.now(),
+            raw,
+            parsed,
+          });
+          for (const waiter of waiters.filter((w) => received.length >= w.count)) {
+            waiters.splice(waiters.indexOf(waiter), 1);
+            waiter.resolve();
+          }
+          callback();
+        } catch (error) {
+          callback(error as Error);
+        }
+      });
+    },
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  server.on("error", () => undefined);
+  const port = (server.server.address() as AddressInfo).port;
+
+  return {
+    host: "127.0.0.1",
+    port,
+    messages: received,
+    attempts,
+    reject: (address, code, times = Infinity) => rules.set(address.toLowerCase(), { code, times }),
+    waitFor: (count, timeoutMs = 30_000) =>
+      new Promise((resolve, reject) => {
+        if (received.length >= count) return resolve(received);
+        const timer = setTimeout(() => reject(new Error(`SMTP sink: ${received.length} of ${count} messages after ${timeoutMs} ms`)), timeoutMs);
+        waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(received)) });
+      }),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

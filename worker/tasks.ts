@@ -1,0 +1,33 @@
+import type { Task } from "graphile-worker";
+import { completeFinishedBroadcasts } from "@/lib/sending/complete-broadcasts";
+import { startBroadcast, startOverdueBroadcasts } from "@/lib/sending/fan-out";
+import { BROADCAST_START_TASK, type BroadcastStartPayload } from "@/lib/sending/queue";
+import { createSender } from "@/lib/sending/sender";
+
+/** A background loop: `run` does one round and answers how much it did; it runs again at once when that was > 0. */
+export type LoopTask = { name: string; intervalMs: number; run: () => Promise<number>; close?: () => void | Promise<void> };
+
+/** A graphile-worker task: jobs named `name`, keyed by the entity they are about. */
+export type QueueTask = { name: string; task: Task };
+
+export type WorkerTask = LoopTask | QueueTask;
+
+export const isLoopTask = (task: WorkerTask): task is LoopTask => "run" in task;
+
+const sender = createSender();
+
+/** Everything the worker runs. Each engine appends its own entries. */
+export const workerTasks: WorkerTask[] = [
+  {
+    name: BROADCAST_START_TASK,
+    task: async (payload) => {
+      await startBroadcast((payload as BroadcastStartPayload).broadcastId);
+    },
+  },
+  { name: "emails:send", intervalMs: 500, run: sender.runOnce, close: sender.close },
+  {
+    name: "broadcasts:housekeeping",
+    intervalMs: 10_000,
+    run: async () => (await startOverdueBroadcasts()) + (await completeFinishedBroadcasts()),
+  },
+];
