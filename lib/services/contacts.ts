@@ -9,6 +9,8 @@ import type {
   UpdateContactInput,
 } from "@/lib/schemas/contacts";
 import { normalizeEmail } from "@/lib/schemas/common";
+import { emitContactEvents } from "@/lib/webhooks/emit-contact-events";
+import { emitEvent } from "@/lib/webhooks/emit-event";
 
 /** A contact row, whether read by Prisma or by plain SQL (where a NULL tags array can appear). */
 export type ContactRow = Omit<Contact, "tags"> & { tags: string[] | null };
@@ -35,19 +37,23 @@ const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClie
 export async function createContact(ctx: OrgContext, input: CreateContactInput) {
   const subscribed = input.subscribed ?? true;
   try {
-    const row = await db.contact.create({
-      data: {
-        organization_id: ctx.organizationId,
-        email: input.email,
-        first_name: input.first_name ?? null,
-        last_name: input.last_name ?? null,
-        subscribed,
-        unsubscribed_at: subscribed ? null : new Date(),
-        metadata: input.metadata ?? {},
-        tags: input.tags ?? [],
-      },
+    return await db.$transaction(async (tx) => {
+      const row = await tx.contact.create({
+        data: {
+          organization_id: ctx.organizationId,
+          email: input.email,
+          first_name: input.first_name ?? null,
+          last_name: input.last_name ?? null,
+          subscribed,
+          unsubscribed_at: subscribed ? null : new Date(),
+          metadata: input.metadata ?? {},
+          tags: input.tags ?? [],
+        },
+      });
+      const contact = serializeContact(row);
+      await emitEvent(tx, { organizationId: ctx.organizationId, type: "contact.created", data: contact });
+      return contact;
     });
-    return serializeContact(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateEmail();
     throw error;
@@ -76,8 +82,15 @@ export async function updateContact(ctx: OrgContext, id: string, input: UpdateCo
     data.unsubscribed_at = input.subscribed ? null : (current.unsubscribed_at ?? new Date());
   }
   try {
-    const row = await db.contact.update({ where: { id, organization_id: ctx.organizationId }, data });
-    return serializeContact(row);
+    return await db.$transaction(async (tx) => {
+      const row = await tx.contact.update({ where: { id, organization_id: ctx.organizationId }, data });
+      const contact = serializeContact(row);
+      await emitEvent(tx, { organizationId: ctx.organizationId, type: "contact.updated", data: contact });
+      if (current.subscribed && !row.subscribed) {
+        await emitEvent(tx, { organizationId: ctx.organizationId, type: "contact.unsubscribed", data: contact });
+      }
+      return contact;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateEmail();
     throw error;
@@ -105,7 +118,8 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
       tags: c.tags ?? [],
     })),
   );
-  const [{ imported }] = await db.$queryRaw<{ imported: number }[]>`
+  return db.$transaction(async (tx) => {
+    const created = await tx.$queryRaw<{ id: string }[]>`
     WITH input AS (
       SELECT DISTINCT ON (x.email) x.*
       FROM ROWS FROM (jsonb_to_recordset(${batch}::jsonb)
@@ -118,10 +132,12 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
              CASE WHEN subscribed THEN NULL ELSE now() END, metadata, tags
       FROM input
       ON CONFLICT (organization_id, email) DO NOTHING
-      RETURNING 1
+      RETURNING id
     )
-    SELECT count(*)::int AS imported FROM created`;
-  return { imported, total: input.contacts.length };
+    SELECT id FROM created`;
+    await emitContactEvents(tx, { organizationId: ctx.organizationId, type: "contact.created", contactIds: created.map((row) => row.id) });
+    return { imported: created.length, total: input.contacts.length };
+  });
 }
 
 /** Which of the given strings name a contact; one query whatever the number of addresses. */

@@ -1,0 +1,72 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { sealSecret } from "@/lib/crypto/secret-box";
+import { db } from "@/lib/db";
+import { createTestOrg, type TestOrg } from "@/lib/testing/api";
+
+describe("contact events", () => {
+  let org: TestOrg;
+  let webhookId: string;
+
+  beforeEach(async () => {
+    org = await createTestOrg();
+    webhookId = (
+      await db.webhook.create({
+        data: {
+          organization_id: org.organizationId,
+          url: "https://hooks.example.com/",
+          events: ["contact.created", "contact.updated", "contact.unsubscribed"],
+          secret_encrypted: sealSecret("whsec_AAAA"),
+        },
+      })
+    ).id;
+  });
+
+  const payloads = async (type: string) =>
+    (await db.webhookDelivery.findMany({ where: { webhook_id: webhookId, event_type: type }, orderBy: { created_at: "asc" } })).map(
+      (d) => d.payload as { type: string; created_at: string; data: Record<string, unknown> },
+    );
+
+  it("emits contact.created with the contact as the API shows it", async () => {
+    const created = await org.owner.api.post("/v1/contacts", { email: "new@example.net", first_name: "New", metadata: { plan: "pro" }, tags: ["vip"] });
+    expect(created.status).toBe(201);
+    const [event] = await payloads("contact.created");
+    expect(event.type).toBe("contact.created");
+    expect(event.data).toEqual(JSON.parse(JSON.stringify(created.body)));
+  });
+
+  it("emits contact.updated on every update and contact.unsubscribed when the contact unsubscribes", async () => {
+    const { body: contact } = await org.owner.api.post("/v1/contacts", { email: "u@example.net" });
+    await org.owner.api.put(`/v1/contacts/${contact.id}`, { first_name: "Una" });
+    const unsubscribed = await org.owner.api.put(`/v1/contacts/${contact.id}`, { subscribed: false });
+    await org.owner.api.put(`/v1/contacts/${contact.id}`, { subscribed: false });
+
+    const updates = await payloads("contact.updated");
+    expect(updates.map((e) => e.data.first_name)).toEqual(["Una", "Una", "Una"]);
+    const unsubscriptions = await payloads("contact.unsubscribed");
+    expect(unsubscriptions).toHaveLength(1);
+    expect(unsubscriptions[0].data).toEqual(JSON.parse(JSON.stringify(unsubscribed.body)));
+  });
+
+  it("emits one contact.created per created contact of a bulk request, none for existing ones", async () => {
+    await org.owner.api.post("/v1/contacts", { email: "old@example.net" });
+    const bulk = await org.owner.api.post("/v1/contacts/bulk", {
+      contacts: [{ email: "old@example.net" }, { email: "b1@example.net", first_name: "B" }, { email: "b2@example.net", subscribed: false }],
+    });
+    expect(bulk.body).toMatchObject({ imported: 2, total: 3 });
+    const created = await payloads("contact.created");
+    expect(created.map((e) => e.data.email).sort()).toEqual(["b1@example.net", "b2@example.net", "old@example.net"]);
+    const b2 = created.find((e) => e.data.email === "b2@example.net")!.data;
+    const { body: record } = await org.owner.api.get(`/v1/contacts/${b2.id}`);
+    expect(b2).toEqual(JSON.parse(JSON.stringify(record)));
+  });
+
+  it("queues nothing for an organization without webhooks, or for failed writes", async () => {
+    const other = await createTestOrg();
+    await other.owner.api.post("/v1/contacts", { email: "x@example.net" });
+    expect(await db.webhookDelivery.count({ where: { organization_id: other.organizationId } })).toBe(0);
+    await org.owner.api.post("/v1/contacts", { email: "dup@example.net" });
+    const duplicate = await org.owner.api.post("/v1/contacts", { email: "dup@example.net" });
+    expect(duplicate.status).toBe(409);
+    expect((await payloads("contact.created")).filter((e) => e.data.email === "dup@example.net")).toHaveLength(1);
+  });
+});
