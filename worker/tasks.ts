@@ -3,6 +3,9 @@ import { completeFinishedBroadcasts } from "@/lib/sending/complete-broadcasts";
 import { startBroadcast, startOverdueBroadcasts } from "@/lib/sending/fan-out";
 import { BROADCAST_START_TASK, type BroadcastStartPayload } from "@/lib/sending/queue";
 import { createSender } from "@/lib/sending/sender";
+import { pollReplies } from "@/lib/replies/poll-replies";
+import { dispatchSequenceSteps } from "@/lib/sequences/dispatch";
+import { deliverWebhooks } from "@/lib/webhooks/deliver";
 
 /** A background loop: `run` does one round and answers how much it did; it runs again at once when that was > 0. */
 export type LoopTask = { name: string; intervalMs: number; run: () => Promise<number>; close?: () => void | Promise<void> };
@@ -30,4 +33,7 @@ export const workerTasks: WorkerTask[] = [
     intervalMs: 10_000,
     run: async () => (await startOverdueBroadcasts()) + (await completeFinishedBroadcasts()),
   },
+  { name: "sequences:dispatch", intervalMs: 15_000, run: () => dispatchSequenceSteps() },
+  { name: "replies:poll", intervalMs: 15_000, run: () => pollReplies() },
+  { name: "webhooks:deliver", intervalMs: 2_000, run: () => deliverWebhooks() },
 ];
