@@ -19,6 +19,9 @@ type FormFieldProps = {
   id?: string;
 };
 
+// Schema messages read "must be an email address"; under a field they start a sentence.
+const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1);
+
 /** A label, one control, a hint and an error, wired together for screen readers. */
 export function FormField({ label, children, error, hint, required, aside, className, id }: FormFieldProps) {
   const generated = useId();
@@ -60,7 +63,7 @@ export function FormField({ label, children, error, hint, required, aside, class
       )}
       {error && (
         <p id={errorId} className="text-[13px] font-medium text-red-600" role="alert">
-          {error}
+          {sentence(error)}
         </p>
       )}
     </div>

@@ -1,0 +1,68 @@
+export type JsonSchema = {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  description?: string;
+  enum?: unknown[];
+  const?: unknown;
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: boolean | JsonSchema;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  default?: unknown;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minItems?: number;
+  maxItems?: number;
+};
+
+export type Parameter = { name: string; in: "path" | "query" | "header"; required?: boolean; description?: string; schema?: JsonSchema };
+
+export type MediaContent = { "application/json"?: { schema?: JsonSchema } };
+
+export type OperationObject = {
+  operationId?: string;
+  tags?: string[];
+  summary?: string;
+  description?: string;
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content?: MediaContent };
+  responses?: Record<string, { description?: string; content?: MediaContent }>;
+};
+
+export type OpenApiDocument = {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers?: { url: string }[];
+  tags?: { name: string; description?: string }[];
+  paths: Record<string, Record<string, OperationObject>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+};
+
+export type DocumentedOperation = OperationObject & { method: string; path: string; id: string };
+
+const methodOrder = ["get", "post", "put", "patch", "delete"];
+
+export const slug = (value: string) => value.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+
+/** Operations grouped by their first tag, in the document's tag order. */
+export function groupByTag(doc: OpenApiDocument): { tag: string; operations: DocumentedOperation[] }[] {
+  const groups = new Map<string, DocumentedOperation[]>((doc.tags ?? []).map((t) => [t.name, []]));
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of methodOrder) {
+      const op = item[method];
+      if (!op) continue;
+      const tag = op.tags?.[0] ?? "Other";
+      if (!groups.has(tag)) groups.set(tag, []);
+      groups.get(tag)!.push({ ...op, method, path, id: slug(op.operationId ?? `${method}-${path}`) });
+    }
+  }
+  return [...groups].filter(([, ops]) => ops.length).map(([tag, operations]) => ({ tag, operations }));
+}
