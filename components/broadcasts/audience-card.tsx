@@ -22,10 +22,11 @@ export function AudienceCard() {
 
   return (
     <Card>
-      <CardHeader title="Audience" description="Who receives it. Only subscribed contacts are sent to." />
+      <CardHeader title="Audience" description="Who receives it. Unsubscribed and suppressed addresses are always left out." />
       <CardBody className="grid gap-4 sm:grid-cols-2">
         <FormField
           label="Segment"
+          required
           error={errors.segment_id?.message}
           hint={
             segment ? (
@@ -39,7 +40,7 @@ export function AudienceCard() {
                 to send to part of your list.
               </>
             ) : (
-              "Without a segment, every subscribed contact receives it."
+              "Required to send. Its subscribed contacts receive the broadcast."
             )
           }
         >
@@ -52,7 +53,7 @@ export function AudienceCard() {
                 value={field.value}
                 onBlur={field.onBlur}
                 onChange={(event) => field.onChange(event.target.value)}
-                options={pickerOptions(segments.data, (s) => `${s.name} (${s.contacts_count.toLocaleString()})`, "All subscribed contacts", field.value, segments.isPending)}
+                options={pickerOptions(segments.data, (s) => `${s.name} (${s.contacts_count.toLocaleString()})`, "Choose a segment", field.value, segments.isPending)}
               />
             )}
           />

@@ -92,7 +92,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
   }, [editable, form.formState, save]);
 
   const segment = segments.data?.find((s) => s.id === broadcast.segment_id);
-  const audience = broadcast.segment_id ? `the ${segment?.name ?? "chosen"} segment${segment ? ` (${segment.contacts_count.toLocaleString()} contacts)` : ""}` : "every subscribed contact";
+  const audience = segment ? `the subscribed contacts of ${segment.name} (${segment.contacts_count.toLocaleString()} in the segment)` : "the subscribed contacts of the chosen segment";
 
   return (
     <FormProvider {...form}>
@@ -121,7 +121,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
       )}
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
         <aside className="flex flex-col gap-6 xl:sticky xl:top-20 xl:order-2 xl:self-start" aria-label="Sending">
-          <SendPanel broadcast={broadcast} dirty={isDirty} audience={audience} />
+          <SendPanel broadcast={broadcast} dirty={isDirty} audience={audience} onRefused={(error) => applyServerErrors(error, form.setError, editorFields)} />
         </aside>
         <div className="flex min-w-0 flex-col gap-6 xl:order-1">
           <form id="broadcast-editor" onSubmit={save} noValidate>

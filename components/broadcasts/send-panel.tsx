@@ -13,7 +13,7 @@ import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useNow } from "@/components/ui/use-now";
-import { apiFetch, errorMessage } from "@/lib/client/api";
+import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
 import { broadcastKey, rate, type Broadcast } from "./broadcast-types";
 import { isMissingRoute, useSendStatus, type SendStatus } from "./send-status";
 
@@ -32,7 +32,7 @@ function Stat({ label, value, share }: { label: string; value: number; share?: s
 }
 
 function Progression({ progress }: { progress: SendStatus["progress"] }) {
-  const done = progress.sent + progress.bounced + progress.failed;
+  const done = progress.sent + progress.bounced + progress.failed + progress.cancelled;
   const percent = progress.total ? (done / progress.total) * 100 : 0;
   return (
     <div className="flex flex-col gap-3">
@@ -45,11 +45,12 @@ function Progression({ progress }: { progress: SendStatus["progress"] }) {
         </div>
         <Progress value={percent} label="Sending progress" />
       </div>
-      <dl className="grid grid-cols-4 gap-2">
+      <dl className="grid grid-cols-3 gap-x-2 gap-y-3">
         <Stat label="Queued" value={progress.queued} />
         <Stat label="Sent" value={progress.sent} />
         <Stat label="Bounced" value={progress.bounced} />
         <Stat label="Failed" value={progress.failed} />
+        {progress.cancelled > 0 && <Stat label="Cancelled" value={progress.cancelled} />}
       </dl>
     </div>
   );
@@ -57,12 +58,12 @@ function Progression({ progress }: { progress: SendStatus["progress"] }) {
 
 const confirmations: Record<Action, { title: string; label: string; destructive: boolean }> = {
   send: { title: "Send this broadcast now?", label: "Send now", destructive: false },
-  schedule: { title: "Schedule this broadcast?", label: "Schedule", destructive: false },
+  schedule: { title: "Schedule this broadcast?", label: "Schedule it", destructive: false },
   cancel: { title: "Cancel this broadcast?", label: "Cancel broadcast", destructive: true },
 };
 
 /** Status, progress, "why is this not sending", and the send, schedule and cancel buttons. */
-export function SendPanel({ broadcast, dirty, audience }: { broadcast: Broadcast; dirty: boolean; audience: string }) {
+export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast: Broadcast; dirty: boolean; audience: string; onRefused: (error: unknown) => void }) {
   const queryClient = useQueryClient();
   const status = useSendStatus(broadcast);
   // The action stays set while the dialog closes, so its words do not vanish mid-animation.
@@ -91,9 +92,13 @@ export function SendPanel({ broadcast, dirty, audience }: { broadcast: Broadcast
       );
     },
     onError: (error, chosen) => {
-      const verb = chosen;
-      if (isMissingRoute(error)) toast.error(new Error("Sending is not available on this server yet."), `Could not ${verb} the broadcast`);
-      else toast.error(error, `Could not ${verb} the broadcast`);
+      const title = `Could not ${chosen} the broadcast`;
+      if (isMissingRoute(error)) toast.error(new Error("Sending is not available on this server yet."), title);
+      else if (error instanceof ApiError && error.details.length) {
+        // BROADCAST_NOT_SENDABLE names each missing field; the editor marks them too.
+        toast.error(new Error(error.details.map((detail) => detail.message).join(" ")), title);
+        onRefused(error);
+      } else toast.error(error, title);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: broadcastKey(broadcast.id) }),
   });
@@ -101,18 +106,18 @@ export function SendPanel({ broadcast, dirty, audience }: { broadcast: Broadcast
   const now = useNow();
   const scheduledFuture = Boolean(broadcast.scheduled_at && new Date(broadcast.scheduled_at).getTime() > now);
   const canSend = broadcast.status === "draft" || broadcast.status === "scheduled";
-  const canSchedule = broadcast.status === "draft";
+  const canSchedule = broadcast.status === "draft" || broadcast.status === "scheduled";
   const canCancel = broadcast.status === "scheduled" || broadcast.status === "sending";
   const engaged = broadcast.status !== "draft" && broadcast.status !== "scheduled";
   const reasons = status.data?.reasons ?? [];
 
   const description: Record<Action, string> = {
     send: `It goes to ${audience} right away, at the chosen sending speed. You can cancel while it is sending; emails already sent cannot be recalled.`,
-    schedule: `It goes to ${audience} on ${formatDateTime(broadcast.scheduled_at)}. You can still edit or cancel it until then.`,
+    schedule: `It goes to ${audience} on ${formatDateTime(broadcast.scheduled_at)}. You can still edit, reschedule or cancel it until then.`,
     cancel:
       broadcast.status === "sending"
         ? "Emails not yet sent will not go out, and follow-up steps stop. Emails already sent cannot be recalled."
-        : "The scheduled send is called off; nothing goes out.",
+        : "Nothing goes out, and a cancelled broadcast cannot be sent again. To send later instead, pick a new time and reschedule.",
   };
 
   return (
@@ -149,10 +154,13 @@ export function SendPanel({ broadcast, dirty, audience }: { broadcast: Broadcast
           <div className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5">
             <p className="text-sm font-medium text-amber-900">{broadcast.status === "draft" ? "Before this can send" : "Why this is not sending"}</p>
             <ul className="mt-1.5 flex flex-col gap-1.5">
-              {reasons.map((reason) => (
-                <li key={reason.code} className="flex gap-2 text-[13px] text-amber-900">
+              {reasons.map((reason, index) => (
+                <li key={`${reason.code}-${index}`} className="flex gap-2 text-[13px] text-amber-900">
                   <AlertTriangle className="mt-0.5 size-3.5 shrink-0 text-amber-600" aria-hidden />
-                  {reason.message}
+                  <span>
+                    {reason.message}
+                    {reason.resumes_at && <span className="text-amber-700"> Resumes {formatDateTime(reason.resumes_at)}.</span>}
+                  </span>
                 </li>
               ))}
             </ul>
@@ -172,7 +180,7 @@ export function SendPanel({ broadcast, dirty, audience }: { broadcast: Broadcast
       {(canSend || canCancel) && (
         <CardFooter className="flex-col items-stretch gap-2">
           {dirty && canSend && <p className="text-xs text-amber-700">Save your changes before sending.</p>}
-          {canSchedule && !scheduledFuture && <p className="text-xs text-zinc-500">Pick a future date under Schedule and save to schedule it.</p>}
+          {canSchedule && !scheduledFuture && <p className="text-xs text-zinc-500">To schedule, pick a future time under Delivery and save.</p>}
           <div className="flex flex-wrap justify-end gap-2">
             {canCancel && (
               <Button variant="secondary" onClick={() => confirm("cancel")} disabled={act.isPending}>
@@ -183,7 +191,7 @@ export function SendPanel({ broadcast, dirty, audience }: { broadcast: Broadcast
             {canSchedule && (
               <Button variant="secondary" onClick={() => confirm("schedule")} disabled={dirty || !scheduledFuture || act.isPending}>
                 <CalendarClock aria-hidden />
-                Schedule
+                {broadcast.status === "scheduled" ? "Reschedule" : "Schedule"}
               </Button>
             )}
             {canSend && (

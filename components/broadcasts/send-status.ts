@@ -1,15 +1,12 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import type { z } from "zod";
 import { ApiError, apiFetch } from "@/lib/client/api";
+import type { broadcastSendingStatus } from "@/lib/schemas/broadcast-sending";
 import { sendStatusKey, type Broadcast } from "./broadcast-types";
 
-export type SendStatus = {
-  status: Broadcast["status"];
-  sending: boolean;
-  reasons: { code: string; message: string }[];
-  progress: { total: number; queued: number; sent: number; bounced: number; failed: number };
-};
+export type SendStatus = z.infer<typeof broadcastSendingStatus>;
 
 /**
  * A 404 that is not the API's NOT_FOUND body means the route itself is missing: this server has

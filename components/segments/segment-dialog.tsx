@@ -1,0 +1,72 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useForm } from "react-hook-form";
+import { bodyResolver } from "@/components/ui/body-resolver";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
+import { FormError, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/components/ui/toast";
+import { apiFetch } from "@/lib/client/api";
+import { applyServerErrors } from "@/lib/client/form-errors";
+import { createSegmentInput } from "@/lib/schemas/segments";
+import { segmentsKey, type Segment } from "./use-segments";
+
+type Values = { name: string; description: string };
+
+const toBody = (values: Values) => ({ name: values.name, description: values.description.trim() === "" ? null : values.description });
+const resolver = bodyResolver<Values, typeof createSegmentInput>(createSegmentInput, toBody);
+
+/** Creates a segment, or renames one and changes its description. */
+export function SegmentDialog({ open, onOpenChange, segment }: { open: boolean; onOpenChange: (open: boolean) => void; segment?: Segment }) {
+  const queryClient = useQueryClient();
+  const form = useForm<Values>({ resolver, defaultValues: { name: "", description: "" } });
+  const { errors, isSubmitting } = form.formState;
+
+  useEffect(() => {
+    if (open) form.reset({ name: segment?.name ?? "", description: segment?.description ?? "" });
+  }, [open, segment, form]);
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await apiFetch<Segment>(segment ? `/v1/segments/${segment.id}` : "/v1/segments", { method: segment ? "PUT" : "POST", body: toBody(values) });
+      await queryClient.invalidateQueries({ queryKey: segmentsKey });
+      toast.success(segment ? "Segment saved" : `Created ${saved.name}`, segment ? undefined : "Add contacts to it from an import or the API.");
+      onOpenChange(false);
+    } catch (error) {
+      applyServerErrors(error, form.setError, ["name", "description"]);
+    }
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={segment ? "Edit segment" : "Create segment"}
+      description="A named group of contacts: the audience of a broadcast, or an exit rule of a sequence."
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" form="segment-form" loading={isSubmitting}>
+            {segment ? "Save segment" : "Create segment"}
+          </Button>
+        </>
+      }
+    >
+      <form id="segment-form" onSubmit={submit} className="flex flex-col gap-4" noValidate>
+        <FormError message={errors.root?.server?.message} />
+        <FormField label="Name" error={errors.name?.message} required>
+          <Input autoFocus placeholder="Trial users" {...form.register("name")} />
+        </FormField>
+        <FormField label="Description" error={errors.description?.message} hint="Optional. Who belongs here and why.">
+          <Textarea rows={3} placeholder="Signed up in the last 30 days and not paying yet." {...form.register("description")} />
+        </FormField>
+      </form>
+    </Dialog>
+  );
+}

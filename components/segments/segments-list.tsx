@@ -1,0 +1,138 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Filter, MoreHorizontal, Pencil, Plus, Trash2, Users } from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { RelativeTime } from "@/components/ui/date";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { toast } from "@/components/ui/toast";
+import { apiFetch } from "@/lib/client/api";
+import { SegmentDialog } from "./segment-dialog";
+import { segmentsKey, useSegments, type Segment } from "./use-segments";
+
+export function SegmentsList() {
+  const segments = useSegments();
+  const queryClient = useQueryClient();
+  const [dialog, setDialog] = useState<{ open: boolean; segment?: Segment }>({ open: false });
+  const [deleting, setDeleting] = useState<Segment | null>(null);
+  const remove = useMutation({
+    mutationFn: (segment: Segment) => apiFetch(`/v1/segments/${segment.id}`, { method: "DELETE" }),
+    onSuccess: (_data, segment) => {
+      toast.success(`Deleted ${segment.name}`, "Its contacts are still in Contacts.");
+      void queryClient.invalidateQueries({ queryKey: segmentsKey });
+    },
+    onError: (error) => toast.error(error, "Could not delete the segment"),
+  });
+
+  const createButton = (
+    <Button onClick={() => setDialog({ open: true })}>
+      <Plus aria-hidden />
+      Create segment
+    </Button>
+  );
+  const rows = segments.data ?? [];
+
+  return (
+    <>
+      <PageHeader title="Segments" description="Named groups of contacts to send broadcasts to and to end sequences with." actions={createButton} />
+      <Card>
+        {segments.isPending ? (
+          <SkeletonRows rows={4} columns={4} />
+        ) : segments.isError ? (
+          <ErrorState error={segments.error} onRetry={() => void segments.refetch()} title="Could not load segments" />
+        ) : rows.length === 0 ? (
+          <EmptyState icon={Filter} title="No segments yet" action={createButton}>
+            Create a segment, then add contacts to it when you import a CSV. Broadcasts are sent to a segment.
+          </EmptyState>
+        ) : (
+          <Table>
+            <TableHead>
+              <tr>
+                <TableHeaderCell>Segment</TableHeaderCell>
+                <TableHeaderCell className="text-right">Contacts</TableHeaderCell>
+                <TableHeaderCell>Created</TableHeaderCell>
+                <TableHeaderCell>
+                  <span className="sr-only">Actions</span>
+                </TableHeaderCell>
+              </tr>
+            </TableHead>
+            <TableBody>
+              {rows.map((segment) => (
+                <TableRow key={segment.id}>
+                  <TableCell className="max-w-md">
+                    <p className="truncate font-medium text-zinc-900">{segment.name}</p>
+                    {segment.description && <p className="truncate text-xs text-zinc-500">{segment.description}</p>}
+                  </TableCell>
+                  <TableCell className="text-right">
+                    <Link
+                      href={`/contacts?segment_id=${segment.id}`}
+                      className="inline-flex items-center gap-1.5 rounded font-medium text-zinc-900 tabular-nums hover:text-brand-700 hover:underline"
+                      aria-label={`${segment.contacts_count} contacts in ${segment.name}; show them`}
+                    >
+                      <Users className="size-3.5 text-zinc-400" aria-hidden />
+                      {segment.contacts_count.toLocaleString()}
+                    </Link>
+                  </TableCell>
+                  <TableCell className="text-[13px] text-zinc-600">
+                    <RelativeTime value={segment.created_at} />
+                  </TableCell>
+                  <TableCell className="w-10">
+                    <DropdownMenu>
+                      <DropdownMenuTrigger asChild>
+                        <Button variant="ghost" size="icon" aria-label={`Actions for ${segment.name}`}>
+                          <MoreHorizontal aria-hidden />
+                        </Button>
+                      </DropdownMenuTrigger>
+                      <DropdownMenuContent>
+                        <DropdownMenuItem asChild>
+                          <Link href={`/contacts?segment_id=${segment.id}`}>
+                            <Users aria-hidden />
+                            View contacts
+                          </Link>
+                        </DropdownMenuItem>
+                        <DropdownMenuItem onSelect={() => setDialog({ open: true, segment })}>
+                          <Pencil aria-hidden />
+                          Edit
+                        </DropdownMenuItem>
+                        <DropdownMenuSeparator />
+                        <DropdownMenuItem destructive onSelect={() => setDeleting(segment)}>
+                          <Trash2 aria-hidden />
+                          Delete
+                        </DropdownMenuItem>
+                      </DropdownMenuContent>
+                    </DropdownMenu>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </Card>
+      <SegmentDialog open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))} segment={dialog.segment} />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={`Delete ${deleting?.name ?? "segment"}?`}
+        description={
+          <>
+            The segment is deleted, but <strong className="font-medium text-zinc-800">its {deleting?.contacts_count.toLocaleString()} contacts are kept</strong>. Broadcasts sent to it lose their
+            audience, and it is removed from sequence exit rules.
+          </>
+        }
+        confirmLabel="Delete segment"
+        onConfirm={async () => {
+          if (deleting) await remove.mutateAsync(deleting);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,234 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { ArrowLeft, Braces, FileText, Save, Trash2 } from "lucide-react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useMemo, useState } from "react";
+import { Controller, useForm, useWatch, type Control } from "react-hook-form";
+import { firstError } from "@/components/broadcasts/first-error";
+import { bodyResolver } from "@/components/ui/body-resolver";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { FormError, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { PageHeader } from "@/components/ui/page-header";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { TagInput } from "@/components/ui/tag-input";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/components/ui/toast";
+import { ApiError, apiFetch } from "@/lib/client/api";
+import { applyServerErrors } from "@/lib/client/form-errors";
+import { limits } from "@/lib/schemas/common";
+import { createTemplateInput } from "@/lib/schemas/templates";
+import { extractVariables } from "@/lib/templating/variables";
+import { TemplatePreview } from "./template-preview";
+import { emptyTemplate, templateFields, toTemplateBody, toTemplateValues, type TemplateValues } from "./template-values";
+import { templatesKey, type Template } from "./use-templates";
+
+const resolver = bodyResolver<TemplateValues, typeof createTemplateInput>(createTemplateInput, toTemplateBody);
+
+const backLink = (
+  <Link href="/templates" className="inline-flex items-center gap-1 hover:text-zinc-800">
+    <ArrowLeft className="size-3.5" aria-hidden />
+    Templates
+  </Link>
+);
+
+/** The `{{variables}}` found so far, as chips, recomputed on every keystroke. */
+function VariableChips({ control }: { control: Control<TemplateValues> }) {
+  const [subject, previewText, html, text] = useWatch({ control, name: ["subject", "preview_text", "html_content", "text_content"] });
+  const variables = useMemo(() => extractVariables(subject, previewText, html, text), [subject, previewText, html, text]);
+  return (
+    <div className="flex flex-wrap items-center gap-1.5" aria-live="polite">
+      <span className="inline-flex items-center gap-1 text-xs font-medium text-zinc-500">
+        <Braces className="size-3.5" aria-hidden />
+        Variables
+      </span>
+      {variables.length === 0 ? (
+        <span className="text-xs text-zinc-400">None yet. Type {"{{first_name}}"} or {"{{first_name|there}}"} with a fallback.</span>
+      ) : (
+        variables.map((name) => (
+          <span key={name} className="rounded-md bg-brand-50 px-1.5 py-0.5 font-mono text-xs text-brand-700 ring-1 ring-brand-200 ring-inset">
+            {name}
+          </span>
+        ))
+      )}
+    </div>
+  );
+}
+
+function TemplateForm({ template }: { template?: Template }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const initial = useMemo(() => (template ? toTemplateValues(template) : emptyTemplate), [template]);
+  const form = useForm<TemplateValues>({ resolver, defaultValues: initial });
+  const { errors, isSubmitting, isDirty } = form.formState;
+  const [deleteOpen, setDeleteOpen] = useState(false);
+
+  const save = form.handleSubmit(async (values) => {
+    try {
+      const saved = await apiFetch<Template>(template ? `/v1/templates/${template.id}` : "/v1/templates", { method: template ? "PUT" : "POST", body: toTemplateBody(values) });
+      queryClient.setQueryData([...templatesKey, saved.id], saved);
+      void queryClient.invalidateQueries({ queryKey: templatesKey });
+      form.reset(toTemplateValues(saved));
+      toast.success(template ? "Template saved" : `Created ${saved.name}`);
+      if (!template) router.replace(`/templates/${saved.id}`);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "DOMAIN_NOT_VERIFIED") {
+        form.setError("from_email", { type: "server", message: `${error.message} Verify the domain in Settings, or leave this empty.` }, { shouldFocus: true });
+      } else {
+        applyServerErrors(error, form.setError, templateFields);
+      }
+    }
+  });
+
+  const remove = async () => {
+    if (!template) return;
+    try {
+      await apiFetch(`/v1/templates/${template.id}`, { method: "DELETE" });
+      void queryClient.invalidateQueries({ queryKey: templatesKey });
+      toast.success(`Deleted ${template.name}`);
+      router.push("/templates");
+    } catch (error) {
+      toast.error(error, "Could not delete the template");
+      throw error;
+    }
+  };
+
+  return (
+    <>
+      <PageHeader
+        breadcrumb={backLink}
+        title={template ? template.name : "New template"}
+        description="A reusable email design. Broadcasts and follow-ups that use it pick up every change."
+        actions={
+          <>
+            {template && (
+              <Button variant="secondary" onClick={() => setDeleteOpen(true)}>
+                <Trash2 aria-hidden />
+                Delete
+              </Button>
+            )}
+            <Button type="submit" form="template-form" loading={isSubmitting} disabled={Boolean(template) && !isDirty}>
+              <Save aria-hidden />
+              {template ? "Save template" : "Create template"}
+            </Button>
+          </>
+        }
+      />
+      <div className="grid gap-6 xl:grid-cols-2">
+        <form id="template-form" onSubmit={save} className="flex min-w-0 flex-col gap-6" noValidate>
+          <FormError message={errors.root?.server?.message} />
+          <Card>
+            <CardHeader title="Details" />
+            <CardBody className="grid gap-4 sm:grid-cols-2">
+              <FormField label="Name" error={errors.name?.message} hint="Only your team sees this." required>
+                <Input autoFocus={!template} placeholder="Monthly newsletter" {...form.register("name")} />
+              </FormField>
+              <FormField label="Tags" error={firstError(errors.tags)}>
+                <Controller
+                  control={form.control}
+                  name="tags"
+                  render={({ field }) => <TagInput value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="newsletter" />}
+                />
+              </FormField>
+              <FormField label="Subject" error={errors.subject?.message} className="sm:col-span-2" required>
+                <Input placeholder="{{first_name|Hey}}, here is what's new" {...form.register("subject")} />
+              </FormField>
+              <FormField label="Preview text" error={errors.preview_text?.message} className="sm:col-span-2" hint="Shown after the subject in most inboxes.">
+                <Input placeholder="A one-line teaser" {...form.register("preview_text")} />
+              </FormField>
+              <FormField label="From name" error={errors.from_name?.message}>
+                <Input placeholder="Ada from Acme" {...form.register("from_name")} />
+              </FormField>
+              <FormField label="From address" error={errors.from_email?.message} hint="Optional; must be at a verified domain.">
+                <Input type="email" placeholder="news@acme.com" {...form.register("from_email")} />
+              </FormField>
+              <FormField label="Reply-to" error={errors.reply_to?.message} className="sm:col-span-2">
+                <Input type="email" placeholder="support@acme.com" {...form.register("reply_to")} />
+              </FormField>
+            </CardBody>
+          </Card>
+          <Card>
+            <CardHeader title="Content" description="Placeholders like {{first_name|there}} are filled per recipient; the part after the bar is the fallback." />
+            <CardBody className="flex flex-col gap-4">
+              <Tabs defaultValue="html">
+                <TabsList className="mb-3">
+                  <TabsTrigger value="html">HTML</TabsTrigger>
+                  <TabsTrigger value="text">Plain text</TabsTrigger>
+                </TabsList>
+                <TabsContent value="html">
+                  <FormField label="HTML" error={errors.html_content?.message}>
+                    <Textarea rows={20} spellCheck={false} className="font-mono text-[13px] leading-5" {...form.register("html_content")} />
+                  </FormField>
+                </TabsContent>
+                <TabsContent value="text">
+                  <FormField label="Plain text" error={errors.text_content?.message} hint="For email clients that do not show HTML.">
+                    <Textarea rows={20} {...form.register("text_content")} />
+                  </FormField>
+                </TabsContent>
+              </Tabs>
+              <VariableChips control={form.control} />
+            </CardBody>
+          </Card>
+        </form>
+        <div className="min-w-0 xl:sticky xl:top-20 xl:self-start">
+          <TemplatePreview control={form.control} />
+        </div>
+      </div>
+      <ConfirmDialog
+        open={deleteOpen}
+        onOpenChange={setDeleteOpen}
+        title={`Delete ${template?.name ?? "template"}?`}
+        description="Broadcasts and follow-ups that use it keep working with their own content but lose the link to this design. This cannot be undone."
+        confirmLabel="Delete template"
+        onConfirm={remove}
+      />
+    </>
+  );
+}
+
+/** Create (`id` omitted) or edit a template, with a live preview. */
+export function TemplateEditor({ id }: { id?: string }) {
+  const query = useQuery({
+    queryKey: [...templatesKey, id],
+    queryFn: () => apiFetch<Template>(`/v1/templates/${id}`),
+    enabled: Boolean(id),
+  });
+  if (!id) return <TemplateForm />;
+  if (query.isPending) {
+    return (
+      <div role="status" aria-label="Loading the template">
+        <Skeleton className="mb-2 h-4 w-24" />
+        <Skeleton className="mb-8 h-8 w-64" />
+        <div className="grid gap-6 xl:grid-cols-2">
+          <Skeleton className="h-[560px] rounded-xl" />
+          <Skeleton className="h-[560px] rounded-xl" />
+        </div>
+      </div>
+    );
+  }
+  if (query.isError) {
+    const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
+    return (
+      <>
+        <PageHeader breadcrumb={backLink} title="Template" />
+        <Card>
+          {missing ? (
+            <EmptyState icon={FileText} title="Template not found" action={<Button asChild variant="secondary"><Link href="/templates">Back to templates</Link></Button>}>
+              It may have been deleted, or it belongs to another organization.
+            </EmptyState>
+          ) : (
+            <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load the template" />
+          )}
+        </Card>
+      </>
+    );
+  }
+  return <TemplateForm key={query.data.id} template={query.data} />;
+}

@@ -1,0 +1,142 @@
+"use client";
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { FileText, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { RelativeTime } from "@/components/ui/date";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { CursorPagination } from "@/components/ui/pagination";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { toast } from "@/components/ui/toast";
+import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { useCursorPager } from "@/lib/client/use-cursor-pager";
+import { templatesKey, type Template } from "./use-templates";
+
+export function TemplatesList() {
+  const pager = useCursorPager(20);
+  const queryClient = useQueryClient();
+  const [deleting, setDeleting] = useState<Template | null>(null);
+  const query = useQuery({
+    queryKey: [...templatesKey, "list", pager.query],
+    queryFn: () => apiFetch<ListEnvelope<Template>>("/v1/templates", { query: pager.query }),
+    placeholderData: keepPreviousData,
+  });
+  const remove = useMutation({
+    mutationFn: (template: Template) => apiFetch(`/v1/templates/${template.id}`, { method: "DELETE" }),
+    onSuccess: (_data, template) => {
+      toast.success(`Deleted ${template.name}`);
+      void queryClient.invalidateQueries({ queryKey: templatesKey });
+    },
+    onError: (error) => toast.error(error, "Could not delete the template"),
+  });
+
+  const newButton = (
+    <Button asChild>
+      <Link href="/templates/new">
+        <Plus aria-hidden />
+        New template
+      </Link>
+    </Button>
+  );
+  const rows = query.data?.data ?? [];
+  const firstPage = !pager.query.after && !pager.query.before;
+
+  return (
+    <>
+      <PageHeader title="Templates" description="Reusable email designs with {{placeholders}} filled per recipient." actions={newButton} />
+      <Card>
+        {query.isPending ? (
+          <SkeletonRows rows={5} columns={4} />
+        ) : query.isError ? (
+          <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load templates" />
+        ) : rows.length === 0 && firstPage ? (
+          <EmptyState icon={FileText} title="No templates yet" action={newButton}>
+            Design an email once with placeholders like {"{{first_name}}"}, then use it in broadcasts and follow-ups.
+          </EmptyState>
+        ) : (
+          <>
+            <Table>
+              <TableHead>
+                <tr>
+                  <TableHeaderCell>Template</TableHeaderCell>
+                  <TableHeaderCell>Variables</TableHeaderCell>
+                  <TableHeaderCell>Updated</TableHeaderCell>
+                  <TableHeaderCell>
+                    <span className="sr-only">Actions</span>
+                  </TableHeaderCell>
+                </tr>
+              </TableHead>
+              <TableBody>
+                {rows.map((template) => (
+                  <TableRow key={template.id}>
+                    <TableCell className="max-w-80">
+                      <Link href={`/templates/${template.id}`} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
+                        {template.name}
+                      </Link>
+                      <p className="truncate text-xs text-zinc-500">{template.subject}</p>
+                    </TableCell>
+                    <TableCell>
+                      <div className="flex max-w-72 flex-wrap gap-1">
+                        {template.variables.length === 0 && <span className="text-zinc-400">—</span>}
+                        {template.variables.slice(0, 4).map((name) => (
+                          <span key={name} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700">
+                            {name}
+                          </span>
+                        ))}
+                        {template.variables.length > 4 && <span className="text-xs text-zinc-500">+{template.variables.length - 4}</span>}
+                      </div>
+                    </TableCell>
+                    <TableCell className="text-[13px] text-zinc-600">
+                      <RelativeTime value={template.updated_at} />
+                    </TableCell>
+                    <TableCell className="w-10">
+                      <DropdownMenu>
+                        <DropdownMenuTrigger asChild>
+                          <Button variant="ghost" size="icon" aria-label={`Actions for ${template.name}`}>
+                            <MoreHorizontal aria-hidden />
+                          </Button>
+                        </DropdownMenuTrigger>
+                        <DropdownMenuContent>
+                          <DropdownMenuItem asChild>
+                            <Link href={`/templates/${template.id}`}>
+                              <Pencil aria-hidden />
+                              Edit
+                            </Link>
+                          </DropdownMenuItem>
+                          <DropdownMenuSeparator />
+                          <DropdownMenuItem destructive onSelect={() => setDeleting(template)}>
+                            <Trash2 aria-hidden />
+                            Delete
+                          </DropdownMenuItem>
+                        </DropdownMenuContent>
+                      </DropdownMenu>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            <CursorPagination {...pager.controls(query.data)} loading={query.isFetching} />
+          </>
+        )}
+      </Card>
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={`Delete ${deleting?.name ?? "template"}?`}
+        description="Broadcasts and follow-ups that use it lose the link to this design. This cannot be undone."
+        confirmLabel="Delete template"
+        onConfirm={async () => {
+          if (deleting) await remove.mutateAsync(deleting);
+        }}
+      />
+    </>
+  );
+}
