@@ -1,5 +1,6 @@
 import type Mail from "nodemailer/lib/mailer";
 import { db } from "@/lib/db";
+import { trackOutgoing } from "@/lib/tracking/track-outgoing";
 import type { Broadcast, Contact, Email, Inbox, SequenceStep, Template } from "@/lib/generated/prisma/client";
 import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "./render";
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from "./unsubscribe-token";
@@ -166,5 +167,6 @@ export async function prepareBatch(ids: string[]): Promise<{ outgoing: Outgoing[
       broken.push({ email, error });
     }
   }
+  await trackOutgoing(outgoing);
   return { outgoing, withdrawn, broken };
 }

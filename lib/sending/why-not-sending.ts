@@ -94,6 +94,8 @@ async function sendingReasons(b: Broadcast, progress: Progress, now: Date): Prom
     where: { broadcast_id: b.id, status: "queued", OR: [{ next_attempt_at: null }, { next_attempt_at: { lte: now } }] },
   });
   const inFlight = await db.email.count({ where: { broadcast_id: b.id, status: "sending" } });
+  const viaInboxes = await inboxReasons(b, now);
+  const viaRelay = await relayReasons(b);
   if (dueNow === 0 && inFlight === 0) {
     const next = await db.email.findFirst({
       where: { broadcast_id: b.id, status: "queued" },
@@ -102,10 +104,9 @@ async function sendingReasons(b: Broadcast, progress: Progress, now: Date): Prom
     });
     const at = next?.next_attempt_at?.toISOString() ?? null;
     const why = next?.last_error ? `after a temporary failure (${next.last_error})` : "for its time";
-    return { sending: false, reasons: [{ code: "WAITING", message: `The next email waits ${why} until ${at}.`, resumes_at: at }] };
+    const waiting: Reason = { code: "WAITING", message: `The next email waits ${why} until ${at}.`, resumes_at: at };
+    return { sending: false, reasons: [waiting, ...viaInboxes.reasons, ...viaRelay] };
   }
-  const viaInboxes = await inboxReasons(b, now);
-  const viaRelay = await relayReasons(b);
   const relayPending = await db.email.count({ where: { broadcast_id: b.id, status: "queued", inbox_id: null } });
   const relayCanSend = relayPending > 0 && viaRelay.length === 0;
   return { sending: inFlight > 0 || viaInboxes.anyCanSend || relayCanSend, reasons: [...viaInboxes.reasons, ...viaRelay] };
