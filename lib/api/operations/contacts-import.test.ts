@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { pool } from "@/lib/db/pool";
 import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
 
 const base64 = (text: string | Buffer) => Buffer.from(text).toString("base64");
@@ -202,6 +203,26 @@ describe("POST /v1/contacts/import", () => {
     expect(result.body).toMatchObject({ created: 1, updated: 0 });
     expect(await db.contact.findUnique({ where: { id: theirs.id } })).toEqual(theirs);
     expect((await contact(org, "shared@example.test"))!.first_name).toBe("Mine");
+  });
+
+  it("still succeeds when another request creates one of the file's emails while the import runs", async () => {
+    const fresh = await createTestOrg();
+    const racer = await pool.connect();
+    try {
+      await racer.query("BEGIN");
+      await racer.query("INSERT INTO contacts (organization_id, email, first_name) VALUES ($1, 'race@example.test', 'Racer')", [fresh.organizationId]);
+      // The import's insert waits on the racer's uncommitted row, then meets it as a unique violation.
+      const pending = importCsv(fresh, "Email,First Name,Last Name\nrace@example.test,Importer,\ncalm@example.test,Calm,\n");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await racer.query("COMMIT");
+      const result = await pending;
+      expect(result.status).toBe(200);
+      expect(result.body).toEqual({ created: 1, updated: 0, skipped: 1, errors: [] });
+    } finally {
+      racer.release();
+    }
+    expect((await contact(fresh, "race@example.test"))!.first_name).toBe("Racer");
+    expect((await contact(fresh, "calm@example.test"))!.first_name).toBe("Calm");
   });
 
   it("answers 401 without a credential", async () => {
