@@ -5,6 +5,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import type { OrgContext } from "@/lib/api/context";
 import { invalidField } from "@/lib/api/errors";
 import { pool } from "@/lib/db/pool";
+import { emitImportedContactEvents } from "@/lib/webhooks/emit-imported-contact-events";
 import type { ImportContactsInput, ImportContactsResult, ImportError } from "@/lib/schemas/contacts";
 import { csvRecords, decodeCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
 
@@ -130,6 +131,7 @@ export async function importContacts(ctx: OrgContext, input: ImportContactsInput
     const updated = (await client.query(UPDATE_EXISTING, [ctx.organizationId])).rowCount ?? 0;
     const created = input.handle_missing === "create" ? await insertMissing(client, ctx.organizationId) : 0;
     if (input.segment_id) await client.query(ADD_TO_SEGMENT, [ctx.organizationId, input.segment_id]);
+    await emitImportedContactEvents(client, ctx.organizationId);
     await client.query("COMMIT");
     return { created, updated, skipped: errors.length + staged - updated - created, errors };
   } catch (error) {

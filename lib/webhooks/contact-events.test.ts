@@ -60,6 +60,29 @@ describe("contact events", () => {
     expect(b2).toEqual(JSON.parse(JSON.stringify(record)));
   });
 
+  it("emits contact.created and contact.updated for a CSV import", async () => {
+    const { body: existing } = await org.owner.api.post("/v1/contacts", { email: "kept@example.net", first_name: "Old" });
+    const csv = "Email,First name\nkept@example.net,Renamed\nfresh1@example.net,F1\nfresh2@example.net,\n";
+    const result = await org.owner.api.post("/v1/contacts/import", {
+      file_content: Buffer.from(csv).toString("base64"),
+      column_mappings: [
+        { csv_column: "Email", property_name: "email" },
+        { csv_column: "First name", property_name: "first_name" },
+      ],
+      handle_missing: "create",
+    });
+    expect(result.body).toMatchObject({ created: 2, updated: 1 });
+    const created = (await payloads("contact.created")).filter((e) => e.data.email !== "kept@example.net");
+    expect(created.map((e) => e.data.email).sort()).toEqual(["fresh1@example.net", "fresh2@example.net"]);
+    const { body: fresh1 } = await org.owner.api.get(`/v1/contacts/${created.find((e) => e.data.email === "fresh1@example.net")!.data.id}`);
+    expect(created.find((e) => e.data.email === "fresh1@example.net")!.data).toEqual(JSON.parse(JSON.stringify(fresh1)));
+    const updated = await payloads("contact.updated");
+    expect(updated).toHaveLength(1);
+    const { body: after } = await org.owner.api.get(`/v1/contacts/${existing.id}`);
+    expect(updated[0].data).toEqual(JSON.parse(JSON.stringify(after)));
+    expect(after.first_name).toBe("Renamed");
+  });
+
   it("queues nothing for an organization without webhooks, or for failed writes", async () => {
     const other = await createTestOrg();
     await other.owner.api.post("/v1/contacts", { email: "x@example.net" });
