@@ -75,10 +75,13 @@ export function planColumns(header: string[], mappings: ColumnMapping[]): Column
   mappings.forEach((mapping, i) => {
     const cell = columns.get(mapping.csv_column.trim());
     if (cell === undefined) throw invalidField(`column_mappings.${i}.csv_column`, `the CSV header has no column "${mapping.csv_column}"`);
-    const property = mapping.property_name.trim();
+    const name = mapping.property_name.trim();
+    // Contact fields are recognised whatever their case ("Email"); any other name is a metadata key as written.
+    const field = FIELDS.find((f) => f === name.toLowerCase());
+    const property = field ?? name;
     if (!property || seen.has(property)) throw invalidField(`column_mappings.${i}.property_name`, "each property can be mapped once");
     seen.add(property);
-    if ((FIELDS as readonly string[]).includes(property)) plan[property as Field] = cell;
+    if (field) plan[field] = cell;
     else plan.metadata.push([property, cell]);
   });
   if (plan.email === undefined) throw invalidField("column_mappings", "one column must be mapped to email");

@@ -70,7 +70,8 @@ describe("POST /v1/contacts/import", () => {
     expect(r1.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [] });
     expect(await contact(fresh, "semi@example.test")).toMatchObject({ first_name: "Smith; Jr", last_name: 'O"Brien', metadata: { note: "line one\r\nline two" } });
     const tab = "Email\tFirst Name\tLast Name\ntab@example.test\tTab, with comma\tT\n";
-    expect((await importCsv(fresh, tab)).body).toEqual({ created: 1, updated: 0, skipped: 0, errors: [] });
+    const upperCaseProperties = standard.map((m) => ({ ...m, property_name: m.property_name.toUpperCase() }));
+    expect((await importCsv(fresh, tab, { column_mappings: upperCaseProperties })).body).toEqual({ created: 1, updated: 0, skipped: 0, errors: [] });
     expect((await contact(fresh, "tab@example.test"))!.first_name).toBe("Tab, with comma");
     const headerOnly = await importCsv(fresh, "Email,First Name,Last Name\n");
     expect(headerOnly.body).toEqual({ created: 0, updated: 0, skipped: 0, errors: [] });
@@ -170,6 +171,7 @@ describe("POST /v1/contacts/import", () => {
     expect(await path([{ csv_column: "Email", property_name: "email" }, { csv_column: "Phone", property_name: "phone" }])).toBe("column_mappings.1.csv_column");
     expect(await path([{ csv_column: "First Name", property_name: "first_name" }])).toBe("column_mappings");
     expect(await path([{ csv_column: "Email", property_name: "email" }, { csv_column: "Last Name", property_name: "email" }])).toBe("column_mappings.1.property_name");
+    expect(await path([{ csv_column: "Email", property_name: "email" }, { csv_column: "Last Name", property_name: " EMAIL" }])).toBe("column_mappings.1.property_name");
     expect(await path([])).toBe("column_mappings");
     expect(await path([{ csv_column: "", property_name: "email" }])).toBe("column_mappings.0.csv_column");
     expect(await contact(org, "map@example.test")).toBeNull();
