@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
 import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
 
 describe("API keys", () => {
@@ -26,6 +27,29 @@ describe("API keys", () => {
     const error = expectError(await org.owner.api.post("/v1/api-keys", { name: "" }), 400, "VALIDATION_ERROR");
     expect(error.details?.[0].path).toBe("name");
     expectError(await org.owner.api.post("/v1/api-keys", { name: "a\u0000b" }), 400, "VALIDATION_ERROR");
+    const before = await db.apiKey.count({ where: { organization_id: org.organizationId } });
+    for (const body of [{}, { name: null }, { name: 42 }, { name: "x".repeat(201) }, { name: "a\u0000b" }]) {
+      const refused = expectError(await org.owner.api.post("/v1/api-keys", body), 400, "VALIDATION_ERROR");
+      expect(refused.details?.map((d) => d.path), JSON.stringify(body).slice(0, 40)).toEqual(["name"]);
+    }
+    expect(await db.apiKey.count({ where: { organization_id: org.organizationId } })).toBe(before);
+    expect((await org.owner.api.post("/v1/api-keys", { name: "x".repeat(200) })).status).toBe(201);
+  });
+
+  it("ignores server-owned fields in the body", async () => {
+    const created = await org.owner.api.post("/v1/api-keys", {
+      name: "owned",
+      id: randomId(),
+      organization_id: other.organizationId,
+      created_by: other.owner.userId,
+      revoked_at: "2020-01-01T00:00:00.000Z",
+      token_hint: "abcd",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ organization_id: org.organizationId, created_by: org.owner.userId, revoked_at: null, last_used_at: null });
+    expect(created.body.token_hint).toBe(created.body.token.slice(-4));
+    expect(created.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect((await client(created.body.token).get("/v1/api-keys")).status).toBe(200);
   });
 
   it("refuses a revoked key on its next request", async () => {
@@ -35,6 +59,28 @@ describe("API keys", () => {
     const revoked = await org.owner.api.delete(`/v1/api-keys/${created.body.id}`);
     expect(revoked.body).toEqual({ success: true });
     expectError(await temp.get("/v1/api-keys"), 401, "UNAUTHORIZED");
+  });
+
+  it("answers 401 to a missing or revoked credential on every API key operation, changing nothing", async () => {
+    const doomed = await org.owner.api.post("/v1/api-keys", { name: "doomed" });
+    expect((await org.owner.api.delete(`/v1/api-keys/${doomed.body.id}`)).body).toEqual({ success: true });
+    const live = await org.owner.api.post("/v1/api-keys", { name: "live" });
+    // last_used_at is left out: the owner's own requests may record their use meanwhile.
+    const keys = () =>
+      db.apiKey.findMany({
+        where: { organization_id: org.organizationId },
+        orderBy: { id: "asc" },
+        select: { id: true, name: true, user_id: true, revoked_at: true, token_hint: true, created_at: true },
+      });
+    const before = await keys();
+    for (const token of [null, doomed.body.token]) {
+      const anon = client(token);
+      expectError(await anon.post("/v1/api-keys", { name: "sneaky" }), 401, "UNAUTHORIZED");
+      expectError(await anon.get("/v1/api-keys"), 401, "UNAUTHORIZED");
+      expectError(await anon.delete(`/v1/api-keys/${live.body.id}`), 401, "UNAUTHORIZED");
+    }
+    expect(await keys()).toEqual(before);
+    expect((await client(live.body.token).get("/v1/api-keys")).status).toBe(200);
   });
 
   it("answers 401 for missing, malformed and forged credentials", async () => {
