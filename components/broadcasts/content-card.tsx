@@ -92,7 +92,7 @@ export function ContentCard() {
             </TabsList>
             <TabsContent value="html">
               <FormField label="HTML" error={errors.html_content?.message} hint="Placeholders like {{first_name|there}} are filled per recipient.">
-                <Textarea rows={14} spellCheck={false} className="font-mono text-[13px]" placeholder="<h1>Hello {{first_name|there}}</h1>" {...register("html_content")} />
+                <Textarea rows={14} spellCheck={false} wrap="off" className="font-mono text-[13px]" placeholder="<h1>Hello {{first_name|there}}</h1>" {...register("html_content")} />
               </FormField>
             </TabsContent>
             <TabsContent value="text">

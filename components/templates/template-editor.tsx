@@ -164,7 +164,7 @@ function TemplateForm({ template }: { template?: Template }) {
                 </TabsList>
                 <TabsContent value="html">
                   <FormField label="HTML" error={errors.html_content?.message}>
-                    <Textarea rows={20} spellCheck={false} className="font-mono text-[13px] leading-5" {...form.register("html_content")} />
+                    <Textarea rows={20} spellCheck={false} wrap="off" className="font-mono text-[13px] leading-5" {...form.register("html_content")} />
                   </FormField>
                 </TabsContent>
                 <TabsContent value="text">

@@ -1,0 +1,59 @@
+import type { ContactRecord, CreateContactInput } from "@/lib/schemas/contacts";
+
+type MetaKind = "string" | "number" | "boolean";
+
+/** One metadata entry as the form edits it: text, remembering the type it was loaded with. */
+export type MetaRow = { key: string; value: string; kind: MetaKind };
+
+export type ContactValues = {
+  email: string;
+  first_name: string;
+  last_name: string;
+  subscribed: boolean;
+  tags: string[];
+  meta_rows: MetaRow[];
+};
+
+export const contactFields = ["email", "first_name", "last_name", "subscribed", "tags", "meta_rows"] as const;
+
+export const emptyContact: ContactValues = { email: "", first_name: "", last_name: "", subscribed: true, tags: [], meta_rows: [] };
+
+export function toContactValues(c: ContactRecord): ContactValues {
+  return {
+    email: c.email,
+    first_name: c.first_name ?? "",
+    last_name: c.last_name ?? "",
+    subscribed: c.subscribed,
+    tags: c.tags,
+    meta_rows: Object.entries(c.metadata).map(([key, value]) => ({ key, value: String(value), kind: typeof value as MetaKind })),
+  };
+}
+
+// A number or boolean that was loaded as one stays one while its text still reads as one.
+function typed(row: MetaRow): string | number | boolean {
+  if (row.kind === "number" && row.value.trim() !== "" && Number.isFinite(Number(row.value))) return Number(row.value);
+  if (row.kind === "boolean" && (row.value === "true" || row.value === "false")) return row.value === "true";
+  return row.value;
+}
+
+const orNull = (value: string) => (value.trim() === "" ? null : value);
+
+/** The contact as POST/PUT /v1/contacts take it; rows without a key are left out. */
+export function toContactBody(v: ContactValues): CreateContactInput {
+  return {
+    email: v.email,
+    first_name: orNull(v.first_name),
+    last_name: orNull(v.last_name),
+    subscribed: v.subscribed,
+    tags: v.tags,
+    metadata: Object.fromEntries(v.meta_rows.filter((row) => row.key.trim() !== "").map((row) => [row.key.trim(), typed(row)])),
+  };
+}
+
+/** Where a body problem shows: `metadata.plan` on the value of the row named plan. */
+export function contactFieldFor(path: string, values: ContactValues): string | undefined {
+  if (!path.startsWith("metadata")) return undefined;
+  const key = path.slice("metadata.".length);
+  const index = values.meta_rows.findIndex((row) => row.key.trim() === key);
+  return index >= 0 ? `meta_rows.${index}.value` : "meta_rows";
+}

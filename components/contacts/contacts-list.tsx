@@ -1,0 +1,252 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { FileUp, MoreHorizontal, Pencil, Plus, Search, Trash2, Users, X } from "lucide-react";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { RelativeTime } from "@/components/ui/date";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { Input } from "@/components/ui/input";
+import { PageHeader } from "@/components/ui/page-header";
+import { PagePagination } from "@/components/ui/pagination";
+import { NativeSelect } from "@/components/ui/select";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { TagInput } from "@/components/ui/tag-input";
+import { toast } from "@/components/ui/toast";
+import { useDebouncedValue } from "@/components/ui/use-debounced-value";
+import { useSegments } from "@/components/segments/use-segments";
+import { apiFetch } from "@/lib/client/api";
+import type { ContactRecord } from "@/lib/schemas/contacts";
+import { ContactDialog } from "./contact-dialog";
+import { contactsKey, useContactPage, type ContactFilters } from "./use-contacts";
+
+const PAGE_SIZE = 25;
+
+const subscriptionOptions = [
+  { value: "", label: "All contacts" },
+  { value: "true", label: "Subscribed" },
+  { value: "false", label: "Unsubscribed" },
+];
+
+const fullName = (c: ContactRecord) => [c.first_name, c.last_name].filter(Boolean).join(" ");
+
+export function ContactsList() {
+  const params = useSearchParams();
+  const queryClient = useQueryClient();
+  const segments = useSegments();
+  const [search, setSearch] = useState("");
+  const [filters, setFilters] = useState<Omit<ContactFilters, "search">>({ subscribed: "", tags: [], segment_id: params.get("segment_id") ?? "" });
+  const [page, setPage] = useState(1);
+  const [dialog, setDialog] = useState<{ open: boolean; contact?: ContactRecord }>({ open: false });
+  const [deleting, setDeleting] = useState<ContactRecord | null>(null);
+  const debouncedSearch = useDebouncedValue(search, 300);
+  const query = useContactPage({ ...filters, search: debouncedSearch }, PAGE_SIZE, (page - 1) * PAGE_SIZE);
+
+  const remove = useMutation({
+    mutationFn: (contact: ContactRecord) => apiFetch(`/v1/contacts/${contact.id}`, { method: "DELETE" }),
+    onSuccess: (_data, contact) => {
+      toast.success(`Deleted ${contact.email}`);
+      void queryClient.invalidateQueries({ queryKey: contactsKey });
+      void queryClient.invalidateQueries({ queryKey: ["segments"] });
+    },
+    onError: (error) => toast.error(error, "Could not delete the contact"),
+  });
+
+  const update = (next: Partial<typeof filters>) => {
+    setFilters((current) => ({ ...current, ...next }));
+    setPage(1);
+  };
+  const filtered = Boolean(debouncedSearch.trim() || filters.subscribed || filters.tags.length || filters.segment_id);
+  const clear = () => {
+    setSearch("");
+    update({ subscribed: "", tags: [], segment_id: "" });
+  };
+
+  const data = query.data;
+  const rows = data?.contacts ?? [];
+  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
+  const segmentOptions = [{ value: "", label: "All segments" }, ...(segments.data ?? []).map((s) => ({ value: s.id, label: s.name }))];
+  if (filters.segment_id && !segmentOptions.some((o) => o.value === filters.segment_id)) segmentOptions.push({ value: filters.segment_id, label: segments.isPending ? "Loading…" : "Unknown segment" });
+
+  const addButton = (
+    <Button onClick={() => setDialog({ open: true })}>
+      <Plus aria-hidden />
+      Add contact
+    </Button>
+  );
+  const importButton = (
+    <Button variant="secondary" asChild>
+      <Link href="/contacts/import">
+        <FileUp aria-hidden />
+        Import CSV
+      </Link>
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Contacts"
+        description="Everyone you can email. Contacts are matched by email address."
+        actions={
+          <>
+            {importButton}
+            {addButton}
+          </>
+        }
+      />
+      <Card>
+        <div className="flex flex-wrap items-start gap-2 border-b border-zinc-100 p-3">
+          <div className="relative min-w-56 flex-[2_1_14rem]">
+            <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400" aria-hidden />
+            <Input
+              type="search"
+              value={search}
+              onChange={(event) => {
+                setSearch(event.target.value);
+                setPage(1);
+              }}
+              placeholder="Search email or name"
+              aria-label="Search contacts"
+              className="pl-9"
+            />
+          </div>
+          <NativeSelect aria-label="Subscription" className="w-40" value={filters.subscribed} onChange={(event) => update({ subscribed: event.target.value as ContactFilters["subscribed"] })} options={subscriptionOptions} />
+          <NativeSelect aria-label="Segment" className="w-44" value={filters.segment_id} onChange={(event) => update({ segment_id: event.target.value })} options={segmentOptions} />
+          <div className="min-w-56 flex-[1_1_14rem]">
+            <TagInput value={filters.tags} onChange={(tags) => update({ tags })} placeholder="Filter by tags (all must match)" aria-label="Filter by tags; contacts must have all of them" />
+          </div>
+          {filtered && (
+            <Button variant="ghost" onClick={clear}>
+              <X aria-hidden />
+              Clear
+            </Button>
+          )}
+        </div>
+        {query.isPending ? (
+          <SkeletonRows rows={8} columns={4} />
+        ) : query.isError ? (
+          <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load contacts" />
+        ) : rows.length === 0 ? (
+          filtered ? (
+            <EmptyState icon={Search} title="No contacts match" action={<Button variant="secondary" onClick={clear}>Clear filters</Button>}>
+              Try another search, or remove a filter.
+            </EmptyState>
+          ) : (
+            <EmptyState
+              icon={Users}
+              title="No contacts yet"
+              action={
+                <>
+                  {importButton}
+                  {addButton}
+                </>
+              }
+            >
+              Import a CSV from your CRM or newsletter tool, or add people one by one. Contacts can also be created through the API.
+            </EmptyState>
+          )
+        ) : (
+          <>
+            <Table aria-busy={query.isFetching}>
+              <TableHead>
+                <tr>
+                  <TableHeaderCell>Contact</TableHeaderCell>
+                  <TableHeaderCell>Status</TableHeaderCell>
+                  <TableHeaderCell>Tags</TableHeaderCell>
+                  <TableHeaderCell>Added</TableHeaderCell>
+                  <TableHeaderCell>
+                    <span className="sr-only">Actions</span>
+                  </TableHeaderCell>
+                </tr>
+              </TableHead>
+              <TableBody className={query.isFetching && query.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+                {rows.map((contact) => (
+                  <TableRow key={contact.id}>
+                    <TableCell className="max-w-80">
+                      <button type="button" className="block max-w-full truncate text-left font-medium text-zinc-900 hover:text-brand-700 hover:underline focus-visible:underline focus-visible:outline-none" onClick={() => setDialog({ open: true, contact })}>
+                        {contact.email}
+                      </button>
+                      {fullName(contact) && <p className="truncate text-xs text-zinc-500">{fullName(contact)}</p>}
+                    </TableCell>
+                    <TableCell>
+                      {contact.subscribed ? (
+                        <Badge tone="success" dot>
+                          Subscribed
+                        </Badge>
+                      ) : (
+                        <Badge tone="neutral" dot>
+                          Unsubscribed
+                        </Badge>
+                      )}
+                    </TableCell>
+                    <TableCell>
+                      <div className="flex max-w-64 flex-wrap gap-1">
+                        {contact.tags.length === 0 && <span className="text-zinc-400">—</span>}
+                        {contact.tags.slice(0, 3).map((tag) => (
+                          <button
+                            key={tag}
+                            type="button"
+                            title={`Filter by ${tag}`}
+                            onClick={() => !filters.tags.includes(tag) && update({ tags: [...filters.tags, tag] })}
+                            className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 hover:bg-zinc-200 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
+                          >
+                            {tag}
+                          </button>
+                        ))}
+                        {contact.tags.length > 3 && <span className="text-xs text-zinc-500">+{contact.tags.length - 3}</span>}
+                      </div>
+                    </TableCell>
+                    <TableCell className="text-[13px] text-zinc-600">
+                      <RelativeTime value={contact.created_at} />
+                    </TableCell>
+                    <TableCell className="w-10">
+                      <DropdownMenu>
+                        <DropdownMenuTrigger asChild>
+                          <Button variant="ghost" size="icon" aria-label={`Actions for ${contact.email}`}>
+                            <MoreHorizontal aria-hidden />
+                          </Button>
+                        </DropdownMenuTrigger>
+                        <DropdownMenuContent>
+                          <DropdownMenuItem onSelect={() => setDialog({ open: true, contact })}>
+                            <Pencil aria-hidden />
+                            Edit
+                          </DropdownMenuItem>
+                          <DropdownMenuSeparator />
+                          <DropdownMenuItem destructive onSelect={() => setDeleting(contact)}>
+                            <Trash2 aria-hidden />
+                            Delete
+                          </DropdownMenuItem>
+                        </DropdownMenuContent>
+                      </DropdownMenu>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            <PagePagination page={page} pages={pages} total={data?.total} onPage={setPage} loading={query.isFetching} />
+          </>
+        )}
+      </Card>
+      <ContactDialog open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))} contact={dialog.contact} />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={`Delete ${deleting?.email ?? "contact"}?`}
+        description="The contact is removed from every segment and will not receive anything more. Emails already sent to them stay in the Emails list."
+        confirmLabel="Delete contact"
+        onConfirm={async () => {
+          if (deleting) await remove.mutateAsync(deleting);
+        }}
+      />
+    </>
+  );
+}

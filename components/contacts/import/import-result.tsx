@@ -1,0 +1,109 @@
+"use client";
+
+import { CheckCircle2, Download, FileUp, Users } from "lucide-react";
+import Link from "next/link";
+import Papa from "papaparse";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import type { ImportContactsResult } from "@/lib/schemas/contacts";
+
+const SHOWN_ERRORS = 200;
+
+function downloadErrors(result: ImportContactsResult, fileName: string) {
+  const csv = Papa.unparse({ fields: ["row", "email", "error"], data: result.errors.map((e) => [e.row, e.email, e.error]) });
+  const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = `${fileName.replace(/\.[^.]+$/, "")}-import-errors.csv`;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function Stat({ label, value, tone }: { label: string; value: number; tone: string }) {
+  return (
+    <div className="rounded-lg border border-zinc-200 px-4 py-3">
+      <dt className="text-[13px] text-zinc-500">{label}</dt>
+      <dd className={`mt-1 text-2xl font-semibold tabular-nums ${tone}`}>{value.toLocaleString()}</dd>
+    </div>
+  );
+}
+
+/** What the import did, and each row it could not take, downloadable as CSV. */
+export function ImportResult({ result, fileName, segmentId, onAgain }: { result: ImportContactsResult; fileName: string; segmentId?: string; onAgain: () => void }) {
+  return (
+    <div className="flex flex-col gap-6">
+      <Card>
+        <CardHeader
+          title={
+            <span className="flex items-center gap-2">
+              <CheckCircle2 className="size-5 text-emerald-600" aria-hidden />
+              Import finished
+            </span>
+          }
+          description={fileName}
+          actions={
+            <>
+              <Button variant="secondary" onClick={onAgain}>
+                <FileUp aria-hidden />
+                Import another file
+              </Button>
+              <Button asChild>
+                <Link href={segmentId ? `/contacts?segment_id=${segmentId}` : "/contacts"}>
+                  <Users aria-hidden />
+                  View contacts
+                </Link>
+              </Button>
+            </>
+          }
+        />
+        <CardBody>
+          <dl className="grid gap-3 sm:grid-cols-3">
+            <Stat label="Created" value={result.created} tone="text-emerald-700" />
+            <Stat label="Updated" value={result.updated} tone="text-sky-700" />
+            <Stat label="Skipped" value={result.skipped} tone={result.skipped ? "text-amber-700" : "text-zinc-900"} />
+          </dl>
+        </CardBody>
+      </Card>
+      {result.errors.length > 0 && (
+        <Card>
+          <CardHeader
+            title={`${result.errors.length.toLocaleString()} row${result.errors.length === 1 ? "" : "s"} not imported`}
+            description="Row numbers are as a spreadsheet shows them: the header is row 1. Fix them in the file and import it again."
+            actions={
+              <Button variant="secondary" onClick={() => downloadErrors(result, fileName)}>
+                <Download aria-hidden />
+                Download as CSV
+              </Button>
+            }
+          />
+          <Table>
+            <TableHead>
+              <tr>
+                <TableHeaderCell className="w-20">Row</TableHeaderCell>
+                <TableHeaderCell>Email</TableHeaderCell>
+                <TableHeaderCell>Problem</TableHeaderCell>
+              </tr>
+            </TableHead>
+            <TableBody>
+              {result.errors.slice(0, SHOWN_ERRORS).map((error) => (
+                <TableRow key={`${error.row}-${error.email}`}>
+                  <TableCell className="tabular-nums">{error.row}</TableCell>
+                  <TableCell className="max-w-64 truncate">{error.email || <span className="text-zinc-400">empty</span>}</TableCell>
+                  <TableCell>{error.error}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {result.errors.length > SHOWN_ERRORS && (
+            <p className="border-t border-zinc-100 px-5 py-3 text-sm text-zinc-500">
+              Showing the first {SHOWN_ERRORS} of {result.errors.length.toLocaleString()}. Download the CSV for all of them.
+            </p>
+          )}
+        </Card>
+      )}
+    </div>
+  );
+}

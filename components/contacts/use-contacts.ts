@@ -1,0 +1,29 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { z } from "zod";
+import { apiFetch } from "@/lib/client/api";
+import type { contactList } from "@/lib/schemas/contacts";
+
+export type ContactPage = z.infer<typeof contactList>;
+
+export const contactsKey = ["contacts"] as const;
+
+export type ContactFilters = { search: string; subscribed: "" | "true" | "false"; tags: string[]; segment_id: string };
+
+/** One page of GET /v1/contacts with its filters. */
+export function useContactPage(filters: ContactFilters, limit: number, offset: number) {
+  const query = {
+    limit,
+    offset,
+    search: filters.search.trim(),
+    subscribed: filters.subscribed,
+    tags: filters.tags.join(","),
+    segment_id: filters.segment_id,
+  };
+  return useQuery({
+    queryKey: [...contactsKey, "page", query],
+    queryFn: ({ signal }) => apiFetch<ContactPage>("/v1/contacts", { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
