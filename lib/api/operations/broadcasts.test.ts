@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { BroadcastStatus } from "@/lib/generated/prisma/enums";
-import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { broadcastsOperations } from "./broadcasts";
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -501,6 +502,29 @@ describe("Broadcasts", () => {
       expectError(await org.owner.api.delete("/v1/broadcasts/x"), 400, "VALIDATION_ERROR");
       expectError(await client(null).delete(`/v1/broadcasts/${foreign.body.id}`), 401, "UNAUTHORIZED");
       expect(await db.broadcast.findUnique({ where: { id: foreign.body.id } })).not.toBeNull();
+    });
+  });
+
+  describe("credentials", () => {
+    it("answers 401 to a missing or revoked credential on every broadcast and sequence step operation, changing nothing", async () => {
+      const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+      expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+      const created = await createBroadcast(org);
+      const step = await org.owner.api.post(`/v1/broadcasts/${created.body.id}/steps`, { delay_minutes: 5, text_content: "x" });
+      const state = async () => ({
+        broadcasts: await db.broadcast.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } }),
+        steps: await db.sequenceStep.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } }),
+      });
+      const before = await state();
+      for (const op of broadcastsOperations) {
+        const path = op.path.replace(/\{(id|broadcastId)\}/, created.body.id).replace("{stepId}", step.body.id);
+        for (const token of [null, revoked.body.token as string]) {
+          const result = await request(op.method, path, { token, body: op.body ? { name: "Changed", subject: "Changed", from_email: "x@example.com", delay_minutes: 1, text_content: "changed" } : undefined });
+          expect(result.status, `${op.method} ${path}`).toBe(401);
+          expectError(result, 401, "UNAUTHORIZED");
+        }
+      }
+      expect(await state()).toEqual(before);
     });
   });
 });

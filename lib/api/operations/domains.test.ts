@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { addDomain } from "@/lib/services/domains";
-import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { domainsOperations } from "./domains";
 
 type DnsRecord = { type: string; name: string; value: string; purpose: string };
 
@@ -185,6 +186,25 @@ describe("Domains", () => {
       expect(await db.domain.count({ where: { id: theirs } })).toBe(1);
       expectError(await org.owner.api.delete("/v1/domains/1"), 400, "VALIDATION_ERROR");
       expectError(await client(null).delete(`/v1/domains/${theirs}`), 401, "UNAUTHORIZED");
+    });
+  });
+
+  describe("credentials", () => {
+    it("answers 401 to a missing or revoked credential on every domain operation, changing nothing", async () => {
+      const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+      expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+      const created = await org.owner.api.post("/v1/domains", { name: "credentials.example.com" });
+      const state = () => db.domain.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } });
+      const before = await state();
+      for (const op of domainsOperations) {
+        const path = op.path.replace("{id}", created.body.id);
+        for (const token of [null, revoked.body.token as string]) {
+          const result = await request(op.method, path, { token, body: op.body ? { name: "sneaky.example.com" } : undefined });
+          expect(result.status, `${op.method} ${path}`).toBe(401);
+          expectError(result, 401, "UNAUTHORIZED");
+        }
+      }
+      expect(await state()).toEqual(before);
     });
   });
 });

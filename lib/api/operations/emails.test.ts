@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { emailsOperations } from "./emails";
 
 type Row = { id: string; to_email: string; status: string; created_at: string };
 
@@ -265,6 +266,25 @@ describe("Emails", () => {
 
     it("answers 401 without a credential", async () => {
       expectError(await client(null).get(`/v1/emails/${newestFirst[0]}`), 401, "UNAUTHORIZED");
+    });
+  });
+
+  describe("credentials", () => {
+    it("answers 401 to a missing or revoked credential on every email operation, changing nothing", async () => {
+      const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+      expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+      const state = () => db.email.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } });
+      const before = await state();
+      const send = { from: "news@example.com", to: "someone@example.org", subject: "Hi", text: "Hello" };
+      for (const op of emailsOperations) {
+        const path = op.path.replace("{id}", newestFirst[0]);
+        for (const token of [null, revoked.body.token as string]) {
+          const result = await request(op.method, path, { token, body: op.body ? send : undefined });
+          expect(result.status, `${op.method} ${path}`).toBe(401);
+          expectError(result, 401, "UNAUTHORIZED");
+        }
+      }
+      expect(await state()).toEqual(before);
     });
   });
 });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
-import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { inboxesOperations } from "./inboxes";
 
 const input = {
   name: "Sales — Ada",
@@ -255,6 +256,25 @@ describe("Inboxes", () => {
       expect(await db.broadcast.findUniqueOrThrow({ where: { id: theirBroadcast.id } })).toMatchObject({ inbox_id: theirs, inbox_ids: [theirs] });
       expectError(await org.owner.api.delete("/v1/inboxes/123"), 400, "VALIDATION_ERROR");
       expectError(await client(null).delete(`/v1/inboxes/${theirs}`), 401, "UNAUTHORIZED");
+    });
+  });
+
+  describe("credentials", () => {
+    it("answers 401 to a missing or revoked credential on every inbox operation, changing nothing", async () => {
+      const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+      expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+      const created = await create();
+      const state = () => db.inbox.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } });
+      const before = await state();
+      for (const op of inboxesOperations) {
+        const path = op.path.replace("{id}", created.id);
+        for (const token of [null, revoked.body.token as string]) {
+          const result = await request(op.method, path, { token, body: op.body ? { ...input, name: "Changed" } : undefined });
+          expect(result.status, `${op.method} ${path}`).toBe(401);
+          expectError(result, 401, "UNAUTHORIZED");
+        }
+      }
+      expect(await state()).toEqual(before);
     });
   });
 });

@@ -7,6 +7,7 @@ import { invitationTokenOf, readCapturedMail } from "@/lib/mail/captured-mail";
 import { describeInvitation } from "@/lib/services/invitations";
 import { issueApiKey } from "@/lib/services/api-keys";
 import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { invitationsOperations } from "./invitations";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const newAddress = (prefix = "invitee") => `${prefix}-${randomUUID()}@example.test`;
@@ -344,6 +345,29 @@ describe("invitations", () => {
       expect((await describeInvitation(token))?.status).toBe("accepted");
       expect(await describeInvitation(randomBytes(32).toString("base64url"))).toBeNull();
       expect(await describeInvitation("short")).toBeNull();
+    });
+  });
+
+  describe("credentials", () => {
+    it("answers 401 to a missing or revoked credential on every invitation operation, changing nothing", async () => {
+      const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+      expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+      const invitee = await createTestOrg();
+      const { id, token } = await invite(org, invitee.owner.email);
+      const state = async () => ({
+        invitations: await db.invitation.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } }),
+        memberships: await db.membership.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } }),
+      });
+      const before = await state();
+      for (const op of invitationsOperations) {
+        const path = op.path.replace("{id}", id).replace("{token}", token);
+        for (const token of [null, revoked.body.token as string]) {
+          const result = await request(op.method, path, { token, body: op.body ? { email: newAddress(), role: "admin" } : undefined });
+          expect(result.status, `${op.method} ${path}`).toBe(401);
+          expectError(result, 401, "UNAUTHORIZED");
+        }
+      }
+      expect(await state()).toEqual(before);
     });
   });
 });

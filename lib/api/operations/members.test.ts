@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { membersOperations } from "./members";
 
 const roleOf = async (organizationId: string, userId: string) =>
   (await db.membership.findUnique({ where: { organization_id_user_id: { organization_id: organizationId, user_id: userId } } }))?.role ?? null;
@@ -184,6 +185,26 @@ describe("members", () => {
       expect((await theirs.api.get("/v1/members")).status).toBe(200);
       expectError(await org.owner.api.delete(`/v1/members/${randomId()}`), 404, "NOT_FOUND");
       expect(expectError(await org.owner.api.delete(`/v1/members/nope`), 400, "VALIDATION_ERROR").details?.[0].path).toBe("userId");
+    });
+  });
+
+  describe("credentials", () => {
+    it("answers 401 to a missing or revoked credential on every member operation, changing nothing", async () => {
+      const org = await createTestOrg();
+      const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+      expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+      const member = await org.addMember("member");
+      const state = () => db.membership.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } });
+      const before = await state();
+      for (const op of membersOperations) {
+        const path = op.path.replace("{userId}", member.userId);
+        for (const token of [null, revoked.body.token as string]) {
+          const result = await request(op.method, path, { token, body: op.body ? { role: "admin" } : undefined });
+          expect(result.status, `${op.method} ${path}`).toBe(401);
+          expectError(result, 401, "UNAUTHORIZED");
+        }
+      }
+      expect(await state()).toEqual(before);
     });
   });
 });

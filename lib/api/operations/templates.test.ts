@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { templatesOperations } from "./templates";
 
 const addDomain = (target: TestOrg, name: string, status: "verified" | "pending" | "failed") =>
   db.domain.create({ data: { organization_id: target.organizationId, name, status, verification_token: "x" } });
@@ -313,6 +314,25 @@ describe("Templates", () => {
       expectError(await org.owner.api.delete("/v1/templates/abc"), 400, "VALIDATION_ERROR");
       expectError(await client(null).delete(`/v1/templates/${theirs.body.id}`), 401, "UNAUTHORIZED");
       expect(await db.template.findUnique({ where: { id: theirs.body.id } })).not.toBeNull();
+    });
+  });
+
+  describe("credentials", () => {
+    it("answers 401 to a missing or revoked credential on every template operation, changing nothing", async () => {
+      const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+      expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+      const created = await createTemplate(org);
+      const state = () => db.template.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } });
+      const before = await state();
+      for (const op of templatesOperations) {
+        const path = op.path.replace("{id}", created.body.id);
+        for (const token of [null, revoked.body.token as string]) {
+          const result = await request(op.method, path, { token, body: op.body ? { name: "Changed", subject: "Changed" } : undefined });
+          expect(result.status, `${op.method} ${path}`).toBe(401);
+          expectError(result, 401, "UNAUTHORIZED");
+        }
+      }
+      expect(await state()).toEqual(before);
     });
   });
 });

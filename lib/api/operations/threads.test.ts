@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { Email } from "@/lib/generated/prisma/client";
-import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { threadsOperations } from "./threads";
 
 const at = (iso: string) => new Date(iso);
 
@@ -214,6 +215,28 @@ describe("Threads", () => {
     it("answers 401 without credential", async () => {
       expectError(await client(null).post(`/v1/threads/emails/${emailIds[0]}/comments`, { content: "x" }), 401, "UNAUTHORIZED");
       expectError(await client(null).get(`/v1/threads/emails/${emailIds[0]}/comments`), 401, "UNAUTHORIZED");
+    });
+  });
+
+  describe("credentials", () => {
+    it("answers 401 to a missing or revoked credential on every thread operation, changing nothing", async () => {
+      const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+      expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+      await org.owner.api.put(`/v1/threads/${threadId}/draft`, { text_content: "kept" });
+      const state = async () => ({
+        drafts: await db.threadDraft.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } }),
+        comments: await db.emailComment.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } }),
+      });
+      const before = await state();
+      for (const op of threadsOperations) {
+        const path = op.path.replace("{threadId}", threadId).replace("{emailId}", emailIds[0]);
+        for (const token of [null, revoked.body.token as string]) {
+          const result = await request(op.method, path, { token, body: op.body ? { content: "sneaky", text_content: "sneaky" } : undefined });
+          expect(result.status, `${op.method} ${path}`).toBe(401);
+          expectError(result, 401, "UNAUTHORIZED");
+        }
+      }
+      expect(await state()).toEqual(before);
     });
   });
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { topicsOperations } from "./topics";
 
 describe("Topics", () => {
   let org: TestOrg;
@@ -180,6 +181,25 @@ describe("Topics", () => {
       expectError(await client(null).put(`/v1/topics/${created.body.id}`, { name: "x" }), 401, "UNAUTHORIZED");
       expectError(await client(null).delete(`/v1/topics/${created.body.id}`), 401, "UNAUTHORIZED");
       expect(await db.topic.findUnique({ where: { id: created.body.id } })).not.toBeNull();
+    });
+  });
+
+  describe("credentials", () => {
+    it("answers 401 to a missing or revoked credential on every topic operation, changing nothing", async () => {
+      const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+      expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+      const created = await createTopic(org);
+      const state = () => db.topic.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } });
+      const before = await state();
+      for (const op of topicsOperations) {
+        const path = op.path.replace("{id}", created.body.id);
+        for (const token of [null, revoked.body.token as string]) {
+          const result = await request(op.method, path, { token, body: op.body ? { name: "Changed", default_subscription: "opt_out" } : undefined });
+          expect(result.status, `${op.method} ${path}`).toBe(401);
+          expectError(result, 401, "UNAUTHORIZED");
+        }
+      }
+      expect(await state()).toEqual(before);
     });
   });
 });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
-import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { webhooksOperations } from "./webhooks";
 
 const body = { url: "https://hooks.example.test/in", events: ["email.sent", "email.bounced"] };
 
@@ -264,6 +265,28 @@ describe("Webhooks", () => {
         expect((await org.owner.api.get(`/v1/webhooks/${created.body.id}/deliveries?${query}`)).status, query).toBe(422);
       }
       expectError(await client(null).get(`/v1/webhooks/${created.body.id}/deliveries`), 401, "UNAUTHORIZED");
+    });
+  });
+
+  describe("credentials", () => {
+    it("answers 401 to a missing or revoked credential on every webhook operation, changing nothing", async () => {
+      const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+      expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+      const created = await org.owner.api.post("/v1/webhooks", body);
+      const state = async () => ({
+        webhooks: await db.webhook.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } }),
+        deliveries: await db.webhookDelivery.count({ where: { organization_id: org.organizationId } }),
+      });
+      const before = await state();
+      for (const op of webhooksOperations) {
+        const path = op.path.replace("{id}", created.body.id);
+        for (const token of [null, revoked.body.token as string]) {
+          const result = await request(op.method, path, { token, body: op.body ? { url: "https://changed.example.test/h", events: ["email.opened"] } : undefined });
+          expect(result.status, `${op.method} ${path}`).toBe(401);
+          expectError(result, 401, "UNAUTHORIZED");
+        }
+      }
+      expect(await state()).toEqual(before);
     });
   });
 });
