@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateTime, emailAddress, id } from "./common";
+import { dateTime, emailAddress, id, text } from "./common";
 
 export const invitationRole = z.enum(["member", "admin"]);
 
@@ -10,7 +10,7 @@ export const createInvitationInput = z.object({
 export type CreateInvitationInput = z.infer<typeof createInvitationInput>;
 
 // The token is 32 random bytes in base64url (43 characters); the upper bound only keeps junk out.
-export const invitationToken = z.string().min(32).max(200);
+export const invitationToken = text(200).min(32);
 
 export const invitationTokenParams = z.object({
   token: invitationToken.meta({ description: "The token from the invitation link." }),

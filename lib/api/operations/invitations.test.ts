@@ -95,6 +95,15 @@ describe("invitations", () => {
       expect(owner.details?.[0].path).toBe("role");
       const long = expectError(await org.owner.api.post("/v1/invitations", { email: `${"a".repeat(320)}@example.test`, role: "member" }), 400, "VALIDATION_ERROR");
       expect(long.details?.[0].path).toBe("email");
+      for (const [body, path] of [
+        [{ email: newAddress() }, "role"],
+        [{ email: newAddress(), role: null }, "role"],
+        [{ email: 42, role: "member" }, "email"],
+        [{ email: `a\u0000${newAddress()}`, role: "member" }, "email"],
+      ] as const) {
+        const error = expectError(await org.owner.api.post("/v1/invitations", body), 400, "VALIDATION_ERROR");
+        expect(error.details?.map((d) => d.path), JSON.stringify(body)).toEqual([path]);
+      }
       expect(await db.invitation.count({ where: { organization_id: org.organizationId, email: "not-an-email" } })).toBe(0);
     });
 
@@ -197,6 +206,8 @@ describe("invitations", () => {
       const short = expectError(await invitee.owner.api.post("/v1/invitations/short-token/accept"), 400, "VALIDATION_ERROR");
       expect(short.details?.[0].path).toBe("token");
       expectError(await invitee.owner.api.post(`/v1/invitations/${"x".repeat(201)}/accept`), 400, "VALIDATION_ERROR");
+      const nul = expectError(await invitee.owner.api.post(`/v1/invitations/${"x".repeat(20)}%00${"x".repeat(20)}/accept`), 400, "VALIDATION_ERROR");
+      expect(nul.details?.map((d) => d.path)).toEqual(["token"]);
       expectError(await invitee.owner.api.post(`/v1/invitations/${randomBytes(32).toString("base64url")}/accept`), 404, "NOT_FOUND");
     });
 
