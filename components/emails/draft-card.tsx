@@ -1,0 +1,114 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { PenLine, Save, Trash2 } from "lucide-react";
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { bodyResolver } from "@/components/ui/body-resolver";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardFooter, CardHeader } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { RelativeTime } from "@/components/ui/date";
+import { FormError, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/components/ui/toast";
+import { apiFetch } from "@/lib/client/api";
+import { applyServerErrors } from "@/lib/client/form-errors";
+import { saveDraftInput } from "@/lib/schemas/threads";
+import { threadKey, type Thread } from "./email-types";
+
+type Values = { subject: string; text_content: string };
+
+const toBody = (values: Values) => ({ subject: values.subject.trim() === "" ? null : values.subject, text_content: values.text_content });
+const resolver = bodyResolver<Values, typeof saveDraftInput>(saveDraftInput, toBody);
+
+/** The thread's saved reply: edit and save it, or discard it. */
+export function DraftCard({ thread }: { thread: Thread }) {
+  const queryClient = useQueryClient();
+  const draft = thread.draft;
+  const [discardOpen, setDiscardOpen] = useState(false);
+  const form = useForm<Values>({ resolver, defaultValues: { subject: draft?.subject ?? "", text_content: draft?.text_content ?? "" } });
+  const { errors, isSubmitting, isDirty } = form.formState;
+
+  useEffect(() => {
+    form.reset({ subject: draft?.subject ?? "", text_content: draft?.text_content ?? "" });
+  }, [draft?.id, draft?.updated_at, draft?.subject, draft?.text_content, form]);
+
+  const save = form.handleSubmit(async (values) => {
+    try {
+      await apiFetch(`/v1/threads/${thread.id}/draft`, { method: "PUT", body: toBody(values) });
+      await queryClient.invalidateQueries({ queryKey: threadKey(thread.id) });
+      toast.success("Draft saved", "Your team sees it on this thread.");
+    } catch (error) {
+      applyServerErrors(error, form.setError, ["subject", "text_content"]);
+    }
+  });
+
+  const discard = async () => {
+    try {
+      await apiFetch(`/v1/threads/${thread.id}/draft`, { method: "DELETE" });
+      await queryClient.invalidateQueries({ queryKey: threadKey(thread.id) });
+      toast.success("Draft discarded");
+    } catch (error) {
+      toast.error(error, "Could not discard the draft");
+      throw error;
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader
+        title={
+          <span className="flex items-center gap-2">
+            <PenLine className="size-4 text-zinc-400" aria-hidden />
+            {draft ? "Draft reply" : "Write a reply"}
+          </span>
+        }
+        description={
+          draft ? (
+            <>
+              Saved <RelativeTime value={draft.updated_at} />. Drafts are shared with your team; nothing is sent until someone sends it.
+            </>
+          ) : (
+            "Save a draft reply for this thread. It is shared with your team and not sent."
+          )
+        }
+        actions={
+          draft && (
+            <Button variant="secondary" size="sm" onClick={() => setDiscardOpen(true)}>
+              <Trash2 aria-hidden />
+              Discard draft
+            </Button>
+          )
+        }
+      />
+      <form onSubmit={save} noValidate>
+        <CardBody className="flex flex-col gap-3">
+          <FormError message={errors.root?.server?.message} />
+          <FormField label="Subject" error={errors.subject?.message} hint={`Leave empty to reply as "Re: ${thread.subject}".`}>
+            <Input placeholder={`Re: ${thread.subject}`} {...form.register("subject")} />
+          </FormField>
+          <FormField label="Reply" error={errors.text_content?.message}>
+            <Textarea rows={6} placeholder="Thanks for getting back to me…" {...form.register("text_content")} />
+          </FormField>
+          {draft?.html_content && <p className="text-xs text-zinc-500">This draft also has an HTML version, kept as it is.</p>}
+        </CardBody>
+        <CardFooter>
+          <Button type="submit" variant={draft ? "secondary" : "primary"} loading={isSubmitting} disabled={!isDirty}>
+            <Save aria-hidden />
+            Save draft
+          </Button>
+        </CardFooter>
+      </form>
+      <ConfirmDialog
+        open={discardOpen}
+        onOpenChange={setDiscardOpen}
+        title="Discard this draft?"
+        description="The saved reply is deleted for everyone on your team. This cannot be undone."
+        confirmLabel="Discard draft"
+        onConfirm={discard}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,148 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { ArrowLeft, Mail } from "lucide-react";
+import Link from "next/link";
+import { StatusBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { formatDateTime } from "@/components/ui/date";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
+import { ApiError, apiFetch } from "@/lib/client/api";
+import { ActivityCard } from "./activity-card";
+import { CommentsCard } from "./comments-card";
+import { DraftCard } from "./draft-card";
+import { EmailMessageCard } from "./email-message-card";
+import { emailsKey, threadKey, type EmailDetail as EmailDetailRecord, type Thread } from "./email-types";
+import { ThreadCard } from "./thread-card";
+
+const backLink = (
+  <Link href="/emails" className="inline-flex items-center gap-1 hover:text-zinc-800">
+    <ArrowLeft className="size-3.5" aria-hidden />
+    Emails
+  </Link>
+);
+
+const who = (name: string | null, address: string) => (name ? `${name} <${address}>` : address);
+
+function ThreadSection({ threadId, emailId }: { threadId: string; emailId: string }) {
+  const thread = useQuery({ queryKey: threadKey(threadId), queryFn: () => apiFetch<Thread>(`/v1/threads/${threadId}`) });
+  if (thread.isPending) {
+    return (
+      <Card>
+        <SkeletonRows rows={3} columns={2} />
+      </Card>
+    );
+  }
+  if (thread.isError) {
+    return (
+      <Card>
+        <ErrorState error={thread.error} onRetry={() => void thread.refetch()} title="Could not load the thread" />
+      </Card>
+    );
+  }
+  return (
+    <>
+      <ThreadCard thread={thread.data} currentId={emailId} />
+      <DraftCard thread={thread.data} />
+    </>
+  );
+}
+
+function Details({ email }: { email: EmailDetailRecord }) {
+  const rows: [string, React.ReactNode][] = [
+    ["From", who(email.from_name, email.from_email)],
+    ["To", email.to_email],
+    ...(email.reply_to ? ([["Reply-to", email.reply_to]] as [string, React.ReactNode][]) : []),
+    ["Created", formatDateTime(email.created_at)],
+    ["Message-ID", <span key="mid" className="font-mono text-xs break-all">{email.message_id}</span>],
+    ...(email.broadcast_id
+      ? ([["Broadcast", <Link key="b" href={`/broadcasts/${email.broadcast_id}`} className="font-medium text-brand-600 hover:underline">Open broadcast</Link>]] as [string, React.ReactNode][])
+      : []),
+    ...(email.template_id
+      ? ([["Template", <Link key="t" href={`/templates/${email.template_id}`} className="font-medium text-brand-600 hover:underline">Open template</Link>]] as [string, React.ReactNode][])
+      : []),
+    ...(email.tags.length ? ([["Tags", email.tags.join(", ")]] as [string, React.ReactNode][]) : []),
+  ];
+  return (
+    <Card>
+      <CardHeader title="Details" />
+      <CardBody>
+        <dl className="flex flex-col gap-2.5">
+          {rows.map(([label, value]) => (
+            <div key={label}>
+              <dt className="text-xs text-zinc-500">{label}</dt>
+              <dd className="text-[13px] break-words text-zinc-900">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </CardBody>
+    </Card>
+  );
+}
+
+/** One email: the rendered message, headers, activity, its thread with the draft reply, and comments. */
+export function EmailDetail({ id }: { id: string }) {
+  const query = useQuery({ queryKey: [...emailsKey, id], queryFn: () => apiFetch<EmailDetailRecord>(`/v1/emails/${id}`) });
+
+  if (query.isPending) {
+    return (
+      <div role="status" aria-label="Loading the email">
+        <Skeleton className="mb-2 h-4 w-20" />
+        <Skeleton className="mb-8 h-8 w-96 max-w-full" />
+        <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+          <Skeleton className="h-[600px] rounded-xl" />
+          <Skeleton className="h-80 rounded-xl" />
+        </div>
+      </div>
+    );
+  }
+  if (query.isError) {
+    const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
+    return (
+      <>
+        <PageHeader breadcrumb={backLink} title="Email" />
+        <Card>
+          {missing ? (
+            <EmptyState icon={Mail} title="Email not found" action={<Button asChild variant="secondary"><Link href="/emails">Back to emails</Link></Button>}>
+              It may have been deleted, or it belongs to another organization.
+            </EmptyState>
+          ) : (
+            <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load the email" />
+          )}
+        </Card>
+      </>
+    );
+  }
+
+  const email = query.data;
+  const inbound = email.direction === "inbound";
+  return (
+    <>
+      <PageHeader
+        breadcrumb={backLink}
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            <span className="min-w-0 break-words">{email.subject || "(no subject)"}</span>
+            <StatusBadge status={email.status} />
+          </span>
+        }
+        description={`${inbound ? "Received from" : "From"} ${who(email.from_name, email.from_email)} ${inbound ? "at" : "to"} ${email.to_email}${email.sent_at ? ` · ${formatDateTime(email.sent_at)}` : ""}`}
+      />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+        <div className="flex min-w-0 flex-col gap-6">
+          <EmailMessageCard email={email} />
+          {email.thread_id && <ThreadSection threadId={email.thread_id} emailId={email.id} />}
+          <CommentsCard emailId={email.id} />
+        </div>
+        <aside className="flex flex-col gap-6" aria-label="About this email">
+          <ActivityCard email={email} />
+          <Details email={email} />
+        </aside>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,24 @@
+import type { z } from "zod";
+import type { comment } from "@/lib/schemas/comments";
+import type { email, emailDetail, emailPage } from "@/lib/schemas/emails";
+import type { thread } from "@/lib/schemas/threads";
+
+export type Email = z.infer<typeof email>;
+export type EmailDetail = z.infer<typeof emailDetail>;
+export type EmailPage = z.infer<typeof emailPage>;
+export type Thread = z.infer<typeof thread>;
+export type Comment = z.infer<typeof comment>;
+
+export const emailsKey = ["emails"] as const;
+export const threadKey = (id: string) => ["threads", id] as const;
+export const commentsKey = (emailId: string) => ["emails", emailId, "comments"] as const;
+
+/** The engagement timestamps of an email, in the order they happen. */
+export const emailEvents = [
+  { field: "sent_at", label: "Sent" },
+  { field: "delivered_at", label: "Delivered" },
+  { field: "opened_at", label: "Opened" },
+  { field: "clicked_at", label: "Clicked" },
+  { field: "bounced_at", label: "Bounced" },
+  { field: "complained_at", label: "Complained" },
+] as const;

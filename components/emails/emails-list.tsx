@@ -1,0 +1,168 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { ArrowDownLeft, Mail, Search, X } from "lucide-react";
+import Link from "next/link";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useState } from "react";
+import { StatusBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { RelativeTime } from "@/components/ui/date";
+import { EmptyState } from "@/components/ui/empty-state";
+import { ErrorState } from "@/components/ui/error-state";
+import { Input } from "@/components/ui/input";
+import { PageHeader } from "@/components/ui/page-header";
+import { PagePagination } from "@/components/ui/pagination";
+import { NativeSelect } from "@/components/ui/select";
+import { SkeletonRows } from "@/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { useDebouncedValue } from "@/components/ui/use-debounced-value";
+import { broadcastsKey, type Broadcast } from "@/components/broadcasts/broadcast-types";
+import { useAllTemplates } from "@/components/templates/use-templates";
+import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { EmailStatus } from "@/lib/generated/prisma/enums";
+import { emailsKey, type EmailPage } from "./email-types";
+import { EventIcons } from "./event-icons";
+
+const PAGE_SIZE = 25;
+
+const statusOptions = [{ value: "", label: "Any status" }, ...Object.values(EmailStatus).map((status) => ({ value: status, label: status.charAt(0).toUpperCase() + status.slice(1) }))];
+
+type Filters = { status: string; broadcast_id: string; template_id: string };
+
+export function EmailsList() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const [to, setTo] = useState(params.get("to") ?? "");
+  const [domain, setDomain] = useState(params.get("domain") ?? "");
+  const [filters, setFilters] = useState<Filters>({ status: params.get("status") ?? "", broadcast_id: params.get("broadcast_id") ?? "", template_id: params.get("template_id") ?? "" });
+  const [page, setPage] = useState(1);
+  const debouncedTo = useDebouncedValue(to.trim(), 300);
+  const debouncedDomain = useDebouncedValue(domain.trim(), 300);
+
+  const broadcasts = useQuery({ queryKey: [...broadcastsKey, "all"], queryFn: async () => (await apiFetch<ListEnvelope<Broadcast>>("/v1/broadcasts")).data });
+  const templates = useAllTemplates();
+  const query = { page, limit: PAGE_SIZE, to: debouncedTo, domain: debouncedDomain, ...filters };
+  const emails = useQuery({
+    queryKey: [...emailsKey, "page", query],
+    queryFn: ({ signal }) => apiFetch<EmailPage>("/v1/emails", { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+  const update = (next: Partial<Filters>) => {
+    setFilters((current) => ({ ...current, ...next }));
+    setPage(1);
+  };
+  const filtered = Boolean(debouncedTo || debouncedDomain || filters.status || filters.broadcast_id || filters.template_id);
+  const clear = () => {
+    setTo("");
+    setDomain("");
+    update({ status: "", broadcast_id: "", template_id: "" });
+    if (params.size) router.replace("/emails");
+  };
+
+  const rows = emails.data?.data ?? [];
+  const pagination = emails.data?.pagination;
+  const broadcastOptions = [{ value: "", label: "Any broadcast" }, ...(broadcasts.data ?? []).map((b) => ({ value: b.id, label: b.name }))];
+  if (filters.broadcast_id && !broadcastOptions.some((o) => o.value === filters.broadcast_id)) broadcastOptions.push({ value: filters.broadcast_id, label: broadcasts.isPending ? "Loading…" : "Unknown broadcast" });
+  const templateOptions = [{ value: "", label: "Any template" }, ...(templates.data ?? []).map((t) => ({ value: t.id, label: t.name }))];
+
+  return (
+    <>
+      <PageHeader title="Emails" description="Every email sent or received, with delivery and engagement times." />
+      <Card>
+        <div className="flex flex-wrap items-center gap-2 border-b border-zinc-100 p-3">
+          <div className="relative min-w-56 flex-[2_1_14rem]">
+            <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400" aria-hidden />
+            <Input
+              type="search"
+              value={to}
+              onChange={(event) => {
+                setTo(event.target.value);
+                setPage(1);
+              }}
+              placeholder="Recipient"
+              aria-label="Filter by recipient"
+              className="pl-9"
+            />
+          </div>
+          <Input
+            value={domain}
+            onChange={(event) => {
+              setDomain(event.target.value);
+              setPage(1);
+            }}
+            placeholder="Sender domain"
+            aria-label="Filter by sender domain"
+            className="w-40 flex-[1_1_9rem]"
+          />
+          <NativeSelect aria-label="Status" className="w-36" value={filters.status} onChange={(event) => update({ status: event.target.value })} options={statusOptions} />
+          <NativeSelect aria-label="Broadcast" className="w-44" value={filters.broadcast_id} onChange={(event) => update({ broadcast_id: event.target.value })} options={broadcastOptions} />
+          <NativeSelect aria-label="Template" className="w-44" value={filters.template_id} onChange={(event) => update({ template_id: event.target.value })} options={templateOptions} />
+          {filtered && (
+            <Button variant="ghost" onClick={clear}>
+              <X aria-hidden />
+              Clear
+            </Button>
+          )}
+        </div>
+        {emails.isPending ? (
+          <SkeletonRows rows={8} columns={5} />
+        ) : emails.isError ? (
+          <ErrorState error={emails.error} onRetry={() => void emails.refetch()} title="Could not load emails" />
+        ) : rows.length === 0 ? (
+          filtered ? (
+            <EmptyState icon={Search} title="No emails match" action={<Button variant="secondary" onClick={clear}>Clear filters</Button>}>
+              Try another recipient or status, or remove a filter.
+            </EmptyState>
+          ) : (
+            <EmptyState icon={Mail} title="No emails yet" action={<Button asChild><Link href="/broadcasts">Go to broadcasts</Link></Button>}>
+              Emails appear here as soon as a broadcast or the API sends them, and replies arrive in their threads.
+            </EmptyState>
+          )
+        ) : (
+          <>
+            <Table>
+              <TableHead>
+                <tr>
+                  <TableHeaderCell>Recipient</TableHeaderCell>
+                  <TableHeaderCell>Subject</TableHeaderCell>
+                  <TableHeaderCell>Status</TableHeaderCell>
+                  <TableHeaderCell>Activity</TableHeaderCell>
+                  <TableHeaderCell>When</TableHeaderCell>
+                </tr>
+              </TableHead>
+              <TableBody className={emails.isFetching && emails.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+                {rows.map((email) => (
+                  <TableRow key={email.id} className="cursor-pointer" onClick={() => router.push(`/emails/${email.id}`)}>
+                    <TableCell className="max-w-60">
+                      <Link href={`/emails/${email.id}`} className="flex min-w-0 items-center gap-1.5 font-medium text-zinc-900 hover:text-brand-700 hover:underline" onClick={(event) => event.stopPropagation()}>
+                        {email.direction === "inbound" && <ArrowDownLeft className="size-3.5 shrink-0 text-sky-600" aria-label="Received" />}
+                        <span className="truncate">{email.direction === "inbound" ? email.from_email : email.to_email}</span>
+                      </Link>
+                      <p className="truncate text-xs text-zinc-500">{email.direction === "inbound" ? `to ${email.to_email}` : `from ${email.from_email}`}</p>
+                    </TableCell>
+                    <TableCell className="max-w-80">
+                      <span className="block truncate">{email.subject}</span>
+                    </TableCell>
+                    <TableCell>
+                      <StatusBadge status={email.status} />
+                    </TableCell>
+                    <TableCell>
+                      <EventIcons email={email} />
+                    </TableCell>
+                    <TableCell className="text-[13px] text-zinc-600">
+                      <RelativeTime value={email.sent_at ?? email.created_at} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            {pagination && <PagePagination page={pagination.page} pages={pagination.pages} total={pagination.total} onPage={setPage} loading={emails.isFetching} />}
+          </>
+        )}
+      </Card>
+    </>
+  );
+}
