@@ -7,7 +7,7 @@ import { invalidField } from "@/lib/api/errors";
 import { pool } from "@/lib/db/pool";
 import { emitImportedContactEvents } from "@/lib/webhooks/emit-imported-contact-events";
 import type { ImportContactsInput, ImportContactsResult, ImportError } from "@/lib/schemas/contacts";
-import { csvRecords, decodeCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
+import { decodeCsv, openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
 
 const STAGING_TABLE = `
   CREATE TEMP TABLE contact_import (
@@ -72,25 +72,27 @@ const COPY_CHUNK = 256 * 1024;
  * Streams the valid rows into the staging table with COPY. Rows with an error, and rows repeating
  * an earlier row's email, are reported in `errors` instead. Answers the number of rows staged.
  */
-async function stageRows(client: PoolClient, nextRecord: () => Promise<string[] | null>, plan: ColumnPlan, errors: ImportError[]) {
+async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][] | null>, plan: ColumnPlan, errors: ImportError[]) {
   const seen = new Set<string>();
   async function* copyText() {
     let buffer = "";
     // The header is row 1, as a spreadsheet numbers it.
-    for (let row = 2; ; row++) {
-      const record = await nextRecord();
-      if (!record) break;
-      const result = readRow(record, plan);
-      if (!result) continue;
-      if (!result.ok) errors.push({ row, email: result.email, error: result.error });
-      else if (seen.has(result.email)) errors.push({ row, email: result.given, error: "repeats the email of an earlier row" });
-      else {
-        seen.add(result.email);
-        buffer += result.line;
-        if (buffer.length >= COPY_CHUNK) {
-          yield buffer;
-          buffer = "";
+    let row = 1;
+    for (let batch = await nextBatch(); batch; batch = await nextBatch()) {
+      for (const record of batch) {
+        row++;
+        const result = readRow(record, plan);
+        if (!result) continue;
+        if (!result.ok) errors.push({ row, email: result.email, error: result.error });
+        else if (seen.has(result.email)) errors.push({ row, email: result.given, error: "repeats the email of an earlier row" });
+        else {
+          seen.add(result.email);
+          buffer += result.line;
         }
+      }
+      if (buffer.length >= COPY_CHUNK) {
+        yield buffer;
+        buffer = "";
       }
     }
     if (buffer) yield buffer;
@@ -104,9 +106,7 @@ async function stageRows(client: PoolClient, nextRecord: () => Promise<string[] 
  * contacts and create the missing ones with one statement each, all in one transaction.
  */
 export async function importContacts(ctx: OrgContext, input: ImportContactsInput): Promise<ImportContactsResult> {
-  const nextRecord = csvRecords(decodeCsv(input.file_content));
-  const header = await nextRecord();
-  if (!header) throw invalidField("file_content", "the CSV file has no header row");
+  const { header, batches } = await openCsv(decodeCsv(input.file_content));
   const plan = planColumns(header, input.column_mappings);
 
   const client = await pool.connect();
@@ -125,7 +125,7 @@ export async function importContacts(ctx: OrgContext, input: ImportContactsInput
     }
     await client.query(STAGING_TABLE);
     const errors: ImportError[] = [];
-    const staged = await stageRows(client, nextRecord, plan, errors);
+    const staged = await stageRows(client, batches, plan, errors);
     // Without statistics the planner guesses the staging table's size, and guesses badly for a million rows.
     await client.query("ANALYZE contact_import");
     const updated = (await client.query(UPDATE_EXISTING, [ctx.organizationId])).rowCount ?? 0;
