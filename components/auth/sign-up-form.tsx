@@ -13,7 +13,7 @@ import { signUpInput, type SignUpInput } from "@/lib/schemas/accounts";
 
 const fields = ["name", "email", "password", "organization_name"] as const;
 
-const emptyToUndefined = (value: string) => (value.trim() === "" ? undefined : value);
+const emptyToUndefined = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value : undefined);
 
 type Props = {
   email?: string;

@@ -81,7 +81,12 @@ function AddDomainDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpe
 function RecordsTable({ records }: { records: DnsRecord[] }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-200">
-      <table className="w-full text-left text-sm">
+      <table className="w-full min-w-[640px] table-fixed text-left text-sm">
+        <colgroup>
+          <col className="w-48" />
+          <col className="w-[34%]" />
+          <col />
+        </colgroup>
         <thead className="bg-zinc-50 text-xs text-zinc-500">
           <tr>
             <th scope="col" className="px-3 py-2 font-medium">Type</th>
@@ -98,7 +103,7 @@ function RecordsTable({ records }: { records: DnsRecord[] }) {
               </td>
               <td className="px-3 py-2.5">
                 <div className="flex items-start gap-1.5">
-                  <code className="min-w-0 font-mono text-[13px] break-all text-zinc-800">{record.name}</code>
+                  <code className="min-w-0 font-mono text-[13px] text-zinc-800 [overflow-wrap:anywhere]">{record.name}</code>
                   <CopyButton value={record.name} what={`${record.purpose} record name`} variant="ghost" className="-mt-1.5 shrink-0" />
                 </div>
               </td>

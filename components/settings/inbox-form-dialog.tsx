@@ -28,9 +28,9 @@ type Values = {
 
 const fields = ["name", "from_email", "from_name", "reply_to", "daily_limit", "smtp", "imap"];
 
-const orNull = (value: string) => (value.trim() === "" ? null : value);
+const orNull = (value: unknown) => (typeof value === "string" && value.trim() !== "" ? value : null);
 // Editing: an empty password keeps the stored one, so it is left out of the request.
-const orUndefined = (value: string) => (value === "" ? undefined : value);
+const orUndefined = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
 function defaults(inbox: Inbox | null): Values {
   if (!inbox) {
@@ -192,7 +192,7 @@ export function InboxFormDialog({ open, inbox, onOpenChange, onSaved }: { open: 
                 </FormField>
                 <div className="hidden sm:block" />
                 <FormField label="IMAP password" error={errors.imap?.password?.message} required={!inbox?.imap?.has_password} hint={passwordHint(inbox?.imap?.has_password)}>
-                  <Input type="password" autoComplete="new-password" {...form.register("imap.password", { setValueAs: editing ? orUndefined : (v: string) => v })} />
+                  <Input type="password" autoComplete="new-password" {...form.register("imap.password", { setValueAs: editing ? orUndefined : (v: unknown) => (typeof v === "string" ? v : "") })} />
                 </FormField>
               </div>
               <Controller

@@ -8,8 +8,8 @@ export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
 /** A card's title row: heading, optional description and actions on the right. */
 export function CardHeader({ title, description, actions, className }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; className?: string }) {
   return (
-    <div className={cn("flex flex-wrap items-start justify-between gap-3 border-b border-zinc-100 px-5 py-4", className)}>
-      <div className="min-w-0">
+    <div className={cn("flex items-start justify-between gap-4 border-b border-zinc-100 px-5 py-4", className)}>
+      <div className="min-w-0 flex-1">
         <h2 className="text-[15px] font-semibold text-zinc-900">{title}</h2>
         {description && <p className="mt-0.5 text-sm text-zinc-500">{description}</p>}
       </div>

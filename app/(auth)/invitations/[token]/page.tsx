@@ -93,7 +93,7 @@ export default async function InvitationPage({ params }: Props) {
         title="This invitation is for another address"
         actions={
           <>
-            <SwitchAccountButton email={invitation.email} returnTo={here} label={`Sign in as ${invitation.email}`} />
+            <SwitchAccountButton email={invitation.email} returnTo={here} label="Sign in with the invited address" />
             {dashboardLink}
           </>
         }
