@@ -21,6 +21,17 @@ type SequencedBroadcast = {
 
 type PendingStep = { id: string; position: number; delay_minutes: number; subject: string | null; template_id: string | null; template_subject: string | null };
 
+/**
+ * The row of step `position` for the recipient of the previous email `p`. OFFSET 0 keeps the
+ * planner from turning NOT EXISTS into an anti-join: right after a fan-out the table has no fresh
+ * statistics, and the join it then picks compares every pair of rows. As a per-row probe of the
+ * unique (broadcast_id, sequence_position, contact_id) index it stays linear.
+ */
+const followUpOf = (position: number) => Prisma.sql`
+  SELECT 1 FROM emails n
+  WHERE n.broadcast_id = p.broadcast_id AND n.sequence_position = ${position} AND n.contact_id = p.contact_id
+  OFFSET 0`;
+
 /** Prefix for `last_error` of the cancelled row that records a recipient leaving the sequence. */
 export const SEQUENCE_EXIT_PREFIX = "Left the sequence: ";
 
@@ -43,9 +54,7 @@ async function dispatchStep(tx: Prisma.TransactionClient, b: SequencedBroadcast,
       SELECT p.* FROM emails p
       WHERE p.broadcast_id = ${b.id}::uuid AND p.sequence_position = ${step.position - 1} AND p.contact_id IS NOT NULL
         AND p.sent_at IS NOT NULL AND p.sent_at <= now() - make_interval(mins => ${step.delay_minutes})
-        AND NOT EXISTS (
-          SELECT 1 FROM emails n
-          WHERE n.broadcast_id = p.broadcast_id AND n.sequence_position = ${step.position} AND n.contact_id = p.contact_id)
+        AND NOT EXISTS (${followUpOf(step.position)})
       ORDER BY p.sent_at
       LIMIT ${batchSize}
     ),
@@ -120,9 +129,7 @@ async function markDispatchedWhenDone(tx: Prisma.TransactionClient, broadcastId:
         SELECT 1 FROM emails p
         WHERE p.broadcast_id = ${broadcastId}::uuid AND p.sequence_position = ${step.position - 1} AND p.contact_id IS NOT NULL
           AND (p.status IN ('queued', 'scheduled', 'sending')
-               OR (p.sent_at IS NOT NULL AND NOT EXISTS (
-                 SELECT 1 FROM emails n
-                 WHERE n.broadcast_id = p.broadcast_id AND n.sequence_position = ${step.position} AND n.contact_id = p.contact_id))))`;
+               OR (p.sent_at IS NOT NULL AND NOT EXISTS (${followUpOf(step.position)}))))`;
 }
 
 async function dispatchBroadcast(broadcastId: string, batchSize: number): Promise<number> {

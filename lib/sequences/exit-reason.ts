@@ -20,25 +20,31 @@ export type ExitScope = { organizationId: string; broadcastId: string; topicId: 
  * missing from any of the "exit if not in" segments that still exist).
  */
 export function exitReasonSql({ organizationId, broadcastId, topicId, conditions }: ExitScope): Prisma.Sql {
-  const ofRecipient = Prisma.sql`FROM emails r WHERE r.broadcast_id = ${broadcastId}::uuid AND r.contact_id = c.id`;
   const topicOptOut = topicId
     ? Prisma.sql`NOT COALESCE(
         (SELECT ct.subscribed FROM contact_topics ct WHERE ct.contact_id = c.id AND ct.topic_id = ${topicId}::uuid),
         (SELECT t.default_subscription = 'opt_in' FROM topics t WHERE t.id = ${topicId}::uuid),
         true)`
     : Prisma.sql`false`;
-  return Prisma.sql`CASE
-    WHEN EXISTS (SELECT 1 ${ofRecipient} AND r.replied_at IS NOT NULL) THEN 'replied'
-    WHEN NOT c.subscribed OR EXISTS (SELECT 1 ${ofRecipient} AND r.unsubscribed_at IS NOT NULL) OR ${topicOptOut} THEN 'unsubscribed'
-    WHEN EXISTS (SELECT 1 ${ofRecipient} AND (r.bounced_at IS NOT NULL OR r.status = 'bounced')) THEN 'bounced'
-    WHEN EXISTS (SELECT 1 ${ofRecipient} AND (r.complained_at IS NOT NULL OR r.status = 'complained')) THEN 'complained'
-    WHEN EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = ${organizationId}::uuid
-                 AND s.email IN (lower(c.email), lower(p.to_email))) THEN 'suppressed'
-    WHEN EXISTS (SELECT 1 FROM segment_contacts sc WHERE sc.contact_id = c.id
-                 AND sc.segment_id = ANY(${conditions.exitIfIn}::uuid[])) THEN 'in an exit segment'
-    WHEN EXISTS (SELECT 1 FROM segments sg WHERE sg.organization_id = ${organizationId}::uuid
-                 AND sg.id = ANY(${conditions.exitIfNotIn}::uuid[])
-                 AND NOT EXISTS (SELECT 1 FROM segment_contacts sc WHERE sc.segment_id = sg.id AND sc.contact_id = c.id))
-      THEN 'not in a required segment'
-    ELSE NULL END`;
+  // One probe of the (organization_id, to_email) index reads all of the recipient's emails of the broadcast.
+  return Prisma.sql`COALESCE(
+    (SELECT CASE
+        WHEN bool_or(r.replied_at IS NOT NULL) THEN 'replied'
+        WHEN bool_or(r.unsubscribed_at IS NOT NULL) THEN 'unsubscribed'
+        WHEN bool_or(r.bounced_at IS NOT NULL OR r.status = 'bounced') THEN 'bounced'
+        WHEN bool_or(r.complained_at IS NOT NULL OR r.status = 'complained') THEN 'complained' END
+     FROM emails r
+     WHERE r.organization_id = ${organizationId}::uuid AND r.to_email = p.to_email
+       AND r.broadcast_id = ${broadcastId}::uuid AND r.contact_id = c.id),
+    CASE
+      WHEN NOT c.subscribed OR ${topicOptOut} THEN 'unsubscribed'
+      WHEN EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = ${organizationId}::uuid
+                   AND s.email IN (lower(c.email), lower(p.to_email))) THEN 'suppressed'
+      WHEN EXISTS (SELECT 1 FROM segment_contacts sc WHERE sc.contact_id = c.id
+                   AND sc.segment_id = ANY(${conditions.exitIfIn}::uuid[])) THEN 'in an exit segment'
+      WHEN EXISTS (SELECT 1 FROM segments sg WHERE sg.organization_id = ${organizationId}::uuid
+                   AND sg.id = ANY(${conditions.exitIfNotIn}::uuid[])
+                   AND NOT EXISTS (SELECT 1 FROM segment_contacts sc WHERE sc.segment_id = sg.id AND sc.contact_id = c.id))
+        THEN 'not in a required segment'
+    END)`;
 }
