@@ -3,7 +3,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { OrgContext } from "@/lib/api/context";
 import { db } from "@/lib/db";
 import { checkEmails } from "@/lib/services/contacts";
-import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { contactsOperations } from "./contacts";
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -66,6 +67,16 @@ describe("contacts: create, retrieve, update, delete", () => {
     expect(await paths({ email: "a@example.test", first_name: "x".repeat(201) })).toContain("first_name");
     expect(await paths({ email: "a@example.test", metadata: { nested: { no: 1 } } })).toContain("metadata.nested");
     expect(await paths({ email: "a@example.test", subscribed: "yes" })).toContain("subscribed");
+    expect(await paths({ email: 42 })).toContain("email");
+    expect(await paths({ email: `${"a".repeat(310)}@example.test` })).toContain("email");
+    expect(await paths({ email: "a@example.test", last_name: "x".repeat(201) })).toContain("last_name");
+    expect(await paths({ email: "a@example.test", last_name: 7 })).toContain("last_name");
+    expect(await paths({ email: "a@example.test", metadata: { ["k".repeat(101)]: "v" } })).toContain(`metadata.${"k".repeat(101)}`);
+    expect(await paths({ email: "a@example.test", metadata: { note: "a\u0000b" } })).toContain("metadata.note");
+    expect(await paths({ email: "a@example.test", metadata: { note: "x".repeat(10_001) } })).toContain("metadata.note");
+    expect(await paths({ email: "a@example.test", metadata: ["x"] })).toContain("metadata");
+    expect(await paths({ email: "a@example.test", tags: ["x".repeat(51)] })).toContain("tags.0");
+    expect(await paths({ email: "a@example.test", tags: Array.from({ length: 21 }, (_, i) => `t${i}`) })).toContain("tags");
     expect(await db.contact.count({ where: { organization_id: org.organizationId, email: "a@example.test" } })).toBe(0);
   });
 
@@ -84,6 +95,20 @@ describe("contacts: create, retrieve, update, delete", () => {
 
     const error = expectError(await org.owner.api.put(`/v1/contacts/${ada.id}`, { email: "nope", tags: "x" }), 400, "VALIDATION_ERROR");
     expect(error.details!.map((d) => d.path).sort()).toEqual(["email", "tags"]);
+    const before = await org.owner.api.get(`/v1/contacts/${ada.id}`);
+    for (const [body, path] of [
+      [{ first_name: "x".repeat(201) }, "first_name"],
+      [{ last_name: "a\u0000" }, "last_name"],
+      [{ subscribed: "no" }, "subscribed"],
+      [{ subscribed: null }, "subscribed"],
+      [{ metadata: { nested: [1] } }, "metadata.nested"],
+      [{ tags: ["Mixed"] }, "tags.0"],
+      [{ email: null }, "email"],
+    ] as const) {
+      const refused = expectError(await org.owner.api.put(`/v1/contacts/${ada.id}`, body), 400, "VALIDATION_ERROR");
+      expect(refused.details!.map((d) => d.path), JSON.stringify(body)).toEqual([path]);
+    }
+    expect((await org.owner.api.get(`/v1/contacts/${ada.id}`)).body).toEqual(before.body);
   });
 
   it("sets unsubscribed_at when unsubscribed (once), and clears it when subscribed again", async () => {
@@ -186,6 +211,16 @@ describe("POST /v1/contacts/bulk", () => {
       "VALIDATION_ERROR",
     );
     expect(tagError.details!.map((d) => d.path)).toEqual(["contacts.1.tags.0"]);
+    for (const [element, path] of [
+      [{ email: "ok@example.test", first_name: "a\u0000" }, "contacts.1.first_name"],
+      [{ email: "ok@example.test", subscribed: "true" }, "contacts.1.subscribed"],
+      [{ email: "ok@example.test", metadata: { deep: { x: 1 } } }, "contacts.1.metadata.deep"],
+      [{ first_name: "No email" }, "contacts.1.email"],
+      ["not an object", "contacts.1"],
+    ] as const) {
+      const refused = expectError(await org.owner.api.post("/v1/contacts/bulk", { contacts: [{ email: "first@example.test" }, element] }), 400, "VALIDATION_ERROR");
+      expect(refused.details!.map((d) => d.path), JSON.stringify(element)).toEqual([path]);
+    }
     expect(await db.contact.count({ where: { organization_id: org.organizationId } })).toBe(before);
   });
 
@@ -232,6 +267,14 @@ describe("POST /v1/contacts/check-emails", () => {
     const bad = expectError(await org.owner.api.post("/v1/contacts/check-emails", { emails: ["a@example.test", 5] }), 400, "VALIDATION_ERROR");
     expect(bad.details![0].path).toBe("emails.1");
     expectError(await org.owner.api.post("/v1/contacts/check-emails", { emails: ["a\u0000@example.test"] }), 400, "VALIDATION_ERROR");
+    const long = expectError(await org.owner.api.post("/v1/contacts/check-emails", { emails: ["a@example.test", "x".repeat(321)] }), 400, "VALIDATION_ERROR");
+    expect(long.details!.map((d) => d.path)).toEqual(["emails.1"]);
+    expect(expectError(await org.owner.api.post("/v1/contacts/check-emails", {}), 400, "VALIDATION_ERROR").details![0].path).toBe("emails");
+    expect(expectError(await org.owner.api.post("/v1/contacts/check-emails", { emails: "a@example.test" }), 400, "VALIDATION_ERROR").details![0].path).toBe("emails");
+    const exactly = Array.from({ length: 10_000 }, (_, i) => `limit${i}@example.test`);
+    const answered = await org.owner.api.post("/v1/contacts/check-emails", { emails: exactly });
+    expect(answered.status).toBe(200);
+    expect(answered.body.missing).toEqual(exactly);
   });
 
   it("checks 10 000 addresses with one database round trip", async () => {
@@ -251,5 +294,36 @@ describe("POST /v1/contacts/check-emails", () => {
     expect(result.existing[0]).toBe("BULK1@example.test");
     expect(result.missing[0]).toBe("absent1@example.test");
     expect(result.existing.every((e) => e.startsWith("BULK"))).toBe(true);
+  });
+});
+
+describe("contacts: credentials", () => {
+  it("answers 401 to a missing or revoked credential on every contacts operation, changing nothing", async () => {
+    const org = await createTestOrg();
+    const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+    expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+    const { body: contact } = await org.owner.api.post("/v1/contacts", { email: "kept@example.test", first_name: "Kept" });
+    const bodies: Record<string, unknown> = {
+      "/v1/contacts": { email: "sneaky@example.test" },
+      "/v1/contacts/bulk": { contacts: [{ email: "sneaky@example.test" }] },
+      "/v1/contacts/check-emails": { emails: ["kept@example.test"] },
+      "/v1/contacts/import": {
+        file_content: Buffer.from("email,first_name\nkept@example.test,Changed\nsneaky@example.test,New\n").toString("base64"),
+        column_mappings: [{ csv_column: "email", property_name: "email" }, { csv_column: "first_name", property_name: "first_name" }],
+        handle_missing: "create",
+      },
+      "/v1/contacts/{id}": { first_name: "Changed", subscribed: false },
+    };
+    const state = () => db.contact.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } });
+    const before = await state();
+    for (const op of contactsOperations) {
+      const path = op.path.replace("{id}", contact.id);
+      for (const token of [null, revoked.body.token as string]) {
+        const result = await request(op.method, path, { token, body: op.body ? bodies[op.path] : undefined });
+        expect(result.status, `${op.method} ${path}`).toBe(401);
+        expectError(result, 401, "UNAUTHORIZED");
+      }
+    }
+    expect(await state()).toEqual(before);
   });
 });
