@@ -36,4 +36,45 @@ are always paginated; broadcasts, segments, domains, webhooks, inboxes and API k
 when \`limit\` is omitted. \`GET /v1/contacts\` keeps its own \`{ contacts, total, limit, offset }\` shape and,
 without \`limit\`, streams every matching contact. \`GET /v1/emails\` pages by \`page\` and \`limit\` unless
 \`after\` or \`before\` is given.
+
+## Sequences
+A broadcast's steps follow its first email. Step *n* goes to a recipient \`delay_minutes\` after their
+email of step *n − 1* was sent, checked every 15 seconds. When it falls due the recipient leaves the
+sequence if they replied to, unsubscribed from, bounced or complained about any email of the broadcast,
+if their address is suppressed, if they are in any \`exit_if_in_segment_ids\` segment, or if they are
+missing from any \`exit_if_not_in_segment_ids\` segment; their email of that step is then recorded as
+\`cancelled\` and no later step follows. A reply also cancels a follow-up already waiting in the queue.
+\`sales\` steps are replies in the first email's thread: subject \`Re: <first subject>\`, \`In-Reply-To\` the
+previous message, \`References\` the whole chain, same inbox and sender. \`marketing\` steps are new
+emails with the step's subject (or its template's, or the broadcast's). A broadcast stays \`sending\`
+until every step has been dispatched to everyone it can reach. Follow-ups count in \`total_recipients\`.
+
+## Replies
+Inboxes with IMAP settings are read every minute (INBOX, read-only: nothing is marked as read).
+A message whose \`In-Reply-To\` or \`References\` names a Message-ID of the organization's emails is stored
+as a \`received\` email in that email's thread, sets its \`replied_at\`, counts once per recipient in the
+broadcast's \`replied_count\` and emits \`email.replied\`. Automatic answers (\`Auto-Submitted\`, delivery
+reports) and other messages are left alone.
+
+## Open and click tracking
+While the organization's \`tracking_enabled\` is on, each sent HTML email carries a 1×1 pixel and its
+http(s) links lead through signed redirects (links to this service, such as the unsubscribe page, are
+left as they are). The first open sets \`opened_at\`, the first click \`clicked_at\`; every open is added
+to \`opens\` as \`{ at, user_agent, ip }\` and every click to \`clicked_links\` as \`{ url, at }\` (at most 100
+entries each). A redirect only ever leads to a link of that very email; anything else is 404.
+
+## Webhooks
+Events: \`email.sent\`, \`email.delivered\`, \`email.opened\`, \`email.clicked\`, \`email.bounced\`,
+\`email.complained\`, \`email.replied\`, \`contact.created\`, \`contact.updated\`, \`contact.unsubscribed\`,
+\`broadcast.sent\`. Each is POSTed to every enabled webhook subscribed to it as
+\`{ "type", "created_at", "data" }\`, signed on the Standard Webhooks scheme: \`webhook-id\` (the delivery id,
+the same on every retry), \`webhook-timestamp\` (Unix seconds) and \`webhook-signature\`
+(\`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">\` keyed with the base64 part of the \`whsec_\`
+secret); any Standard Webhooks library verifies it. Answer 2xx within 10 seconds; anything else,
+a redirect included (they are not followed), is a failure, retried after 30 s, 2 min, 10 min, 1 h, 6 h,
+12 h and 24 h (8 attempts, then the delivery is \`failed\`). A webhook whose attempts failed 8 times in a
+row over more than 24 hours is disabled, with the reason in \`disabled_reason\`; enabling it again
+resumes its pending deliveries. Webhooks only reach public addresses: a URL whose host is or resolves
+to a loopback, private, shared, link-local (cloud metadata included), multicast or reserved address
+is refused when connecting. \`GET /v1/webhooks/{id}/deliveries\` lists each delivery with its attempts.
 `.trim();
