@@ -10,8 +10,8 @@ import { isLoopTask, workerTasks, type LoopTask } from "./tasks";
 
 function startLoop(task: LoopTask) {
   let stopping = false;
-  let wake = () => {};
-  const finished = (async () => {
+  const wakers = new Set<() => void>();
+  const lane = async () => {
     while (!stopping) {
       let did = 0;
       try {
@@ -21,20 +21,23 @@ function startLoop(task: LoopTask) {
       }
       if (did === 0 && !stopping) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, task.intervalMs);
-          wake = () => {
+          const wake = () => {
             clearTimeout(timer);
+            wakers.delete(wake);
             resolve();
           };
+          const timer = setTimeout(wake, task.intervalMs);
+          wakers.add(wake);
         });
       }
     }
-  })();
+  };
+  const finished = Promise.all(Array.from({ length: task.concurrency ?? 1 }, lane));
   return {
-    /** Stops claiming: the round in progress finishes (its emails are sent and recorded) first. */
+    /** Stops claiming: the rounds in progress finish (their emails are sent and recorded) first. */
     stop: async () => {
       stopping = true;
-      wake();
+      for (const wake of [...wakers]) wake();
       await finished;
       await task.close?.();
     },

@@ -7,8 +7,17 @@ import { pollReplies } from "@/lib/replies/poll-replies";
 import { dispatchSequenceSteps } from "@/lib/sequences/dispatch";
 import { deliverWebhooks } from "@/lib/webhooks/deliver";
 
-/** A background loop: `run` does one round and answers how much it did; it runs again at once when that was > 0. */
-export type LoopTask = { name: string; intervalMs: number; run: () => Promise<number>; close?: () => void | Promise<void> };
+/**
+ * A background loop: `run` does one round and answers how much it did; it runs again at once when
+ * that was > 0, else after `intervalMs`. `concurrency` rounds may run side by side (default 1).
+ */
+export type LoopTask = {
+  name: string;
+  intervalMs: number;
+  run: () => Promise<number>;
+  concurrency?: number;
+  close?: () => void | Promise<void>;
+};
 
 /** A graphile-worker task: jobs named `name`, keyed by the entity they are about. */
 export type QueueTask = { name: string; task: Task };
@@ -27,7 +36,8 @@ export const workerTasks: WorkerTask[] = [
       await startBroadcast((payload as BroadcastStartPayload).broadcastId);
     },
   },
-  { name: "emails:send", intervalMs: 500, run: sender.runOnce, close: sender.close },
+  // Several rounds at once keep the SMTP connections busy while another round talks to the database.
+  { name: "emails:send", intervalMs: 200, run: sender.runOnce, concurrency: 4, close: sender.close },
   {
     name: "broadcasts:housekeeping",
     intervalMs: 10_000,

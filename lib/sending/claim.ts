@@ -75,11 +75,13 @@ async function claimInboxEmails(options: ClaimOptions, limit: number): Promise<s
       FOR UPDATE OF i SKIP LOCKED`;
 
     const claimed: string[] = [];
+    // Spread over the inboxes, so each one's connections work on the batch in parallel.
+    const share = Math.ceil(limit / Math.max(1, inboxes.length));
     for (const inbox of inboxes) {
       const budget = limit - claimed.length;
       if (budget <= 0) break;
       let used = inbox.used_today;
-      const instantRoom = Math.min(budget, inbox.daily_limit - used);
+      const instantRoom = Math.min(budget, share, inbox.daily_limit - used);
       if (instantRoom > 0) {
         const rows = await tx.$queryRaw<{ id: string }[]>`
           SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id

@@ -50,7 +50,7 @@ describe("SMTP outcomes", () => {
     const sender = createSender({ organizationId: org.organizationId, retryDelaysMs: [40, 40, 40] });
     await sender.runOnce();
     const afterFirst = await db.email.findMany({ where: { broadcast_id: broadcastId } });
-    const byAddress = (rows: typeof afterFirst, address: string) => rows.find((r) => r.to_email === address)!;
+    const byAddress = <T extends { to_email: string }>(rows: T[], address: string) => rows.find((r) => r.to_email === address)!;
     expect(byAddress(afterFirst, busy)).toMatchObject({ status: "queued", attempts: 1, last_error: expect.stringContaining("451") });
     const deferred = byAddress(afterFirst, busy);
     expect(deferred.next_attempt_at!.getTime() - deferred.updated_at.getTime()).toBe(40);

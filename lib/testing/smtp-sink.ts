@@ -8,9 +8,18 @@ export type ReceivedMail = {
   /** The SMTP AUTH user of the session, when the client authenticated. */
   user: string | null;
   receivedAt: number;
+  /** The Message-ID header, read without parsing the whole message. */
+  messageId: string | null;
   raw: Buffer;
+  /** The message parsed by mailparser (the sink parses it before answering, so a broken message is refused). */
   parsed: ParsedMail;
 };
+
+function messageIdOf(raw: Buffer): string | null {
+  const end = raw.indexOf("\r\n\r\n");
+  const head = raw.subarray(0, end < 0 ? raw.length : end).toString("utf8");
+  return /^message-id:\s*(<[^>\r\n]+>)/im.exec(head)?.[1] ?? null;
+}
 
 /** What the sink answers to RCPT TO for a recipient: a code and how many more times (Infinity: always). */
 type Rule = { code: number; times: number };
@@ -88,6 +97,7 @@ export async function startSmtpSink(options: { credentials?: { user: string; pas
             envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
             user: typeof session.user === "string" ? session.user : null,
             receivedAt: Date.now(),
+            messageId: messageIdOf(raw),
             raw,
             parsed,
           });
