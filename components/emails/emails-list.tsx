@@ -126,7 +126,7 @@ export function EmailsList() {
             <Table>
               <TableHead>
                 <tr>
-                  <TableHeaderCell>Recipient</TableHeaderCell>
+                  <TableHeaderCell>Contact</TableHeaderCell>
                   <TableHeaderCell>Subject</TableHeaderCell>
                   <TableHeaderCell>Status</TableHeaderCell>
                   <TableHeaderCell>Activity</TableHeaderCell>

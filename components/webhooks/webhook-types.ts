@@ -1,0 +1,34 @@
+import type { z } from "zod";
+import type { createdWebhook, webhook, webhookDelivery, WebhookEventType } from "@/lib/schemas/webhooks";
+
+export type Webhook = z.infer<typeof webhook>;
+export type CreatedWebhook = z.infer<typeof createdWebhook>;
+export type WebhookDelivery = z.infer<typeof webhookDelivery>;
+
+export const webhooksKey = ["webhooks"] as const;
+export const deliveriesKey = (id: string) => ["webhooks", id, "deliveries"] as const;
+
+/** The event kinds grouped as a subscriber thinks of them, each with what triggers it. */
+export const eventGroups: { label: string; events: { type: WebhookEventType; description: string }[] }[] = [
+  {
+    label: "Emails",
+    events: [
+      { type: "email.sent", description: "Handed to the mail server" },
+      { type: "email.delivered", description: "Accepted by the recipient's server" },
+      { type: "email.opened", description: "Opened by the recipient" },
+      { type: "email.clicked", description: "A link was clicked" },
+      { type: "email.bounced", description: "Refused or undeliverable" },
+      { type: "email.complained", description: "Marked as spam" },
+      { type: "email.replied", description: "The recipient replied" },
+    ],
+  },
+  {
+    label: "Contacts",
+    events: [
+      { type: "contact.created", description: "A contact was added" },
+      { type: "contact.updated", description: "A contact changed" },
+      { type: "contact.unsubscribed", description: "A contact unsubscribed" },
+    ],
+  },
+  { label: "Broadcasts", events: [{ type: "broadcast.sent", description: "A broadcast finished sending" }] },
+];
