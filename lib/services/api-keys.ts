@@ -3,7 +3,9 @@ import { notFound } from "@/lib/api/errors";
 import { cursorPage, type CursorParams } from "@/lib/api/pagination";
 import { readApiKeyToken, signApiKeyToken } from "@/lib/auth/api-key-token";
 import { db } from "@/lib/db";
+import { pool } from "@/lib/db/pool";
 import type { ApiKey } from "@/lib/generated/prisma/client";
+import type { Role } from "@/lib/generated/prisma/enums";
 import type { CreateApiKeyInput } from "@/lib/schemas/api-keys";
 
 const serialize = (key: ApiKey) => ({
@@ -52,18 +54,47 @@ export async function revokeApiKey(ctx: OrgContext, id: string) {
 // Writing last_used_at on every request would make every read a write; once a minute is enough.
 const LAST_USED_GRANULARITY_MS = 60_000;
 
-/** The context an API key acts in, or null when the token is unknown, revoked or its member gone. */
-export async function authenticateApiKey(token: string): Promise<OrgContext | null> {
+type TokenClaims = { apiKeyId: string; organizationId: string };
+
+// A valid signature stays valid (the tokens do not expire; revocation is the row's business), so
+// each token is verified once per process. Bounded, because tokens are as many as keys in use.
+const VERIFIED_TOKENS_MAX = 10_000;
+const verifiedTokens = new Map<string, TokenClaims>();
+
+async function verifiedClaims(token: string): Promise<TokenClaims | null> {
+  const cached = verifiedTokens.get(token);
+  if (cached) return cached;
   const claims = await readApiKeyToken(token);
-  if (!claims) return null;
-  const key = await db.apiKey.findFirst({
-    where: { id: claims.apiKeyId, organization_id: claims.organizationId, revoked_at: null },
-    include: { user: { select: { email: true, memberships: { where: { organization_id: claims.organizationId }, select: { role: true } } } } },
-  });
-  const membership = key?.user.memberships[0];
-  if (!key || !membership) return null;
+  if (claims) {
+    if (verifiedTokens.size >= VERIFIED_TOKENS_MAX) verifiedTokens.clear();
+    verifiedTokens.set(token, claims);
+  }
+  return claims;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type KeyRow = { id: string; user_id: string; organization_id: string; last_used_at: Date | null; email: string; role: Role };
+
+/**
+ * The context an API key acts in, or null when the token is unknown, revoked or its member gone.
+ * Every API request runs this, so it is one indexed query through plain pg.
+ */
+export async function authenticateApiKey(token: string): Promise<OrgContext | null> {
+  const claims = await verifiedClaims(token);
+  if (!claims || !UUID.test(claims.apiKeyId) || !UUID.test(claims.organizationId)) return null;
+  const { rows } = await pool.query<KeyRow>(
+    `SELECT k.id, k.user_id, k.organization_id, k.last_used_at, u.email, m.role::text AS role
+     FROM api_keys k
+     JOIN users u ON u.id = k.user_id
+     JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.user_id
+     WHERE k.id = $1 AND k.organization_id = $2 AND k.revoked_at IS NULL`,
+    [claims.apiKeyId, claims.organizationId],
+  );
+  const key = rows[0];
+  if (!key) return null;
   if (!key.last_used_at || Date.now() - key.last_used_at.getTime() > LAST_USED_GRANULARITY_MS) {
     void db.apiKey.update({ where: { id: key.id }, data: { last_used_at: new Date() } }).catch(() => undefined);
   }
-  return { userId: key.user_id, userEmail: key.user.email, apiKeyId: key.id, organizationId: key.organization_id, role: membership.role };
+  return { userId: key.user_id, userEmail: key.email, apiKeyId: key.id, organizationId: key.organization_id, role: key.role };
 }

@@ -2,6 +2,7 @@ import type { OrgContext } from "@/lib/api/context";
 import { AppError, invalidField, notFound } from "@/lib/api/errors";
 import { cursorPage, type CursorParams } from "@/lib/api/pagination";
 import { db, Prisma } from "@/lib/db";
+import { pool } from "@/lib/db/pool";
 import type { Broadcast } from "@/lib/generated/prisma/client";
 import type { BroadcastStatus, SendingSpeed, SequenceMode } from "@/lib/generated/prisma/enums";
 import type { CreateBroadcastInput, UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
@@ -135,10 +136,11 @@ export async function listBroadcasts(ctx: OrgContext, page: CursorParams) {
   return { ...result, data: result.data.map(serializeBroadcast) };
 }
 
+/** Read far more often than written (dashboards and integrations poll it), so one query through plain pg. */
 export async function getBroadcast(ctx: OrgContext, id: string) {
-  const row = await db.broadcast.findFirst({ where: { id, organization_id: ctx.organizationId } });
-  if (!row) throw notFound("Broadcast");
-  return serializeBroadcast(row);
+  const { rows } = await pool.query<Broadcast>("SELECT * FROM broadcasts WHERE id = $1 AND organization_id = $2", [id, ctx.organizationId]);
+  if (!rows[0]) throw notFound("Broadcast");
+  return serializeBroadcast(rows[0]);
 }
 
 export function updateBroadcast(ctx: OrgContext, id: string, input: UpdateBroadcastInput) {
