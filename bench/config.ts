@@ -1,0 +1,69 @@
+// Kept apart from the application's modules: index.ts reads these before lib/env.ts runs.
+export const BENCH_DATA_DIR = ".data/bench";
+export const BENCH_PG_PORT = 54380;
+export const BENCH_PORT = 3500;
+export const BENCH_DATABASE = "mailplatform_bench";
+
+/** A fresh database of its own: on DATABASE_URL's server when given, else on the embedded cluster. */
+export function benchDatabaseUrl(adminUrl: string | undefined): string {
+  if (!adminUrl) return `postgresql://postgres:postgres@127.0.0.1:${BENCH_PG_PORT}/${BENCH_DATABASE}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${BENCH_DATABASE}`;
+  return url.toString();
+}
+
+/** Sizes of the full run; --quick divides the table sizes by 20 (request sizes stay what the scenario names). */
+export type Sizes = {
+  /** Contacts imported, and contacts of the organization the lists and check-emails run against. */
+  contacts: number;
+  /** Rows per CSV file: a million rows are over the 50 MB file limit, so they go in files of this many. */
+  importFileRows: number;
+  importRepeats: number;
+  bulkBatch: number;
+  bulkBatches: number;
+  checkBatch: number;
+  latencySamples: number;
+  emails: number;
+  emailPages: number;
+  emailPageSize: number;
+  emailWalks: number;
+  loadSeconds: number;
+  loadRounds: number;
+  connections: number;
+  recipients: number;
+  sendRepeats: number;
+  smtpConnections: number;
+};
+
+export const FULL: Sizes = {
+  contacts: 1_000_000,
+  importFileRows: 500_000,
+  importRepeats: 3,
+  bulkBatch: 10_000,
+  bulkBatches: 20,
+  checkBatch: 10_000,
+  latencySamples: 21,
+  emails: 1_000_000,
+  emailPages: 50,
+  emailPageSize: 100,
+  emailWalks: 3,
+  loadSeconds: 10,
+  loadRounds: 3,
+  connections: 16,
+  recipients: 100_000,
+  sendRepeats: 3,
+  // What lib/sending/transports.ts opens to one SMTP server (MAX_CONNECTIONS).
+  smtpConnections: 5,
+};
+
+export const QUICK: Sizes = {
+  ...FULL,
+  contacts: FULL.contacts / 20,
+  importFileRows: FULL.importFileRows / 20,
+  bulkBatches: 3,
+  latencySamples: 11,
+  emails: FULL.emails / 20,
+  loadSeconds: 3,
+  recipients: FULL.recipients / 20,
+  sendRepeats: 2,
+};

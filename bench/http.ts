@@ -1,0 +1,91 @@
+import http from "node:http";
+
+export type Reply = { status: number; body: Buffer; ms: number };
+
+type Options = {
+  token?: string;
+  body?: Buffer | string;
+  /** Reads the answer chunk by chunk instead of keeping it (for answers of hundreds of megabytes). */
+  onChunk?: (chunk: Buffer) => void;
+};
+
+/** HTTP/1.1 over keep-alive connections, at most `connections` of them, to one server. */
+export class HttpClient {
+  private readonly agent: http.Agent;
+
+  constructor(
+    private readonly host: string,
+    private readonly port: number,
+    connections = 16,
+  ) {
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
+  }
+
+  request(method: string, path: string, options: Options = {}): Promise<Reply> {
+    const headers: http.OutgoingHttpHeaders = { accept: "application/json" };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.body !== undefined) {
+      headers["content-type"] = "application/json";
+      headers["content-length"] = Buffer.byteLength(options.body);
+    }
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      const req = http.request({ host: this.host, port: this.port, method, path, headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => (options.onChunk ? options.onChunk(chunk) : chunks.push(chunk)));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - started }));
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.end(options.body);
+    });
+  }
+
+  /** A JSON request that must answer `expect`; answers the parsed body and the time taken. */
+  async json<T>(method: string, path: string, token: string | undefined, payload?: unknown, expect = 200): Promise<{ data: T; ms: number }> {
+    const body = payload === undefined ? undefined : Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
+    const reply = await this.request(method, path, { token, body });
+    if (reply.status !== expect) {
+      throw new HttpError(`${method} ${path} answered ${reply.status}: ${reply.body.toString("utf8", 0, 500)}`, reply.status);
+    }
+    return { data: JSON.parse(reply.body.toString("utf8")) as T, ms: reply.ms };
+  }
+
+  close() {
+    this.agent.destroy();
+  }
+}
+
+export class HttpError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Closed-loop load: `connections` loops, each sending the next request as soon as the previous
+ * answer is read, for `seconds`. Answers the successful requests per second.
+ */
+export async function load(client: HttpClient, path: string, token: string | undefined, connections: number, seconds: number) {
+  const deadline = performance.now() + seconds * 1000;
+  let ok = 0;
+  let failed = 0;
+  let lastFailure = "";
+  const loop = async () => {
+    while (performance.now() < deadline) {
+      const reply = await client.request("GET", path, { token });
+      if (reply.status === 200) ok++;
+      else {
+        failed++;
+        lastFailure = `${reply.status} ${reply.body.toString("utf8", 0, 200)}`;
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: connections }, loop));
+  const elapsed = (performance.now() - started) / 1000;
+  return { rps: ok / elapsed, ok, failed, lastFailure };
+}

@@ -1,0 +1,152 @@
+import { mkdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { db } from "@/lib/db";
+import { ensureEmbeddedCluster, stopEmbeddedCluster } from "@/lib/db/embedded";
+import { migrate } from "@/lib/db/migrate";
+import { createOrganizationWithOwner } from "@/lib/services/accounts";
+import { issueApiKey } from "@/lib/services/api-keys";
+import { bareOrg, type Bench } from "./bench";
+import { BENCH_DATA_DIR, BENCH_DATABASE, BENCH_PG_PORT, BENCH_PORT, FULL, QUICK } from "./config";
+import { HttpClient } from "./http";
+import { ProductServer } from "./processes";
+import { json, table, type RunInfo } from "./report";
+import { scenarios } from "./scenarios/index";
+import { Sink } from "./sink";
+import type { Result } from "./stats";
+import { unavailable } from "./stats";
+
+export type Options = { quick: boolean; json: boolean; only?: string[]; keep: boolean; external: boolean };
+
+const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+
+async function accepts(url: string) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function adminUrl(databaseUrl: string) {
+  const url = new URL(databaseUrl);
+  url.pathname = "/postgres";
+  return url.toString();
+}
+
+/** A fresh, migrated database for this run; answers a function that removes it (and the cluster we started). */
+async function freshDatabase(databaseUrl: string, options: Options, dataDir: string) {
+  let startedCluster = false;
+  if (!options.external && !(await accepts(adminUrl(databaseUrl)))) {
+    log(`starting the embedded PostgreSQL under ${BENCH_DATA_DIR} on port ${BENCH_PG_PORT}`);
+    await ensureEmbeddedCluster({ dataDir, port: BENCH_PG_PORT });
+    startedCluster = true;
+  }
+  const admin = new pg.Client({ connectionString: adminUrl(databaseUrl) });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);
+  await admin.end();
+  await migrate(databaseUrl);
+  return async () => {
+    if (!options.keep) {
+      const client = new pg.Client({ connectionString: adminUrl(databaseUrl) });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+      await client.end();
+    }
+    if (startedCluster && !options.keep) await stopEmbeddedCluster(dataDir);
+  };
+}
+
+export async function main(options: Options): Promise<number> {
+  const sizes = options.quick ? QUICK : FULL;
+  const selected = options.only ? scenarios.filter((s) => options.only!.includes(s.id)) : scenarios;
+  const unknown = (options.only ?? []).filter((id) => !scenarios.some((s) => s.id === id));
+  if (unknown.length) {
+    process.stderr.write(`bench: unknown scenario ${unknown.join(", ")}; known: ${scenarios.map((s) => s.id).join(", ")}\n`);
+    return 2;
+  }
+  const databaseUrl = process.env.DATABASE_URL!;
+  const dataDir = path.resolve(BENCH_DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+
+  const started = Date.now();
+  const dropDatabase = await freshDatabase(databaseUrl, options, dataDir);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 6 });
+  const sink = await Sink.start();
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    SMTP_RELAY_URL: sink.url,
+    APP_URL: `http://127.0.0.1:${BENCH_PORT}`,
+  };
+  const server = new ProductServer(BENCH_PORT, path.join(dataDir, "server.log"), serverEnv);
+  const http = new HttpClient("127.0.0.1", BENCH_PORT, sizes.connections);
+  const results: Result[] = [];
+  try {
+    log(`starting the production server (next start) on port ${BENCH_PORT}`);
+    await server.start();
+    const bench: Bench = {
+      sizes,
+      quick: options.quick,
+      databaseUrl,
+      pg: pool,
+      server,
+      http,
+      sink,
+      serverEnv,
+      dataDir,
+      createOrg: async (name) => {
+        const { organization, user } = await createOrganizationWithOwner({ name, email: `owner+${nextOwner()}@bench.example` });
+        const key = await issueApiKey(organization.id, user.id, "bench");
+        return { organizationId: organization.id, token: key.token };
+      },
+      bareOrg: (name) => bareOrg(pool, name),
+      fixtures: new Map(),
+      log,
+    };
+    for (const scenario of selected) {
+      log(`scenario ${scenario.id}`);
+      const scenarioStarted = Date.now();
+      try {
+        results.push(...(await scenario.run(bench)));
+      } catch (error) {
+        log(`scenario ${scenario.id} failed: ${(error as Error).stack ?? error}`);
+        results.push(...scenario.figures.map((f) => unavailable(f.scenario, f.unit, f.target, `failed: ${(error as Error).message}`)));
+        if (!server.running) await server.start();
+      }
+      log(`scenario ${scenario.id} took ${Math.round((Date.now() - scenarioStarted) / 1000)} s`);
+    }
+
+    const version = (await pool.query<{ server_version: string }>("SHOW server_version")).rows[0].server_version;
+    const info: RunInfo = {
+      date: new Date().toISOString().slice(0, 16) + "Z",
+      mode: options.quick ? "quick" : "full",
+      cores: os.availableParallelism(),
+      cpu: os.cpus()[0]?.model.trim() ?? "unknown CPU",
+      node: process.version,
+      postgres: `PostgreSQL ${version}`,
+      database: options.external ? "DATABASE_URL's server" : "embedded",
+    };
+    process.stderr.write(`\n${table(results, info)}`);
+    process.stderr.write(`total time ${Math.round((Date.now() - started) / 1000)} s\n`);
+    if (options.json) process.stdout.write(`${json(results)}\n`);
+    return 0;
+  } finally {
+    http.close();
+    await server.stop();
+    sink.stop();
+    await pool.end();
+    await db.$disconnect();
+    await dropDatabase();
+  }
+}
+
+let counter = 0;
+const nextOwner = () => `${process.pid}-${++counter}`;

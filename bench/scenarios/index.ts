@@ -1,0 +1,21 @@
+import { broadcastSendScenario } from "./broadcast-send";
+import { bulkScenario } from "./bulk";
+import { checkEmailsScenario } from "./check-emails";
+import { getBroadcastScenario } from "./get-broadcast";
+import { importScenario } from "./import";
+import { listContactsScenario } from "./list-contacts";
+import { listEmailsScenario } from "./list-emails";
+import { memoryListScenario } from "./memory-list";
+import type { Scenario } from "./scenario";
+
+/** In the order of the table; the import runs first, on a contacts table no other scenario has filled yet. */
+export const scenarios: Scenario[] = [
+  importScenario,
+  bulkScenario,
+  checkEmailsScenario,
+  listContactsScenario,
+  listEmailsScenario,
+  getBroadcastScenario,
+  broadcastSendScenario,
+  memoryListScenario,
+];

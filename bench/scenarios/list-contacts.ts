@@ -1,0 +1,91 @@
+import { seconds, type Bench } from "../bench";
+import { contactsOrg } from "../fixtures";
+import { atMost, type Result } from "../stats";
+import type { Scenario } from "./scenario";
+
+const PAGE = 50;
+
+type Kind = { name: string; query: Record<string, string | number>; where: (params: unknown[]) => string };
+
+/**
+ * The statements lib/services/contacts-list.ts runs for a page — the page and the total, side by
+ * side — with the same parameters, for the baseline through plain pg.
+ */
+function kinds(contacts: number): Kind[] {
+  const org = "c.organization_id = $1::uuid";
+  return [
+    { name: "first page", query: { limit: PAGE }, where: () => org },
+    { name: `offset ${(contacts / 2).toLocaleString("en-US")}`, query: { limit: PAGE, offset: contacts / 2 }, where: () => org },
+    {
+      name: "search",
+      query: { limit: PAGE, search: "smith" },
+      where: (params) => {
+        params.push("%smith%", "%smith%", "%smith%");
+        return `${org} AND (c.email ILIKE $2 OR c.first_name ILIKE $3 OR c.last_name ILIKE $4)`;
+      },
+    },
+    {
+      name: "tag filter",
+      query: { limit: PAGE, tags: "vip" },
+      where: (params) => {
+        params.push(["vip"]);
+        return `${org} AND c.tags @> $2::text[]`;
+      },
+    },
+  ];
+}
+
+async function baselinePage(bench: Bench, organizationId: string, kind: Kind) {
+  const params: unknown[] = [organizationId];
+  const where = kind.where(params);
+  const pageParams = [...params, PAGE, Number(kind.query.offset ?? 0)];
+  const started = performance.now();
+  const [page, count] = await Promise.all([
+    bench.pg.query(
+      `SELECT c.* FROM contacts c WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}::bigint`,
+      pageParams,
+    ),
+    bench.pg.query<{ total: number }>(`SELECT count(*)::int AS total FROM contacts c WHERE ${where}`, params),
+  ]);
+  return { ms: seconds(started) * 1000, rows: page.rowCount ?? 0, total: count.rows[0].total };
+}
+
+export const listContactsScenario: Scenario = {
+  id: "list-contacts",
+  figures: kinds(1_000_000).map((k) => ({ scenario: `list contacts: ${k.name.replace(/offset .*/, "offset n/2")}`, unit: "ms p50", target: "ratio <= 1.5" })),
+  async run(bench) {
+    const org = await contactsOrg(bench);
+    const results: Result[] = [];
+    for (const kind of kinds(bench.sizes.contacts)) {
+      const path = `/v1/contacts?${new URLSearchParams(Object.entries(kind.query).map(([k, v]) => [k, String(v)]))}`;
+      const product: number[] = [];
+      const baseline: number[] = [];
+      let total = 0;
+      for (let sample = -2; sample < bench.sizes.latencySamples; sample++) {
+        const runProduct = async () => {
+          const { data, ms } = await bench.http.json<{ contacts: unknown[]; total: number }>("GET", path, org.token);
+          if (data.contacts.length !== PAGE) throw new Error(`${path} answered ${data.contacts.length} contacts`);
+          total = data.total;
+          if (sample >= 0) product.push(ms);
+        };
+        const runBaseline = async () => {
+          const answer = await baselinePage(bench, org.organizationId, kind);
+          if (answer.rows !== PAGE) throw new Error(`the baseline of ${path} found ${answer.rows} rows`);
+          if (sample >= 0) baseline.push(answer.ms);
+        };
+        if (sample % 2 === 0) {
+          await runProduct();
+          await runBaseline();
+        } else {
+          await runBaseline();
+          await runProduct();
+        }
+      }
+      const scenario = `list contacts: ${kind.name.replace(/offset .*/, "offset n/2")}`;
+      results.push(
+        atMost(scenario, "ms p50", product, baseline, 1.5, `GET ${path} (${total.toLocaleString("en-US")} matching); baseline: the same page and count SQL through pg`),
+      );
+    }
+    return results;
+  },
+};

@@ -1,0 +1,44 @@
+// A local SMTP server that accepts and discards every message, in a process of its own so that
+// neither the product's worker nor the baseline's nodemailer loop shares its event loop. It counts
+// messages and tells the parent (over IPC) when the first and the last of a run arrived.
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
+
+type Command = { type: "reset" } | { type: "stats" };
+export type SinkStats = { type: "stats"; count: number; firstAt: number | null; lastAt: number | null };
+
+let count = 0;
+let firstAt: number | null = null;
+let lastAt: number | null = null;
+
+const server = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ["STARTTLS", "AUTH"],
+  logger: false,
+  maxClients: 1000,
+  onData(stream, _session, callback) {
+    stream.on("end", () => {
+      const now = Date.now();
+      count++;
+      firstAt ??= now;
+      lastAt = now;
+      callback();
+    });
+    stream.resume();
+  },
+});
+
+server.listen(0, "127.0.0.1", () => {
+  process.send!({ type: "ready", port: (server.server.address() as AddressInfo).port });
+});
+
+process.on("message", (command: Command) => {
+  if (command.type === "reset") {
+    count = 0;
+    firstAt = null;
+    lastAt = null;
+  }
+  process.send!({ type: "stats", count, firstAt, lastAt } satisfies SinkStats);
+});
+
+process.on("disconnect", () => server.close(() => process.exit(0)));
