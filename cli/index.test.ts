@@ -71,6 +71,13 @@ describe("operator command line", () => {
     const row = await db.domain.findUniqueOrThrow({ where: { id: pending.domain_id } });
     expect(row).toMatchObject({ organization_id: org.organizationId, name: "mail.example.test", status: "pending", verified_at: null });
     expect(row.verification_token.length).toBeGreaterThanOrEqual(32);
+    // Like a domain added through the API: a DKIM key, and the records to publish.
+    expect(row.dkim_public_key).toBeTruthy();
+    expect(row.dkim_private_key_encrypted).toBeTruthy();
+    const records = (await org.owner.api.get(`/v1/domains/${pending.domain_id}`)).body.records as { purpose: string }[];
+    expect(records.map((r) => r.purpose)).toEqual(["ownership", "dkim", "spf"]);
+    const idn = output(await cli("domain:create", "--organization", org.organizationId, "--name", "Bücher.example.test"));
+    expect((await db.domain.findUniqueOrThrow({ where: { id: idn.domain_id } })).name).toBe("xn--bcher-kva.example.test");
 
     const verified = output(await cli("domain:create", "--organization", org.organizationId, "--name", "example.test", "--verified"));
     expect(verified.status).toBe("verified");

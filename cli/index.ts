@@ -1,15 +1,17 @@
 // The operator command line: `npm run cli -- <command> [options]`. One JSON object on stdout and
 // exit 0, or a message on stderr and a non-zero exit. It migrates the database first, so it works
 // before the server has ever started, and with or without a running server.
-import { randomBytes } from "node:crypto";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { z } from "zod";
+import type { z } from "zod";
+import { AppError } from "@/lib/api/errors";
 import { db } from "@/lib/db";
 import { ensureDatabase } from "@/lib/db/ensure-database";
 import { password as passwordRule } from "@/lib/schemas/accounts";
 import { emailAddress, id, limits, normalizeEmail, requiredText } from "@/lib/schemas/common";
+import { domainName } from "@/lib/schemas/domains";
 import { createOrganizationWithOwner } from "@/lib/services/accounts";
 import { issueApiKey } from "@/lib/services/api-keys";
+import { addDomain } from "@/lib/services/domains";
 
 class CliError extends Error {}
 
@@ -18,12 +20,6 @@ type Values = Record<string, string | boolean | (string | boolean)[] | undefined
 /** `parse` checks the arguments before the database is touched; `run` does the work. */
 type Command<I = unknown> = { usage: string; options: Options; parse: (values: Values) => I; run: (input: I) => Promise<Record<string, unknown>> };
 const command = <I>(definition: Command<I>) => definition as Command;
-
-const domainName = z
-  .string()
-  .max(253)
-  .transform((name) => name.trim().toLowerCase().replace(/\.$/, ""))
-  .refine((name) => /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(name), "must be a domain name such as example.com");
 
 function option<S extends z.ZodType>(values: Values, name: string, schema: S): z.output<S> {
   const result = schema.safeParse(values[name]);
@@ -84,19 +80,14 @@ const commands: Record<string, Command> = {
     }),
     run: async ({ organizationId, name, verified }) => {
       const organization = await findOrganization(organizationId);
-      if (await db.domain.findFirst({ where: { organization_id: organization.id, name }, select: { id: true } })) {
-        throw new CliError(`${name} is already a domain of organization ${organization.id}`);
+      // The same path as POST /v1/domains, so the domain gets its DKIM key and DNS records too.
+      try {
+        const domain = await addDomain(organization.id, name, { verified });
+        return { domain_id: domain.id, status: domain.status };
+      } catch (error) {
+        if (error instanceof AppError) throw new CliError(error.message);
+        throw error;
       }
-      const domain = await db.domain.create({
-        data: {
-          organization_id: organization.id,
-          name,
-          verification_token: randomBytes(24).toString("hex"),
-          status: verified ? "verified" : "pending",
-          verified_at: verified ? new Date() : null,
-        },
-      });
-      return { domain_id: domain.id, status: domain.status };
     },
   }),
 };
