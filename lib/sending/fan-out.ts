@@ -128,9 +128,9 @@ export function startBroadcast(broadcastId: string): Promise<StartOutcome> {
  * Safety net for the queue: a scheduled broadcast whose start job was lost (its worker killed
  * mid-job leaves the job locked for hours) still starts, a little late. Answers how many it started.
  */
-export async function startOverdueBroadcasts(graceMs = 60_000): Promise<number> {
+export async function startOverdueBroadcasts({ graceMs = 60_000, organizationId }: { graceMs?: number; organizationId?: string } = {}): Promise<number> {
   const overdue = await db.broadcast.findMany({
-    where: { status: "scheduled", scheduled_at: { lte: new Date(Date.now() - graceMs) } },
+    where: { status: "scheduled", scheduled_at: { lte: new Date(Date.now() - graceMs) }, ...(organizationId && { organization_id: organizationId }) },
     select: { id: true },
     take: 20,
   });

@@ -6,7 +6,6 @@ import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { classifyFailure } from "./deliver";
 import { startBroadcast } from "./fan-out";
 import { createSender } from "./sender";
-import { getBroadcastSendingStatus } from "./why-not-sending";
 
 let sink: SmtpSink;
 beforeAll(async () => {
@@ -112,7 +111,7 @@ describe("SMTP outcomes", () => {
     expect(await db.suppression.count({ where: { organization_id: org.organizationId } })).toBe(0);
     const failing = await db.inbox.findUniqueOrThrow({ where: { id: inbox.id } });
     expect(failing.last_error).toMatch(/535|credentials/i);
-    const status = await getBroadcastSendingStatus({ organizationId: org.organizationId } as never, broadcastId);
+    const status = (await org.owner.api.get(`/v1/broadcasts/${broadcastId}/status`)).body;
     expect(status).toMatchObject({
       sending: false,
       reasons: [expect.objectContaining({ code: "WAITING", resumes_at: row.next_attempt_at!.toISOString() }), expect.objectContaining({ code: "INBOX_FAILING" })],

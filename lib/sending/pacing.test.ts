@@ -7,7 +7,6 @@ import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { startBroadcast } from "./fan-out";
 import { createSender } from "./sender";
 import { dailyCap, PACING_GAPS, resolveSpeed, WARMUP_DAILY_STEP, WARMUP_FIRST_DAY } from "./speeds";
-import { getBroadcastSendingStatus } from "./why-not-sending";
 
 let sink: SmtpSink;
 beforeAll(async () => {
@@ -132,7 +131,7 @@ describe("daily limits and warm-up", () => {
     expect(await db.email.count({ where: { broadcast_id: broadcastId, status: "sent" } })).toBe(3);
     expect(await db.email.count({ where: { broadcast_id: broadcastId, status: "queued" } })).toBe(2);
 
-    const status = await getBroadcastSendingStatus({ organizationId: org.organizationId } as never, broadcastId);
+    const status = (await org.owner.api.get(`/v1/broadcasts/${broadcastId}/status`)).body;
     const midnight = new Date();
     midnight.setUTCHours(24, 0, 0, 0);
     expect(status).toMatchObject({ status: "sending", sending: false, progress: { total: 5, queued: 2, sent: 3 } });
@@ -158,7 +157,7 @@ describe("daily limits and warm-up", () => {
     expect(await db.email.count({ where: { broadcast_id: broadcastId, status: "sent" } })).toBe(WARMUP_FIRST_DAY);
     const started = await db.inbox.findUniqueOrThrow({ where: { id: warming.id } });
     expect(started.warmup_started_at).toBeInstanceOf(Date);
-    const status = await getBroadcastSendingStatus({ organizationId: org.organizationId } as never, broadcastId);
+    const status = (await org.owner.api.get(`/v1/broadcasts/${broadcastId}/status`)).body;
     expect(status.reasons[0]).toMatchObject({ code: "DAILY_LIMIT_REACHED", message: expect.stringContaining(`warm-up allowance of ${WARMUP_FIRST_DAY}`) });
 
     // A day later the allowance has grown by one step.
@@ -184,7 +183,7 @@ describe("daily limits and warm-up", () => {
     const sender = createSender({ organizationId: org.organizationId });
     expect(await sender.runOnce()).toBe(0);
     sender.close();
-    const status = await getBroadcastSendingStatus({ organizationId: org.organizationId } as never, broadcastId);
+    const status = (await org.owner.api.get(`/v1/broadcasts/${broadcastId}/status`)).body;
     expect(status).toMatchObject({ sending: false, reasons: [expect.objectContaining({ code: "INBOX_PAUSED" })] });
   });
 });
