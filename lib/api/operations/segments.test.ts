@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { client, createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
+import { segmentsOperations } from "./segments";
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -39,8 +40,21 @@ describe("segments", () => {
     expect(await path({ name: "x".repeat(201) })).toBe("name");
     expect(await path({ name: "a\u0000" })).toBe("name");
     expect(await path({ name: "ok", description: 5 })).toBe("description");
+    expect(await path({ name: "ok", description: "x".repeat(1001) })).toBe("description");
+    expect(await path({ name: "ok", description: "a\u0000" })).toBe("description");
+    expect(await path({ name: 12 })).toBe("name");
     const { body: segment } = await org.owner.api.post("/v1/segments", { name: "Valid" });
     expect(expectError(await org.owner.api.put(`/v1/segments/${segment.id}`, { name: "" }), 400, "VALIDATION_ERROR").details![0].path).toBe("name");
+    for (const [body, field] of [
+      [{ name: null }, "name"],
+      [{ name: "x".repeat(201) }, "name"],
+      [{ description: "x".repeat(1001) }, "description"],
+      [{ description: "\u0000" }, "description"],
+    ] as const) {
+      const error = expectError(await org.owner.api.put(`/v1/segments/${segment.id}`, body), 400, "VALIDATION_ERROR");
+      expect(error.details!.map((d) => d.path), JSON.stringify(body).slice(0, 40)).toEqual([field]);
+    }
+    expect((await org.owner.api.get(`/v1/segments/${segment.id}`)).body).toEqual(segment);
   });
 
   it("lists every segment newest first, or pages with limit, after and before", async () => {
@@ -179,5 +193,27 @@ describe("segments", () => {
     ]) {
       expectError(result, 401, "UNAUTHORIZED");
     }
+  });
+
+  it("answers 401 to a revoked credential on every segment operation, changing nothing", async () => {
+    const revoked = await org.owner.api.post("/v1/api-keys", { name: "revoked" });
+    expect((await org.owner.api.delete(`/v1/api-keys/${revoked.body.id}`)).body).toEqual({ success: true });
+    const { body: segment } = await org.owner.api.post("/v1/segments", { name: "Guarded" });
+    const member = await newContact(org, "guarded-member@example.test");
+    const outsider = await newContact(org, "guarded-outsider@example.test");
+    await org.owner.api.post(`/v1/segments/${segment.id}/contacts`, { contact_ids: [member.id] });
+    const state = async () => ({
+      segments: await db.segment.findMany({ where: { organization_id: org.organizationId }, orderBy: { id: "asc" } }),
+      members: await db.segmentContact.findMany({ where: { organization_id: org.organizationId }, orderBy: [{ segment_id: "asc" }, { contact_id: "asc" }] }),
+    });
+    const before = await state();
+    for (const op of segmentsOperations) {
+      const path = op.path.replace("{id}", segment.id).replace("{contactId}", member.id);
+      const body = op.body ? { name: "Changed", contact_ids: [outsider.id] } : undefined;
+      const result = await request(op.method, path, { token: revoked.body.token, body });
+      expect(result.status, `${op.method} ${path}`).toBe(401);
+      expectError(result, 401, "UNAUTHORIZED");
+    }
+    expect(await state()).toEqual(before);
   });
 });
