@@ -83,6 +83,17 @@ describe("segments", () => {
     expect((await fresh.owner.api.get("/v1/segments")).body.data.some((s: { id: string }) => s.id === theirs.id)).toBe(false);
   });
 
+  it("returns every segment without limit, not a first page of 20", async () => {
+    const fresh = await createTestOrg();
+    await db.segment.createMany({ data: Array.from({ length: 25 }, (_, i) => ({ organization_id: fresh.organizationId, name: `s${i}` })) });
+    const all = await fresh.owner.api.get("/v1/segments");
+    expect(all.body.data).toHaveLength(25);
+    expect(all.body.has_more).toBe(false);
+    const page = await fresh.owner.api.get("/v1/segments?limit=20");
+    expect(page.body.data).toHaveLength(20);
+    expect(page.body.has_more).toBe(true);
+  });
+
   it("adds contacts by id and by email, counting only new members", async () => {
     const { body: segment } = await org.owner.api.post("/v1/segments", { name: "Members" });
     const [a, b, c] = await Promise.all(["m-a@example.test", "m-b@example.test", "m-c@example.test"].map((e) => newContact(org, e)));
