@@ -148,12 +148,19 @@ describe("Topics", () => {
       expect((await db.topic.findUniqueOrThrow({ where: { id: created.body.id } })).name).toBe("Valid");
     });
 
-    it("deletes a topic", async () => {
+    it("deletes a topic; broadcasts that used it lose the reference and contacts their subscription", async () => {
       const created = await createTopic(org, { name: "Delete me" });
+      const broadcast = await org.owner.api.post("/v1/broadcasts", { name: "B", subject: "S", from_email: "a@example.com", topic_id: created.body.id });
+      expect(broadcast.body.topic_id).toBe(created.body.id);
+      const contact = await db.contact.create({ data: { organization_id: org.organizationId, email: "topic-reader@example.test" } });
+      await db.contactTopic.create({ data: { organization_id: org.organizationId, contact_id: contact.id, topic_id: created.body.id, subscribed: true } });
       const deleted = await org.owner.api.delete(`/v1/topics/${created.body.id}`);
       expect(deleted.status).toBe(200);
       expect(deleted.body).toEqual({ success: true });
       expect(await db.topic.findUnique({ where: { id: created.body.id } })).toBeNull();
+      expect((await org.owner.api.get(`/v1/broadcasts/${broadcast.body.id}`)).body.topic_id).toBeNull();
+      expect(await db.contactTopic.count({ where: { topic_id: created.body.id } })).toBe(0);
+      expect(await db.contact.findUnique({ where: { id: contact.id } })).not.toBeNull();
       expectError(await org.owner.api.delete(`/v1/topics/${created.body.id}`), 404, "NOT_FOUND");
     });
 

@@ -45,6 +45,25 @@ describe("Webhooks", () => {
       expect(fetched.body.secret).toBeUndefined();
     });
 
+    it("ignores server-owned fields in the body", async () => {
+      const created = await org.owner.api.post("/v1/webhooks", {
+        ...body,
+        id: randomId(),
+        organization_id: other.organizationId,
+        active: false,
+        failure_count: 9,
+        secret: "whsec_chosen",
+        created_at: "2001-01-01T00:00:00.000Z",
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({ organization_id: org.organizationId, active: true, failure_count: 0 });
+      expect(created.body.secret).not.toBe("whsec_chosen");
+      expect(created.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(created.body.created_at).not.toBe("2001-01-01T00:00:00.000Z");
+      const toggled = await org.owner.api.put(`/v1/webhooks/${created.body.id}`, { active: false, failure_count: 3 });
+      expect(toggled.body).toMatchObject({ active: true, failure_count: 0 });
+    });
+
     it("accepts http URLs and drops repeated events", async () => {
       const created = await org.owner.api.post("/v1/webhooks", { url: "http://localhost:4000/hook", events: ["email.opened", "email.opened", "broadcast.sent"] });
       expect(created.status).toBe(201);
