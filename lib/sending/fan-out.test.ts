@@ -1,5 +1,6 @@
-import { randomUUID } from "node:crypto";
+import { generateKeyPairSync, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
@@ -68,7 +69,12 @@ describe("fan-out", () => {
     expect(new Set(rows.map((r) => r.message_id)).size).toBe(3);
   });
 
-  it("sends a broadcast without inboxes through the relay, from its verified domain", async () => {
+  it("sends a broadcast without inboxes through the relay, from its verified domain, DKIM-signed", async () => {
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+    await db.domain.updateMany({
+      where: { organization_id: org.organizationId, name: "acme.test" },
+      data: { dkim_selector: "mp7", dkim_private_key_encrypted: sealSecret(privateKey) },
+    });
     const { segmentId } = await seedSegment(org.organizationId, [{ first_name: "Relay", email: `relay-${randomUUID()}@example.test` }]);
     const broadcast = await scheduledBroadcast(org.organizationId, { segment_id: segmentId, reply_to: "answers@acme.test" });
     expect(await startBroadcast(broadcast.id)).toBe("started");
@@ -82,6 +88,10 @@ describe("fan-out", () => {
     expect(mail.parsed.subject).toBe("Hello Relay");
     expect(mail.parsed.headerLines.some((h) => h.key === "list-unsubscribe-post")).toBe(true);
     expect(mail.user).toBeNull();
+    const signature = mail.parsed.headerLines.find((h) => h.key === "dkim-signature")?.line ?? "";
+    expect(signature).toMatch(/\bd=acme\.test;/);
+    expect(signature).toMatch(/\bs=mp7;/);
+    expect(signature).toMatch(/\bh=[^;]*From/i);
   });
 
   it("fails a relay broadcast whose domain is not verified, with the reason", async () => {

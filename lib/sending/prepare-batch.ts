@@ -1,7 +1,9 @@
 import type Mail from "nodemailer/lib/mailer";
+import { openSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { trackOutgoing } from "@/lib/tracking/track-outgoing";
 import type { Broadcast, Contact, Email, Inbox, SequenceStep, Template } from "@/lib/generated/prisma/client";
+import { domainOf } from "@/lib/services/sender-domains";
 import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "./render";
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from "./unsubscribe-token";
 
@@ -27,11 +29,23 @@ type BatchData = {
   suppressed: Set<string>;
   topicChoices: Map<string, boolean>;
   optOutTopics: Set<string>;
+  /** DKIM keys of the organizations' verified sender domains, by `organization:domain`. */
+  dkim: Map<string, { domainName: string; keySelector: string; privateKey: string }>;
 };
 
 const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
 const present = <T>(values: (T | null | undefined)[]) => [...new Set(values.filter((v): v is T => v !== null && v !== undefined))];
 const suppressionKey = (organizationId: string, email: string) => `${organizationId}:${email.trim().toLowerCase()}`;
+
+/** A key sealed under another AUTH_SECRET cannot be read: the email then goes unsigned rather than not at all. */
+function readableSecret(sealed: string | null): string | null {
+  if (!sealed) return null;
+  try {
+    return openSecret(sealed);
+  } catch {
+    return null;
+  }
+}
 
 async function loadBatchData(emails: Email[]): Promise<BatchData> {
   const [broadcasts, steps, contacts, inboxes, suppressions] = await Promise.all([
@@ -51,6 +65,15 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
     where: { id: { in: present([...broadcasts.map((b) => b.template_id), ...steps.map((s) => s.template_id)]) } },
   });
   const topicIds = present(broadcasts.map((b) => b.topic_id));
+  const domains = await db.domain.findMany({
+    where: {
+      organization_id: { in: present(emails.map((e) => e.organization_id)) },
+      name: { in: present(emails.map((e) => domainOf(e.from_email))) },
+      status: "verified",
+      dkim_private_key_encrypted: { not: null },
+    },
+    select: { organization_id: true, name: true, dkim_selector: true, dkim_private_key_encrypted: true },
+  });
   const [choices, optOutTopics] = await Promise.all([
     db.contactTopic.findMany({
       where: { topic_id: { in: topicIds }, contact_id: { in: present(emails.map((e) => e.contact_id)) } },
@@ -67,6 +90,12 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
     suppressed: new Set(suppressions.map((s) => suppressionKey(s.organization_id, s.email))),
     topicChoices: new Map(choices.map((c) => [`${c.contact_id}:${c.topic_id}`, c.subscribed])),
     optOutTopics: new Set(optOutTopics.map((t) => t.id)),
+    dkim: new Map(
+      domains.flatMap((d) => {
+        const privateKey = readableSecret(d.dkim_private_key_encrypted);
+        return privateKey ? [[`${d.organization_id}:${d.name}`, { domainName: d.name, keySelector: d.dkim_selector, privateKey }] as const] : [];
+      }),
+    ),
   };
 }
 
@@ -135,6 +164,8 @@ function compose(email: Email, data: BatchData): Outgoing {
     inReplyTo: email.in_reply_to ?? undefined,
     references: email.references.length > 0 ? email.references : undefined,
     headers,
+    // Signed with the key whose public half the domain publishes (GET /v1/domains/{id} lists the record).
+    dkim: data.dkim.get(`${email.organization_id}:${domainOf(email.from_email)}`),
   };
   const recorded: Record<string, string> = {
     "Message-ID": email.message_id,
