@@ -189,6 +189,16 @@ describe("POST /v1/contacts/import", () => {
     expect(await bad({ file_content: base64(Buffer.from([0x45, 0x6d, 0x61, 0x69, 0x6c, 0x0a, 0xff, 0xfe, 0x0a])) })).toBe("file_content");
     expect(await bad({ file_content: base64('Email\n"unclosed@example.test\n') })).toBe("file_content");
     expect(await bad({ segment_id: "nope" })).toBe("segment_id");
+    expect(await bad({ segment_id: 5 })).toBe("segment_id");
+    expect(await bad({ file_content: undefined })).toBe("file_content");
+    expect(await bad({ file_content: base64("Email\na@example.test\n") + "\u0000" })).toBe("file_content");
+    expect(await bad({ column_mappings: undefined })).toBe("column_mappings");
+    expect(await bad({ column_mappings: "Email" })).toBe("column_mappings");
+    expect(await bad({ column_mappings: [{ csv_column: "Email" }] })).toBe("column_mappings.0.property_name");
+    expect(await bad({ column_mappings: [{ csv_column: "Email", property_name: "x".repeat(101) }] })).toBe("column_mappings.0.property_name");
+    expect(await bad({ column_mappings: [{ csv_column: "Em\u0000ail", property_name: "email" }] })).toBe("column_mappings.0.csv_column");
+    expect(await bad({ column_mappings: [{ csv_column: "x".repeat(1001), property_name: "email" }] })).toBe("column_mappings.0.csv_column");
+    expect(await bad({ column_mappings: Array.from({ length: 501 }, (_, i) => ({ csv_column: "Email", property_name: `p${i}` })) })).toBe("column_mappings");
     expect(await contact(org, "a@example.test")).toBeNull();
   });
 
