@@ -61,7 +61,8 @@ export async function updateMemberRole(ctx: OrgContext, userId: string, input: U
 
 /** Admins remove anyone but owners (owners remove anyone); every member may leave. */
 export async function removeMember(ctx: OrgContext, userId: string) {
-  const leaving = userId === ctx.userId;
+  // A UUID in the path may be written in capitals; it still names the caller.
+  const leaving = userId.toLowerCase() === ctx.userId.toLowerCase();
   if (!leaving && !canManageMembers(ctx)) throw ownersOnly("Only owners and admins can remove other members");
   return db.$transaction(async (tx) => {
     const owners = await lockOwners(tx, ctx.organizationId);

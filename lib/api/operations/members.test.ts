@@ -147,6 +147,9 @@ describe("members", () => {
       const member = await org.addMember("member");
       expect((await member.api.delete(`/v1/members/${member.userId}`)).body).toEqual({ success: true });
       expect(await roleOf(org.organizationId, member.userId)).toBeNull();
+      const shouting = await org.addMember("member");
+      expect((await shouting.api.delete(`/v1/members/${shouting.userId.toUpperCase()}`)).body).toEqual({ success: true });
+      expect(await roleOf(org.organizationId, shouting.userId)).toBeNull();
 
       expectError(await org.owner.api.delete(`/v1/members/${org.owner.userId}`), 400, "LAST_OWNER");
       expect(await roleOf(org.organizationId, org.owner.userId)).toBe("owner");
