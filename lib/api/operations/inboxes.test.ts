@@ -138,7 +138,7 @@ describe("Inboxes", () => {
     });
 
     it("answers 422 for bad pagination and 401 without credential", async () => {
-      for (const query of ["limit=0", "limit=x", "before=1", `after=${theirs}`]) {
+      for (const query of ["limit=0", "limit=101", "limit=x", "before=1", `after=${theirs}`, `before=${randomId()}`, `after=${randomId()}&before=${randomId()}`]) {
         const result = await org.owner.api.get(`/v1/inboxes?${query}`);
         expect(result.status, query).toBe(422);
         expect(result.body).toMatchObject({ name: "validation_error", statusCode: 422 });

@@ -280,7 +280,11 @@ describe("Webhooks", () => {
       expectError(await org.owner.api.get(`/v1/webhooks/${theirs.id}/deliveries`), 404, "NOT_FOUND");
       expectError(await org.owner.api.get(`/v1/webhooks/${randomId()}/deliveries`), 404, "NOT_FOUND");
       const created = await org.owner.api.post("/v1/webhooks", body);
-      for (const query of ["limit=500", "before=nope", `after=${randomId()}`]) {
+      const delivery = await db.webhookDelivery.create({
+        data: { organization_id: org.organizationId, webhook_id: created.body.id, event_type: "email.sent", payload: {} },
+      });
+      const theirDelivery = await db.webhookDelivery.findFirstOrThrow({ where: { webhook_id: theirs.id } });
+      for (const query of ["limit=0", "limit=500", "limit=x", "before=nope", `after=${randomId()}`, `after=${theirDelivery.id}`, `after=${delivery.id}&before=${delivery.id}`]) {
         expect((await org.owner.api.get(`/v1/webhooks/${created.body.id}/deliveries?${query}`)).status, query).toBe(422);
       }
       expectError(await client(null).get(`/v1/webhooks/${created.body.id}/deliveries`), 401, "UNAUTHORIZED");
