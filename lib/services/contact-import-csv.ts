@@ -1,57 +1,76 @@
-import { isUtf8 } from "node:buffer";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { CsvError, parse } from "csv-parse";
-import { AppError, invalidField } from "@/lib/api/errors";
 import { z } from "zod";
+import { AppError, invalidField } from "@/lib/api/errors";
 import { limits } from "@/lib/schemas/common";
 import { MAX_IMPORT_BYTES, type ColumnMapping } from "@/lib/schemas/contacts";
 
 const BASE64 = /^[A-Za-z0-9+/\-_\s]*=*\s*$/;
+// A multiple of 4 base64 characters decodes on its own: 48 KB of CSV per chunk.
+const BASE64_CHUNK = 64 * 1024;
 
-/** The CSV bytes of `file_content`, without a byte order mark. */
-export function decodeCsv(fileContent: string): Buffer {
+/**
+ * The CSV text of `file_content`, decoded chunk by chunk as the parser asks for it rather than into
+ * one 50 MB buffer. A byte order mark is dropped; bytes that are not UTF-8 are a 400.
+ */
+function decodeCsv(fileContent: string): Generator<string> {
   if (!BASE64.test(fileContent)) throw invalidField("file_content", "must be base64");
-  let csv = Buffer.from(fileContent, "base64");
-  if (csv.length > MAX_IMPORT_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "The CSV file is larger than 50 MB");
-  if (csv[0] === 0xef && csv[1] === 0xbb && csv[2] === 0xbf) csv = csv.subarray(3);
-  if (!isUtf8(csv)) throw invalidField("file_content", "must be UTF-8 text");
-  if (csv.toString("utf8", 0, Math.min(csv.length, 4096)).trim() === "") throw invalidField("file_content", "the CSV file has no header row");
-  return csv;
+  const base64 = /\s/.test(fileContent) ? fileContent.replace(/\s+/g, "") : fileContent;
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  if (Math.floor((base64.length * 3) / 4) - padding > MAX_IMPORT_BYTES) {
+    throw new AppError("PAYLOAD_TOO_LARGE", "The CSV file is larger than 50 MB");
+  }
+  return (function* () {
+    // Without ignoreBOM the decoder drops a leading byte order mark itself.
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    const decode = (bytes?: Buffer) => {
+      try {
+        return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+      } catch {
+        throw invalidField("file_content", "must be UTF-8 text");
+      }
+    };
+    for (let start = 0; start < base64.length; start += BASE64_CHUNK) {
+      yield decode(Buffer.from(base64.slice(start, start + BASE64_CHUNK), "base64"));
+    }
+    yield decode();
+  })();
 }
 
-const DELIMITERS = [",", ";", "\t"] as const;
-const QUOTE = 0x22;
+const DELIMITERS = [",", ";", "\t"];
 
 /** The delimiter used most often in the header line (quoted text aside); a comma when there is none. */
-export function detectDelimiter(csv: Buffer): string {
-  const counts = new Map<number, number>(DELIMITERS.map((d) => [d.charCodeAt(0), 0]));
+export function detectDelimiter(head: string): string {
+  const counts = new Map(DELIMITERS.map((d) => [d, 0]));
   let quoted = false;
-  for (let i = 0; i < csv.length; i++) {
-    const byte = csv[i];
-    if (byte === QUOTE) quoted = !quoted;
-    else if (!quoted && (byte === 0x0a || byte === 0x0d)) break;
-    else if (!quoted && counts.has(byte)) counts.set(byte, counts.get(byte)! + 1);
+  for (const char of head) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && (char === "\n" || char === "\r")) break;
+    else if (!quoted && counts.has(char)) counts.set(char, counts.get(char)! + 1);
   }
-  let best: string = ",";
-  for (const d of DELIMITERS) if (counts.get(d.charCodeAt(0))! > counts.get(best.charCodeAt(0))!) best = d;
-  return best;
-}
-
-const CHUNK = 64 * 1024;
-
-function* chunks(csv: Buffer) {
-  for (let start = 0; start < csv.length; start += CHUNK) yield csv.subarray(start, start + CHUNK);
+  return DELIMITERS.reduce((best, d) => (counts.get(d)! > counts.get(best)! ? d : best), ",");
 }
 
 /**
  * The records of the file in batches, parsed as they are read so that only a few thousand are in
  * memory at once. Each call answers the records parsed so far (or waits for some), `null` at the end.
  */
-function csvRecords(csv: Buffer): () => Promise<string[][] | null> {
-  const parser = parse({ delimiter: detectDelimiter(csv), relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
+function csvRecords(fileContent: string): () => Promise<string[][] | null> {
+  const text = decodeCsv(fileContent);
+  const head = text.next();
+  if (head.done || head.value.trim() === "") throw invalidField("file_content", "the CSV file has no header row");
+  const parser = parse({ delimiter: detectDelimiter(head.value), relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
   let failure: unknown;
   parser.on("error", (error) => (failure = error));
-  Readable.from(chunks(csv)).pipe(parser);
+  // A decoding error reaches the parser as its error; the parser's own are read from `failure`.
+  pipeline(
+    Readable.from((function* () {
+      yield head.value;
+      yield* text;
+    })()),
+    parser,
+  ).catch(() => undefined);
   const settled = () =>
     new Promise<void>((resolve) => {
       const done = () => {
@@ -78,8 +97,8 @@ function csvRecords(csv: Buffer): () => Promise<string[][] | null> {
 }
 
 /** The header row, and the data records in batches; 400 when the file has no header row. */
-export async function openCsv(csv: Buffer) {
-  const nextBatch = csvRecords(csv);
+export async function openCsv(fileContent: string) {
+  const nextBatch = csvRecords(fileContent);
   const first = await nextBatch();
   if (!first) throw invalidField("file_content", "the CSV file has no header row");
   let leftover: string[][] | null = first.length > 1 ? first.slice(1) : null;

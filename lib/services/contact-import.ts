@@ -7,7 +7,7 @@ import { invalidField } from "@/lib/api/errors";
 import { pool } from "@/lib/db/pool";
 import { emitImportedContactEvents } from "@/lib/webhooks/emit-imported-contact-events";
 import type { ImportContactsInput, ImportContactsResult, ImportError } from "@/lib/schemas/contacts";
-import { decodeCsv, openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
+import { openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
 
 const STAGING_TABLE = `
   CREATE TEMP TABLE contact_import (
@@ -106,7 +106,7 @@ async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][]
  * contacts and create the missing ones with one statement each, all in one transaction.
  */
 export async function importContacts(ctx: OrgContext, input: ImportContactsInput): Promise<ImportContactsResult> {
-  const { header, batches } = await openCsv(decodeCsv(input.file_content));
+  const { header, batches } = await openCsv(input.file_content);
   const plan = planColumns(header, input.column_mappings);
 
   const client = await pool.connect();

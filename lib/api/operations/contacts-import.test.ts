@@ -202,6 +202,27 @@ describe("POST /v1/contacts/import", () => {
     expect(await contact(org, "a@example.test")).toBeNull();
   });
 
+  it("decodes large files in chunks: a character split between chunks stays whole, bad bytes late in the file are 400", async () => {
+    const fresh = await createTestOrg();
+    const rows = Array.from({ length: 1500 }, (_, i) => `chunk${i}@example.test,${"é".repeat(30)}\n`).join("");
+    const mappings = [{ csv_column: "Email", property_name: "email" }];
+    // Decoding works on 48 KB pieces; shift the text by one byte if needed so that one "é" straddles the first cut.
+    let csv = Buffer.from(`Email,Note\n${rows}`);
+    if ((csv[48 * 1024] & 0xc0) !== 0x80) csv = Buffer.from(`Email,Notes\n${rows}`);
+    expect(csv[48 * 1024] & 0xc0).toBe(0x80);
+    const note = csv.includes("Notes") ? "Notes" : "Note";
+    const result = await importCsv(fresh, csv, { column_mappings: [...mappings, { csv_column: note, property_name: "note" }] });
+    expect(result.body).toEqual({ created: 1500, updated: 0, skipped: 0, errors: [] });
+    const notes = await db.contact.findMany({ where: { organization_id: fresh.organizationId }, select: { metadata: true } });
+    expect(notes.every((c) => (c.metadata as { note: string }).note === "é".repeat(30))).toBe(true);
+
+    const broken = Buffer.concat([Buffer.from(`Email\n${Array.from({ length: 5000 }, (_, i) => `late${i}@example.test\n`).join("")}`), Buffer.from([0xff, 0x0a])]);
+    expect(broken.length).toBeGreaterThan(96 * 1024);
+    const error = expectError(await importCsv(fresh, broken, { column_mappings: mappings }), 400, "VALIDATION_ERROR");
+    expect(error.details![0].path).toBe("file_content");
+    expect(await contact(fresh, "late0@example.test")).toBeNull();
+  });
+
   it("answers 413 for decoded CSV over 50 MB", async () => {
     const header = "Email\n";
     const big = Buffer.alloc(50 * 1024 * 1024 + 1, "a");
