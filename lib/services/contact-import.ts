@@ -129,7 +129,8 @@ export async function importContacts(ctx: OrgContext, input: ImportContactsInput
     // Without statistics the planner guesses the staging table's size, and guesses badly for a million rows.
     await client.query("ANALYZE contact_import");
     const updated = (await client.query(UPDATE_EXISTING, [ctx.organizationId])).rowCount ?? 0;
-    const created = input.handle_missing === "create" ? await insertMissing(client, ctx.organizationId) : 0;
+    // When every staged row was an existing contact there is nothing to create, and no need to look again.
+    const created = input.handle_missing === "create" && updated < staged ? await insertMissing(client, ctx.organizationId) : 0;
     if (input.segment_id) await client.query(ADD_TO_SEGMENT, [ctx.organizationId, input.segment_id]);
     await emitImportedContactEvents(client, ctx.organizationId);
     await client.query("COMMIT");
