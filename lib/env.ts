@@ -18,6 +18,7 @@ const schema = z.object({
   CHROMIUM_PATH: z.string().optional(),
   SMTP_RELAY_URL: z.string().url().optional(),
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
 });
 
 const parsed = schema.safeParse(process.env);
@@ -60,6 +61,8 @@ export const env = {
   appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
   dnsResolver: raw.DNS_RESOLVER,
   chromiumPath: raw.CHROMIUM_PATH,
+  /** Sustained requests per second per credential (bursts of twice that); 0 turns the limit off. */
+  rateLimitPerSecond: raw.RATE_LIMIT_PER_SECOND,
   /** The organizations' default relay for broadcasts and emails without an inbox; SMTP_URL when unset. */
   smtpRelayUrl: raw.SMTP_RELAY_URL ?? raw.SMTP_URL,
   /** How long a worker owns a claimed email before another may take it over (crash recovery). */

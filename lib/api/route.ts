@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { resolveCaller } from "./credentials";
 import { AppError, errorResponse, type ValidationIssue } from "./errors";
 import type { AnyOperation } from "./operation";
+import { rateLimiter } from "./rate-limit";
 
 const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
 
@@ -65,6 +66,10 @@ export async function execute(operation: AnyOperation, request: Request): Promis
   try {
     const url = new URL(request.url);
     const caller = await resolveCaller(request);
+    const retryAfter = rateLimiter.take(caller.user.apiKeyId ?? `user:${caller.user.userId}`);
+    if (retryAfter > 0) {
+      return errorResponse(new AppError("RATE_LIMITED", `Too many requests; retry in ${retryAfter} s`), { "retry-after": String(retryAfter) });
+    }
     let ctx: unknown = caller.user;
     if (operation.auth !== "user") {
       if (!caller.org) throw new AppError("FORBIDDEN", "You are not a member of any organization");

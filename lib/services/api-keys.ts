@@ -1,5 +1,5 @@
 import type { OrgContext } from "@/lib/api/context";
-import { notFound } from "@/lib/api/errors";
+import { AppError, notFound } from "@/lib/api/errors";
 import { cursorPage, type CursorParams } from "@/lib/api/pagination";
 import { readApiKeyToken, signApiKeyToken } from "@/lib/auth/api-key-token";
 import { db } from "@/lib/db";
@@ -39,15 +39,14 @@ export async function listApiKeys(ctx: OrgContext, page: CursorParams) {
   return { ...result, data: result.data.map(serialize) };
 }
 
+/** Owners and admins may revoke any key of the organization; a member only the keys they created. */
 export async function revokeApiKey(ctx: OrgContext, id: string) {
-  const { count } = await db.apiKey.updateMany({
-    where: { id, organization_id: ctx.organizationId, revoked_at: null },
-    data: { revoked_at: new Date() },
-  });
-  if (count === 0) {
-    const exists = await db.apiKey.findFirst({ where: { id, organization_id: ctx.organizationId }, select: { id: true } });
-    if (!exists) throw notFound("API key");
+  const key = await db.apiKey.findFirst({ where: { id, organization_id: ctx.organizationId }, select: { user_id: true } });
+  if (!key) throw notFound("API key");
+  if (ctx.role === "member" && key.user_id !== ctx.userId) {
+    throw new AppError("FORBIDDEN", "Members can revoke only their own API keys");
   }
+  await db.apiKey.updateMany({ where: { id, organization_id: ctx.organizationId, revoked_at: null }, data: { revoked_at: new Date() } });
   return { success: true };
 }
 

@@ -129,3 +129,18 @@ describe("API keys without limit", () => {
     expect(all.body.has_more).toBe(false);
   });
 });
+
+describe("who may revoke a key", () => {
+  it("lets a member revoke only their own keys, and an admin any key", async () => {
+    const fresh = await createTestOrg();
+    const member = await fresh.addMember("member");
+    const admin = await fresh.addMember("admin");
+    const ownersKey = await fresh.owner.api.post("/v1/api-keys", { name: "owner's" });
+    const membersKey = await member.api.post("/v1/api-keys", { name: "member's" });
+    expectError(await member.api.delete(`/v1/api-keys/${ownersKey.body.id}`), 403, "FORBIDDEN");
+    expect((await client(ownersKey.body.token).get("/v1/api-keys")).status).toBe(200);
+    expect((await member.api.delete(`/v1/api-keys/${membersKey.body.id}`)).body).toEqual({ success: true });
+    expect((await admin.api.delete(`/v1/api-keys/${ownersKey.body.id}`)).body).toEqual({ success: true });
+    expectError(await client(ownersKey.body.token).get("/v1/api-keys"), 401, "UNAUTHORIZED");
+  });
+});

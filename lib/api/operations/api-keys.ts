@@ -37,11 +37,11 @@ export const revokeApiKeyOperation = defineOperation({
   path: "/v1/api-keys/{id}",
   tag,
   summary: "Revoke an API key",
-  description: "The key is refused from its next request on.",
+  description: "The key is refused from its next request on. Owners and admins may revoke any key of the organization; members only their own.",
   auth: "member",
   params: idParams,
   response: successResponse,
-  errors: ["NOT_FOUND"],
+  errors: ["NOT_FOUND", "FORBIDDEN"],
   handler: (ctx, { params }) => revokeApiKey(ctx, params.id),
 });
 
