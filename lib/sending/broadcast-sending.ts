@@ -10,6 +10,8 @@ import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "./qu
 
 // A client a little behind the server's clock still means "now".
 const PAST_TOLERANCE_MS = 60_000;
+// Counting a large segment, or cancelling its queued emails, is one statement that may take a while.
+const BULK_TRANSACTION = { timeout: 60_000, maxWait: 10_000 };
 
 async function recipientCount(tx: Prisma.TransactionClient, b: Broadcast & { segment_id: string }): Promise<number> {
   const audience = audienceCondition({ organizationId: b.organization_id, segmentId: b.segment_id, topicId: b.topic_id });
@@ -61,7 +63,7 @@ export async function sendBroadcast(ctx: OrgContext, id: string, input: SendBroa
     });
     await queueBroadcastStart(tx, { broadcastId: id, organizationId: ctx.organizationId }, runAt);
     return serializeBroadcast(row);
-  });
+  }, BULK_TRANSACTION);
 }
 
 /**
@@ -85,5 +87,5 @@ export async function cancelBroadcast(ctx: OrgContext, id: string) {
     });
     await dropBroadcastStart(tx, id);
     return serializeBroadcast(row);
-  });
+  }, BULK_TRANSACTION);
 }

@@ -126,7 +126,7 @@ async function claimInboxEmails(options: ClaimOptions, limit: number): Promise<s
       }
     }
     return claimed;
-  });
+  }, { timeout: 30_000, maxWait: 30_000 });
 }
 
 /** Takes up to `batchSize` due emails for this worker: status `sending`, leased, attempt counted. */

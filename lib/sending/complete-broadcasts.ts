@@ -55,5 +55,5 @@ export async function completeFinishedBroadcasts(broadcastIds?: string[]): Promi
       });
     }
     return finished.length;
-  });
+  }, { timeout: 30_000, maxWait: 30_000 });
 }

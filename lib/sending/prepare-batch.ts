@@ -141,6 +141,8 @@ function marketingSource(email: Email, broadcast: Broadcast | undefined, data: B
 
 function compose(email: Email, data: BatchData): Outgoing {
   const inbox = email.inbox_id ? (data.inboxes.get(email.inbox_id) ?? null) : null;
+  // Deleted since the claim: retried, and then it is a relay email (its inbox_id is cleared).
+  if (email.inbox_id && !inbox) throw new Error("The email's inbox no longer exists");
   const headers: Record<string, string> = {};
   let rendered: RenderedEmail;
   if (email.broadcast_id) {

@@ -129,13 +129,22 @@ async function recordWithdrawn(tx: Prisma.TransactionClient, withdrawn: Withdraw
      WHERE e.id = v.id AND e.status = 'sending'`;
 }
 
-/** An inbox whose server refused the connection or the login shows it; one that sent again is cleared. */
+/**
+ * An inbox whose server refused the connection or the login shows it; one that sent again is
+ * cleared. Raw SQL: a deleted inbox is simply not there, and `updated_at` (which versions the
+ * inbox's SMTP settings) stays as it is.
+ */
 async function recordInboxHealth(tx: Prisma.TransactionClient, failing: Map<string, string>, working: Set<string>) {
-  for (const [inboxId, reason] of failing) {
-    await tx.inbox.update({ where: { id: inboxId }, data: { last_error: reason, last_error_at: new Date() } });
+  if (failing.size > 0) {
+    const rows = JSON.stringify([...failing].map(([id, reason]) => ({ id, reason })));
+    await tx.$executeRaw`
+      UPDATE inboxes i SET last_error = v.reason, last_error_at = now()
+      FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text) WHERE i.id = v.id`;
   }
   const recovered = [...working].filter((id) => !failing.has(id));
-  if (recovered.length > 0) await tx.inbox.updateMany({ where: { id: { in: recovered }, last_error: { not: null } }, data: { last_error: null } });
+  if (recovered.length > 0) {
+    await tx.$executeRaw`UPDATE inboxes SET last_error = NULL WHERE id = ANY(${recovered}::uuid[]) AND last_error IS NOT NULL`;
+  }
 }
 
 /** Organizations with an enabled webhook at all: a batch of a thousand emails skips the others' events in one query. */

@@ -11,7 +11,6 @@ export type InboxSmtp = {
   smtp_secure: boolean;
   smtp_username: string | null;
   smtp_password_encrypted: string | null;
-  updated_at: Date;
 };
 
 /** Connections kept open per SMTP server: enough to pipeline an instant broadcast, few enough to be polite. */
@@ -53,7 +52,8 @@ export class Transports {
 
   forInbox(inbox: InboxSmtp): Transporter {
     const key = `inbox:${inbox.id}`;
-    const version = `${inbox.updated_at.getTime()}`;
+    // New SMTP settings mean a new pool; anything else about the inbox keeps the open connections.
+    const version = JSON.stringify([inbox.smtp_host, inbox.smtp_port, inbox.smtp_secure, inbox.smtp_username, inbox.smtp_password_encrypted]);
     const existing = this.byKey.get(key) as (Transporter & { version?: string }) | undefined;
     if (existing?.version === version) return existing;
     existing?.close();
