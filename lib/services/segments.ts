@@ -50,6 +50,9 @@ export async function updateSegment(ctx: OrgContext, id: string, input: UpdateSe
   return getSegment(ctx, id);
 }
 
+// Prisma's 5 s default is short for 10 000 memberships on a busy database.
+const TRANSACTION = { timeout: 30_000, maxWait: 10_000 };
+
 const EXIT_CONDITION_KEYS = ["exit_if_in_segment_ids", "exit_if_not_in_segment_ids"];
 
 /** The array at `key` without `id` (compared case-insensitively), as a one-key object to merge; `{}` when there is no array. */
@@ -83,7 +86,7 @@ export async function deleteSegment(ctx: OrgContext, id: string) {
         AND jsonb_typeof(b.sequence_exit_conditions) = 'object'
         AND (${Prisma.join(EXIT_CONDITION_KEYS.map((key) => exitListHas(key, target)), " OR ")})`;
     await tx.segment.delete({ where: { id: target } });
-  });
+  }, TRANSACTION);
   return { success: true };
 }
 
@@ -114,7 +117,7 @@ export async function addSegmentContacts(ctx: OrgContext, id: string, input: Add
       INSERT INTO segment_contacts (segment_id, contact_id, organization_id)
       SELECT ${segment[0].id}::uuid, contact_id, ${ctx.organizationId}::uuid FROM unnest(${contacts.map((c) => c.id)}::uuid[]) AS contact_id
       ON CONFLICT DO NOTHING`;
-  });
+  }, TRANSACTION);
   return { added };
 }
 
