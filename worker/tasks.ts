@@ -37,7 +37,7 @@ export const workerTasks: WorkerTask[] = [
     },
   },
   // Several rounds at once keep the SMTP connections busy while another round talks to the database.
-  { name: "emails:send", intervalMs: 200, run: sender.runOnce, concurrency: 4, close: sender.close },
+  { name: "emails:send", intervalMs: 500, run: sender.runOnce, concurrency: 4, close: sender.close },
   {
     name: "broadcasts:housekeeping",
     intervalMs: 10_000,

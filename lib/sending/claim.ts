@@ -137,12 +137,15 @@ export async function claimDueEmails(options: ClaimOptions): Promise<string[]> {
 }
 
 /**
- * Crash recovery: emails whose worker's lease ran out (it died mid-send) are due again. Their
- * Message-ID is the row's, so a resend of one that did go out carries the same one.
+ * Crash recovery: emails whose worker's lease ran out (it died mid-send) are due again — or
+ * cancelled, when their broadcast was cancelled meanwhile. Their Message-ID is the row's, so a
+ * resend of one that did go out carries the same one.
  */
 export async function releaseExpiredLeases(organizationId?: string): Promise<number> {
   return db.$executeRaw`
-    UPDATE emails SET status = 'queued', locked_until = NULL, updated_at = now()
+    UPDATE emails SET locked_until = NULL, updated_at = now(),
+      status = CASE WHEN EXISTS (SELECT 1 FROM broadcasts b WHERE b.id = emails.broadcast_id AND b.status = 'cancelled')
+        THEN 'cancelled'::"EmailStatus" ELSE 'queued'::"EmailStatus" END
     WHERE id IN (
       SELECT e.id FROM emails e
       WHERE e.status = 'sending' AND e.locked_until < now() ${scoped("e", organizationId)}

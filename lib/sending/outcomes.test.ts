@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { createTestOrg } from "@/lib/testing/api";
 import { drain, seedSegment, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
+import { claimDueEmails, releaseExpiredLeases } from "./claim";
 import { classifyFailure } from "./deliver";
 import { startBroadcast } from "./fan-out";
 import { createSender } from "./sender";
@@ -134,6 +135,26 @@ describe("SMTP outcomes", () => {
     expect(received(left)).toHaveLength(0);
     expect(received(blocked)).toHaveLength(0);
     expect(await db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } })).toMatchObject({ status: "sent", sent_count: 1 });
+  });
+});
+
+describe("crash recovery", () => {
+  it("an email whose lease ran out is due again; of a broadcast cancelled meanwhile, cancelled", async () => {
+    const org = await createTestOrg();
+    const tag = org.organizationId.slice(0, 8);
+    const inbox = await sinkInbox(org.organizationId, sink, { smtp_username: "outcomes", password: "right" });
+    const kept = await broadcastTo(org.organizationId, inbox.id, [`kept-${tag}@example.test`]);
+    const claimed = await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationId: org.organizationId });
+    expect(claimed).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await releaseExpiredLeases(org.organizationId)).toBe(1);
+    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "queued", locked_until: null, attempts: 1 });
+
+    await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationId: org.organizationId });
+    await db.broadcast.update({ where: { id: kept }, data: { status: "cancelled" } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await releaseExpiredLeases(org.organizationId);
+    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "cancelled", attempts: 2 });
   });
 });
 

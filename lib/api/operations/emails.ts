@@ -57,7 +57,7 @@ export const sendEmailOperation = defineOperation({
     "an address at a verified domain (400 DOMAIN_NOT_VERIFIED). Content: `html` and/or `text`, or a `template_id` whose " +
     "`{{placeholders}}` are filled from `variables` (then from the contact with the `to` address); the text part is derived " +
     "from the HTML when not given. Temporary SMTP failures are retried with backoff; a permanent one bounces the email and " +
-    "suppresses the address. `Idempotency-Key` header: the same key with the same body within 24 hours answers the first " +
+    "suppresses the address; an address already suppressed is not sent to (the email becomes `cancelled`). `Idempotency-Key` header: the same key with the same body within 24 hours answers the first " +
     "answer and sends nothing more; with another body 409 CONFLICT.",
   auth: "member",
   body: sendEmailInput,
