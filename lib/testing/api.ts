@@ -8,7 +8,7 @@ import { issueApiKey } from "@/lib/services/api-keys";
 
 export type ApiResult<T = any> = { status: number; body: T; headers: Headers }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> };
+type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string; stream?: ReadableStream<Uint8Array>; headers?: Record<string, string> };
 
 /** Sends one request through the same operation table and wrapper the route files use. */
 export async function request(method: string, pathAndQuery: string, options: RequestOptions = {}): Promise<ApiResult> {
@@ -17,12 +17,13 @@ export async function request(method: string, pathAndQuery: string, options: Req
   if (!operation) throw new Error(`No operation serves ${method} ${url.pathname}`);
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined = options.rawBody;
+  let body: string | ReadableStream<Uint8Array> | undefined = options.stream ?? options.rawBody;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers["content-type"] = "application/json";
   }
-  const response = await execute(operation, new Request(url, { method, headers, body }));
+  const init: RequestInit & { duplex?: "half" } = { method, headers, body, duplex: options.stream ? "half" : undefined };
+  const response = await execute(operation, new Request(url, init));
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
 }
