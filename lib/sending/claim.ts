@@ -14,7 +14,8 @@ export type ClaimOptions = {
 };
 
 // Due: queued, its time come, and — for a broadcast's email — the broadcast still sending (a
-// cancelled or failed broadcast's stragglers stay put).
+// cancelled or failed broadcast's stragglers stay put). Batches take due rows in index order, not
+// sorted: sorting every queued row for each batch would make a large broadcast quadratic.
 const due = Prisma.sql`e.status = 'queued' AND e.direction = 'outbound'
   AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= now())
   AND (e.broadcast_id IS NULL OR b.status = 'sending')`;
@@ -44,7 +45,6 @@ async function claimRelayEmails(options: ClaimOptions, limit: number): Promise<s
         AND (b.id IS NULL OR EXISTS (
           SELECT 1 FROM domains d WHERE d.organization_id = e.organization_id AND d.status = 'verified'
             AND d.name = lower(split_part(e.from_email, '@', 2))))
-      ORDER BY COALESCE(e.next_attempt_at, e.created_at)
       LIMIT ${limit}
       FOR UPDATE OF e SKIP LOCKED
     )
@@ -86,7 +86,6 @@ async function claimInboxEmails(options: ClaimOptions, limit: number): Promise<s
         const rows = await tx.$queryRaw<{ id: string }[]>`
           SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
           WHERE e.inbox_id = ${inbox.id}::uuid AND ${due} AND (e.broadcast_id IS NULL OR b.sending_speed = 'instant')
-          ORDER BY COALESCE(e.next_attempt_at, e.created_at)
           LIMIT ${instantRoom}
           FOR UPDATE OF e SKIP LOCKED`;
         await markSending(tx, rows.map((r) => r.id), options.leaseMs);
