@@ -16,7 +16,7 @@ test("an API key is shown once, copies, works, and stops working when revoked", 
   const token = (await tokenDialog.getByTestId("new-api-key-token").textContent())?.trim() ?? "";
   expect(token.length).toBeGreaterThan(40);
   await tokenDialog.getByRole("button", { name: "Copy" }).click();
-  await expect(tokenDialog.getByRole("button", { name: "Copied" })).toBeVisible();
+  await expect(tokenDialog.getByRole("button", { name: "Copied", exact: true })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
 
   // The token works as a bearer credential (a Bearer header wins over the session cookie).

@@ -25,7 +25,7 @@ test("sign up, sign out, and sign in again back to the page asked for", async ({
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL(/\/team$/);
   await expect(page.getByRole("heading", { name: "Team", level: 1 })).toBeVisible();
-  await expect(page.getByRole("cell", { name: /Sam Sender/ })).toBeVisible();
+  await expect(page.getByRole("row", { name: /Sam Sender/ })).toBeVisible();
   await finalScreenshot(page, testInfo, "signed-in-team");
 });
 

@@ -97,6 +97,8 @@ export async function signIn(page: Page, credentials: { email: string; password:
 /** Attaches a full-page screenshot of where the test ended; every e2e test finishes with one. */
 export async function finalScreenshot(page: Page, testInfo: TestInfo, name: string) {
   const file = testInfo.outputPath(`${name.replace(/[^a-z0-9-]+/gi, "-")}.png`);
+  // A scrolled page would paint the sticky header halfway down the full-page capture.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage: true });
   await testInfo.attach(name, { path: file, contentType: "image/png" });
 }

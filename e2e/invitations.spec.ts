@@ -24,7 +24,7 @@ test("an owner invites a colleague who signs up from the email link, accepts and
   await guest.goto(link);
   await expect(guest.getByRole("heading", { name: orgName })).toBeVisible();
   await expect(guest.getByText("Olga Owner", { exact: true })).toBeVisible();
-  await expect(guest.getByText(colleague)).toBeVisible();
+  await expect(guest.getByText(colleague, { exact: true })).toBeVisible();
   await guest.getByRole("link", { name: "Create account" }).click();
 
   await expect(guest.getByRole("heading", { name: `Join ${orgName}` })).toBeVisible();
@@ -59,7 +59,7 @@ test("an invitation link opened by someone signed in with another address explai
   await other.goto(link);
   await expect(other.getByRole("heading", { name: "This invitation is for another address" })).toBeVisible();
   await expect(other.getByRole("button", { name: "Sign in with the invited address" })).toBeVisible();
-  await expect(other.getByText(invited)).toBeVisible();
+  await expect(other.getByText(invited, { exact: true })).toBeVisible();
 
   const unknown = await freshPage();
   await unknown.goto(`/invitations/${"x".repeat(43)}`);

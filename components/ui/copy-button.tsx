@@ -38,27 +38,29 @@ export function CopyButton({ value, label, what = "value", variant = "secondary"
   }, [copied]);
   const Icon = copied ? Check : Copy;
   return (
-    <Button
-      variant={variant}
-      size={size ?? (label ? "sm" : "icon")}
-      className={cn(copied && "text-emerald-700", className)}
-      aria-label={label ? undefined : `Copy ${what}`}
-      title={label ? undefined : `Copy ${what}`}
-      onClick={async () => {
-        try {
-          await writeClipboard(value);
-          setCopied(true);
-        } catch {
-          toast.error(new Error(`Could not copy the ${what}. Select it and copy it by hand.`));
-        }
-      }}
-      {...props}
-    >
-      <Icon aria-hidden />
-      {label && <span>{copied ? "Copied" : label}</span>}
+    <>
+      <Button
+        variant={variant}
+        size={size ?? (label ? "sm" : "icon")}
+        className={cn(copied && "text-emerald-700", className)}
+        aria-label={label ? undefined : `Copy ${what}`}
+        title={label ? undefined : `Copy ${what}`}
+        onClick={async () => {
+          try {
+            await writeClipboard(value);
+            setCopied(true);
+          } catch {
+            toast.error(new Error(`Could not copy the ${what}. Select it and copy it by hand.`));
+          }
+        }}
+        {...props}
+      >
+        <Icon aria-hidden />
+        {label && <span>{copied ? "Copied" : label}</span>}
+      </Button>
       <span className="sr-only" aria-live="polite">
         {copied ? `Copied ${what}` : ""}
       </span>
-    </Button>
+    </>
   );
 }
