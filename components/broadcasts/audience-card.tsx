@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { Controller, useFormContext, useWatch } from "react-hook-form";
+import { useFormContext, useWatch } from "react-hook-form";
+import { Controlled } from "@/components/ui/controlled";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { NativeSelect } from "@/components/ui/select";
@@ -44,11 +45,11 @@ export function AudienceCard() {
             )
           }
         >
-          <Controller
+          <Controlled
             control={control}
             name="segment_id"
-            render={({ field }) => (
-              <NativeSelect
+            render={({ field, aria }) => (
+              <NativeSelect {...aria}
                 name={field.name}
                 value={field.value}
                 onBlur={field.onBlur}
@@ -59,11 +60,11 @@ export function AudienceCard() {
           />
         </FormField>
         <FormField label="Topic" error={errors.topic_id?.message} hint="Categorizes the broadcast, so contacts can opt out of this kind of email.">
-          <Controller
+          <Controlled
             control={control}
             name="topic_id"
-            render={({ field }) => (
-              <NativeSelect
+            render={({ field, aria }) => (
+              <NativeSelect {...aria}
                 name={field.name}
                 value={field.value}
                 onBlur={field.onBlur}

@@ -2,7 +2,8 @@
 
 import { ExternalLink } from "lucide-react";
 import Link from "next/link";
-import { Controller, useFormContext, useWatch } from "react-hook-form";
+import { useFormContext, useWatch } from "react-hook-form";
+import { Controlled } from "@/components/ui/controlled";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { SandboxedFrame } from "@/components/ui/sandboxed-frame";
@@ -54,11 +55,11 @@ export function ContentCard() {
             )
           }
         >
-          <Controller
+          <Controlled
             control={control}
             name="template_id"
-            render={({ field }) => (
-              <NativeSelect
+            render={({ field, aria }) => (
+              <NativeSelect {...aria}
                 name={field.name}
                 value={field.value}
                 onBlur={field.onBlur}

@@ -1,6 +1,7 @@
 "use client";
 
-import { Controller, useFormContext, useWatch } from "react-hook-form";
+import { useFormContext, useWatch } from "react-hook-form";
+import { Controlled } from "@/components/ui/controlled";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -31,10 +32,10 @@ export function MessageCard() {
           <Input {...register("name")} />
         </FormField>
         <FormField label="Tags" error={firstError(errors.tags)} hint="Lowercase; press Enter or comma to add.">
-          <Controller
+          <Controlled
             control={control}
             name="tags"
-            render={({ field }) => <TagInput value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="newsletter, q4" />}
+            render={({ field, aria }) => <TagInput {...aria} value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="newsletter, q4" />}
           />
         </FormField>
         <FormField label="Subject" error={errors.subject?.message} className="sm:col-span-2" hint="Use {{first_name|there}} to personalize, with a fallback after the bar." required>

@@ -96,7 +96,7 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
       if (isMissingRoute(error)) toast.error(new Error("Sending is not available on this server yet."), title);
       else if (error instanceof ApiError && error.details.length) {
         // BROADCAST_NOT_SENDABLE names each missing field; the editor marks them too.
-        toast.error(new Error(error.details.map((detail) => detail.message).join(" ")), title);
+        toast.error(new Error(`Fix the marked fields first: ${error.details.map((detail) => detail.message).join("; ")}.`), title);
         onRefused(error);
       } else toast.error(error, title);
     },
@@ -109,7 +109,8 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
   const canSchedule = broadcast.status === "draft" || broadcast.status === "scheduled";
   const canCancel = broadcast.status === "scheduled" || broadcast.status === "sending";
   const engaged = broadcast.status !== "draft" && broadcast.status !== "scheduled";
-  const reasons = status.data?.reasons ?? [];
+  // "It is a draft" is what the badge and the buttons already say.
+  const reasons = (status.data?.reasons ?? []).filter((reason) => reason.code !== "DRAFT");
 
   const description: Record<Action, string> = {
     send: `It goes to ${audience} right away, at the chosen sending speed. You can cancel while it is sending; emails already sent cannot be recalled.`,
@@ -147,8 +148,11 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
               </Button>
             </div>
           )
+        ) : status.data.progress.total > 0 ? (
+          <Progression progress={status.data.progress} />
         ) : (
-          status.data.progress.total > 0 && <Progression progress={status.data.progress} />
+          broadcast.status === "draft" &&
+          reasons.length === 0 && <p className="text-sm text-zinc-600">Not sent yet. When the details look right, send it now or schedule it for later.</p>
         )}
         {reasons.length > 0 && (
           <div className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2.5">
@@ -211,7 +215,14 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
         confirmLabel={confirmations[action].label}
         cancelLabel={action === "cancel" ? "Keep it" : "Not yet"}
         destructive={confirmations[action].destructive}
-        onConfirm={() => act.mutateAsync(action)}
+        onConfirm={async () => {
+          try {
+            await act.mutateAsync(action);
+          } catch (error) {
+            // Refused with reasons per field: close, so the marked fields are in view. Otherwise stay open to retry.
+            if (!(error instanceof ApiError && error.details.length)) throw error;
+          }
+        }}
       />
     </Card>
   );

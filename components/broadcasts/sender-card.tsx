@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
 import { Callout } from "@/components/ui/callout";
+import { Controlled } from "@/components/ui/controlled";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -61,11 +62,11 @@ export function SenderCard() {
         )}
         {mode === "rotate" ? (
           <FormField label="Inboxes to rotate across" error={firstError(errors.inbox_ids)} hint="The sender fields below are used only where an inbox has no value of its own.">
-            <Controller
+            <Controlled
               control={control}
               name="inbox_ids"
-              render={({ field }) => (
-                <MultiSelect
+              render={({ field, aria }) => (
+                <MultiSelect {...aria}
                   value={field.value}
                   onChange={field.onChange}
                   placeholder={inboxes.isPending ? "Loading inboxes…" : "Choose inboxes"}
@@ -77,11 +78,11 @@ export function SenderCard() {
           </FormField>
         ) : (
           <FormField label="Inbox" error={errors.inbox_id?.message} hint="Choosing an inbox fills the sender fields with its identity.">
-            <Controller
+            <Controlled
               control={control}
               name="inbox_id"
-              render={({ field }) => (
-                <NativeSelect
+              render={({ field, aria }) => (
+                <NativeSelect {...aria}
                   name={field.name}
                   value={field.value}
                   onBlur={field.onBlur}

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { Controller, useFormContext } from "react-hook-form";
+import { Controlled } from "@/components/ui/controlled";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Label } from "@/components/ui/label";
@@ -51,10 +52,10 @@ export function SequenceSettingsCard() {
             error={firstError(errors.sequence_exit_conditions?.exit_if_in_segment_ids)}
             hint="E.g. Customers: stop following up once someone buys."
           >
-            <Controller
+            <Controlled
               control={control}
               name="sequence_exit_conditions.exit_if_in_segment_ids"
-              render={({ field }) => <MultiSelect value={field.value} onChange={field.onChange} options={options} placeholder="No exit rule" emptyText={empty} />}
+              render={({ field, aria }) => <MultiSelect {...aria} value={field.value} onChange={field.onChange} options={options} placeholder="No exit rule" emptyText={empty} />}
             />
           </FormField>
           <FormField
@@ -62,10 +63,10 @@ export function SequenceSettingsCard() {
             error={firstError(errors.sequence_exit_conditions?.exit_if_not_in_segment_ids)}
             hint="E.g. Active leads: stop once someone leaves it."
           >
-            <Controller
+            <Controlled
               control={control}
               name="sequence_exit_conditions.exit_if_not_in_segment_ids"
-              render={({ field }) => <MultiSelect value={field.value} onChange={field.onChange} options={options} placeholder="No exit rule" emptyText={empty} />}
+              render={({ field, aria }) => <MultiSelect {...aria} value={field.value} onChange={field.onChange} options={options} placeholder="No exit rule" emptyText={empty} />}
             />
           </FormField>
         </div>

@@ -3,6 +3,7 @@
 import { useEffect } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { bodyResolver } from "@/components/ui/body-resolver";
+import { Controlled } from "@/components/ui/controlled";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormError, FormField } from "@/components/ui/form-field";
@@ -119,11 +120,11 @@ export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave
         </div>
         {source === "template" ? (
           <FormField label="Template" error={errors.template_id?.message}>
-            <Controller
+            <Controlled
               control={form.control}
               name="template_id"
-              render={({ field }) => (
-                <NativeSelect
+              render={({ field, aria }) => (
+                <NativeSelect {...aria}
                   name={field.name}
                   value={field.value}
                   onBlur={field.onBlur}

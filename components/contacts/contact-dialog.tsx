@@ -6,6 +6,7 @@ import { useEffect } from "react";
 import { Controller, useFieldArray, useForm, type Resolver } from "react-hook-form";
 import { firstError } from "@/components/broadcasts/first-error";
 import { bodyResolver } from "@/components/ui/body-resolver";
+import { Controlled } from "@/components/ui/controlled";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormError, FormField } from "@/components/ui/form-field";
@@ -112,10 +113,10 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
           )}
         />
         <FormField label="Tags" error={firstError(errors.tags)} hint="Lowercase; press Enter or comma to add.">
-          <Controller
+          <Controlled
             control={form.control}
             name="tags"
-            render={({ field }) => <TagInput value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="customer, vip" />}
+            render={({ field, aria }) => <TagInput {...aria} value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="customer, vip" />}
           />
         </FormField>
         <fieldset className="flex flex-col gap-2">

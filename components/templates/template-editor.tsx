@@ -5,9 +5,10 @@ import { ArrowLeft, Braces, FileText, Save, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
-import { Controller, useForm, useWatch, type Control } from "react-hook-form";
+import { useForm, useWatch, type Control } from "react-hook-form";
 import { firstError } from "@/components/broadcasts/first-error";
 import { bodyResolver } from "@/components/ui/body-resolver";
+import { Controlled } from "@/components/ui/controlled";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -131,10 +132,10 @@ function TemplateForm({ template }: { template?: Template }) {
                 <Input autoFocus={!template} placeholder="Monthly newsletter" {...form.register("name")} />
               </FormField>
               <FormField label="Tags" error={firstError(errors.tags)}>
-                <Controller
+                <Controlled
                   control={form.control}
                   name="tags"
-                  render={({ field }) => <TagInput value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="newsletter" />}
+                  render={({ field, aria }) => <TagInput {...aria} value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="newsletter" />}
                 />
               </FormField>
               <FormField label="Subject" error={errors.subject?.message} className="sm:col-span-2" required>
