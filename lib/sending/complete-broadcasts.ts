@@ -13,8 +13,8 @@ type Finished = {
 };
 
 /**
- * A sending broadcast is finished when none of its emails is queued, scheduled or sending and every
- * sequence step has been dispatched (`sequence_steps.dispatched_at`). It becomes `sent` — or
+ * A sending broadcast is finished when its fan-out is complete, none of its emails is queued,
+ * scheduled or sending, and every sequence step has been dispatched (`sequence_steps.dispatched_at`). It becomes `sent` — or
  * `failed` when emails failed and not one went out — and `broadcast.sent` is emitted in the same
  * transaction. Without ids every sending broadcast is checked. Answers how many finished.
  */
@@ -29,7 +29,7 @@ export async function completeFinishedBroadcasts(broadcastIds?: string[]): Promi
             AND EXISTS (SELECT 1 FROM emails f WHERE f.broadcast_id = b.id AND f.status = 'failed')) AS all_failed,
           (SELECT f.last_error FROM emails f WHERE f.broadcast_id = b.id AND f.status = 'failed' ORDER BY f.updated_at DESC LIMIT 1) AS last_error
         FROM broadcasts b
-        WHERE b.status = 'sending' ${only}
+        WHERE b.status = 'sending' AND b.fanned_out_at IS NOT NULL ${only}
           AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.broadcast_id = b.id AND e.status IN ('queued', 'scheduled', 'sending'))
           AND NOT EXISTS (SELECT 1 FROM sequence_steps s WHERE s.broadcast_id = b.id AND s.dispatched_at IS NULL)
         FOR UPDATE OF b SKIP LOCKED

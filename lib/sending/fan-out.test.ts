@@ -16,6 +16,19 @@ beforeAll(async () => {
 });
 afterAll(() => sink.close());
 
+/** `count` contacts in a new segment, written set-based. */
+async function seedBulkSegment(organizationId: string, count: number) {
+  const segment = await db.segment.create({ data: { organization_id: organizationId, name: `Bulk ${randomUUID().slice(0, 8)}` } });
+  const tag = randomUUID().slice(0, 8);
+  await db.$executeRaw`
+    WITH added AS (
+      INSERT INTO contacts (organization_id, email)
+      SELECT ${organizationId}::uuid, 'bulk' || g || '-' || ${tag} || '@example.test' FROM generate_series(1, ${count}::int) g
+      RETURNING id)
+    INSERT INTO segment_contacts (segment_id, contact_id, organization_id) SELECT ${segment.id}::uuid, id, ${organizationId}::uuid FROM added`;
+  return { segmentId: segment.id };
+}
+
 const scheduledBroadcast = (organizationId: string, data: Partial<Prisma.BroadcastUncheckedCreateInput>) =>
   db.broadcast.create({
     data: {
@@ -101,6 +114,40 @@ describe("fan-out", () => {
     const failed = await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } });
     expect(failed).toMatchObject({ status: "failed", failure_reason: expect.stringContaining("unverified.test") });
     expect(await db.email.count({ where: { broadcast_id: broadcast.id } })).toBe(0);
+  });
+
+  it("fans out in chunks, keeping the rotation even across them", async () => {
+    const inboxes = [];
+    for (let i = 0; i < 3; i++) inboxes.push(await sinkInbox(org.organizationId, sink));
+    const { segmentId } = await seedBulkSegment(org.organizationId, 451);
+    const broadcast = await scheduledBroadcast(org.organizationId, { segment_id: segmentId, inbox_ids: inboxes.map((i) => i.id) });
+    expect(await startBroadcast(broadcast.id)).toBe("started");
+    const started = await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } });
+    expect(started).toMatchObject({ status: "sending", total_recipients: 451 });
+    expect(started.fanned_out_at).toBeInstanceOf(Date);
+    const shares = await db.email.groupBy({ by: ["inbox_id"], where: { broadcast_id: broadcast.id }, _count: { _all: true } });
+    expect(shares.map((s) => s._count._all).sort()).toEqual([150, 150, 151]);
+    expect(await db.email.count({ where: { broadcast_id: broadcast.id } })).toBe(451);
+  });
+
+  it("resumes a fan-out whose worker died half-way, without duplicates, and only then can the broadcast finish", async () => {
+    const { segmentId } = await seedBulkSegment(org.organizationId, 300);
+    const broadcast = await scheduledBroadcast(org.organizationId, { segment_id: segmentId });
+    await startBroadcast(broadcast.id);
+    // As if the worker had died after the first chunks: some rows exist, the fan-out is not marked done.
+    const some = await db.email.findMany({ where: { broadcast_id: broadcast.id }, take: 120, select: { id: true } });
+    await db.email.deleteMany({ where: { broadcast_id: broadcast.id, id: { notIn: some.map((e) => e.id) } } });
+    await db.email.updateMany({ where: { broadcast_id: broadcast.id }, data: { status: "sent" } });
+    await db.$executeRaw`UPDATE broadcasts SET fanned_out_at = NULL, total_recipients = 120, updated_at = now() - interval '1 hour' WHERE id = ${broadcast.id}::uuid`;
+    expect(await completeFinishedBroadcasts([broadcast.id])).toBe(0);
+    const status = (await org.owner.api.get(`/v1/broadcasts/${broadcast.id}/status`)).body;
+    expect(status.reasons[0]).toMatchObject({ code: "PREPARING" });
+
+    expect(await startOverdueBroadcasts({ organizationId: org.organizationId })).toBe(1);
+    const rows = await db.email.findMany({ where: { broadcast_id: broadcast.id }, select: { contact_id: true } });
+    expect(rows).toHaveLength(300);
+    expect(new Set(rows.map((r) => r.contact_id)).size).toBe(300);
+    expect(await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } })).toMatchObject({ status: "sending", total_recipients: 300 });
   });
 
   it("starts an overdue broadcast whose start job was lost", async () => {

@@ -1,13 +1,16 @@
 import { db, Prisma } from "@/lib/db";
 import type { BroadcastStatus } from "@/lib/generated/prisma/enums";
+import { env } from "@/lib/env";
 import { domainOf } from "@/lib/services/sender-domains";
 import { audienceCondition } from "./audience";
 
-type StartingBroadcast = {
+type FanningBroadcast = {
   id: string;
   organization_id: string;
   status: BroadcastStatus;
   scheduled_at: Date | null;
+  fanned_out_at: Date | null;
+  total_recipients: number;
   subject: string;
   from_email: string;
   from_name: string | null;
@@ -26,11 +29,21 @@ export type StartOutcome = "started" | "failed" | "skipped";
 
 // A job can run a moment before its time; a broadcast moved further out waits for its new job.
 const EARLY_TOLERANCE_MS = 5_000;
-// Fanning out a very large segment is one statement; it may take a while and must not be cut short.
-const FAN_OUT_TIMEOUT_MS = 10 * 60_000;
+// The first chunk is small so the first emails leave at once; later ones are large for throughput.
+const FIRST_CHUNK = 200;
+const CHUNK = 5_000;
+const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+
+async function lockBroadcastRow(tx: Prisma.TransactionClient, broadcastId: string): Promise<FanningBroadcast | undefined> {
+  const [row] = await tx.$queryRaw<FanningBroadcast[]>`
+    SELECT id, organization_id, status::text AS status, scheduled_at, fanned_out_at, total_recipients, subject, from_email, from_name, reply_to,
+      template_id, html_content, text_content, segment_id, topic_id, inbox_id, inbox_ids::text[] AS inbox_ids, tags
+    FROM broadcasts WHERE id = ${broadcastId}::uuid FOR UPDATE`;
+  return row;
+}
 
 /** Why the broadcast cannot start now, as its failure reason; null when it can. */
-async function startProblem(tx: Prisma.TransactionClient, b: StartingBroadcast): Promise<string | null> {
+async function startProblem(tx: Prisma.TransactionClient, b: FanningBroadcast): Promise<string | null> {
   if (!b.segment_id) return "The broadcast has no segment to send to.";
   if (!b.template_id && !b.html_content && !b.text_content) return "The broadcast has no content: no template, HTML or text.";
   const usesInboxes = b.inbox_id !== null || b.inbox_ids.length > 0;
@@ -45,26 +58,36 @@ async function startProblem(tx: Prisma.TransactionClient, b: StartingBroadcast):
 }
 
 /**
- * One INSERT … SELECT creates an email row (and its thread) for every recipient of the audience
- * who has none yet: a Message-ID fixed now, and the inbox assigned in rotation — recipient n goes
- * to inbox_ids[n mod k], so every inbox gets within one email of an even share and sends with its
- * own identity. Answers how many rows it created.
+ * One INSERT … SELECT creates an email row (and its thread) for each of the next `limit` recipients
+ * after `afterContactId` (in the segment's order) who have none yet: a Message-ID fixed now, and the inbox assigned in
+ * rotation — the n-th recipient of the broadcast goes to inbox_ids[n mod k], so every inbox gets
+ * within one email of an even share and sends with its own identity. Answers how many contacts it
+ * looked at (fewer than `limit`: the audience is done), how many rows it created, and the last contact.
  */
-async function fanOut(tx: Prisma.TransactionClient, b: StartingBroadcast & { segment_id: string }): Promise<number> {
+async function fanOutChunk(
+  tx: Prisma.TransactionClient,
+  b: FanningBroadcast & { segment_id: string },
+  { afterContactId, limit, offset }: { afterContactId: string; limit: number; offset: number },
+): Promise<{ scanned: number; created: number; lastContactId: string | null }> {
   const rotation = b.inbox_ids.length > 0;
   const audience = audienceCondition({ organizationId: b.organization_id, segmentId: b.segment_id, topicId: b.topic_id });
-  return tx.$executeRaw`
-    WITH recipients AS (
-      SELECT c.id AS contact_id, c.email, row_number() OVER (ORDER BY c.created_at, c.id) AS n
-      FROM contacts c
-      WHERE ${audience}
-        AND NOT EXISTS (
-          SELECT 1 FROM emails e WHERE e.broadcast_id = ${b.id}::uuid AND e.sequence_position = 0 AND e.contact_id = c.id)
+  const [result] = await tx.$queryRaw<{ scanned: number; created: number; last_contact_id: string | null }[]>`
+    WITH candidates AS (
+      SELECT c.id AS contact_id, c.email
+      FROM segment_contacts sc JOIN contacts c ON c.id = sc.contact_id
+      WHERE sc.segment_id = ${b.segment_id}::uuid AND sc.contact_id > ${afterContactId}::uuid AND ${audience}
+      ORDER BY sc.contact_id
+      LIMIT ${limit}
+    ),
+    recipients AS (
+      SELECT k.*, row_number() OVER (ORDER BY k.contact_id) AS n FROM candidates k
+      WHERE NOT EXISTS (
+        SELECT 1 FROM emails e WHERE e.broadcast_id = ${b.id}::uuid AND e.sequence_position = 0 AND e.contact_id = k.contact_id)
     ),
     planned AS (
       SELECT r.contact_id, r.email, gen_random_uuid() AS email_id, gen_random_uuid() AS thread_id,
         CASE WHEN ${rotation}::boolean
-          THEN (${b.inbox_ids}::uuid[])[((r.n - 1) % GREATEST(${b.inbox_ids.length}::int, 1)) + 1]
+          THEN (${b.inbox_ids}::uuid[])[((${offset}::int + r.n - 1) % GREATEST(${b.inbox_ids.length}::int, 1)) + 1]
           ELSE ${b.inbox_id}::uuid END AS inbox_id
       FROM recipients r
     ),
@@ -78,59 +101,104 @@ async function fanOut(tx: Prisma.TransactionClient, b: StartingBroadcast & { seg
     new_threads AS (
       INSERT INTO threads (id, organization_id, subject, contact_id, inbox_id, broadcast_id)
       SELECT thread_id, ${b.organization_id}::uuid, ${b.subject}, contact_id, inbox_id, ${b.id}::uuid FROM addressed
+    ),
+    inserted AS (
+      INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, reply_to, subject, template_id,
+        broadcast_id, sequence_position, contact_id, inbox_id, thread_id, tags, status)
+      SELECT email_id, ${b.organization_id}::uuid, '<' || email_id || '@' || split_part(from_email, '@', 2) || '>',
+        from_email, from_name, email, reply_to, ${b.subject}, ${b.template_id}::uuid,
+        ${b.id}::uuid, 0, contact_id, inbox_id, thread_id, ${b.tags}::text[], 'queued'
+      FROM addressed
+      ON CONFLICT (broadcast_id, sequence_position, contact_id) DO NOTHING
+      RETURNING 1
     )
-    INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, reply_to, subject, template_id,
-      broadcast_id, sequence_position, contact_id, inbox_id, thread_id, tags, status)
-    SELECT email_id, ${b.organization_id}::uuid, '<' || email_id || '@' || split_part(from_email, '@', 2) || '>',
-      from_email, from_name, email, reply_to, ${b.subject}, ${b.template_id}::uuid,
-      ${b.id}::uuid, 0, contact_id, inbox_id, thread_id, ${b.tags}::text[], 'queued'
-    FROM addressed
-    ON CONFLICT (broadcast_id, sequence_position, contact_id) DO NOTHING`;
+    SELECT (SELECT count(*)::int FROM candidates) AS scanned, (SELECT count(*)::int FROM inserted) AS created,
+      (SELECT max(contact_id::text) FROM candidates)::uuid AS last_contact_id`;
+  return { scanned: result.scanned, created: result.created, lastContactId: result.last_contact_id };
 }
 
 /**
- * The `broadcast:start` job: a scheduled broadcast whose time has come becomes `sending` with one
- * queued email per recipient, all in one transaction under the broadcast's row lock — so a job
- * that runs twice, or a crash half-way, never leaves duplicates or a half fan-out. A broadcast
- * that cannot start becomes `failed` with the reason.
+ * Creates the email records of a `sending` broadcast chunk by chunk, each chunk its own
+ * transaction under the broadcast's row lock — so sending starts after the first small chunk,
+ * a crash loses nothing (a resumed fan-out skips recipients who have their row), and two fan-outs
+ * of one broadcast never interleave. Ends with `fanned_out_at`, or `failed` when nobody qualified.
  */
-export function startBroadcast(broadcastId: string): Promise<StartOutcome> {
-  return db.$transaction(
-    async (tx) => {
-      const [b] = await tx.$queryRaw<StartingBroadcast[]>`
-        SELECT id, organization_id, status::text AS status, scheduled_at, subject, from_email, from_name, reply_to,
-          template_id, html_content, text_content, segment_id, topic_id, inbox_id, inbox_ids::text[] AS inbox_ids, tags
-        FROM broadcasts WHERE id = ${broadcastId}::uuid FOR UPDATE`;
-      if (!b || b.status !== "scheduled") return "skipped";
-      if (b.scheduled_at && b.scheduled_at.getTime() > Date.now() + EARLY_TOLERANCE_MS) return "skipped";
-
-      const fail = async (reason: string) => {
-        await tx.broadcast.update({ where: { id: b.id }, data: { status: "failed", failure_reason: reason, completed_at: new Date() } });
-        return "failed" as const;
-      };
-      const problem = await startProblem(tx, b);
-      if (problem || !b.segment_id) return fail(problem ?? "The broadcast has no segment to send to.");
-
-      await fanOut(tx, { ...b, segment_id: b.segment_id });
-      const total = await tx.email.count({ where: { broadcast_id: b.id, sequence_position: 0 } });
-      if (total === 0) return fail("No recipients: the segment has no subscribed, unsuppressed contacts for this broadcast.");
-      await tx.broadcast.update({
-        where: { id: b.id },
-        data: { status: "sending", started_at: new Date(), total_recipients: total, failure_reason: null },
-      });
-      return "started";
-    },
-    { timeout: FAN_OUT_TIMEOUT_MS, maxWait: 30_000 },
-  );
+async function fanOut(broadcastId: string): Promise<StartOutcome> {
+  let afterContactId = NIL_UUID;
+  let limit = FIRST_CHUNK;
+  for (;;) {
+    const step = await db.$transaction(
+      async (tx) => {
+        const b = await lockBroadcastRow(tx, broadcastId);
+        if (!b || b.status !== "sending" || b.fanned_out_at || !b.segment_id) return "stop" as const;
+        // Kept equal to the rows created so far, chunk by chunk: where the rotation continues.
+        const offset = b.total_recipients;
+        const chunk = await fanOutChunk(tx, { ...b, segment_id: b.segment_id }, { afterContactId, limit, offset });
+        const total = offset + chunk.created;
+        const finished = chunk.scanned < limit;
+        if (finished && total === 0) {
+          await tx.broadcast.update({
+            where: { id: b.id },
+            data: { status: "failed", failure_reason: "No recipients: the segment has no subscribed, unsuppressed contacts for this broadcast.", completed_at: new Date() },
+          });
+          return "failed" as const;
+        }
+        await tx.broadcast.update({ where: { id: b.id }, data: { total_recipients: total, ...(finished && { fanned_out_at: new Date() }) } });
+        if (finished) return "done" as const;
+        afterContactId = chunk.lastContactId ?? afterContactId;
+        return "more" as const;
+      },
+      { timeout: 5 * 60_000, maxWait: 60_000 },
+    );
+    if (step === "failed") return "failed";
+    if (step !== "more") return "started";
+    limit = CHUNK;
+  }
 }
 
 /**
- * Safety net for the queue: a scheduled broadcast whose start job was lost (its worker killed
- * mid-job leaves the job locked for hours) still starts, a little late. Answers how many it started.
+ * The `broadcast:start` job: a scheduled broadcast whose time has come becomes `sending` (or
+ * `failed` with the reason when it cannot start), then its email records are created. A job that
+ * runs twice, or after a crash half-way, resumes the fan-out without duplicates.
+ */
+export async function startBroadcast(broadcastId: string): Promise<StartOutcome> {
+  const begun = await db.$transaction(async (tx) => {
+    const b = await lockBroadcastRow(tx, broadcastId);
+    if (!b) return "skipped" as const;
+    if (b.status === "sending" && !b.fanned_out_at) return "resume" as const;
+    if (b.status !== "scheduled") return "skipped" as const;
+    if (b.scheduled_at && b.scheduled_at.getTime() > Date.now() + EARLY_TOLERANCE_MS) return "skipped" as const;
+    const problem = await startProblem(tx, b);
+    if (problem) {
+      await tx.broadcast.update({ where: { id: b.id }, data: { status: "failed", failure_reason: problem, completed_at: new Date() } });
+      return "failed" as const;
+    }
+    const existing = await tx.email.count({ where: { broadcast_id: b.id, sequence_position: 0 } });
+    await tx.broadcast.update({
+      where: { id: b.id },
+      data: { status: "sending", started_at: new Date(), total_recipients: existing, fanned_out_at: null, failure_reason: null },
+    });
+    return "fan-out" as const;
+  });
+  if (begun === "skipped" || begun === "failed") return begun;
+  return fanOut(broadcastId);
+}
+
+/**
+ * Safety net for the queue: a scheduled broadcast whose start job was lost (a worker killed
+ * mid-job leaves its job locked for hours) still starts, a little late; a fan-out whose worker died
+ * (no progress for a lease) is resumed. Answers how many it started or resumed.
  */
 export async function startOverdueBroadcasts({ graceMs = 60_000, organizationId }: { graceMs?: number; organizationId?: string } = {}): Promise<number> {
+  const stalled = new Date(Date.now() - env.workerLeaseSeconds * 1000);
   const overdue = await db.broadcast.findMany({
-    where: { status: "scheduled", scheduled_at: { lte: new Date(Date.now() - graceMs) }, ...(organizationId && { organization_id: organizationId }) },
+    where: {
+      ...(organizationId && { organization_id: organizationId }),
+      OR: [
+        { status: "scheduled", scheduled_at: { lte: new Date(Date.now() - graceMs) } },
+        { status: "sending", fanned_out_at: null, updated_at: { lte: stalled } },
+      ],
+    },
     select: { id: true },
     take: 20,
   });

@@ -83,6 +83,11 @@ async function relayReasons(b: Broadcast): Promise<Reason[]> {
 
 /** Reasons a `sending` broadcast sends nothing (or less) right now; `sending` says whether anything can go. */
 async function sendingReasons(b: Broadcast, progress: Progress, now: Date): Promise<{ reasons: Reason[]; sending: boolean }> {
+  if (!b.fanned_out_at) {
+    const preparing: Reason = { code: "PREPARING", message: `Creating the email records: ${progress.total} so far; sending has begun with them.` };
+    const rest = progress.queued > 0 ? await sendingReasons({ ...b, fanned_out_at: now }, progress, now) : { sending: true, reasons: [] };
+    return { sending: rest.sending, reasons: [preparing, ...rest.reasons] };
+  }
   if (progress.queued === 0) {
     const waitingSteps = await db.sequenceStep.count({ where: { broadcast_id: b.id, dispatched_at: null } });
     if (waitingSteps > 0) {

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "broadcasts" ADD COLUMN     "fanned_out_at" TIMESTAMPTZ(3);
