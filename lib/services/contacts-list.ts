@@ -46,9 +46,11 @@ async function filterSql(ctx: OrgContext, query: ListContactsQuery): Promise<Pri
   return Prisma.join(conditions, " AND ");
 }
 
+// Pages and totals go through plain pg: a raw query through Prisma costs several times more CPU per row.
 async function countContacts(where: Prisma.Sql) {
-  const [{ total }] = await db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM contacts c WHERE ${where}`;
-  return total;
+  const query = Prisma.sql`SELECT count(*)::int AS total FROM contacts c WHERE ${where}`;
+  const { rows } = await pool.query<{ total: number }>(query.text, query.values);
+  return rows[0].total;
 }
 
 /**
@@ -58,11 +60,8 @@ async function countContacts(where: Prisma.Sql) {
 export async function listContacts(ctx: OrgContext, query: ListContactsQuery, page: ContactsPage) {
   const where = await filterSql(ctx, query);
   if (page.limit === undefined) return streamContacts(where, page.offset, await countContacts(where));
-  const [rows, total] = await Promise.all([
-    db.$queryRaw<ContactRow[]>`
-      SELECT c.* FROM contacts c WHERE ${where} ${NEWEST_FIRST} LIMIT ${page.limit} OFFSET ${page.offset}::bigint`,
-    countContacts(where),
-  ]);
+  const pageQuery = Prisma.sql`SELECT c.* FROM contacts c WHERE ${where} ${NEWEST_FIRST} LIMIT ${page.limit} OFFSET ${page.offset}::bigint`;
+  const [{ rows }, total] = await Promise.all([pool.query<ContactRow>(pageQuery.text, pageQuery.values), countContacts(where)]);
   return { contacts: rows.map(serializeContact), total, limit: page.limit, offset: page.offset };
 }
 
