@@ -85,6 +85,8 @@ export async function main(options: Options): Promise<number> {
     DATABASE_URL: databaseUrl,
     SMTP_RELAY_URL: sink.url,
     APP_URL: `http://127.0.0.1:${BENCH_PORT}`,
+    // The per-key limit would answer 429 to a load test; this high, it is still checked on every request.
+    RATE_LIMIT_PER_SECOND: "1000000",
   };
   const server = new ProductServer(BENCH_PORT, path.join(dataDir, "server.log"), serverEnv);
   const http = new HttpClient("127.0.0.1", BENCH_PORT, sizes.connections);

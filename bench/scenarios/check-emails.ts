@@ -32,7 +32,7 @@ export const checkEmailsScenario: Scenario = {
       // Two untimed rounds first, so that neither side pays for cold caches.
       for (let sample = -2; sample < latencySamples; sample++) {
         const emails = addresses(sample + 1000, checkBatch, contacts);
-        const body = JSON.stringify({ emails });
+        const body = Buffer.from(JSON.stringify({ emails }));
         const runProduct = async () => {
           const { data, ms } = await bench.http.json<{ existing: string[] }>("POST", "/v1/contacts/check-emails", org.token, body);
           if (data.existing.length !== checkBatch / 2) throw new Error(`check-emails found ${data.existing.length}, not ${checkBatch / 2}`);
