@@ -34,7 +34,7 @@ export function OrganizationSwitcher({ session }: { session: SessionInfo }) {
     <>
       <DropdownMenu>
         <DropdownMenuTrigger
-          className={cn("flex h-9 max-w-64 min-w-0 items-center gap-2 rounded-md px-2 text-left transition-colors hover:bg-zinc-100 data-[state=open]:bg-zinc-100", focusRing)}
+          className={cn("flex h-9 max-w-80 min-w-0 items-center gap-2 rounded-md px-2 text-left transition-colors hover:bg-zinc-100 data-[state=open]:bg-zinc-100", focusRing)}
           aria-label={`Organization: ${current?.name ?? "none"}. Switch organization`}
         >
           {current && <OrganizationAvatar name={current.name} />}
