@@ -10,7 +10,6 @@ type FanningBroadcast = {
   status: BroadcastStatus;
   scheduled_at: Date | null;
   fanned_out_at: Date | null;
-  total_recipients: number;
   subject: string;
   from_email: string;
   from_name: string | null;
@@ -36,7 +35,7 @@ const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
 async function lockBroadcastRow(tx: Prisma.TransactionClient, broadcastId: string): Promise<FanningBroadcast | undefined> {
   const [row] = await tx.$queryRaw<FanningBroadcast[]>`
-    SELECT id, organization_id, status::text AS status, scheduled_at, fanned_out_at, total_recipients, subject, from_email, from_name, reply_to,
+    SELECT id, organization_id, status::text AS status, scheduled_at, fanned_out_at, subject, from_email, from_name, reply_to,
       template_id, html_content, text_content, segment_id, topic_id, inbox_id, inbox_ids::text[] AS inbox_ids, tags
     FROM broadcasts WHERE id = ${broadcastId}::uuid FOR UPDATE`;
   return row;
@@ -126,24 +125,27 @@ async function fanOutChunk(
 async function fanOut(broadcastId: string): Promise<StartOutcome> {
   let afterContactId = NIL_UUID;
   let limit = FIRST_CHUNK;
+  // Rows created so far (a resumed fan-out starts from those of the run it resumes): where the rotation continues.
+  let offset = await db.email.count({ where: { broadcast_id: broadcastId, sequence_position: 0 } });
   for (;;) {
     const step = await db.$transaction(
       async (tx) => {
         const b = await lockBroadcastRow(tx, broadcastId);
         if (!b || b.status !== "sending" || b.fanned_out_at || !b.segment_id) return "stop" as const;
-        // Kept equal to the rows created so far, chunk by chunk: where the rotation continues.
-        const offset = b.total_recipients;
         const chunk = await fanOutChunk(tx, { ...b, segment_id: b.segment_id }, { afterContactId, limit, offset });
-        const total = offset + chunk.created;
+        offset += chunk.created;
         const finished = chunk.scanned < limit;
-        if (finished && total === 0) {
+        if (finished && offset === 0) {
           await tx.broadcast.update({
             where: { id: b.id },
             data: { status: "failed", failure_reason: "No recipients: the segment has no subscribed, unsuppressed contacts for this broadcast.", completed_at: new Date() },
           });
           return "failed" as const;
         }
-        await tx.broadcast.update({ where: { id: b.id }, data: { total_recipients: total, ...(finished && { fanned_out_at: new Date() }) } });
+        await tx.broadcast.update({
+          where: { id: b.id },
+          data: { total_recipients: { increment: chunk.created }, ...(finished && { fanned_out_at: new Date() }) },
+        });
         if (finished) return "done" as const;
         afterContactId = chunk.lastContactId ?? afterContactId;
         return "more" as const;
