@@ -197,6 +197,24 @@ describe("sequence step dispatch", () => {
     expect(await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } })).toMatchObject({ status: "sending", completed_at: null });
   });
 
+  it("keeps step 1 open while the first emails are still being created in chunks", async () => {
+    const people = await addContacts(organizationId, ["Jo", "Kim"]);
+    const audience = await addSegment(organizationId, "Audience", [people.Jo.id, people.Kim.id]);
+    const broadcast = await addSequencedBroadcast({ organizationId, segmentId: audience, inboxId, steps: [{ delay_minutes: 0 }], fannedOut: false });
+    await addSentFirstEmail(broadcast, people.Jo, 5);
+    expect(await dispatchSequenceSteps({ organizationId })).toBe(1);
+    expect(await sequenceHasPendingWork(broadcast.id)).toBe(true);
+
+    // Kim's first email comes with the last chunk; only then can step 1 be done.
+    await addSentFirstEmail(broadcast, people.Kim, 5);
+    await db.broadcast.update({ where: { id: broadcast.id }, data: { fanned_out_at: new Date() } });
+    expect(await dispatchSequenceSteps({ organizationId })).toBe(1);
+    expect(await rowFor(broadcast.id, 1, people.Kim.id)).toMatchObject({ status: "queued" });
+    await db.email.updateMany({ where: { broadcast_id: broadcast.id, sequence_position: 1 }, data: { status: "sent", sent_at: new Date() } });
+    await dispatchSequenceSteps({ organizationId });
+    expect(await sequenceHasPendingWork(broadcast.id)).toBe(false);
+  });
+
   it("never creates a follow-up twice when dispatchers run at the same time", async () => {
     const names = Array.from({ length: 40 }, (_, i) => `P${i}`);
     const people = await addContacts(organizationId, names);

@@ -122,7 +122,10 @@ async function markDispatchedWhenDone(tx: Prisma.TransactionClient, broadcastId:
   await tx.$executeRaw`
     UPDATE sequence_steps s SET dispatched_at = now(), updated_at = now()
     WHERE s.id = ${step.id}::uuid AND s.dispatched_at IS NULL
-      AND (${step.position} = 1 OR EXISTS (
+      AND ((${step.position} = 1 AND EXISTS (
+            -- The first emails are created in chunks: until the last chunk, more recipients may come.
+            SELECT 1 FROM broadcasts b WHERE b.id = ${broadcastId}::uuid AND b.fanned_out_at IS NOT NULL))
+        OR EXISTS (
         SELECT 1 FROM sequence_steps q
         WHERE q.broadcast_id = ${broadcastId}::uuid AND q.position = ${step.position - 1} AND q.dispatched_at IS NOT NULL))
       AND NOT EXISTS (

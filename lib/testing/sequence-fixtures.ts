@@ -49,6 +49,8 @@ type BroadcastSetup = {
   subject?: string;
   exitConditions?: { exit_if_in_segment_ids?: string[]; exit_if_not_in_segment_ids?: string[] };
   steps: { delay_minutes: number; subject?: string; html_content?: string }[];
+  /** false: the first emails are still being created in chunks (fanned_out_at unset). */
+  fannedOut?: boolean;
 };
 
 /** A broadcast in `sending` with its steps, as the API and the start job leave it (no emails yet). */
@@ -64,6 +66,7 @@ export async function addSequencedBroadcast(setup: BroadcastSetup) {
       inbox_id: setup.inboxId,
       status: "sending",
       started_at: new Date(),
+      fanned_out_at: setup.fannedOut === false ? null : new Date(),
       sequence_mode: setup.mode ?? "sales",
       sequence_exit_conditions: setup.exitConditions ?? undefined,
       steps: {
