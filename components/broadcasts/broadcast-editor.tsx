@@ -1,9 +1,10 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, Megaphone, Save } from "lucide-react";
+import { ArrowLeft, Copy, Megaphone, Save } from "lucide-react";
 import Link from "next/link";
-import { useEffect, useMemo } from "react";
+import { useRouter } from "next/navigation";
+import { useEffect, useMemo, useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 import { StatusBadge } from "@/components/ui/badge";
 import { bodyResolver } from "@/components/ui/body-resolver";
@@ -24,6 +25,8 @@ import { AudienceCard } from "./audience-card";
 import { broadcastKey, broadcastsKey, isEditable, readOnlyReason, type Broadcast } from "./broadcast-types";
 import { ContentCard } from "./content-card";
 import { DeliveryCard } from "./delivery-card";
+import { duplicateBroadcast } from "./duplicate-broadcast";
+import { EditorLock } from "./editor-lock";
 import { changedBody, editorFields, toEditorValues, toUpdateBody, type EditorValues } from "./editor-values";
 import { MessageCard } from "./message-card";
 import { SendPanel } from "./send-panel";
@@ -58,6 +61,7 @@ function EditorSkeleton() {
 
 function EditorForm({ broadcast }: { broadcast: Broadcast }) {
   const queryClient = useQueryClient();
+  const router = useRouter();
   const segments = useSegments();
   const editable = isEditable(broadcast.status);
   const values = useMemo(() => toEditorValues(broadcast), [broadcast]);
@@ -91,69 +95,99 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
     return () => window.removeEventListener("keydown", onKey);
   }, [editable, form.formState, save]);
 
+  const [duplicating, setDuplicating] = useState(false);
+  const duplicate = async () => {
+    setDuplicating(true);
+    try {
+      const copy = await duplicateBroadcast(broadcast);
+      void queryClient.invalidateQueries({ queryKey: broadcastsKey });
+      toast.success("Duplicated", "This is the new draft.");
+      router.push(`/broadcasts/${copy.id}`);
+    } catch (error) {
+      toast.error(error, "Could not duplicate the broadcast");
+    } finally {
+      setDuplicating(false);
+    }
+  };
+
   const segment = segments.data?.find((s) => s.id === broadcast.segment_id);
   const audience = segment ? `the subscribed contacts of ${segment.name} (${segment.contacts_count.toLocaleString()} in the segment)` : "the subscribed contacts of the chosen segment";
 
   return (
     <FormProvider {...form}>
-      <PageHeader
-        breadcrumb={backLink}
-        title={
-          <span className="flex flex-wrap items-center gap-3">
-            <span className="min-w-0 break-words">{broadcast.name}</span>
-            <StatusBadge status={broadcast.status} />
-          </span>
-        }
-        description={broadcast.subject}
-        actions={
-          editable && (
-            <Button type="submit" form="broadcast-editor" loading={isSubmitting} disabled={!isDirty}>
-              <Save aria-hidden />
-              Save changes
-            </Button>
-          )
-        }
-      />
-      {!editable && (
-        <Callout tone="warning" title="Read-only" className="mb-6">
-          {readOnlyReason[broadcast.status]}
-        </Callout>
-      )}
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
-        <aside className="flex flex-col gap-6 xl:sticky xl:top-20 xl:order-2 xl:self-start" aria-label="Sending">
-          <SendPanel broadcast={broadcast} dirty={isDirty} audience={audience} onRefused={(error) => applyServerErrors(error, form.setError, editorFields)} />
-        </aside>
-        <div className="flex min-w-0 flex-col gap-6 xl:order-1">
-          <form id="broadcast-editor" onSubmit={save} noValidate>
-            <fieldset disabled={!editable} className="flex min-w-0 flex-col gap-6">
-              <legend className="sr-only">Broadcast settings</legend>
-              <FormError message={errors.root?.server?.message} />
-              <MessageCard />
-              <SenderCard />
-              <ContentCard />
-              <AudienceCard />
-              <DeliveryCard />
-              <SequenceSettingsCard />
-            </fieldset>
-          </form>
-          <SequencePanel broadcast={broadcast} editable={editable} />
-          {editable && isDirty && (
-            <div className="sticky bottom-4 z-10">
-              <Card className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 shadow-lg">
-                <p className="text-sm text-zinc-700">You have unsaved changes.</p>
-                <div className="flex gap-2">
-                  <Button variant="secondary" onClick={() => form.reset(values)} disabled={isSubmitting}>
-                    Discard
-                  </Button>
-                  <Button type="submit" form="broadcast-editor" loading={isSubmitting}>
-                    Save changes
-                  </Button>
-                </div>
-              </Card>
-            </div>
-          )}
+      <EditorLock.Provider value={!editable}>
+        <PageHeader
+          breadcrumb={backLink}
+          title={
+            <span className="flex flex-wrap items-center gap-3">
+              <span className="min-w-0 break-words">{broadcast.name}</span>
+              <StatusBadge status={broadcast.status} />
+            </span>
+          }
+          description={broadcast.subject}
+          actions={
+            editable && (
+              <Button type="submit" form="broadcast-editor" loading={isSubmitting} disabled={!isDirty}>
+                <Save aria-hidden />
+                Save changes
+              </Button>
+            )
+          }
+        />
+        {!editable && (
+          <Callout
+            tone="warning"
+            title="Read-only"
+            className="mb-6"
+            action={
+              broadcast.status !== "sending" && (
+                <Button variant="secondary" size="sm" onClick={() => void duplicate()} loading={duplicating}>
+                  <Copy aria-hidden />
+                  Duplicate
+                </Button>
+              )
+            }
+          >
+            {readOnlyReason[broadcast.status]}
+          </Callout>
+        )}
+        <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+          <aside className="flex flex-col gap-6 xl:sticky xl:top-20 xl:order-2 xl:self-start" aria-label="Sending">
+            <SendPanel broadcast={broadcast} dirty={isDirty} audience={audience} onRefused={(error) => applyServerErrors(error, form.setError, editorFields)} />
+          </aside>
+          <div className="flex min-w-0 flex-col gap-6 xl:order-1">
+            <form id="broadcast-editor" onSubmit={save} noValidate>
+              {/* Placeholders in locked fields would read like saved values. */}
+              <fieldset disabled={!editable} className="flex min-w-0 flex-col gap-6 [&_input:disabled]:placeholder:text-transparent [&_textarea:disabled]:placeholder:text-transparent">
+                <legend className="sr-only">Broadcast settings</legend>
+                <FormError message={errors.root?.server?.message} />
+                <MessageCard />
+                <SenderCard />
+                <ContentCard />
+                <AudienceCard />
+                <DeliveryCard />
+                <SequenceSettingsCard />
+              </fieldset>
+            </form>
+            <SequencePanel broadcast={broadcast} editable={editable} />
+            {editable && isDirty && (
+              <div className="sticky bottom-4 z-10">
+                <Card className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 shadow-lg">
+                  <p className="text-sm text-zinc-700">You have unsaved changes.</p>
+                  <div className="flex gap-2">
+                    <Button variant="secondary" onClick={() => form.reset(values)} disabled={isSubmitting}>
+                      Discard
+                    </Button>
+                    <Button type="submit" form="broadcast-editor" loading={isSubmitting}>
+                      Save changes
+                    </Button>
+                  </div>
+                </Card>
+              </div>
+            )}
+          </div>
         </div>
-      </div>
+      </EditorLock.Provider>
     </FormProvider>
   );
 }

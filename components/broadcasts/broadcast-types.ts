@@ -19,9 +19,9 @@ export const readOnlyReason: Record<BroadcastStatus, string> = {
   draft: "",
   scheduled: "",
   sending: "This broadcast is being sent. Its settings are locked until sending finishes or you cancel it.",
-  sent: "This broadcast has been sent, so it can no longer be changed. Duplicate its content into a new broadcast to send it again.",
-  cancelled: "This broadcast was cancelled, so it can no longer be changed or sent. Create a new broadcast to send this content.",
-  failed: "This broadcast failed to send, so it can no longer be changed. Create a new broadcast to try again.",
+  sent: "This broadcast has been sent, so it can no longer be changed. Duplicate it to send the same content again.",
+  cancelled: "This broadcast was cancelled, so it can no longer be changed or sent. Duplicate it to send this content after all.",
+  failed: "This broadcast failed to send, so it can no longer be changed. Duplicate it to try again.",
 };
 
 /** `part` as a share of `whole`, e.g. "42.5%"; empty when nothing was sent yet. */

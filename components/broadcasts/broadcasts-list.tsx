@@ -1,8 +1,9 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { CalendarClock, Megaphone, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
+import { CalendarClock, Copy, Megaphone, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -20,6 +21,7 @@ import { toast } from "@/components/ui/toast";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import { useCursorPager } from "@/lib/client/use-cursor-pager";
 import { broadcastsKey, rate, type Broadcast } from "./broadcast-types";
+import { duplicateBroadcast } from "./duplicate-broadcast";
 import { NewBroadcastDialog } from "./new-broadcast-dialog";
 
 function Counter({ value, of }: { value: number; of?: number }) {
@@ -52,6 +54,7 @@ export function BroadcastsList() {
   const [deleting, setDeleting] = useState<Broadcast | null>(null);
   const pager = useCursorPager(20);
   const queryClient = useQueryClient();
+  const router = useRouter();
   const query = useQuery({
     queryKey: [...broadcastsKey, "list", pager.query],
     queryFn: () => apiFetch<ListEnvelope<Broadcast>>("/v1/broadcasts", { query: pager.query }),
@@ -64,6 +67,16 @@ export function BroadcastsList() {
       void queryClient.invalidateQueries({ queryKey: broadcastsKey });
     },
     onError: (error) => toast.error(error, "Could not delete the broadcast"),
+  });
+
+  const duplicate = useMutation({
+    mutationFn: duplicateBroadcast,
+    onSuccess: (copy) => {
+      toast.success("Duplicated", "This is the new draft.");
+      void queryClient.invalidateQueries({ queryKey: broadcastsKey });
+      router.push(`/broadcasts/${copy.id}`);
+    },
+    onError: (error) => toast.error(error, "Could not duplicate the broadcast"),
   });
 
   const rows = query.data?.data ?? [];
@@ -148,6 +161,10 @@ export function BroadcastsList() {
                               <Pencil aria-hidden />
                               {broadcast.status === "draft" || broadcast.status === "scheduled" ? "Edit" : "View"}
                             </Link>
+                          </DropdownMenuItem>
+                          <DropdownMenuItem onSelect={() => duplicate.mutate(broadcast)} disabled={duplicate.isPending}>
+                            <Copy aria-hidden />
+                            Duplicate
                           </DropdownMenuItem>
                           <DropdownMenuSeparator />
                           <DropdownMenuItem destructive disabled={broadcast.status === "sending"} onSelect={() => setDeleting(broadcast)}>

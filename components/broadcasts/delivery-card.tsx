@@ -5,6 +5,7 @@ import { Controlled } from "@/components/ui/controlled";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Select } from "@/components/ui/select";
+import { useEditorLocked } from "./editor-lock";
 import type { EditorValues } from "./editor-values";
 import { ScheduleInput, useTimeZoneLabel } from "./schedule-input";
 import { sendingSpeedOptions } from "./sending-speeds";
@@ -14,6 +15,7 @@ export function DeliveryCard() {
   const { errors } = formState;
   const speed = useWatch<EditorValues, "sending_speed">({ name: "sending_speed" });
   const zone = useTimeZoneLabel();
+  const locked = useEditorLocked();
   const described = sendingSpeedOptions.find((option) => option.value === (speed || "auto"));
 
   return (
@@ -28,7 +30,7 @@ export function DeliveryCard() {
           />
         </FormField>
         <FormField label="Schedule" error={errors.scheduled_at?.message} hint={`In ${zone}. Use Schedule in the sending panel to confirm it.`}>
-          <Controlled control={control} name="scheduled_at" render={({ field, aria }) => <ScheduleInput {...aria} ref={field.ref} value={field.value} onChange={field.onChange} onBlur={field.onBlur} name={field.name} />} />
+          <Controlled control={control} name="scheduled_at" render={({ field, aria }) => <ScheduleInput {...aria} disabled={locked} ref={field.ref} value={field.value} onChange={field.onChange} onBlur={field.onBlur} name={field.name} />} />
         </FormField>
       </CardBody>
     </Card>

@@ -9,6 +9,7 @@ import { TagInput } from "@/components/ui/tag-input";
 import { cn } from "@/lib/client/cn";
 import { limits } from "@/lib/schemas/common";
 import type { EditorValues } from "./editor-values";
+import { useEditorLocked } from "./editor-lock";
 import { firstError } from "./first-error";
 
 function PreviewTextCounter() {
@@ -24,6 +25,7 @@ function PreviewTextCounter() {
 export function MessageCard() {
   const { register, control, formState } = useFormContext<EditorValues>();
   const { errors } = formState;
+  const locked = useEditorLocked();
   return (
     <Card>
       <CardHeader title="Message" description="What recipients see in their inbox before they open it." />
@@ -35,7 +37,7 @@ export function MessageCard() {
           <Controlled
             control={control}
             name="tags"
-            render={({ field, aria }) => <TagInput {...aria} value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="newsletter, q4" />}
+            render={({ field, aria }) => <TagInput {...aria} disabled={locked} value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="newsletter, q4" />}
           />
         </FormField>
         <FormField label="Subject" error={errors.subject?.message} className="sm:col-span-2" hint="Use {{first_name|there}} to personalize, with a fallback after the bar." required>

@@ -1,14 +1,15 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { AlertTriangle, CalendarClock, Send, XCircle } from "lucide-react";
+import { AlertTriangle, ArrowRight, CalendarClock, Send, XCircle } from "lucide-react";
+import Link from "next/link";
 import { useEffect, useState } from "react";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
 import { Card, CardBody, CardFooter, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { formatDateTime } from "@/components/ui/date";
+import { formatDateTime, RelativeTime } from "@/components/ui/date";
 import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
@@ -109,8 +110,8 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
   const canSchedule = broadcast.status === "draft" || broadcast.status === "scheduled";
   const canCancel = broadcast.status === "scheduled" || broadcast.status === "sending";
   const engaged = broadcast.status !== "draft" && broadcast.status !== "scheduled";
-  // "It is a draft" is what the badge and the buttons already say.
-  const reasons = (status.data?.reasons ?? []).filter((reason) => reason.code !== "DRAFT");
+  // Being a draft, sent, cancelled or failed is what the badge, the banner and the buttons already say.
+  const reasons = (status.data?.reasons ?? []).filter((reason) => !["DRAFT", "SENT", "CANCELLED", "FAILED"].includes(reason.code));
 
   const description: Record<Action, string> = {
     send: `It goes to ${audience} right away, at the chosen sending speed. You can cancel while it is sending; emails already sent cannot be recalled.`,
@@ -170,6 +171,12 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
             </ul>
           </div>
         )}
+        {(broadcast.completed_at || broadcast.started_at) && (
+          <p className="text-[13px] text-zinc-600">
+            {broadcast.completed_at ? "Finished" : "Started"} <RelativeTime value={broadcast.completed_at ?? broadcast.started_at} />
+            {broadcast.total_recipients > 0 && ` · ${broadcast.total_recipients.toLocaleString()} recipients`}
+          </p>
+        )}
         {engaged && (
           <dl className="grid grid-cols-2 gap-3 border-t border-zinc-100 pt-4">
             <Stat label="Delivered" value={broadcast.delivered_count} share={rate(broadcast.delivered_count, broadcast.sent_count)} />
@@ -179,6 +186,12 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
             <Stat label="Replied" value={broadcast.replied_count} share={rate(broadcast.replied_count, broadcast.sent_count)} />
             <Stat label="Unsubscribed" value={broadcast.unsubscribed_count} share={rate(broadcast.unsubscribed_count, broadcast.sent_count)} />
           </dl>
+        )}
+        {engaged && (
+          <Link href={`/emails?broadcast_id=${broadcast.id}`} className="inline-flex items-center gap-1 text-sm font-medium text-brand-600 hover:underline">
+            View its emails
+            <ArrowRight className="size-3.5" aria-hidden />
+          </Link>
         )}
       </CardBody>
       {(canSend || canCancel) && (

@@ -1,0 +1,36 @@
+import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import type { CreateBroadcastInput } from "@/lib/schemas/broadcasts";
+import type { CreateStepInput } from "@/lib/schemas/steps";
+import type { Broadcast, SequenceStep } from "./broadcast-types";
+
+/** A new draft with the settings, content and follow-ups of `source`, which may be in any status. */
+export async function duplicateBroadcast(source: Broadcast): Promise<Broadcast> {
+  const rotate = source.inbox_ids.length > 0;
+  const body: CreateBroadcastInput = {
+    name: `${source.name} (copy)`.slice(0, 200),
+    subject: source.subject,
+    from_email: source.from_email,
+    from_name: source.from_name ?? "",
+    reply_to: source.reply_to,
+    preview_text: source.preview_text,
+    html_content: source.html_content,
+    text_content: source.text_content,
+    template_id: source.template_id,
+    segment_id: source.segment_id,
+    topic_id: source.topic_id,
+    inbox_id: rotate ? null : source.inbox_id,
+    inbox_ids: rotate ? source.inbox_ids : [],
+    sending_speed: source.sending_speed,
+    tags: source.tags,
+    sequence_mode: source.sequence_mode,
+    sequence_exit_conditions: source.sequence_exit_conditions,
+  };
+  const copy = await apiFetch<Broadcast>("/v1/broadcasts", { method: "POST", body });
+  const steps = await apiFetch<ListEnvelope<SequenceStep>>(`/v1/broadcasts/${source.id}/steps`);
+  // One at a time, so each lands after the previous one.
+  for (const step of steps.data) {
+    const stepBody: CreateStepInput = { delay_minutes: step.delay_minutes, subject: step.subject, html_content: step.html_content, text_content: step.text_content, template_id: step.template_id };
+    await apiFetch(`/v1/broadcasts/${copy.id}/steps`, { method: "POST", body: stepBody });
+  }
+  return copy;
+}
