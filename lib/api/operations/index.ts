@@ -8,6 +8,7 @@ import { emailsOperations } from "./emails";
 import { inboxesOperations } from "./inboxes";
 import { invitationsOperations } from "./invitations";
 import { membersOperations } from "./members";
+import { organizationOperations } from "./organization";
 import { segmentsOperations } from "./segments";
 import { templatesOperations } from "./templates";
 import { threadsOperations } from "./threads";
@@ -25,6 +26,7 @@ export const operations: AnyOperation[] = [
   ...inboxesOperations,
   ...invitationsOperations,
   ...membersOperations,
+  ...organizationOperations,
   ...segmentsOperations,
   ...templatesOperations,
   ...threadsOperations,

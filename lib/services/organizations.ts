@@ -1,0 +1,29 @@
+import type { OrgContext } from "@/lib/api/context";
+import { notFound } from "@/lib/api/errors";
+import { db } from "@/lib/db";
+import type { Organization } from "@/lib/generated/prisma/client";
+import type { UpdateOrganizationInput } from "@/lib/schemas/organizations";
+
+const serialize = (ctx: OrgContext, organization: Organization) => ({
+  id: organization.id,
+  name: organization.name,
+  tracking_enabled: organization.tracking_enabled,
+  created_at: organization.created_at,
+  updated_at: organization.updated_at,
+  role: ctx.role,
+});
+
+export async function getOrganization(ctx: OrgContext) {
+  const organization = await db.organization.findUnique({ where: { id: ctx.organizationId } });
+  if (!organization) throw notFound("Organization");
+  return serialize(ctx, organization);
+}
+
+export async function updateOrganization(ctx: OrgContext, input: UpdateOrganizationInput) {
+  const data = { name: input.name, tracking_enabled: input.tracking_enabled };
+  // An empty body changes nothing, so updated_at keeps telling when something last did.
+  if (data.name === undefined && data.tracking_enabled === undefined) return getOrganization(ctx);
+  const { count } = await db.organization.updateMany({ where: { id: ctx.organizationId }, data });
+  if (count === 0) throw notFound("Organization");
+  return getOrganization(ctx);
+}
