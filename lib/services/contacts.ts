@@ -140,13 +140,19 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
   });
 }
 
-/** Which of the given strings name a contact; one query whatever the number of addresses. */
+/**
+ * Which of the given strings name a contact; one query whatever the number of addresses. They go
+ * as one newline-separated text and the matches come back the same way: for 10 000 addresses, an
+ * array parameter and a row per match cost Prisma more time than the query itself. A contact's
+ * email never contains a newline, so the splitting cannot make a false match.
+ */
 export async function checkEmails(ctx: OrgContext, input: CheckEmailsInput) {
   const given = [...new Set(input.emails)];
   const normalized = [...new Set(given.map(normalizeEmail))];
-  const rows = await db.$queryRaw<{ email: string }[]>`
-    SELECT email FROM contacts WHERE organization_id = ${ctx.organizationId}::uuid AND email = ANY(${normalized}::text[])`;
-  const found = new Set(rows.map((row) => row.email));
+  const [{ matches }] = await db.$queryRaw<{ matches: string | null }[]>`
+    SELECT string_agg(email, chr(10)) AS matches FROM contacts
+    WHERE organization_id = ${ctx.organizationId}::uuid AND email = ANY(string_to_array(${normalized.join("\n")}, chr(10)))`;
+  const found = new Set(matches ? matches.split("\n") : []);
   const existing: string[] = [];
   const missing: string[] = [];
   for (const email of given) (found.has(normalizeEmail(email)) ? existing : missing).push(email);
