@@ -2,6 +2,7 @@
 
 import { Card } from "@/components/ui/card";
 import { SandboxedFrame } from "@/components/ui/sandboxed-frame";
+import { stripOpenPixel } from "@/lib/tracking/strip-open-pixel";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import type { EmailDetail } from "./email-types";
 
@@ -21,7 +22,7 @@ export function EmailMessageCard({ email }: { email: EmailDetail }) {
         </TabsList>
         {hasHtml && (
           <TabsContent value="preview" className="bg-zinc-100/70 p-3">
-            <SandboxedFrame html={email.html_content ?? ""} title={`Message: ${email.subject}`} className="h-[560px] rounded-md ring-1 ring-zinc-200" />
+            <SandboxedFrame html={stripOpenPixel(email.html_content ?? "")} title={`Message: ${email.subject}`} className="h-[560px] rounded-md ring-1 ring-zinc-200" />
           </TabsContent>
         )}
         <TabsContent value="text" className="p-5">
