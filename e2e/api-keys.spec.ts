@@ -3,7 +3,7 @@ import { expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
 test("an API key is shown once, copies, works, and stops working when revoked", async ({ page, context, baseURL }, testInfo) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
   await signUp(page, { name: "Kim Keys", email: uniqueEmail("keys"), password: "password-123" });
-  await page.goto("/settings");
+  await page.goto("/settings?tab=api-keys");
   await expect(page.getByText("No API keys yet")).toBeVisible();
 
   await page.getByRole("button", { name: "Create API key" }).click();

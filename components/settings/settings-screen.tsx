@@ -1,14 +1,15 @@
 "use client";
 
-import { Globe, Inbox, KeyRound } from "lucide-react";
+import { Building2, Globe, Inbox, KeyRound } from "lucide-react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ApiKeysSection } from "./api-keys-section";
 import { DomainsSection } from "./domains-section";
 import { InboxesSection } from "./inboxes-section";
+import { OrganizationSection } from "./organization-section";
 
-const tabs = ["api-keys", "domains", "inboxes"] as const;
+const tabs = ["organization", "api-keys", "domains", "inboxes"] as const;
 type Tab = (typeof tabs)[number];
 
 export function SettingsScreen() {
@@ -16,14 +17,18 @@ export function SettingsScreen() {
   const pathname = usePathname();
   const search = useSearchParams();
   const requested = search.get("tab");
-  const tab: Tab = tabs.includes(requested as Tab) ? (requested as Tab) : "api-keys";
+  const tab: Tab = tabs.includes(requested as Tab) ? (requested as Tab) : "organization";
   // The tab lives in the URL so it can be linked to and survives a reload.
   const select = (value: string) => router.replace(`${pathname}?tab=${value}`, { scroll: false });
   return (
     <>
-      <PageHeader title="Settings" description="API access, sending domains and connected inboxes of this organization." />
+      <PageHeader title="Settings" description="The organization, API access, sending domains and connected inboxes." />
       <Tabs value={tab} onValueChange={select}>
         <TabsList>
+          <TabsTrigger value="organization">
+            <Building2 aria-hidden />
+            Organization
+          </TabsTrigger>
           <TabsTrigger value="api-keys">
             <KeyRound aria-hidden />
             API keys
@@ -37,6 +42,9 @@ export function SettingsScreen() {
             Inboxes
           </TabsTrigger>
         </TabsList>
+        <TabsContent value="organization">
+          <OrganizationSection />
+        </TabsContent>
         <TabsContent value="api-keys">
           <ApiKeysSection />
         </TabsContent>

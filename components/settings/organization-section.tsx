@@ -1,0 +1,142 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ShieldCheck } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useForm } from "react-hook-form";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardFooter, CardHeader } from "@/components/ui/card";
+import { ErrorState } from "@/components/ui/error-state";
+import { FormError, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Switch } from "@/components/ui/switch";
+import { toast } from "@/components/ui/toast";
+import { apiFetch } from "@/lib/client/api";
+import { applyServerErrors } from "@/lib/client/form-errors";
+import { formResolver } from "@/lib/client/form-resolver";
+import { canManage, sessionQueryKey } from "@/lib/client/session";
+import { updateOrganizationInput, type OrganizationRecord, type UpdateOrganizationInput } from "@/lib/schemas/organizations";
+
+/** The wire shape: timestamps arrive as strings. */
+type Organization = Omit<OrganizationRecord, "created_at" | "updated_at"> & { created_at: string; updated_at: string };
+
+const organizationKey = ["organization"] as const;
+
+const saveOrganization = (body: UpdateOrganizationInput) => apiFetch<Organization>("/v1/organization", { method: "PUT", body });
+
+function NameCard({ organization, editable }: { organization: Organization; editable: boolean }) {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const form = useForm<UpdateOrganizationInput>({ resolver: formResolver(updateOrganizationInput), defaultValues: { name: organization.name } });
+  const { errors, isSubmitting, isDirty } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await saveOrganization({ name: values.name });
+      queryClient.setQueryData(organizationKey, saved);
+      form.reset({ name: saved.name });
+      toast.success("Organization renamed", `Everyone in it now sees “${saved.name}”.`);
+      // The organization switcher shows the name from the session the server layout reads.
+      router.refresh();
+      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    } catch (error) {
+      applyServerErrors(error, form.setError, ["name"]);
+    }
+  });
+  return (
+    <Card>
+      <CardHeader title="Organization" description="The name your team sees in the organization switcher and in invitations." />
+      <form id="organization-name" onSubmit={submit} noValidate>
+        <CardBody className="flex flex-col gap-4">
+          <FormError message={errors.root?.server?.message} />
+          <FormField label="Name" error={errors.name?.message} className="max-w-md">
+            <Input autoComplete="organization" disabled={!editable} {...form.register("name")} />
+          </FormField>
+        </CardBody>
+        {editable && (
+          <CardFooter>
+            <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
+              Save name
+            </Button>
+          </CardFooter>
+        )}
+      </form>
+    </Card>
+  );
+}
+
+function TrackingCard({ organization, editable }: { organization: Organization; editable: boolean }) {
+  const queryClient = useQueryClient();
+  // Switches in the dashboard act at once; the effect starts with the next email sent.
+  const toggle = useMutation({
+    mutationFn: (tracking_enabled: boolean) => saveOrganization({ tracking_enabled }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(organizationKey, saved);
+      toast.success(
+        saved.tracking_enabled ? "Tracking turned on" : "Tracking turned off",
+        saved.tracking_enabled ? "Emails sent from now on record opens and clicks." : "Emails sent from now on carry no pixel and keep their links as written.",
+      );
+    },
+    onError: (error) => toast.error(error, "Could not change tracking"),
+  });
+  const enabled = (toggle.isPending ? toggle.variables : undefined) ?? organization.tracking_enabled;
+  return (
+    <Card>
+      <CardBody className="flex items-start justify-between gap-6">
+        <div className="min-w-0">
+          <Label htmlFor="organization-tracking" className="text-[15px] font-semibold text-zinc-900">
+            Open and click tracking
+          </Label>
+          <p className="mt-0.5 text-sm text-zinc-500" id="organization-tracking-hint">
+            A 1×1 pixel records opens and links go through signed redirects. Off: emails sent from then on get no pixel and keep their links.
+          </p>
+        </div>
+        <Switch
+          id="organization-tracking"
+          aria-describedby="organization-tracking-hint"
+          checked={enabled}
+          disabled={!editable || toggle.isPending}
+          onCheckedChange={(checked) => toggle.mutate(checked)}
+        />
+      </CardBody>
+    </Card>
+  );
+}
+
+export function OrganizationSection() {
+  const organization = useQuery({ queryKey: organizationKey, queryFn: () => apiFetch<Organization>("/v1/organization") });
+  if (organization.isPending) {
+    return (
+      <Card role="status" aria-label="Loading">
+        <CardBody className="flex flex-col gap-3">
+          <Skeleton className="h-4 w-32" />
+          <Skeleton className="h-9 max-w-md" />
+        </CardBody>
+      </Card>
+    );
+  }
+  if (organization.isError) {
+    return (
+      <Card>
+        <ErrorState error={organization.error} onRetry={() => void organization.refetch()} title="Could not load the organization" />
+      </Card>
+    );
+  }
+  const editable = canManage(organization.data.role);
+  return (
+    <div className="flex flex-col gap-6">
+      {!editable && (
+        <Card className="flex items-start gap-3 px-5 py-4" role="note">
+          <ShieldCheck className="mt-0.5 size-5 shrink-0 text-zinc-400" aria-hidden />
+          <div className="text-sm">
+            <p className="font-medium text-zinc-900">Only owners and admins can change these settings</p>
+            <p className="mt-0.5 text-zinc-500">You are a member of {organization.data.name}. Ask an owner or admin to rename it or to change tracking.</p>
+          </div>
+        </Card>
+      )}
+      <NameCard key={organization.data.id} organization={organization.data} editable={editable} />
+      <TrackingCard organization={organization.data} editable={editable} />
+    </div>
+  );
+}
