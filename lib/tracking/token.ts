@@ -29,6 +29,8 @@ function verify(kind: Kind, token: string): Buffer | null {
   const payload = Buffer.from(body, "base64url");
   const given = Buffer.from(signature, "base64url");
   if (payload.length < 16 || given.length !== MAC_BYTES) return null;
+  // Only the canonical spelling: base64's last character carries bits decoding ignores.
+  if (payload.toString("base64url") !== body || given.toString("base64url") !== signature) return null;
   return timingSafeEqual(given, mac(kind, payload)) ? payload : null;
 }
 
