@@ -1,4 +1,4 @@
-import { expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, finalScreenshot, invitationPath, newestMailTo, signUp, test, uniqueEmail } from "./fixtures";
 
 test("an owner renames the organization and turns tracking off; both survive a reload", async ({ page }, testInfo) => {
   await signUp(page, { name: "Olga Owner", email: uniqueEmail("org"), password: "password-123", organizationName: "Olga's Shop" });
@@ -19,7 +19,7 @@ test("an owner renames the organization and turns tracking off; both survive a r
 
   const tracking = page.getByRole("switch", { name: "Open and click tracking" });
   await expect(tracking).toHaveAttribute("aria-checked", "true");
-  await expect(page.getByText("A 1×1 pixel records opens")).toBeVisible();
+  await expect(page.getByText("A pixel records opens and links go through signed redirects.")).toBeVisible();
   await tracking.click();
   await expect(page.getByText("Tracking turned off")).toBeVisible();
   await expect(tracking).toHaveAttribute("aria-checked", "false");
@@ -30,4 +30,26 @@ test("an owner renames the organization and turns tracking off; both survive a r
   const stored = await page.request.get("/v1/organization");
   expect(await stored.json()).toMatchObject({ name: "Olga & Co", tracking_enabled: false, role: "owner" });
   await finalScreenshot(page, testInfo, "organization-settings");
+});
+
+test("a member sees the organization settings read-only", async ({ page, freshPage }, testInfo) => {
+  test.setTimeout(120_000);
+  await signUp(page, { name: "Odin Owner", email: uniqueEmail("org-owner"), password: "password-123", organizationName: "Read Only Inc" });
+  const email = uniqueEmail("org-member");
+  expect((await page.request.post("/v1/invitations", { data: { email, role: "member" } })).status()).toBe(201);
+  const member = await freshPage();
+  await member.goto(invitationPath(await newestMailTo(email)));
+  await member.getByRole("link", { name: "Create account" }).click();
+  await member.waitForURL(/\/sign-up\?invitation=/);
+  await signUp(member, { name: "Mo Member", email, password: "password-123" }, { path: member.url(), landOn: /\/invitations\// });
+  await member.getByRole("button", { name: "Accept invitation" }).click();
+  await member.waitForURL(/\/broadcasts/);
+
+  await member.goto("/settings");
+  await expect(member.getByText("Only owners and admins can change these settings")).toBeVisible();
+  await expect(member.getByLabel("Name", { exact: true })).toHaveValue("Read Only Inc");
+  await expect(member.getByLabel("Name", { exact: true })).toBeDisabled();
+  await expect(member.getByRole("button", { name: "Save name" })).toHaveCount(0);
+  await expect(member.getByRole("switch", { name: "Open and click tracking" })).toBeDisabled();
+  await finalScreenshot(member, testInfo, "organization-settings-member");
 });

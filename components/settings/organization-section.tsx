@@ -89,7 +89,7 @@ function TrackingCard({ organization, editable }: { organization: Organization; 
             Open and click tracking
           </Label>
           <p className="mt-0.5 text-sm text-zinc-500" id="organization-tracking-hint">
-            A 1×1 pixel records opens and links go through signed redirects. Off: emails sent from then on get no pixel and keep their links.
+            A pixel records opens and links go through signed redirects. Off: new emails get no pixel and keep their links.
           </p>
         </div>
         <Switch
