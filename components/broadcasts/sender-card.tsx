@@ -54,7 +54,7 @@ export function SenderCard() {
         {inboxes.isSuccess && inboxList.length === 0 && (
           <Callout title="No inboxes connected">
             Connect an inbox in{" "}
-            <Link href="/settings" className="font-medium underline">
+            <Link href="/settings?tab=inboxes" className="font-medium underline">
               Settings
             </Link>{" "}
             to send from it, rotate across several and detect replies. Until then, emails go out from the address below.
