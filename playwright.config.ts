@@ -5,7 +5,8 @@ import { defineConfig } from "@playwright/test";
 // Playwright's browser otherwise. CHROMIUM_PATH overrides both.
 const chromium = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 const port = Number(process.env.E2E_PORT ?? 3300);
-export const e2eDataDir = ".data/e2e";
+// Each concurrent local run needs a data directory (and ports) of its own.
+export const e2eDataDir = process.env.E2E_DATA_DIR ?? ".data/e2e";
 
 export default defineConfig({
   testDir: "e2e",
