@@ -1,35 +1,9 @@
 "use client";
 
-import { useSyncExternalStore } from "react";
+import { useNow } from "./use-now";
 
 const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 const absolute = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
-
-// One shared clock for every timestamp on the page, ticking twice a minute.
-let now = 0;
-const listeners = new Set<() => void>();
-let timer: ReturnType<typeof setInterval> | undefined;
-
-function subscribe(listener: () => void) {
-  listeners.add(listener);
-  if (!timer) {
-    now = Date.now();
-    timer = setInterval(() => {
-      now = Date.now();
-      listeners.forEach((l) => l());
-    }, 30_000);
-  }
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0) {
-      clearInterval(timer);
-      timer = undefined;
-    }
-  };
-}
-
-const clientNow = () => now || (now = Date.now());
-const serverNow = () => 0;
 
 function relativeTime(date: Date, reference: number): string {
   let value = Math.round((date.getTime() - reference) / 1000);
@@ -53,7 +27,7 @@ function relativeTime(date: Date, reference: number): string {
  * absolute date, so the relative text never causes a hydration mismatch.
  */
 export function RelativeTime({ value, fallback = "—" }: { value: string | null | undefined; fallback?: string }) {
-  const reference = useSyncExternalStore(subscribe, clientNow, serverNow);
+  const reference = useNow();
   if (!value) return <span className="text-zinc-400">{fallback}</span>;
   const date = new Date(value);
   const exact = absolute.format(date);

@@ -2,6 +2,7 @@
 
 import { useSyncExternalStore } from "react";
 
+// One clock for the whole page, so every timestamp and countdown agrees and only one timer runs.
 let now = 0;
 const listeners = new Set<() => void>();
 let timer: ReturnType<typeof setInterval> | undefined;
