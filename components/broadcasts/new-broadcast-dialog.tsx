@@ -4,9 +4,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { bodyResolver } from "@/components/ui/body-resolver";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { FormError, FormField } from "@/components/ui/form-field";
+import { FormDialog } from "@/components/ui/form-dialog";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
@@ -31,7 +30,7 @@ export function NewBroadcastDialog({ open, onOpenChange }: { open: boolean; onOp
     values: { name: "", subject: "", from_email: session.data?.user.email ?? "" },
     resetOptions: { keepDirtyValues: true },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -46,37 +45,25 @@ export function NewBroadcastDialog({ open, onOpenChange }: { open: boolean; onOp
   });
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next) form.reset();
-        onOpenChange(next);
-      }}
+      onOpenChange={onOpenChange}
       title="New broadcast"
       description="Start a draft. You can change all of this, pick the audience and add follow-ups in the editor."
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="new-broadcast" loading={isSubmitting}>
-            Create draft
-          </Button>
-        </>
-      }
+      form={form}
+      formId="new-broadcast"
+      onSubmit={submit}
+      submitLabel="Create draft"
     >
-      <form id="new-broadcast" onSubmit={submit} className="flex flex-col gap-4" noValidate>
-        <FormError message={errors.root?.server?.message} />
-        <FormField label="Name" error={errors.name?.message} hint="Only your team sees this." required>
-          <Input autoFocus placeholder="November product update" {...form.register("name")} />
-        </FormField>
-        <FormField label="Subject" error={errors.subject?.message} required>
-          <Input placeholder="What's new in November" {...form.register("subject")} />
-        </FormField>
-        <FormField label="From address" error={errors.from_email?.message} hint="Use an address at a verified domain, or pick an inbox in the editor." required>
-          <Input type="email" autoComplete="email" placeholder="news@yourcompany.com" {...form.register("from_email")} />
-        </FormField>
-      </form>
-    </Dialog>
+      <FormField label="Name" error={errors.name?.message} hint="Only your team sees this." required>
+        <Input autoFocus placeholder="November product update" {...form.register("name")} />
+      </FormField>
+      <FormField label="Subject" error={errors.subject?.message} required>
+        <Input placeholder="What's new in November" {...form.register("subject")} />
+      </FormField>
+      <FormField label="From address" error={errors.from_email?.message} hint="Use an address at a verified domain, or pick an inbox in the editor." required>
+        <Input type="email" autoComplete="email" placeholder="news@yourcompany.com" {...form.register("from_email")} />
+      </FormField>
+    </FormDialog>
   );
 }

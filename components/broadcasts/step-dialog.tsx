@@ -4,9 +4,8 @@ import { useEffect } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { bodyResolver } from "@/components/ui/body-resolver";
 import { Controlled } from "@/components/ui/controlled";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { FormError, FormField } from "@/components/ui/form-field";
+import { FormDialog } from "@/components/ui/form-dialog";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { RadioCards } from "@/components/ui/radio-cards";
@@ -47,7 +46,7 @@ type StepDialogProps = {
 /** Adds or edits one follow-up step: the wait, the subject, and what it sends. */
 export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave }: StepDialogProps) {
   const form = useForm<StepValues>({ resolver, defaultValues: step ? toStepValues(step) : emptyStep });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
   const source = useWatch({ control: form.control, name: "content_source" });
   const templates = useAllTemplates();
 
@@ -75,7 +74,7 @@ export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave
       : "Leave empty to reuse the broadcast's subject. A fresh subject tends to work better for standalone emails.";
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       size="lg"
@@ -83,68 +82,59 @@ export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave
       description={
         broadcast.sequence_mode === "sales" ? "Sent as a threaded reply from the same inbox, to recipients who have not replied." : "Sent as a new email to recipients still in the sequence."
       }
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="step-form" loading={isSubmitting}>
-            {step ? "Save follow-up" : "Add follow-up"}
-          </Button>
-        </>
-      }
+      form={form}
+      formId="step-form"
+      onSubmit={submit}
+      submitLabel={step ? "Save follow-up" : "Add follow-up"}
     >
-      <form id="step-form" onSubmit={submit} className="flex flex-col gap-4" noValidate>
-        <FormError message={errors.root?.server?.message} />
-        <div className="flex flex-col gap-1.5">
-          <div className="flex flex-wrap items-start gap-2">
-            <FormField label="Wait" error={errors.delay_amount?.message} className="w-28">
-              <Input type="number" min={0} step={1} inputMode="numeric" className="tabular-nums" {...form.register("delay_amount", { valueAsNumber: true })} />
-            </FormField>
-            <FormField label="Unit" className="w-32">
-              <NativeSelect options={units} {...form.register("delay_unit")} />
-            </FormField>
-          </div>
-          <p className="text-[13px] text-zinc-500">{number === 1 ? "Counted from when the broadcast's own email is sent." : "Counted from when the previous follow-up is sent."}</p>
-        </div>
-        <FormField label="Subject" error={errors.subject?.message} hint={subjectHint}>
-          <Input placeholder={broadcast.sequence_mode === "sales" ? `Re: ${broadcast.subject}` : "Following up on my last email"} {...form.register("subject")} />
-        </FormField>
-        <div className="flex flex-col gap-1.5">
-          <Label id="step-source-label">Content</Label>
-          <Controller
-            control={form.control}
-            name="content_source"
-            render={({ field }) => <RadioCards aria-labelledby="step-source-label" value={field.value} onValueChange={field.onChange} options={sources} />}
-          />
-        </div>
-        {source === "template" ? (
-          <FormField label="Template" error={errors.template_id?.message}>
-            <Controlled
-              control={form.control}
-              name="template_id"
-              render={({ field, aria }) => (
-                <NativeSelect {...aria}
-                  name={field.name}
-                  value={field.value}
-                  onBlur={field.onBlur}
-                  onChange={(event) => field.onChange(event.target.value)}
-                  options={pickerOptions(templates.data, (template) => template.name, "Choose a template", field.value, templates.isPending)}
-                />
-              )}
-            />
+      <div className="flex flex-col gap-1.5">
+        <div className="flex flex-wrap items-start gap-2">
+          <FormField label="Wait" error={errors.delay_amount?.message} className="w-28">
+            <Input type="number" min={0} step={1} inputMode="numeric" className="tabular-nums" {...form.register("delay_amount", { valueAsNumber: true })} />
           </FormField>
-        ) : (
-          <>
-            <FormField label="HTML" error={errors.html_content?.message} hint="Write HTML, plain text, or both.">
-              <Textarea rows={7} spellCheck={false} className="font-mono text-[13px]" placeholder="<p>Hi {{first_name|there}}, just bumping this up…</p>" {...form.register("html_content")} />
-            </FormField>
-            <FormField label="Plain text" error={errors.text_content?.message} hint="A plain-text follow-up often reads more like a personal note.">
-              <Textarea rows={5} placeholder={"Hi {{first_name|there}},\n\nJust bumping this up…"} {...form.register("text_content")} />
-            </FormField>
-          </>
-        )}
-      </form>
-    </Dialog>
+          <FormField label="Unit" className="w-32">
+            <NativeSelect options={units} {...form.register("delay_unit")} />
+          </FormField>
+        </div>
+        <p className="text-[13px] text-zinc-500">{number === 1 ? "Counted from when the broadcast's own email is sent." : "Counted from when the previous follow-up is sent."}</p>
+      </div>
+      <FormField label="Subject" error={errors.subject?.message} hint={subjectHint}>
+        <Input placeholder={broadcast.sequence_mode === "sales" ? `Re: ${broadcast.subject}` : "Following up on my last email"} {...form.register("subject")} />
+      </FormField>
+      <div className="flex flex-col gap-1.5">
+        <Label id="step-source-label">Content</Label>
+        <Controller
+          control={form.control}
+          name="content_source"
+          render={({ field }) => <RadioCards aria-labelledby="step-source-label" value={field.value} onValueChange={field.onChange} options={sources} />}
+        />
+      </div>
+      {source === "template" ? (
+        <FormField label="Template" error={errors.template_id?.message}>
+          <Controlled
+            control={form.control}
+            name="template_id"
+            render={({ field, aria }) => (
+              <NativeSelect {...aria}
+                name={field.name}
+                value={field.value}
+                onBlur={field.onBlur}
+                onChange={(event) => field.onChange(event.target.value)}
+                options={pickerOptions(templates.data, (template) => template.name, "Choose a template", field.value, templates.isPending)}
+              />
+            )}
+          />
+        </FormField>
+      ) : (
+        <>
+          <FormField label="HTML" error={errors.html_content?.message} hint="Write HTML, plain text, or both.">
+            <Textarea rows={7} spellCheck={false} className="font-mono text-[13px]" placeholder="<p>Hi {{first_name|there}}, just bumping this up…</p>" {...form.register("html_content")} />
+          </FormField>
+          <FormField label="Plain text" error={errors.text_content?.message} hint="A plain-text follow-up often reads more like a personal note.">
+            <Textarea rows={5} placeholder={"Hi {{first_name|there}},\n\nJust bumping this up…"} {...form.register("text_content")} />
+          </FormField>
+        </>
+      )}
+    </FormDialog>
   );
 }

@@ -8,8 +8,8 @@ import { firstError } from "@/components/broadcasts/first-error";
 import { bodyResolver } from "@/components/ui/body-resolver";
 import { Controlled } from "@/components/ui/controlled";
 import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { FormError, FormField } from "@/components/ui/form-field";
+import { FormDialog } from "@/components/ui/form-dialog";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Switch } from "@/components/ui/switch";
@@ -47,7 +47,7 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
   const queryClient = useQueryClient();
   const form = useForm<ContactValues>({ resolver, defaultValues: emptyContact });
   const rows = useFieldArray({ control: form.control, name: "meta_rows" });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
 
   useEffect(() => {
     if (open) form.reset(contact ? toContactValues(contact) : emptyContact);
@@ -69,86 +69,77 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
   });
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       size="lg"
       title={contact ? "Edit contact" : "Add contact"}
       description={contact ? contact.email : "Contacts are matched by email, so each address appears once."}
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="contact-form" loading={isSubmitting}>
-            {contact ? "Save contact" : "Add contact"}
-          </Button>
-        </>
-      }
+      form={form}
+      formId="contact-form"
+      onSubmit={submit}
+      submitLabel={contact ? "Save contact" : "Add contact"}
     >
-      <form id="contact-form" onSubmit={submit} className="flex flex-col gap-4" noValidate>
-        <FormError message={errors.root?.server?.message} />
-        <FormField label="Email" error={errors.email?.message} required>
-          <Input type="email" autoFocus autoComplete="off" placeholder="ada@example.com" {...form.register("email")} />
+      <FormField label="Email" error={errors.email?.message} required>
+        <Input type="email" autoFocus autoComplete="off" placeholder="ada@example.com" {...form.register("email")} />
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="First name" error={errors.first_name?.message}>
+          <Input autoComplete="off" {...form.register("first_name")} />
         </FormField>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="First name" error={errors.first_name?.message}>
-            <Input autoComplete="off" {...form.register("first_name")} />
-          </FormField>
-          <FormField label="Last name" error={errors.last_name?.message}>
-            <Input autoComplete="off" {...form.register("last_name")} />
-          </FormField>
-        </div>
-        <Controller
-          control={form.control}
-          name="subscribed"
-          render={({ field }) => (
-            <div className="flex items-start justify-between gap-4 rounded-lg border border-zinc-200 px-3 py-2.5">
-              <div>
-                <Label htmlFor="contact-subscribed">Subscribed</Label>
-                <p className="text-[13px] text-zinc-500">{field.value ? "Receives broadcasts and sequences." : "Receives nothing until subscribed again."}</p>
-              </div>
-              <Switch id="contact-subscribed" checked={field.value} onCheckedChange={field.onChange} />
+        <FormField label="Last name" error={errors.last_name?.message}>
+          <Input autoComplete="off" {...form.register("last_name")} />
+        </FormField>
+      </div>
+      <Controller
+        control={form.control}
+        name="subscribed"
+        render={({ field }) => (
+          <div className="flex items-start justify-between gap-4 rounded-lg border border-zinc-200 px-3 py-2.5">
+            <div>
+              <Label htmlFor="contact-subscribed">Subscribed</Label>
+              <p className="text-[13px] text-zinc-500">{field.value ? "Receives broadcasts and sequences." : "Receives nothing until subscribed again."}</p>
             </div>
-          )}
-        />
-        <FormField label="Tags" error={firstError(errors.tags)} hint="Lowercase; press Enter or comma to add.">
-          <Controlled
-            control={form.control}
-            name="tags"
-            render={({ field, aria }) => <TagInput {...aria} value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="customer, vip" />}
-          />
-        </FormField>
-        <fieldset className="flex flex-col gap-2">
-          <legend className="mb-1.5 text-sm font-medium text-zinc-800">Custom properties</legend>
-          {rows.fields.length === 0 && <p className="text-[13px] text-zinc-500">None. Properties like plan or company can fill {"{{placeholders}}"} in emails.</p>}
-          {rows.fields.map((row, index) => {
-            const rowErrors = errors.meta_rows?.[index];
-            return (
-              <div key={row.id} className="flex items-start gap-2">
-                <div className="w-2/5">
-                  <Input aria-label={`Property ${index + 1} name`} placeholder="plan" aria-invalid={rowErrors?.key ? true : undefined} {...form.register(`meta_rows.${index}.key`)} />
-                  {rowErrors?.key?.message && <p className="mt-1 text-[13px] font-medium text-red-600">{rowErrors.key.message}</p>}
-                </div>
-                <div className="flex-1">
-                  <Input aria-label={`Property ${index + 1} value`} placeholder="pro" aria-invalid={rowErrors?.value ? true : undefined} {...form.register(`meta_rows.${index}.value`)} />
-                  {rowErrors?.value?.message && <p className="mt-1 text-[13px] font-medium text-red-600">{rowErrors.value.message}</p>}
-                </div>
-                <Button variant="ghost" size="icon" className="size-9" aria-label={`Remove property ${index + 1}`} onClick={() => rows.remove(index)}>
-                  <X aria-hidden />
-                </Button>
-              </div>
-            );
-          })}
-          {errors.meta_rows?.message && <p className="text-[13px] font-medium text-red-600">{errors.meta_rows.message}</p>}
-          <div>
-            <Button variant="secondary" size="sm" onClick={() => rows.append({ key: "", value: "", kind: "string" })}>
-              <Plus aria-hidden />
-              Add property
-            </Button>
+            <Switch id="contact-subscribed" checked={field.value} onCheckedChange={field.onChange} />
           </div>
-        </fieldset>
-      </form>
-    </Dialog>
+        )}
+      />
+      <FormField label="Tags" error={firstError(errors.tags)} hint="Lowercase; press Enter or comma to add.">
+        <Controlled
+          control={form.control}
+          name="tags"
+          render={({ field, aria }) => <TagInput {...aria} value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="customer, vip" />}
+        />
+      </FormField>
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1.5 text-sm font-medium text-zinc-800">Custom properties</legend>
+        {rows.fields.length === 0 && <p className="text-[13px] text-zinc-500">None. Properties like plan or company can fill {"{{placeholders}}"} in emails.</p>}
+        {rows.fields.map((row, index) => {
+          const rowErrors = errors.meta_rows?.[index];
+          return (
+            <div key={row.id} className="flex items-start gap-2">
+              <div className="w-2/5">
+                <Input aria-label={`Property ${index + 1} name`} placeholder="plan" aria-invalid={rowErrors?.key ? true : undefined} {...form.register(`meta_rows.${index}.key`)} />
+                {rowErrors?.key?.message && <p className="mt-1 text-[13px] font-medium text-red-600">{rowErrors.key.message}</p>}
+              </div>
+              <div className="flex-1">
+                <Input aria-label={`Property ${index + 1} value`} placeholder="pro" aria-invalid={rowErrors?.value ? true : undefined} {...form.register(`meta_rows.${index}.value`)} />
+                {rowErrors?.value?.message && <p className="mt-1 text-[13px] font-medium text-red-600">{rowErrors.value.message}</p>}
+              </div>
+              <Button variant="ghost" size="icon" className="size-9" aria-label={`Remove property ${index + 1}`} onClick={() => rows.remove(index)}>
+                <X aria-hidden />
+              </Button>
+            </div>
+          );
+        })}
+        {errors.meta_rows?.message && <p className="text-[13px] font-medium text-red-600">{errors.meta_rows.message}</p>}
+        <div>
+          <Button variant="secondary" size="sm" onClick={() => rows.append({ key: "", value: "", kind: "string" })}>
+            <Plus aria-hidden />
+            Add property
+          </Button>
+        </div>
+      </fieldset>
+    </FormDialog>
   );
 }

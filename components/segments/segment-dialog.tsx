@@ -4,9 +4,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { bodyResolver } from "@/components/ui/body-resolver";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { FormError, FormField } from "@/components/ui/form-field";
+import { FormDialog } from "@/components/ui/form-dialog";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
@@ -24,7 +23,7 @@ const resolver = bodyResolver<Values, typeof createSegmentInput>(createSegmentIn
 export function SegmentDialog({ open, onOpenChange, segment }: { open: boolean; onOpenChange: (open: boolean) => void; segment?: Segment }) {
   const queryClient = useQueryClient();
   const form = useForm<Values>({ resolver, defaultValues: { name: "", description: "" } });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
 
   useEffect(() => {
     if (open) form.reset({ name: segment?.name ?? "", description: segment?.description ?? "" });
@@ -42,31 +41,22 @@ export function SegmentDialog({ open, onOpenChange, segment }: { open: boolean; 
   });
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       title={segment ? "Edit segment" : "Create segment"}
       description="A named group of contacts: the audience of a broadcast, or an exit rule of a sequence."
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="segment-form" loading={isSubmitting}>
-            {segment ? "Save segment" : "Create segment"}
-          </Button>
-        </>
-      }
+      form={form}
+      formId="segment-form"
+      onSubmit={submit}
+      submitLabel={segment ? "Save segment" : "Create segment"}
     >
-      <form id="segment-form" onSubmit={submit} className="flex flex-col gap-4" noValidate>
-        <FormError message={errors.root?.server?.message} />
-        <FormField label="Name" error={errors.name?.message} required>
-          <Input autoFocus placeholder="Trial users" {...form.register("name")} />
-        </FormField>
-        <FormField label="Description" error={errors.description?.message} hint="Optional. Who belongs here and why.">
-          <Textarea rows={3} placeholder="Signed up in the last 30 days and not paying yet." {...form.register("description")} />
-        </FormField>
-      </form>
-    </Dialog>
+      <FormField label="Name" error={errors.name?.message} required>
+        <Input autoFocus placeholder="Trial users" {...form.register("name")} />
+      </FormField>
+      <FormField label="Description" error={errors.description?.message} hint="Optional. Who belongs here and why.">
+        <Textarea rows={3} placeholder="Signed up in the last 30 days and not paying yet." {...form.register("description")} />
+      </FormField>
+    </FormDialog>
   );
 }

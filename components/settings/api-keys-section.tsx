@@ -13,7 +13,8 @@ import { RelativeTime } from "@/components/ui/date";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
-import { FormError, FormField } from "@/components/ui/form-field";
+import { FormDialog } from "@/components/ui/form-dialog";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
@@ -31,7 +32,6 @@ const apiKeysKey = ["api-keys"] as const;
 
 function CreateKeyDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (open: boolean) => void; onCreated: (key: CreatedKey) => void }) {
   const form = useForm<CreateApiKeyInput>({ resolver: formResolver(createApiKeyInput), defaultValues: { name: "" } });
-  const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
       const key = await apiFetch<CreatedKey>("/v1/api-keys", { method: "POST", body: values });
@@ -42,32 +42,20 @@ function CreateKeyDialog({ open, onOpenChange, onCreated }: { open: boolean; onO
     }
   });
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next) form.reset();
-        onOpenChange(next);
-      }}
+      onOpenChange={onOpenChange}
       title="Create API key"
       description="The key acts as you, with your role in this organization."
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="create-api-key" loading={isSubmitting}>
-            Create key
-          </Button>
-        </>
-      }
+      form={form}
+      formId="create-api-key"
+      onSubmit={submit}
+      submitLabel="Create key"
     >
-      <form id="create-api-key" onSubmit={submit} noValidate className="flex flex-col gap-4">
-        <FormError message={errors.root?.server?.message} />
-        <FormField label="Name" error={errors.name?.message} hint="Something that tells you where it is used, like “Production server”.">
-          <Input autoFocus placeholder="Production server" {...form.register("name")} />
-        </FormField>
-      </form>
-    </Dialog>
+      <FormField label="Name" error={form.formState.errors.name?.message} hint="Something that tells you where it is used, like “Production server”.">
+        <Input autoFocus placeholder="Production server" {...form.register("name")} />
+      </FormField>
+    </FormDialog>
   );
 }
 

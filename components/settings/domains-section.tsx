@@ -10,11 +10,11 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { RelativeTime } from "@/components/ui/date";
-import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { focusRing } from "@/components/ui/focus-ring";
-import { FormError, FormField } from "@/components/ui/form-field";
+import { FormDialog } from "@/components/ui/form-dialog";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
@@ -38,7 +38,6 @@ const purposes: Record<DnsRecord["purpose"], string> = {
 
 function AddDomainDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpenChange: (open: boolean) => void; onAdded: (domain: Domain) => void }) {
   const form = useForm<{ name: string }>({ resolver: formResolver(createDomainInput), defaultValues: { name: "" } });
-  const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
       const domain = await apiFetch<Domain>("/v1/domains", { method: "POST", body: values });
@@ -49,32 +48,20 @@ function AddDomainDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpe
     }
   });
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next) form.reset();
-        onOpenChange(next);
-      }}
+      onOpenChange={onOpenChange}
       title="Add a domain"
       description="Send from addresses at a domain you own. You will publish a few DNS records to verify it."
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="add-domain" loading={isSubmitting}>
-            Add domain
-          </Button>
-        </>
-      }
+      form={form}
+      formId="add-domain"
+      onSubmit={submit}
+      submitLabel="Add domain"
     >
-      <form id="add-domain" onSubmit={submit} noValidate className="flex flex-col gap-4">
-        <FormError message={errors.root?.server?.message} />
-        <FormField label="Domain" error={errors.name?.message} hint="Use a subdomain such as mail.example.com to keep your main domain's reputation separate.">
-          <Input autoFocus placeholder="example.com" autoCapitalize="none" spellCheck={false} {...form.register("name")} />
-        </FormField>
-      </form>
-    </Dialog>
+      <FormField label="Domain" error={form.formState.errors.name?.message} hint="Use a subdomain such as mail.example.com to keep your main domain's reputation separate.">
+        <Input autoFocus placeholder="example.com" autoCapitalize="none" spellCheck={false} {...form.register("name")} />
+      </FormField>
+    </FormDialog>
   );
 }
 

@@ -2,9 +2,8 @@
 
 import { useEffect } from "react";
 import { Controller, useForm, useWatch, type Resolver } from "react-hook-form";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { FormError, FormField } from "@/components/ui/form-field";
+import { FormDialog } from "@/components/ui/form-dialog";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
@@ -79,7 +78,7 @@ export function InboxFormDialog({ open, inbox, onOpenChange, onSaved }: { open: 
     resolver: (editing ? formResolver(updateInboxInput) : formResolver(createInboxInput)) as unknown as Resolver<Values>,
     defaultValues: defaults(inbox),
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
   const imap = useWatch({ control: form.control, name: "imap" });
   const passwordAs = editing ? orUndefined : orNull;
 
@@ -100,117 +99,109 @@ export function InboxFormDialog({ open, inbox, onOpenChange, onSaved }: { open: 
   const passwordHint = (stored: boolean | undefined) => (editing && stored ? "Leave empty to keep the saved password." : undefined);
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       size="lg"
       title={editing ? `Edit ${inbox.name}` : "Connect an inbox"}
       description="A mailbox that sends your sequences and broadcasts. Passwords are stored encrypted and never shown again."
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="inbox-form" loading={isSubmitting}>
-            {editing ? "Save changes" : "Connect inbox"}
-          </Button>
-        </>
-      }
+      form={form}
+      formId="inbox-form"
+      onSubmit={submit}
+      submitLabel={editing ? "Save changes" : "Connect inbox"}
+      className="gap-5"
     >
-      <form id="inbox-form" onSubmit={submit} noValidate className="flex flex-col gap-5">
-        <FormError message={errors.root?.server?.message} />
-        <Section title="Sender">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField label="Inbox name" error={errors.name?.message} required>
-              <Input placeholder="Sales – Ada" {...form.register("name")} />
-            </FormField>
-            <FormField label="Daily limit" error={errors.daily_limit?.message} hint="Emails per day, 1 to 10,000.">
-              <Input type="number" min={1} max={10000} {...form.register("daily_limit", { valueAsNumber: true })} />
-            </FormField>
-            <FormField label="From address" error={errors.from_email?.message} required>
-              <Input type="email" placeholder="ada@example.com" {...form.register("from_email")} />
-            </FormField>
-            <FormField label="From name" error={errors.from_name?.message}>
-              <Input placeholder="Ada Lovelace" {...form.register("from_name", { setValueAs: orNull })} />
-            </FormField>
-            <FormField label="Reply-to address" error={errors.reply_to?.message} hint="Optional. Replies go to the from address otherwise." className="sm:col-span-2">
-              <Input type="email" placeholder="replies@example.com" {...form.register("reply_to", { setValueAs: orNull })} />
-            </FormField>
-          </div>
-        </Section>
-        <Section title="Outgoing mail (SMTP)" description="From your mail provider's settings page.">
-          <div className="grid gap-4 sm:grid-cols-[1fr_120px]">
-            <FormField label="SMTP host" error={errors.smtp?.host?.message} required>
-              <Input placeholder="smtp.example.com" autoCapitalize="none" spellCheck={false} {...form.register("smtp.host")} />
-            </FormField>
-            <FormField label="SMTP port" error={errors.smtp?.port?.message} required>
-              <Input type="number" min={1} max={65535} {...form.register("smtp.port", { valueAsNumber: true })} />
-            </FormField>
-            <FormField label="SMTP username" error={errors.smtp?.username?.message}>
-              <Input autoComplete="off" autoCapitalize="none" {...form.register("smtp.username", { setValueAs: orNull })} />
-            </FormField>
-            <div className="hidden sm:block" />
-            <FormField label="SMTP password" error={errors.smtp?.password?.message} hint={passwordHint(inbox?.smtp.has_password)}>
-              <Input type="password" autoComplete="new-password" {...form.register("smtp.password", { setValueAs: passwordAs })} />
-            </FormField>
-          </div>
-          <Controller
-            control={form.control}
-            name="smtp.secure"
-            render={({ field }) => (
-              <label className="flex items-center gap-3 text-sm text-zinc-700">
-                <Switch checked={field.value} onCheckedChange={field.onChange} aria-label="SMTP uses TLS from the start" />
-                <span>
-                  TLS from the start <span className="text-zinc-500">(usually port 465; otherwise STARTTLS is used when offered)</span>
-                </span>
-              </label>
-            )}
-          />
-        </Section>
-        <Section
-          title="Replies (IMAP)"
-          description="Optional. With IMAP, replies are detected and stop the sequence for that contact."
-          aside={
-            <Switch
-              checked={imap !== null}
-              onCheckedChange={(on) => form.setValue("imap", on ? (inbox?.imap ? defaults(inbox).imap : newImap) : null, { shouldDirty: true })}
-              aria-label="Read replies over IMAP"
-            />
-          }
-        >
-          {imap !== null && (
-            <>
-              <div className="grid gap-4 sm:grid-cols-[1fr_120px]">
-                <FormField label="IMAP host" error={errors.imap?.host?.message} required>
-                  <Input placeholder="imap.example.com" autoCapitalize="none" spellCheck={false} {...form.register("imap.host")} />
-                </FormField>
-                <FormField label="IMAP port" error={errors.imap?.port?.message} required>
-                  <Input type="number" min={1} max={65535} {...form.register("imap.port", { valueAsNumber: true })} />
-                </FormField>
-                <FormField label="IMAP username" error={errors.imap?.username?.message} required>
-                  <Input autoComplete="off" autoCapitalize="none" {...form.register("imap.username")} />
-                </FormField>
-                <div className="hidden sm:block" />
-                <FormField label="IMAP password" error={errors.imap?.password?.message} required={!inbox?.imap?.has_password} hint={passwordHint(inbox?.imap?.has_password)}>
-                  <Input type="password" autoComplete="new-password" {...form.register("imap.password", { setValueAs: editing ? orUndefined : (v: unknown) => (typeof v === "string" ? v : "") })} />
-                </FormField>
-              </div>
-              <Controller
-                control={form.control}
-                name="imap.secure"
-                render={({ field }) => (
-                  <label className="flex items-center gap-3 text-sm text-zinc-700">
-                    <Switch checked={Boolean(field.value)} onCheckedChange={field.onChange} aria-label="IMAP uses TLS" />
-                    <span>
-                      TLS <span className="text-zinc-500">(port 993)</span>
-                    </span>
-                  </label>
-                )}
-              />
-            </>
+      <Section title="Sender">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="Inbox name" error={errors.name?.message} required>
+            <Input placeholder="Sales – Ada" {...form.register("name")} />
+          </FormField>
+          <FormField label="Daily limit" error={errors.daily_limit?.message} hint="Emails per day, 1 to 10,000.">
+            <Input type="number" min={1} max={10000} {...form.register("daily_limit", { valueAsNumber: true })} />
+          </FormField>
+          <FormField label="From address" error={errors.from_email?.message} required>
+            <Input type="email" placeholder="ada@example.com" {...form.register("from_email")} />
+          </FormField>
+          <FormField label="From name" error={errors.from_name?.message}>
+            <Input placeholder="Ada Lovelace" {...form.register("from_name", { setValueAs: orNull })} />
+          </FormField>
+          <FormField label="Reply-to address" error={errors.reply_to?.message} hint="Optional. Replies go to the from address otherwise." className="sm:col-span-2">
+            <Input type="email" placeholder="replies@example.com" {...form.register("reply_to", { setValueAs: orNull })} />
+          </FormField>
+        </div>
+      </Section>
+      <Section title="Outgoing mail (SMTP)" description="From your mail provider's settings page.">
+        <div className="grid gap-4 sm:grid-cols-[1fr_120px]">
+          <FormField label="SMTP host" error={errors.smtp?.host?.message} required>
+            <Input placeholder="smtp.example.com" autoCapitalize="none" spellCheck={false} {...form.register("smtp.host")} />
+          </FormField>
+          <FormField label="SMTP port" error={errors.smtp?.port?.message} required>
+            <Input type="number" min={1} max={65535} {...form.register("smtp.port", { valueAsNumber: true })} />
+          </FormField>
+          <FormField label="SMTP username" error={errors.smtp?.username?.message}>
+            <Input autoComplete="off" autoCapitalize="none" {...form.register("smtp.username", { setValueAs: orNull })} />
+          </FormField>
+          <div className="hidden sm:block" />
+          <FormField label="SMTP password" error={errors.smtp?.password?.message} hint={passwordHint(inbox?.smtp.has_password)}>
+            <Input type="password" autoComplete="new-password" {...form.register("smtp.password", { setValueAs: passwordAs })} />
+          </FormField>
+        </div>
+        <Controller
+          control={form.control}
+          name="smtp.secure"
+          render={({ field }) => (
+            <label className="flex items-center gap-3 text-sm text-zinc-700">
+              <Switch checked={field.value} onCheckedChange={field.onChange} aria-label="SMTP uses TLS from the start" />
+              <span>
+                TLS from the start <span className="text-zinc-500">(usually port 465; otherwise STARTTLS is used when offered)</span>
+              </span>
+            </label>
           )}
-        </Section>
-      </form>
-    </Dialog>
+        />
+      </Section>
+      <Section
+        title="Replies (IMAP)"
+        description="Optional. With IMAP, replies are detected and stop the sequence for that contact."
+        aside={
+          <Switch
+            checked={imap !== null}
+            onCheckedChange={(on) => form.setValue("imap", on ? (inbox?.imap ? defaults(inbox).imap : newImap) : null, { shouldDirty: true })}
+            aria-label="Read replies over IMAP"
+          />
+        }
+      >
+        {imap !== null && (
+          <>
+            <div className="grid gap-4 sm:grid-cols-[1fr_120px]">
+              <FormField label="IMAP host" error={errors.imap?.host?.message} required>
+                <Input placeholder="imap.example.com" autoCapitalize="none" spellCheck={false} {...form.register("imap.host")} />
+              </FormField>
+              <FormField label="IMAP port" error={errors.imap?.port?.message} required>
+                <Input type="number" min={1} max={65535} {...form.register("imap.port", { valueAsNumber: true })} />
+              </FormField>
+              <FormField label="IMAP username" error={errors.imap?.username?.message} required>
+                <Input autoComplete="off" autoCapitalize="none" {...form.register("imap.username")} />
+              </FormField>
+              <div className="hidden sm:block" />
+              <FormField label="IMAP password" error={errors.imap?.password?.message} required={!inbox?.imap?.has_password} hint={passwordHint(inbox?.imap?.has_password)}>
+                <Input type="password" autoComplete="new-password" {...form.register("imap.password", { setValueAs: editing ? orUndefined : (v: unknown) => (typeof v === "string" ? v : "") })} />
+              </FormField>
+            </div>
+            <Controller
+              control={form.control}
+              name="imap.secure"
+              render={({ field }) => (
+                <label className="flex items-center gap-3 text-sm text-zinc-700">
+                  <Switch checked={Boolean(field.value)} onCheckedChange={field.onChange} aria-label="IMAP uses TLS" />
+                  <span>
+                    TLS <span className="text-zinc-500">(port 993)</span>
+                  </span>
+                </label>
+              )}
+            />
+          </>
+        )}
+      </Section>
+    </FormDialog>
   );
 }

@@ -1,9 +1,8 @@
 "use client";
 
 import { useForm } from "react-hook-form";
-import { Button } from "@/components/ui/button";
-import { Dialog } from "@/components/ui/dialog";
-import { FormError, FormField } from "@/components/ui/form-field";
+import { FormDialog } from "@/components/ui/form-dialog";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
@@ -29,31 +28,19 @@ export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: { op
     }
   });
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!next) form.reset();
-        onOpenChange(next);
-      }}
+      onOpenChange={onOpenChange}
       title="Create organization"
       description="An organization has its own contacts, broadcasts, domains and team."
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="create-organization" loading={form.formState.isSubmitting}>
-            Create organization
-          </Button>
-        </>
-      }
+      form={form}
+      formId="create-organization"
+      onSubmit={submit}
+      submitLabel="Create organization"
     >
-      <form id="create-organization" onSubmit={submit} className="flex flex-col gap-4" noValidate>
-        <FormError message={form.formState.errors.root?.server?.message} />
-        <FormField label="Organization name" error={form.formState.errors.name?.message} required>
-          <Input autoFocus placeholder="Acme Inc." autoComplete="organization" {...form.register("name")} />
-        </FormField>
-      </form>
-    </Dialog>
+      <FormField label="Organization name" error={form.formState.errors.name?.message} required>
+        <Input autoFocus placeholder="Acme Inc." autoComplete="organization" {...form.register("name")} />
+      </FormField>
+    </FormDialog>
   );
 }

@@ -5,10 +5,9 @@ import { useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { firstError } from "@/components/broadcasts/first-error";
 import { bodyResolver } from "@/components/ui/body-resolver";
-import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
-import { Dialog } from "@/components/ui/dialog";
-import { FormError, FormField } from "@/components/ui/form-field";
+import { FormDialog } from "@/components/ui/form-dialog";
+import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
@@ -61,7 +60,7 @@ function EventPicker({ value, onChange }: { value: WebhookEventType[]; onChange:
 export function WebhookDialog({ open, onOpenChange, webhook, onCreated }: WebhookDialogProps) {
   const queryClient = useQueryClient();
   const form = useForm<Values>({ resolver, defaultValues: { url: "", events: [] } });
-  const { errors, isSubmitting } = form.formState;
+  const { errors } = form.formState;
 
   useEffect(() => {
     if (open) form.reset({ url: webhook?.url ?? "", events: webhook?.events ?? ["email.delivered", "email.bounced", "email.complained"] });
@@ -83,38 +82,30 @@ export function WebhookDialog({ open, onOpenChange, webhook, onCreated }: Webhoo
   });
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
       onOpenChange={onOpenChange}
       size="lg"
       title={webhook ? "Edit webhook" : "Add webhook"}
       description="Events are POSTed to your URL as JSON, signed on the Standard Webhooks scheme, and retried with backoff when it fails."
-      footer={
-        <>
-          <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="webhook-form" loading={isSubmitting}>
-            {webhook ? "Save webhook" : "Add webhook"}
-          </Button>
-        </>
-      }
+      form={form}
+      formId="webhook-form"
+      onSubmit={submit}
+      submitLabel={webhook ? "Save webhook" : "Add webhook"}
+      className="gap-5"
     >
-      <form id="webhook-form" onSubmit={submit} className="flex flex-col gap-5" noValidate>
-        <FormError message={errors.root?.server?.message} />
-        <FormField label="Endpoint URL" error={errors.url?.message} hint="A public https URL. Private and local addresses are never called." required>
-          <Input type="url" autoFocus placeholder="https://example.com/webhooks/mail" className="font-mono text-[13px]" {...form.register("url")} />
-        </FormField>
-        <div className="flex flex-col gap-2">
-          <p className="text-sm font-medium text-zinc-800">Events</p>
-          <Controller control={form.control} name="events" render={({ field }) => <EventPicker value={field.value} onChange={field.onChange} />} />
-          {firstError(errors.events) && (
-            <p role="alert" className="text-[13px] font-medium text-red-600">
-              {firstError(errors.events) === "Required" || errors.events?.type === "too_small" ? "Choose at least one event." : firstError(errors.events)}
-            </p>
-          )}
-        </div>
-      </form>
-    </Dialog>
+      <FormField label="Endpoint URL" error={errors.url?.message} hint="A public https URL. Private and local addresses are never called." required>
+        <Input type="url" autoFocus placeholder="https://example.com/webhooks/mail" className="font-mono text-[13px]" {...form.register("url")} />
+      </FormField>
+      <div className="flex flex-col gap-2">
+        <p className="text-sm font-medium text-zinc-800">Events</p>
+        <Controller control={form.control} name="events" render={({ field }) => <EventPicker value={field.value} onChange={field.onChange} />} />
+        {firstError(errors.events) && (
+          <p role="alert" className="text-[13px] font-medium text-red-600">
+            {firstError(errors.events) === "Required" || errors.events?.type === "too_small" ? "Choose at least one event." : firstError(errors.events)}
+          </p>
+        )}
+      </div>
+    </FormDialog>
   );
 }
