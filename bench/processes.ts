@@ -64,7 +64,7 @@ export class ProductServer extends Child {
   }
 
   async start() {
-    // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+    // BENCH_PROFILE=<dir>: the server (and the worker) write a V8 CPU profile there when they stop (open it in Chrome's DevTools).
     const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
     const child = this.spawn([...profile, require.resolve("next/dist/bin/next"), "start", "-p", String(this.port), "-H", "127.0.0.1"]);
     const deadline = Date.now() + 60_000;
@@ -108,7 +108,8 @@ export class SendingWorker extends Child {
   }
 
   start(entry: string) {
-    this.spawn(["--import", "tsx", entry]);
+    const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    this.spawn([...profile, "--import", "tsx", entry]);
   }
 
   get exitCode() {
