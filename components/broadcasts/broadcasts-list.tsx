@@ -12,7 +12,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { formatDateTime, RelativeTime } from "@/components/ui/date";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
+import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { CursorPagination } from "@/components/ui/pagination";
 import { SkeletonRows } from "@/components/ui/skeleton";
@@ -92,95 +92,95 @@ export function BroadcastsList() {
     <>
       <PageHeader title="Broadcasts" description="Campaigns to a segment of your contacts, with optional follow-up sequences." actions={newButton} />
       <Card>
-        {query.isPending ? (
-          <SkeletonRows rows={6} columns={6} />
-        ) : query.isError ? (
-          <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load broadcasts" />
-        ) : rows.length === 0 && firstPage ? (
-          <EmptyState
-            icon={Megaphone}
-            title="No broadcasts yet"
-            action={newButton}
-          >
-            Create a draft, choose who receives it and what it says, then send it now or schedule it. Add follow-up steps to turn it into a sequence.
-          </EmptyState>
-        ) : (
-          <>
-            <Table>
-              <TableHead>
-                <tr>
-                  <TableHeaderCell>Broadcast</TableHeaderCell>
-                  <TableHeaderCell>Status</TableHeaderCell>
-                  <TableHeaderCell className="text-right">Sent</TableHeaderCell>
-                  <TableHeaderCell className="text-right">Opened</TableHeaderCell>
-                  <TableHeaderCell className="text-right">Clicked</TableHeaderCell>
-                  <TableHeaderCell className="text-right">Bounced</TableHeaderCell>
-                  <TableHeaderCell>Schedule</TableHeaderCell>
-                  <TableHeaderCell>
-                    <span className="sr-only">Actions</span>
-                  </TableHeaderCell>
-                </tr>
-              </TableHead>
-              <TableBody>
-                {rows.map((broadcast) => (
-                  <TableRow key={broadcast.id}>
-                    <TableCell className="max-w-72">
-                      <Link href={`/broadcasts/${broadcast.id}`} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
-                        {broadcast.name}
-                      </Link>
-                      <div className="truncate text-xs text-zinc-500">{broadcast.subject}</div>
-                    </TableCell>
-                    <TableCell>
-                      <StatusBadge status={broadcast.status} />
-                    </TableCell>
-                    <TableCell>
-                      <Counter value={broadcast.sent_count} />
-                    </TableCell>
-                    <TableCell>
-                      <Counter value={broadcast.opened_count} of={broadcast.sent_count} />
-                    </TableCell>
-                    <TableCell>
-                      <Counter value={broadcast.clicked_count} of={broadcast.sent_count} />
-                    </TableCell>
-                    <TableCell>
-                      <Counter value={broadcast.bounced_count} of={broadcast.sent_count} />
-                    </TableCell>
-                    <TableCell className="text-[13px] whitespace-nowrap">
-                      <Schedule broadcast={broadcast} />
-                    </TableCell>
-                    <TableCell className="w-10">
-                      <DropdownMenu>
-                        <DropdownMenuTrigger asChild>
-                          <Button variant="ghost" size="icon" aria-label={`Actions for ${broadcast.name}`}>
-                            <MoreHorizontal aria-hidden />
-                          </Button>
-                        </DropdownMenuTrigger>
-                        <DropdownMenuContent>
-                          <DropdownMenuItem asChild>
-                            <Link href={`/broadcasts/${broadcast.id}`}>
-                              <Pencil aria-hidden />
-                              {broadcast.status === "draft" || broadcast.status === "scheduled" ? "Edit" : "View"}
-                            </Link>
-                          </DropdownMenuItem>
-                          <DropdownMenuItem onSelect={() => duplicate.mutate(broadcast)} disabled={duplicate.isPending}>
-                            <Copy aria-hidden />
-                            Duplicate
-                          </DropdownMenuItem>
-                          <DropdownMenuSeparator />
-                          <DropdownMenuItem destructive disabled={broadcast.status === "sending"} onSelect={() => setDeleting(broadcast)}>
-                            <Trash2 aria-hidden />
-                            Delete
-                          </DropdownMenuItem>
-                        </DropdownMenuContent>
-                      </DropdownMenu>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-            <CursorPagination {...pager.controls(query.data)} loading={query.isFetching} />
-          </>
-        )}
+        <ListState
+          query={query}
+          loading={<SkeletonRows rows={6} columns={6} />}
+          errorTitle="Could not load broadcasts"
+          isEmpty={rows.length === 0 && firstPage}
+          empty={
+            <EmptyState
+              icon={Megaphone}
+              title="No broadcasts yet"
+              action={newButton}
+            >
+              Create a draft, choose who receives it and what it says, then send it now or schedule it. Add follow-up steps to turn it into a sequence.
+            </EmptyState>
+          }
+        >
+          <Table>
+            <TableHead>
+              <tr>
+                <TableHeaderCell>Broadcast</TableHeaderCell>
+                <TableHeaderCell>Status</TableHeaderCell>
+                <TableHeaderCell className="text-right">Sent</TableHeaderCell>
+                <TableHeaderCell className="text-right">Opened</TableHeaderCell>
+                <TableHeaderCell className="text-right">Clicked</TableHeaderCell>
+                <TableHeaderCell className="text-right">Bounced</TableHeaderCell>
+                <TableHeaderCell>Schedule</TableHeaderCell>
+                <TableHeaderCell>
+                  <span className="sr-only">Actions</span>
+                </TableHeaderCell>
+              </tr>
+            </TableHead>
+            <TableBody>
+              {rows.map((broadcast) => (
+                <TableRow key={broadcast.id}>
+                  <TableCell className="max-w-72">
+                    <Link href={`/broadcasts/${broadcast.id}`} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
+                      {broadcast.name}
+                    </Link>
+                    <div className="truncate text-xs text-zinc-500">{broadcast.subject}</div>
+                  </TableCell>
+                  <TableCell>
+                    <StatusBadge status={broadcast.status} />
+                  </TableCell>
+                  <TableCell>
+                    <Counter value={broadcast.sent_count} />
+                  </TableCell>
+                  <TableCell>
+                    <Counter value={broadcast.opened_count} of={broadcast.sent_count} />
+                  </TableCell>
+                  <TableCell>
+                    <Counter value={broadcast.clicked_count} of={broadcast.sent_count} />
+                  </TableCell>
+                  <TableCell>
+                    <Counter value={broadcast.bounced_count} of={broadcast.sent_count} />
+                  </TableCell>
+                  <TableCell className="text-[13px] whitespace-nowrap">
+                    <Schedule broadcast={broadcast} />
+                  </TableCell>
+                  <TableCell className="w-10">
+                    <DropdownMenu>
+                      <DropdownMenuTrigger asChild>
+                        <Button variant="ghost" size="icon" aria-label={`Actions for ${broadcast.name}`}>
+                          <MoreHorizontal aria-hidden />
+                        </Button>
+                      </DropdownMenuTrigger>
+                      <DropdownMenuContent>
+                        <DropdownMenuItem asChild>
+                          <Link href={`/broadcasts/${broadcast.id}`}>
+                            <Pencil aria-hidden />
+                            {broadcast.status === "draft" || broadcast.status === "scheduled" ? "Edit" : "View"}
+                          </Link>
+                        </DropdownMenuItem>
+                        <DropdownMenuItem onSelect={() => duplicate.mutate(broadcast)} disabled={duplicate.isPending}>
+                          <Copy aria-hidden />
+                          Duplicate
+                        </DropdownMenuItem>
+                        <DropdownMenuSeparator />
+                        <DropdownMenuItem destructive disabled={broadcast.status === "sending"} onSelect={() => setDeleting(broadcast)}>
+                          <Trash2 aria-hidden />
+                          Delete
+                        </DropdownMenuItem>
+                      </DropdownMenuContent>
+                    </DropdownMenu>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <CursorPagination {...pager.controls(query.data)} loading={query.isFetching} />
+        </ListState>
       </Card>
       <NewBroadcastDialog open={creating} onOpenChange={setCreating} />
       <ConfirmDialog

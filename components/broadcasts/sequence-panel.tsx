@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
+import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useAllTemplates } from "@/components/templates/use-templates";
@@ -106,17 +106,19 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
         }
         actions={list.length > 0 ? addButton : undefined}
       />
-      {steps.isPending ? (
-        <SkeletonRows rows={3} columns={2} />
-      ) : steps.isError ? (
-        <ErrorState error={steps.error} onRetry={() => void steps.refetch()} title="Could not load the follow-ups" />
-      ) : list.length === 0 ? (
-        <EmptyState icon={ListOrdered} title="No follow-ups" action={addButton || undefined}>
-          {editable
-            ? "Most replies come from the second or third email. Add a follow-up to nudge recipients who have not answered."
-            : "This broadcast was sent without follow-ups."}
-        </EmptyState>
-      ) : (
+      <ListState
+        query={steps}
+        loading={<SkeletonRows rows={3} columns={2} />}
+        errorTitle="Could not load the follow-ups"
+        isEmpty={list.length === 0}
+        empty={
+          <EmptyState icon={ListOrdered} title="No follow-ups" action={addButton || undefined}>
+            {editable
+              ? "Most replies come from the second or third email. Add a follow-up to nudge recipients who have not answered."
+              : "This broadcast was sent without follow-ups."}
+          </EmptyState>
+        }
+      >
         <CardBody>
           <ol aria-label="Emails in the sequence">
             <li className="flex items-start gap-3">
@@ -179,7 +181,7 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
             ))}
           </ol>
         </CardBody>
-      )}
+      </ListState>
       <StepDialog
         open={editing.open}
         onOpenChange={(open) => setEditing((current) => ({ ...current, open }))}

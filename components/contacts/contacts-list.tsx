@@ -12,8 +12,8 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
 import { Input } from "@/components/ui/input";
+import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagePagination } from "@/components/ui/pagination";
 import { NativeSelect } from "@/components/ui/select";
@@ -131,110 +131,110 @@ export function ContactsList() {
             </Button>
           )}
         </div>
-        {query.isPending ? (
-          <SkeletonRows rows={8} columns={4} />
-        ) : query.isError ? (
-          <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load contacts" />
-        ) : rows.length === 0 ? (
-          filtered ? (
-            <EmptyState icon={Search} title="No contacts match" action={<Button variant="secondary" onClick={clear}>Clear filters</Button>}>
-              Try another search, or remove a filter.
-            </EmptyState>
-          ) : (
-            <EmptyState
-              icon={Users}
-              title="No contacts yet"
-              action={
-                <>
-                  {importButton}
-                  {addButton}
-                </>
-              }
-            >
-              Import a CSV from your CRM or newsletter tool, or add people one by one. Contacts can also be created through the API.
-            </EmptyState>
-          )
-        ) : (
-          <>
-            <Table aria-busy={query.isFetching}>
-              <TableHead>
-                <tr>
-                  <TableHeaderCell>Contact</TableHeaderCell>
-                  <TableHeaderCell>Status</TableHeaderCell>
-                  <TableHeaderCell>Tags</TableHeaderCell>
-                  <TableHeaderCell>Added</TableHeaderCell>
-                  <TableHeaderCell>
-                    <span className="sr-only">Actions</span>
-                  </TableHeaderCell>
-                </tr>
-              </TableHead>
-              <TableBody className={query.isFetching && query.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
-                {rows.map((contact) => (
-                  <TableRow key={contact.id}>
-                    <TableCell className="max-w-80">
-                      <button type="button" className="block max-w-full truncate text-left font-medium text-zinc-900 hover:text-brand-700 hover:underline focus-visible:underline focus-visible:outline-none" onClick={() => setDialog({ open: true, contact })}>
-                        {contact.email}
-                      </button>
-                      {fullName(contact) && <p className="truncate text-xs text-zinc-500">{fullName(contact)}</p>}
-                    </TableCell>
-                    <TableCell>
-                      {contact.subscribed ? (
-                        <Badge tone="success" dot>
-                          Subscribed
-                        </Badge>
-                      ) : (
-                        <Badge tone="neutral" dot>
-                          Unsubscribed
-                        </Badge>
-                      )}
-                    </TableCell>
-                    <TableCell>
-                      <div className="flex max-w-64 flex-wrap gap-1">
-                        {contact.tags.length === 0 && <span className="text-zinc-400">—</span>}
-                        {contact.tags.slice(0, 3).map((tag) => (
-                          <button
-                            key={tag}
-                            type="button"
-                            title={`Filter by ${tag}`}
-                            onClick={() => !filters.tags.includes(tag) && update({ tags: [...filters.tags, tag] })}
-                            className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 hover:bg-zinc-200 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
-                          >
-                            {tag}
-                          </button>
-                        ))}
-                        {contact.tags.length > 3 && <span className="text-xs text-zinc-500">+{contact.tags.length - 3}</span>}
-                      </div>
-                    </TableCell>
-                    <TableCell className="text-[13px] text-zinc-600">
-                      <RelativeTime value={contact.created_at} />
-                    </TableCell>
-                    <TableCell className="w-10">
-                      <DropdownMenu>
-                        <DropdownMenuTrigger asChild>
-                          <Button variant="ghost" size="icon" aria-label={`Actions for ${contact.email}`}>
-                            <MoreHorizontal aria-hidden />
-                          </Button>
-                        </DropdownMenuTrigger>
-                        <DropdownMenuContent>
-                          <DropdownMenuItem onSelect={() => setDialog({ open: true, contact })}>
-                            <Pencil aria-hidden />
-                            Edit
-                          </DropdownMenuItem>
-                          <DropdownMenuSeparator />
-                          <DropdownMenuItem destructive onSelect={() => setDeleting(contact)}>
-                            <Trash2 aria-hidden />
-                            Delete
-                          </DropdownMenuItem>
-                        </DropdownMenuContent>
-                      </DropdownMenu>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-            <PagePagination page={page} pages={pages} total={data?.total} onPage={setPage} loading={query.isFetching} />
-          </>
-        )}
+        <ListState
+          query={query}
+          loading={<SkeletonRows rows={8} columns={4} />}
+          errorTitle="Could not load contacts"
+          isEmpty={rows.length === 0}
+          empty={
+            filtered ? (
+              <EmptyState icon={Search} title="No contacts match" action={<Button variant="secondary" onClick={clear}>Clear filters</Button>}>
+                Try another search, or remove a filter.
+              </EmptyState>
+            ) : (
+              <EmptyState
+                icon={Users}
+                title="No contacts yet"
+                action={
+                  <>
+                    {importButton}
+                    {addButton}
+                  </>
+                }
+              >
+                Import a CSV from your CRM or newsletter tool, or add people one by one. Contacts can also be created through the API.
+              </EmptyState>
+            )
+          }
+        >
+          <Table aria-busy={query.isFetching}>
+            <TableHead>
+              <tr>
+                <TableHeaderCell>Contact</TableHeaderCell>
+                <TableHeaderCell>Status</TableHeaderCell>
+                <TableHeaderCell>Tags</TableHeaderCell>
+                <TableHeaderCell>Added</TableHeaderCell>
+                <TableHeaderCell>
+                  <span className="sr-only">Actions</span>
+                </TableHeaderCell>
+              </tr>
+            </TableHead>
+            <TableBody className={query.isFetching && query.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+              {rows.map((contact) => (
+                <TableRow key={contact.id}>
+                  <TableCell className="max-w-80">
+                    <button type="button" className="block max-w-full truncate text-left font-medium text-zinc-900 hover:text-brand-700 hover:underline focus-visible:underline focus-visible:outline-none" onClick={() => setDialog({ open: true, contact })}>
+                      {contact.email}
+                    </button>
+                    {fullName(contact) && <p className="truncate text-xs text-zinc-500">{fullName(contact)}</p>}
+                  </TableCell>
+                  <TableCell>
+                    {contact.subscribed ? (
+                      <Badge tone="success" dot>
+                        Subscribed
+                      </Badge>
+                    ) : (
+                      <Badge tone="neutral" dot>
+                        Unsubscribed
+                      </Badge>
+                    )}
+                  </TableCell>
+                  <TableCell>
+                    <div className="flex max-w-64 flex-wrap gap-1">
+                      {contact.tags.length === 0 && <span className="text-zinc-400">—</span>}
+                      {contact.tags.slice(0, 3).map((tag) => (
+                        <button
+                          key={tag}
+                          type="button"
+                          title={`Filter by ${tag}`}
+                          onClick={() => !filters.tags.includes(tag) && update({ tags: [...filters.tags, tag] })}
+                          className="rounded bg-zinc-100 px-1.5 py-0.5 text-xs text-zinc-700 hover:bg-zinc-200 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none"
+                        >
+                          {tag}
+                        </button>
+                      ))}
+                      {contact.tags.length > 3 && <span className="text-xs text-zinc-500">+{contact.tags.length - 3}</span>}
+                    </div>
+                  </TableCell>
+                  <TableCell className="text-[13px] text-zinc-600">
+                    <RelativeTime value={contact.created_at} />
+                  </TableCell>
+                  <TableCell className="w-10">
+                    <DropdownMenu>
+                      <DropdownMenuTrigger asChild>
+                        <Button variant="ghost" size="icon" aria-label={`Actions for ${contact.email}`}>
+                          <MoreHorizontal aria-hidden />
+                        </Button>
+                      </DropdownMenuTrigger>
+                      <DropdownMenuContent>
+                        <DropdownMenuItem onSelect={() => setDialog({ open: true, contact })}>
+                          <Pencil aria-hidden />
+                          Edit
+                        </DropdownMenuItem>
+                        <DropdownMenuSeparator />
+                        <DropdownMenuItem destructive onSelect={() => setDeleting(contact)}>
+                          <Trash2 aria-hidden />
+                          Delete
+                        </DropdownMenuItem>
+                      </DropdownMenuContent>
+                    </DropdownMenu>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <PagePagination page={page} pages={pages} total={data?.total} onPage={setPage} loading={query.isFetching} />
+        </ListState>
       </Card>
       <ContactDialog open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))} contact={dialog.contact} />
       <ConfirmDialog

@@ -7,8 +7,8 @@ import { bodyResolver } from "@/components/ui/body-resolver";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { RelativeTime } from "@/components/ui/date";
-import { ErrorState } from "@/components/ui/error-state";
 import { FormError } from "@/components/ui/form-field";
+import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
@@ -52,16 +52,18 @@ export function CommentsCard({ emailId }: { emailId: string }) {
   return (
     <Card>
       <CardHeader title="Comments" description="Notes for your team. The recipient never sees them." />
-      {comments.isPending ? (
-        <SkeletonRows rows={2} columns={2} />
-      ) : comments.isError ? (
-        <ErrorState error={comments.error} onRetry={() => void comments.refetch()} title="Could not load comments" />
-      ) : list.length === 0 ? (
-        <div className="flex items-center gap-2 px-5 py-4 text-sm text-zinc-500">
-          <MessageSquare className="size-4 text-zinc-400" aria-hidden />
-          No comments yet. Leave a note for whoever picks this up next.
-        </div>
-      ) : (
+      <ListState
+        query={comments}
+        loading={<SkeletonRows rows={2} columns={2} />}
+        errorTitle="Could not load comments"
+        isEmpty={list.length === 0}
+        empty={
+          <div className="flex items-center gap-2 px-5 py-4 text-sm text-zinc-500">
+            <MessageSquare className="size-4 text-zinc-400" aria-hidden />
+            No comments yet. Leave a note for whoever picks this up next.
+          </div>
+        }
+      >
         <ol className="flex flex-col gap-4 px-5 py-4" aria-label="Comments">
           {list.map((comment) => (
             <li key={comment.id} className="flex gap-3">
@@ -80,7 +82,7 @@ export function CommentsCard({ emailId }: { emailId: string }) {
             </li>
           ))}
         </ol>
-      )}
+      </ListState>
       <CardBody className="border-t border-zinc-100">
         <form onSubmit={submit} noValidate className="flex flex-col gap-2">
           <FormError message={errors.root?.server?.message} />

@@ -10,8 +10,8 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { RelativeTime } from "@/components/ui/date";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
 import { Input } from "@/components/ui/input";
+import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagePagination } from "@/components/ui/pagination";
 import { NativeSelect } from "@/components/ui/select";
@@ -107,61 +107,61 @@ export function EmailsList() {
             </Button>
           )}
         </div>
-        {emails.isPending ? (
-          <SkeletonRows rows={8} columns={5} />
-        ) : emails.isError ? (
-          <ErrorState error={emails.error} onRetry={() => void emails.refetch()} title="Could not load emails" />
-        ) : rows.length === 0 ? (
-          filtered ? (
-            <EmptyState icon={Search} title="No emails match" action={<Button variant="secondary" onClick={clear}>Clear filters</Button>}>
-              Try another recipient or status, or remove a filter.
-            </EmptyState>
-          ) : (
-            <EmptyState icon={Mail} title="No emails yet" action={<Button asChild><Link href="/broadcasts">Go to broadcasts</Link></Button>}>
-              Emails appear here as soon as a broadcast or the API sends them, and replies arrive in their threads.
-            </EmptyState>
-          )
-        ) : (
-          <>
-            <Table>
-              <TableHead>
-                <tr>
-                  <TableHeaderCell>Contact</TableHeaderCell>
-                  <TableHeaderCell>Subject</TableHeaderCell>
-                  <TableHeaderCell>Status</TableHeaderCell>
-                  <TableHeaderCell>Activity</TableHeaderCell>
-                  <TableHeaderCell>When</TableHeaderCell>
-                </tr>
-              </TableHead>
-              <TableBody className={emails.isFetching && emails.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
-                {rows.map((email) => (
-                  <TableRow key={email.id} className="cursor-pointer" onClick={() => router.push(`/emails/${email.id}`)}>
-                    <TableCell className="max-w-60">
-                      <Link href={`/emails/${email.id}`} className="flex min-w-0 items-center gap-1.5 font-medium text-zinc-900 hover:text-brand-700 hover:underline" onClick={(event) => event.stopPropagation()}>
-                        {email.direction === "inbound" && <ArrowDownLeft className="size-3.5 shrink-0 text-sky-600" aria-label="Received" />}
-                        <span className="truncate">{email.direction === "inbound" ? email.from_email : email.to_email}</span>
-                      </Link>
-                      <p className="truncate text-xs text-zinc-500">{email.direction === "inbound" ? `to ${email.to_email}` : `from ${email.from_email}`}</p>
-                    </TableCell>
-                    <TableCell className="max-w-80">
-                      <span className="block truncate">{email.subject}</span>
-                    </TableCell>
-                    <TableCell>
-                      <StatusBadge status={email.status} />
-                    </TableCell>
-                    <TableCell>
-                      <EventIcons email={email} />
-                    </TableCell>
-                    <TableCell className="text-[13px] text-zinc-600">
-                      <RelativeTime value={email.sent_at ?? email.created_at} />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-            {pagination && <PagePagination page={pagination.page} pages={pagination.pages} total={pagination.total} onPage={setPage} loading={emails.isFetching} />}
-          </>
-        )}
+        <ListState
+          query={emails}
+          loading={<SkeletonRows rows={8} columns={5} />}
+          errorTitle="Could not load emails"
+          isEmpty={rows.length === 0}
+          empty={
+            filtered ? (
+              <EmptyState icon={Search} title="No emails match" action={<Button variant="secondary" onClick={clear}>Clear filters</Button>}>
+                Try another recipient or status, or remove a filter.
+              </EmptyState>
+            ) : (
+              <EmptyState icon={Mail} title="No emails yet" action={<Button asChild><Link href="/broadcasts">Go to broadcasts</Link></Button>}>
+                Emails appear here as soon as a broadcast or the API sends them, and replies arrive in their threads.
+              </EmptyState>
+            )
+          }
+        >
+          <Table>
+            <TableHead>
+              <tr>
+                <TableHeaderCell>Contact</TableHeaderCell>
+                <TableHeaderCell>Subject</TableHeaderCell>
+                <TableHeaderCell>Status</TableHeaderCell>
+                <TableHeaderCell>Activity</TableHeaderCell>
+                <TableHeaderCell>When</TableHeaderCell>
+              </tr>
+            </TableHead>
+            <TableBody className={emails.isFetching && emails.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
+              {rows.map((email) => (
+                <TableRow key={email.id} className="cursor-pointer" onClick={() => router.push(`/emails/${email.id}`)}>
+                  <TableCell className="max-w-60">
+                    <Link href={`/emails/${email.id}`} className="flex min-w-0 items-center gap-1.5 font-medium text-zinc-900 hover:text-brand-700 hover:underline" onClick={(event) => event.stopPropagation()}>
+                      {email.direction === "inbound" && <ArrowDownLeft className="size-3.5 shrink-0 text-sky-600" aria-label="Received" />}
+                      <span className="truncate">{email.direction === "inbound" ? email.from_email : email.to_email}</span>
+                    </Link>
+                    <p className="truncate text-xs text-zinc-500">{email.direction === "inbound" ? `to ${email.to_email}` : `from ${email.from_email}`}</p>
+                  </TableCell>
+                  <TableCell className="max-w-80">
+                    <span className="block truncate">{email.subject}</span>
+                  </TableCell>
+                  <TableCell>
+                    <StatusBadge status={email.status} />
+                  </TableCell>
+                  <TableCell>
+                    <EventIcons email={email} />
+                  </TableCell>
+                  <TableCell className="text-[13px] text-zinc-600">
+                    <RelativeTime value={email.sent_at ?? email.created_at} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {pagination && <PagePagination page={pagination.page} pages={pagination.pages} total={pagination.total} onPage={setPage} loading={emails.isFetching} />}
+        </ListState>
       </Card>
     </>
   );

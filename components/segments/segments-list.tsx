@@ -10,7 +10,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
+import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
@@ -45,15 +45,17 @@ export function SegmentsList() {
     <>
       <PageHeader title="Segments" description="Named groups of contacts to send broadcasts to and to end sequences with." actions={createButton} />
       <Card>
-        {segments.isPending ? (
-          <SkeletonRows rows={4} columns={4} />
-        ) : segments.isError ? (
-          <ErrorState error={segments.error} onRetry={() => void segments.refetch()} title="Could not load segments" />
-        ) : rows.length === 0 ? (
-          <EmptyState icon={Filter} title="No segments yet" action={createButton}>
-            Create a segment, then add contacts to it when you import a CSV. Broadcasts are sent to a segment.
-          </EmptyState>
-        ) : (
+        <ListState
+          query={segments}
+          loading={<SkeletonRows rows={4} columns={4} />}
+          errorTitle="Could not load segments"
+          isEmpty={rows.length === 0}
+          empty={
+            <EmptyState icon={Filter} title="No segments yet" action={createButton}>
+              Create a segment, then add contacts to it when you import a CSV. Broadcasts are sent to a segment.
+            </EmptyState>
+          }
+        >
           <Table>
             <TableHead>
               <tr>
@@ -115,7 +117,7 @@ export function SegmentsList() {
               ))}
             </TableBody>
           </Table>
-        )}
+        </ListState>
       </Card>
       <SegmentDialog open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))} segment={dialog.segment} />
       <ConfirmDialog

@@ -12,10 +12,10 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { RelativeTime } from "@/components/ui/date";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
@@ -120,6 +120,7 @@ export function ApiKeysSection() {
     await queryClient.invalidateQueries({ queryKey: apiKeysKey });
   };
 
+  const rows = keys.data?.data ?? [];
   const createButton = (
     <Button onClick={() => setCreating(true)}>
       <Plus aria-hidden />
@@ -129,16 +130,18 @@ export function ApiKeysSection() {
 
   return (
     <Card>
-      <CardHeader title="API keys" description="Programs use these to call the /v1 API as you, with your role." actions={keys.data?.data.length ? createButton : undefined} />
-      {keys.isPending ? (
-        <SkeletonRows rows={2} columns={4} />
-      ) : keys.isError ? (
-        <ErrorState error={keys.error} onRetry={() => void keys.refetch()} title="Could not load API keys" />
-      ) : keys.data.data.length === 0 ? (
-        <EmptyState icon={KeyRound} title="No API keys yet" action={createButton}>
-          Create a key to send email, sync contacts or start broadcasts from your own code.
-        </EmptyState>
-      ) : (
+      <CardHeader title="API keys" description="Programs use these to call the /v1 API as you, with your role." actions={rows.length ? createButton : undefined} />
+      <ListState
+        query={keys}
+        loading={<SkeletonRows rows={2} columns={4} />}
+        errorTitle="Could not load API keys"
+        isEmpty={rows.length === 0}
+        empty={
+          <EmptyState icon={KeyRound} title="No API keys yet" action={createButton}>
+            Create a key to send email, sync contacts or start broadcasts from your own code.
+          </EmptyState>
+        }
+      >
         <Table>
           <TableHead>
             <tr>
@@ -152,7 +155,7 @@ export function ApiKeysSection() {
             </tr>
           </TableHead>
           <TableBody>
-            {keys.data.data.map((key) => (
+            {rows.map((key) => (
               <TableRow key={key.id} className={cn(key.revoked_at && "text-zinc-400")}>
                 <TableCell className={cn("font-medium", key.revoked_at ? "text-zinc-400" : "text-zinc-900")}>{key.name}</TableCell>
                 <TableCell>
@@ -177,7 +180,7 @@ export function ApiKeysSection() {
             ))}
           </TableBody>
         </Table>
-      )}
+      </ListState>
       <CreateKeyDialog
         open={creating}
         onOpenChange={setCreating}

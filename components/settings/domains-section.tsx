@@ -11,11 +11,11 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { CopyButton } from "@/components/ui/copy-button";
 import { RelativeTime } from "@/components/ui/date";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
 import { focusRing } from "@/components/ui/focus-ring";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
@@ -208,6 +208,7 @@ export function DomainsSection() {
     await queryClient.invalidateQueries({ queryKey: domainsKey });
   };
 
+  const rows = domains.data?.data ?? [];
   const addButton = (
     <Button onClick={() => setAdding(true)}>
       <Plus aria-hidden />
@@ -217,18 +218,20 @@ export function DomainsSection() {
 
   return (
     <Card>
-      <CardHeader title="Domains" description="Verified domains you can send from. Templates and broadcasts need a verified sender domain." actions={domains.data?.data.length ? addButton : undefined} />
-      {domains.isPending ? (
-        <SkeletonRows rows={2} columns={3} />
-      ) : domains.isError ? (
-        <ErrorState error={domains.error} onRetry={() => void domains.refetch()} title="Could not load domains" />
-      ) : domains.data.data.length === 0 ? (
-        <EmptyState icon={Globe} title="No domains yet" action={addButton}>
-          Add the domain you send from, publish its DNS records and verify it. Then every address at it can send.
-        </EmptyState>
-      ) : (
+      <CardHeader title="Domains" description="Verified domains you can send from. Templates and broadcasts need a verified sender domain." actions={rows.length ? addButton : undefined} />
+      <ListState
+        query={domains}
+        loading={<SkeletonRows rows={2} columns={3} />}
+        errorTitle="Could not load domains"
+        isEmpty={rows.length === 0}
+        empty={
+          <EmptyState icon={Globe} title="No domains yet" action={addButton}>
+            Add the domain you send from, publish its DNS records and verify it. Then every address at it can send.
+          </EmptyState>
+        }
+      >
         <ul className="divide-y divide-zinc-100">
-          {domains.data.data.map((domain) => (
+          {rows.map((domain) => (
             <DomainRow
               key={domain.id}
               domain={domain}
@@ -239,7 +242,7 @@ export function DomainsSection() {
             />
           ))}
         </ul>
-      )}
+      </ListState>
       <AddDomainDialog
         open={adding}
         onOpenChange={setAdding}

@@ -9,7 +9,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
+import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
@@ -40,6 +40,7 @@ export function InboxesSection() {
     await queryClient.invalidateQueries({ queryKey: inboxesKey });
   };
 
+  const rows = inboxes.data?.data ?? [];
   const addButton = (
     <Button onClick={() => openForm(null)}>
       <Plus aria-hidden />
@@ -49,16 +50,18 @@ export function InboxesSection() {
 
   return (
     <Card>
-      <CardHeader title="Inboxes" description="Mailboxes your sequences send from, with their daily limits. Broadcasts can rotate across several." actions={inboxes.data?.data.length ? addButton : undefined} />
-      {inboxes.isPending ? (
-        <SkeletonRows rows={2} columns={4} />
-      ) : inboxes.isError ? (
-        <ErrorState error={inboxes.error} onRetry={() => void inboxes.refetch()} title="Could not load inboxes" />
-      ) : inboxes.data.data.length === 0 ? (
-        <EmptyState icon={InboxIcon} title="No inboxes connected" action={addButton}>
-          Connect a mailbox with its SMTP settings to send sequences from it. Add IMAP too, so replies stop the sequence.
-        </EmptyState>
-      ) : (
+      <CardHeader title="Inboxes" description="Mailboxes your sequences send from, with their daily limits. Broadcasts can rotate across several." actions={rows.length ? addButton : undefined} />
+      <ListState
+        query={inboxes}
+        loading={<SkeletonRows rows={2} columns={4} />}
+        errorTitle="Could not load inboxes"
+        isEmpty={rows.length === 0}
+        empty={
+          <EmptyState icon={InboxIcon} title="No inboxes connected" action={addButton}>
+            Connect a mailbox with its SMTP settings to send sequences from it. Add IMAP too, so replies stop the sequence.
+          </EmptyState>
+        }
+      >
         <Table>
           <TableHead>
             <tr>
@@ -72,7 +75,7 @@ export function InboxesSection() {
             </tr>
           </TableHead>
           <TableBody>
-            {inboxes.data.data.map((inbox) => (
+            {rows.map((inbox) => (
               <TableRow key={inbox.id}>
                 <TableCell>
                   <div className="flex items-center gap-2">
@@ -117,7 +120,7 @@ export function InboxesSection() {
             ))}
           </TableBody>
         </Table>
-      )}
+      </ListState>
       <InboxFormDialog
         open={formOpen}
         inbox={editing}

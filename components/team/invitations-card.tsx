@@ -9,7 +9,7 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
+import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
@@ -47,19 +47,21 @@ export function InvitationsCard() {
     await queryClient.invalidateQueries({ queryKey: invitationsKey });
   };
 
-  const list = invitations.data?.invitations;
+  const list = invitations.data?.invitations ?? [];
   return (
     <Card>
       <CardHeader title="Pending invitations" description="Invitations that have not been accepted yet." />
-      {invitations.isPending ? (
-        <SkeletonRows rows={2} columns={4} />
-      ) : invitations.isError ? (
-        <ErrorState error={invitations.error} onRetry={() => void invitations.refetch()} title="Could not load invitations" />
-      ) : !list?.length ? (
-        <EmptyState icon={MailPlus} title="No pending invitations" className="py-10">
-          Invite a teammate with the form above. Their invitation shows here until they accept it.
-        </EmptyState>
-      ) : (
+      <ListState
+        query={invitations}
+        loading={<SkeletonRows rows={2} columns={4} />}
+        errorTitle="Could not load invitations"
+        isEmpty={list.length === 0}
+        empty={
+          <EmptyState icon={MailPlus} title="No pending invitations" className="py-10">
+            Invite a teammate with the form above. Their invitation shows here until they accept it.
+          </EmptyState>
+        }
+      >
         <Table>
           <TableHead>
             <tr>
@@ -101,7 +103,7 @@ export function InvitationsCard() {
             ))}
           </TableBody>
         </Table>
-      )}
+      </ListState>
       <ConfirmDialog
         open={cancelling !== null}
         onOpenChange={(open) => !open && setCancelling(null)}

@@ -11,7 +11,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
+import { ListState } from "@/components/ui/list-state";
 import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
@@ -77,6 +77,7 @@ export function MembersCard({ session }: { session: SessionInfo }) {
 
   const editableRole = (member: Member) => manager && (myRole === "owner" || member.role !== "owner");
   const canRemove = (member: Member) => member.user_id === session.user.id || (manager && (myRole === "owner" || member.role !== "owner"));
+  const rows = members.data?.data ?? [];
 
   return (
     <Card>
@@ -84,13 +85,13 @@ export function MembersCard({ session }: { session: SessionInfo }) {
         title="Members"
         description={members.data ? `${members.data.data.length} ${members.data.data.length === 1 ? "person" : "people"} in this organization.` : "People in this organization."}
       />
-      {members.isPending ? (
-        <SkeletonRows rows={3} columns={3} />
-      ) : members.isError ? (
-        <ErrorState error={members.error} onRetry={() => void members.refetch()} title="Could not load members" />
-      ) : members.data.data.length === 0 ? (
-        <EmptyState icon={Users} title="No members">Invite a teammate to get started.</EmptyState>
-      ) : (
+      <ListState
+        query={members}
+        loading={<SkeletonRows rows={3} columns={3} />}
+        errorTitle="Could not load members"
+        isEmpty={rows.length === 0}
+        empty={<EmptyState icon={Users} title="No members">Invite a teammate to get started.</EmptyState>}
+      >
         <Table>
           <TableHead>
             <tr>
@@ -103,7 +104,7 @@ export function MembersCard({ session }: { session: SessionInfo }) {
             </tr>
           </TableHead>
           <TableBody>
-            {members.data.data.map((member) => {
+            {rows.map((member) => {
               const isYou = member.user_id === session.user.id;
               return (
                 <TableRow key={member.user_id}>
@@ -151,7 +152,7 @@ export function MembersCard({ session }: { session: SessionInfo }) {
             })}
           </TableBody>
         </Table>
-      )}
+      </ListState>
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(open) => !open && setRemoving(null)}

@@ -10,7 +10,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
+import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { CursorPagination } from "@/components/ui/pagination";
 import { SkeletonRows } from "@/components/ui/skeleton";
@@ -53,79 +53,79 @@ export function TemplatesList() {
     <>
       <PageHeader title="Templates" description="Reusable email designs with {{placeholders}} filled per recipient." actions={newButton} />
       <Card>
-        {query.isPending ? (
-          <SkeletonRows rows={5} columns={4} />
-        ) : query.isError ? (
-          <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load templates" />
-        ) : rows.length === 0 && firstPage ? (
-          <EmptyState icon={FileText} title="No templates yet" action={newButton}>
-            Design an email once with placeholders like {"{{first_name}}"}, then use it in broadcasts and follow-ups.
-          </EmptyState>
-        ) : (
-          <>
-            <Table>
-              <TableHead>
-                <tr>
-                  <TableHeaderCell>Template</TableHeaderCell>
-                  <TableHeaderCell>Variables</TableHeaderCell>
-                  <TableHeaderCell>Updated</TableHeaderCell>
-                  <TableHeaderCell>
-                    <span className="sr-only">Actions</span>
-                  </TableHeaderCell>
-                </tr>
-              </TableHead>
-              <TableBody>
-                {rows.map((template) => (
-                  <TableRow key={template.id}>
-                    <TableCell className="max-w-80">
-                      <Link href={`/templates/${template.id}`} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
-                        {template.name}
-                      </Link>
-                      <p className="truncate text-xs text-zinc-500">{template.subject}</p>
-                    </TableCell>
-                    <TableCell>
-                      <div className="flex max-w-72 flex-wrap gap-1">
-                        {template.variables.length === 0 && <span className="text-zinc-400">—</span>}
-                        {template.variables.slice(0, 4).map((name) => (
-                          <span key={name} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700">
-                            {name}
-                          </span>
-                        ))}
-                        {template.variables.length > 4 && <span className="text-xs text-zinc-500">+{template.variables.length - 4}</span>}
-                      </div>
-                    </TableCell>
-                    <TableCell className="text-[13px] text-zinc-600">
-                      <RelativeTime value={template.updated_at} />
-                    </TableCell>
-                    <TableCell className="w-10">
-                      <DropdownMenu>
-                        <DropdownMenuTrigger asChild>
-                          <Button variant="ghost" size="icon" aria-label={`Actions for ${template.name}`}>
-                            <MoreHorizontal aria-hidden />
-                          </Button>
-                        </DropdownMenuTrigger>
-                        <DropdownMenuContent>
-                          <DropdownMenuItem asChild>
-                            <Link href={`/templates/${template.id}`}>
-                              <Pencil aria-hidden />
-                              Edit
-                            </Link>
-                          </DropdownMenuItem>
-                          <DropdownMenuSeparator />
-                          <DropdownMenuItem destructive onSelect={() => setDeleting(template)}>
-                            <Trash2 aria-hidden />
-                            Delete
-                          </DropdownMenuItem>
-                        </DropdownMenuContent>
-                      </DropdownMenu>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-            <CursorPagination {...pager.controls(query.data)} loading={query.isFetching} />
-          </>
-        )}
+        <ListState
+          query={query}
+          loading={<SkeletonRows rows={5} columns={4} />}
+          errorTitle="Could not load templates"
+          isEmpty={rows.length === 0 && firstPage}
+          empty={
+            <EmptyState icon={FileText} title="No templates yet" action={newButton}>
+              Design an email once with placeholders like {"{{first_name}}"}, then use it in broadcasts and follow-ups.
+            </EmptyState>
+          }
+        >
+          <Table>
+            <TableHead>
+              <tr>
+                <TableHeaderCell>Template</TableHeaderCell>
+                <TableHeaderCell>Variables</TableHeaderCell>
+                <TableHeaderCell>Updated</TableHeaderCell>
+                <TableHeaderCell>
+                  <span className="sr-only">Actions</span>
+                </TableHeaderCell>
+              </tr>
+            </TableHead>
+            <TableBody>
+              {rows.map((template) => (
+                <TableRow key={template.id}>
+                  <TableCell className="max-w-80">
+                    <Link href={`/templates/${template.id}`} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
+                      {template.name}
+                    </Link>
+                    <p className="truncate text-xs text-zinc-500">{template.subject}</p>
+                  </TableCell>
+                  <TableCell>
+                    <div className="flex max-w-72 flex-wrap gap-1">
+                      {template.variables.length === 0 && <span className="text-zinc-400">—</span>}
+                      {template.variables.slice(0, 4).map((name) => (
+                        <span key={name} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700">
+                          {name}
+                        </span>
+                      ))}
+                      {template.variables.length > 4 && <span className="text-xs text-zinc-500">+{template.variables.length - 4}</span>}
+                    </div>
+                  </TableCell>
+                  <TableCell className="text-[13px] text-zinc-600">
+                    <RelativeTime value={template.updated_at} />
+                  </TableCell>
+                  <TableCell className="w-10">
+                    <DropdownMenu>
+                      <DropdownMenuTrigger asChild>
+                        <Button variant="ghost" size="icon" aria-label={`Actions for ${template.name}`}>
+                          <MoreHorizontal aria-hidden />
+                        </Button>
+                      </DropdownMenuTrigger>
+                      <DropdownMenuContent>
+                        <DropdownMenuItem asChild>
+                          <Link href={`/templates/${template.id}`}>
+                            <Pencil aria-hidden />
+                            Edit
+                          </Link>
+                        </DropdownMenuItem>
+                        <DropdownMenuSeparator />
+                        <DropdownMenuItem destructive onSelect={() => setDeleting(template)}>
+                          <Trash2 aria-hidden />
+                          Delete
+                        </DropdownMenuItem>
+                      </DropdownMenuContent>
+                    </DropdownMenu>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          <CursorPagination {...pager.controls(query.data)} loading={query.isFetching} />
+        </ListState>
       </Card>
       <ConfirmDialog
         open={deleting !== null}

@@ -5,7 +5,7 @@ import { RotateCw } from "lucide-react";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { formatDateTime, RelativeTime } from "@/components/ui/date";
-import { ErrorState } from "@/components/ui/error-state";
+import { ListState } from "@/components/ui/list-state";
 import { CursorPagination } from "@/components/ui/pagination";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
@@ -33,60 +33,58 @@ export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
           Refresh
         </Button>
       </div>
-      {deliveries.isPending ? (
-        <SkeletonRows rows={3} columns={5} />
-      ) : deliveries.isError ? (
-        <ErrorState error={deliveries.error} onRetry={() => void deliveries.refetch()} title="Could not load deliveries" />
-      ) : rows.length === 0 ? (
-        <p className="px-5 pb-4 text-sm text-zinc-500">No deliveries yet. They appear here as soon as one of the chosen events happens.</p>
-      ) : (
-        <>
-          <Table>
-            <TableHead>
-              <tr>
-                <TableHeaderCell>Event</TableHeaderCell>
-                <TableHeaderCell>Status</TableHeaderCell>
-                <TableHeaderCell className="text-right">Attempts</TableHeaderCell>
-                <TableHeaderCell>Response</TableHeaderCell>
-                <TableHeaderCell>Last error</TableHeaderCell>
-                <TableHeaderCell>When</TableHeaderCell>
-              </tr>
-            </TableHead>
-            <TableBody>
-              {rows.map((delivery) => (
-                <TableRow key={delivery.id}>
-                  <TableCell className="font-mono text-[12.5px] whitespace-nowrap">{delivery.event_type}</TableCell>
-                  <TableCell>
-                    <StatusBadge status={delivery.status} />
-                    {delivery.status === "pending" && delivery.next_attempt_at && <p className="mt-0.5 text-xs text-zinc-500">Retry {formatDateTime(delivery.next_attempt_at)}</p>}
-                  </TableCell>
-                  <TableCell className="text-right tabular-nums">{delivery.attempts}</TableCell>
-                  <TableCell>
-                    {delivery.response_status === null ? (
-                      <span className="text-zinc-400">—</span>
-                    ) : (
-                      <span className={cn("font-mono text-[12.5px] font-medium", delivery.response_status < 300 ? "text-emerald-700" : "text-red-600")}>{delivery.response_status}</span>
-                    )}
-                  </TableCell>
-                  <TableCell className="max-w-64">
-                    {delivery.last_error ? (
-                      <span className="block truncate text-[13px] text-red-700" title={delivery.last_error}>
-                        {delivery.last_error}
-                      </span>
-                    ) : (
-                      <span className="text-zinc-400">—</span>
-                    )}
-                  </TableCell>
-                  <TableCell className="text-[13px] whitespace-nowrap text-zinc-600">
-                    <RelativeTime value={delivery.delivered_at ?? delivery.created_at} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <CursorPagination {...pager.controls(deliveries.data)} loading={deliveries.isFetching} />
-        </>
-      )}
+      <ListState
+        query={deliveries}
+        loading={<SkeletonRows rows={3} columns={5} />}
+        errorTitle="Could not load deliveries"
+        isEmpty={rows.length === 0}
+        empty={<p className="px-5 pb-4 text-sm text-zinc-500">No deliveries yet. They appear here as soon as one of the chosen events happens.</p>}
+      >
+        <Table>
+          <TableHead>
+            <tr>
+              <TableHeaderCell>Event</TableHeaderCell>
+              <TableHeaderCell>Status</TableHeaderCell>
+              <TableHeaderCell className="text-right">Attempts</TableHeaderCell>
+              <TableHeaderCell>Response</TableHeaderCell>
+              <TableHeaderCell>Last error</TableHeaderCell>
+              <TableHeaderCell>When</TableHeaderCell>
+            </tr>
+          </TableHead>
+          <TableBody>
+            {rows.map((delivery) => (
+              <TableRow key={delivery.id}>
+                <TableCell className="font-mono text-[12.5px] whitespace-nowrap">{delivery.event_type}</TableCell>
+                <TableCell>
+                  <StatusBadge status={delivery.status} />
+                  {delivery.status === "pending" && delivery.next_attempt_at && <p className="mt-0.5 text-xs text-zinc-500">Retry {formatDateTime(delivery.next_attempt_at)}</p>}
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{delivery.attempts}</TableCell>
+                <TableCell>
+                  {delivery.response_status === null ? (
+                    <span className="text-zinc-400">—</span>
+                  ) : (
+                    <span className={cn("font-mono text-[12.5px] font-medium", delivery.response_status < 300 ? "text-emerald-700" : "text-red-600")}>{delivery.response_status}</span>
+                  )}
+                </TableCell>
+                <TableCell className="max-w-64">
+                  {delivery.last_error ? (
+                    <span className="block truncate text-[13px] text-red-700" title={delivery.last_error}>
+                      {delivery.last_error}
+                    </span>
+                  ) : (
+                    <span className="text-zinc-400">—</span>
+                  )}
+                </TableCell>
+                <TableCell className="text-[13px] whitespace-nowrap text-zinc-600">
+                  <RelativeTime value={delivery.delivered_at ?? delivery.created_at} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+        <CursorPagination {...pager.controls(deliveries.data)} loading={deliveries.isFetching} />
+      </ListState>
     </div>
   );
 }

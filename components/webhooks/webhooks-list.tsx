@@ -10,7 +10,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
+import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
@@ -135,24 +135,28 @@ export function WebhooksList() {
     <>
       <PageHeader title="Webhooks" description="Get email, contact and broadcast events pushed to your own endpoint as they happen." actions={addButton} />
       <Card>
-        {webhooks.isPending ? (
-          <div className="flex flex-col gap-4 p-5" role="status" aria-label="Loading webhooks">
-            <Skeleton className="h-14 w-full" />
-            <Skeleton className="h-14 w-full" />
-          </div>
-        ) : webhooks.isError ? (
-          <ErrorState error={webhooks.error} onRetry={() => void webhooks.refetch()} title="Could not load webhooks" />
-        ) : rows.length === 0 ? (
-          <EmptyState icon={WebhookIcon} title="No webhooks yet" action={addButton}>
-            Add an endpoint to hear about deliveries, opens, bounces, replies and unsubscribes the moment they happen.
-          </EmptyState>
-        ) : (
+        <ListState
+          query={webhooks}
+          loading={
+            <div className="flex flex-col gap-4 p-5" role="status" aria-label="Loading webhooks">
+              <Skeleton className="h-14 w-full" />
+              <Skeleton className="h-14 w-full" />
+            </div>
+          }
+          errorTitle="Could not load webhooks"
+          isEmpty={rows.length === 0}
+          empty={
+            <EmptyState icon={WebhookIcon} title="No webhooks yet" action={addButton}>
+              Add an endpoint to hear about deliveries, opens, bounces, replies and unsubscribes the moment they happen.
+            </EmptyState>
+          }
+        >
           <ul className="divide-y divide-zinc-100" aria-label="Webhooks">
             {rows.map((webhook) => (
               <WebhookRow key={webhook.id} webhook={webhook} onEdit={() => setDialog({ open: true, webhook })} onDelete={() => setDeleting(webhook)} />
             ))}
           </ul>
-        )}
+        </ListState>
       </Card>
       <WebhookDialog open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))} webhook={dialog.webhook} onCreated={setCreated} />
       <SecretDialog webhook={created} onClose={() => setCreated(null)} />

@@ -1,0 +1,24 @@
+import type { ReactNode } from "react";
+import { ErrorState } from "./error-state";
+
+type ListQuery = { isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown };
+
+type ListStateProps = {
+  /** The list's react-query result. */
+  query: ListQuery;
+  /** Shown until the first answer arrives, e.g. `<SkeletonRows />`. */
+  loading: ReactNode;
+  errorTitle: string;
+  isEmpty: boolean;
+  /** Shown instead of the list when `isEmpty`, e.g. an `<EmptyState>` saying what to do next. */
+  empty: ReactNode;
+  /** The list itself. */
+  children: ReactNode;
+};
+
+/** A loaded list, or what stands in its place: the loading placeholder, the error with a retry, or the empty state. */
+export function ListState({ query, loading, errorTitle, isEmpty, empty, children }: ListStateProps) {
+  if (query.isPending) return loading;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} title={errorTitle} />;
+  return isEmpty ? empty : children;
+}
