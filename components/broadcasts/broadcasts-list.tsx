@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { CalendarClock, Copy, Megaphone, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
+import { CalendarClock, Copy, Megaphone, Pencil, Plus } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -10,11 +10,12 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { formatDateTime, RelativeTime } from "@/components/ui/date";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { CursorPagination } from "@/components/ui/pagination";
+import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
@@ -150,30 +151,19 @@ export function BroadcastsList() {
                     <Schedule broadcast={broadcast} />
                   </TableCell>
                   <TableCell className="w-10">
-                    <DropdownMenu>
-                      <DropdownMenuTrigger asChild>
-                        <Button variant="ghost" size="icon" aria-label={`Actions for ${broadcast.name}`}>
-                          <MoreHorizontal aria-hidden />
-                        </Button>
-                      </DropdownMenuTrigger>
-                      <DropdownMenuContent>
-                        <DropdownMenuItem asChild>
-                          <Link href={`/broadcasts/${broadcast.id}`}>
-                            <Pencil aria-hidden />
-                            {broadcast.status === "draft" || broadcast.status === "scheduled" ? "Edit" : "View"}
-                          </Link>
-                        </DropdownMenuItem>
-                        <DropdownMenuItem onSelect={() => duplicate.mutate(broadcast)} disabled={duplicate.isPending}>
-                          <Copy aria-hidden />
-                          Duplicate
-                        </DropdownMenuItem>
-                        <DropdownMenuSeparator />
-                        <DropdownMenuItem destructive disabled={broadcast.status === "sending"} onSelect={() => setDeleting(broadcast)}>
-                          <Trash2 aria-hidden />
-                          Delete
-                        </DropdownMenuItem>
-                      </DropdownMenuContent>
-                    </DropdownMenu>
+                    <RowActions name={broadcast.name}>
+                      <DropdownMenuItem asChild>
+                        <Link href={`/broadcasts/${broadcast.id}`}>
+                          <Pencil aria-hidden />
+                          {broadcast.status === "draft" || broadcast.status === "scheduled" ? "Edit" : "View"}
+                        </Link>
+                      </DropdownMenuItem>
+                      <DropdownMenuItem onSelect={() => duplicate.mutate(broadcast)} disabled={duplicate.isPending}>
+                        <Copy aria-hidden />
+                        Duplicate
+                      </DropdownMenuItem>
+                      <RowDeleteItem onSelect={() => setDeleting(broadcast)} disabled={broadcast.status === "sending"} />
+                    </RowActions>
                   </TableCell>
                 </TableRow>
               ))}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { FileUp, MoreHorizontal, Pencil, Plus, Search, Trash2, Users, X } from "lucide-react";
+import { FileUp, Pencil, Plus, Search, Users, X } from "lucide-react";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
@@ -10,12 +10,13 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagePagination } from "@/components/ui/pagination";
+import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
@@ -210,24 +211,13 @@ export function ContactsList() {
                     <RelativeTime value={contact.created_at} />
                   </TableCell>
                   <TableCell className="w-10">
-                    <DropdownMenu>
-                      <DropdownMenuTrigger asChild>
-                        <Button variant="ghost" size="icon" aria-label={`Actions for ${contact.email}`}>
-                          <MoreHorizontal aria-hidden />
-                        </Button>
-                      </DropdownMenuTrigger>
-                      <DropdownMenuContent>
-                        <DropdownMenuItem onSelect={() => setDialog({ open: true, contact })}>
-                          <Pencil aria-hidden />
-                          Edit
-                        </DropdownMenuItem>
-                        <DropdownMenuSeparator />
-                        <DropdownMenuItem destructive onSelect={() => setDeleting(contact)}>
-                          <Trash2 aria-hidden />
-                          Delete
-                        </DropdownMenuItem>
-                      </DropdownMenuContent>
-                    </DropdownMenu>
+                    <RowActions name={contact.email}>
+                      <DropdownMenuItem onSelect={() => setDialog({ open: true, contact })}>
+                        <Pencil aria-hidden />
+                        Edit
+                      </DropdownMenuItem>
+                      <RowDeleteItem onSelect={() => setDeleting(contact)} />
+                    </RowActions>
                   </TableCell>
                 </TableRow>
               ))}

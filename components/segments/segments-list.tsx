@@ -1,17 +1,18 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Filter, MoreHorizontal, Pencil, Plus, Trash2, Users } from "lucide-react";
+import { Filter, Pencil, Plus, Users } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
@@ -88,30 +89,19 @@ export function SegmentsList() {
                     <RelativeTime value={segment.created_at} />
                   </TableCell>
                   <TableCell className="w-10">
-                    <DropdownMenu>
-                      <DropdownMenuTrigger asChild>
-                        <Button variant="ghost" size="icon" aria-label={`Actions for ${segment.name}`}>
-                          <MoreHorizontal aria-hidden />
-                        </Button>
-                      </DropdownMenuTrigger>
-                      <DropdownMenuContent>
-                        <DropdownMenuItem asChild>
-                          <Link href={`/contacts?segment_id=${segment.id}`}>
-                            <Users aria-hidden />
-                            View contacts
-                          </Link>
-                        </DropdownMenuItem>
-                        <DropdownMenuItem onSelect={() => setDialog({ open: true, segment })}>
-                          <Pencil aria-hidden />
-                          Edit
-                        </DropdownMenuItem>
-                        <DropdownMenuSeparator />
-                        <DropdownMenuItem destructive onSelect={() => setDeleting(segment)}>
-                          <Trash2 aria-hidden />
-                          Delete
-                        </DropdownMenuItem>
-                      </DropdownMenuContent>
-                    </DropdownMenu>
+                    <RowActions name={segment.name}>
+                      <DropdownMenuItem asChild>
+                        <Link href={`/contacts?segment_id=${segment.id}`}>
+                          <Users aria-hidden />
+                          View contacts
+                        </Link>
+                      </DropdownMenuItem>
+                      <DropdownMenuItem onSelect={() => setDialog({ open: true, segment })}>
+                        <Pencil aria-hidden />
+                        Edit
+                      </DropdownMenuItem>
+                      <RowDeleteItem onSelect={() => setDeleting(segment)} />
+                    </RowActions>
                   </TableCell>
                 </TableRow>
               ))}

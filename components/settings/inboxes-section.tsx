@@ -1,15 +1,16 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Inbox as InboxIcon, MoreHorizontal, Pencil, Plus, Trash2 } from "lucide-react";
+import { Inbox as InboxIcon, Pencil, Plus } from "lucide-react";
 import { useState } from "react";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
+import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
@@ -97,24 +98,13 @@ export function InboxesSection() {
                 <TableCell>{inbox.imap ? <Badge tone="success">IMAP</Badge> : <span className="text-[13px] text-zinc-400">Not read</span>}</TableCell>
                 <TableCell className="text-right tabular-nums">{inbox.daily_limit.toLocaleString()}</TableCell>
                 <TableCell className="text-right">
-                  <DropdownMenu>
-                    <DropdownMenuTrigger asChild>
-                      <Button variant="ghost" size="icon" aria-label={`Actions for ${inbox.name}`}>
-                        <MoreHorizontal aria-hidden />
-                      </Button>
-                    </DropdownMenuTrigger>
-                    <DropdownMenuContent>
-                      <DropdownMenuItem onSelect={() => openForm(inbox)}>
-                        <Pencil aria-hidden />
-                        Edit
-                      </DropdownMenuItem>
-                      <DropdownMenuSeparator />
-                      <DropdownMenuItem destructive onSelect={() => setDeleting(inbox)}>
-                        <Trash2 aria-hidden />
-                        Delete
-                      </DropdownMenuItem>
-                    </DropdownMenuContent>
-                  </DropdownMenu>
+                  <RowActions name={inbox.name}>
+                    <DropdownMenuItem onSelect={() => openForm(inbox)}>
+                      <Pencil aria-hidden />
+                      Edit
+                    </DropdownMenuItem>
+                    <RowDeleteItem onSelect={() => setDeleting(inbox)} />
+                  </RowActions>
                 </TableCell>
               </TableRow>
             ))}

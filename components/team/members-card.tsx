@@ -1,17 +1,17 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { LogOut, MoreHorizontal, UserMinus, Users } from "lucide-react";
+import { LogOut, UserMinus, Users } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
+import { RowActions } from "@/components/ui/row-actions";
 import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
@@ -132,19 +132,12 @@ export function MembersCard({ session }: { session: SessionInfo }) {
                   </TableCell>
                   <TableCell className="text-right">
                     {canRemove(member) && (
-                      <DropdownMenu>
-                        <DropdownMenuTrigger asChild>
-                          <Button variant="ghost" size="icon" aria-label={`Actions for ${member.name || member.email}`}>
-                            <MoreHorizontal aria-hidden />
-                          </Button>
-                        </DropdownMenuTrigger>
-                        <DropdownMenuContent>
-                          <DropdownMenuItem destructive onSelect={() => setRemoving(member)}>
-                            {isYou ? <LogOut aria-hidden /> : <UserMinus aria-hidden />}
-                            {isYou ? "Leave organization" : "Remove from organization"}
-                          </DropdownMenuItem>
-                        </DropdownMenuContent>
-                      </DropdownMenu>
+                      <RowActions name={member.name || member.email}>
+                        <DropdownMenuItem destructive onSelect={() => setRemoving(member)}>
+                          {isYou ? <LogOut aria-hidden /> : <UserMinus aria-hidden />}
+                          {isYou ? "Leave organization" : "Remove from organization"}
+                        </DropdownMenuItem>
+                      </RowActions>
                     )}
                   </TableCell>
                 </TableRow>

@@ -1,17 +1,18 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { AlertTriangle, ChevronDown, MoreHorizontal, Pencil, Plus, Trash2, Webhook as WebhookIcon } from "lucide-react";
+import { AlertTriangle, ChevronDown, Pencil, Plus, Webhook as WebhookIcon } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
@@ -83,24 +84,13 @@ function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: (
             Deliveries
             <ChevronDown className={cn("transition-transform", open && "rotate-180")} aria-hidden />
           </Button>
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon" aria-label={`Actions for ${webhook.url}`}>
-                <MoreHorizontal aria-hidden />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent>
-              <DropdownMenuItem onSelect={onEdit}>
-                <Pencil aria-hidden />
-                Edit
-              </DropdownMenuItem>
-              <DropdownMenuSeparator />
-              <DropdownMenuItem destructive onSelect={onDelete}>
-                <Trash2 aria-hidden />
-                Delete
-              </DropdownMenuItem>
-            </DropdownMenuContent>
-          </DropdownMenu>
+          <RowActions name={webhook.url}>
+            <DropdownMenuItem onSelect={onEdit}>
+              <Pencil aria-hidden />
+              Edit
+            </DropdownMenuItem>
+            <RowDeleteItem onSelect={onDelete} />
+          </RowActions>
         </div>
       </div>
       <div id={panelId}>{open && <DeliveriesPanel webhookId={webhook.id} />}</div>
