@@ -1,20 +1,19 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, Copy, Megaphone, Save } from "lucide-react";
-import Link from "next/link";
+import { Copy, Megaphone, Save } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
+import { BackLink } from "@/components/ui/back-link";
 import { StatusBadge } from "@/components/ui/badge";
 import { bodyResolver } from "@/components/ui/body-resolver";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
 import { Card } from "@/components/ui/card";
-import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
 import { FormError } from "@/components/ui/form-field";
 import { PageHeader } from "@/components/ui/page-header";
+import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useSegments } from "@/components/segments/use-segments";
@@ -35,13 +34,6 @@ import { SequencePanel } from "./sequence-panel";
 import { SequenceSettingsCard } from "./sequence-settings-card";
 
 const resolver = bodyResolver<EditorValues, typeof updateBroadcastInput>(updateBroadcastInput, toUpdateBody);
-
-const backLink = (
-  <Link href="/broadcasts" className="inline-flex items-center gap-1 hover:text-zinc-800">
-    <ArrowLeft className="size-3.5" aria-hidden />
-    Broadcasts
-  </Link>
-);
 
 function EditorSkeleton() {
   return (
@@ -117,7 +109,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
     <FormProvider {...form}>
       <EditorLock.Provider value={!editable}>
         <PageHeader
-          breadcrumb={backLink}
+          breadcrumb={<BackLink href="/broadcasts">Broadcasts</BackLink>}
           title={
             <span className="flex flex-wrap items-center gap-3">
               <span className="min-w-0 break-words">{broadcast.name}</span>
@@ -202,21 +194,7 @@ export function BroadcastEditor({ id }: { id: string }) {
   });
   if (query.isPending) return <EditorSkeleton />;
   if (query.isError) {
-    const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
-    return (
-      <>
-        <PageHeader breadcrumb={backLink} title="Broadcast" />
-        <Card>
-          {missing ? (
-            <EmptyState icon={Megaphone} title="Broadcast not found" action={<Button asChild variant="secondary"><Link href="/broadcasts">Back to broadcasts</Link></Button>}>
-              It may have been deleted, or it belongs to another organization.
-            </EmptyState>
-          ) : (
-            <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load the broadcast" />
-          )}
-        </Card>
-      </>
-    );
+    return <RecordLoadError query={query} list={{ href: "/broadcasts", label: "Broadcasts" }} title="Broadcast" icon={Megaphone} notFoundTitle="Broadcast not found" errorTitle="Could not load the broadcast" />;
   }
   return <EditorForm broadcast={query.data} />;
 }

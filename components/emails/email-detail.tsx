@@ -1,30 +1,23 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ArrowLeft, Mail } from "lucide-react";
+import { Mail } from "lucide-react";
 import Link from "next/link";
+import { BackLink } from "@/components/ui/back-link";
 import { StatusBadge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { formatDateTime } from "@/components/ui/date";
-import { EmptyState } from "@/components/ui/empty-state";
 import { ErrorState } from "@/components/ui/error-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
-import { ApiError, apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/client/api";
 import { ActivityCard } from "./activity-card";
 import { CommentsCard } from "./comments-card";
 import { DraftCard } from "./draft-card";
 import { EmailMessageCard } from "./email-message-card";
 import { emailsKey, threadKey, type EmailDetail as EmailDetailRecord, type Thread } from "./email-types";
 import { ThreadCard } from "./thread-card";
-
-const backLink = (
-  <Link href="/emails" className="inline-flex items-center gap-1 hover:text-zinc-800">
-    <ArrowLeft className="size-3.5" aria-hidden />
-    Emails
-  </Link>
-);
 
 const who = (name: string | null, address: string) => (name ? `${name} <${address}>` : address);
 
@@ -101,21 +94,7 @@ export function EmailDetail({ id }: { id: string }) {
     );
   }
   if (query.isError) {
-    const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
-    return (
-      <>
-        <PageHeader breadcrumb={backLink} title="Email" />
-        <Card>
-          {missing ? (
-            <EmptyState icon={Mail} title="Email not found" action={<Button asChild variant="secondary"><Link href="/emails">Back to emails</Link></Button>}>
-              It may have been deleted, or it belongs to another organization.
-            </EmptyState>
-          ) : (
-            <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load the email" />
-          )}
-        </Card>
-      </>
-    );
+    return <RecordLoadError query={query} list={{ href: "/emails", label: "Emails" }} title="Email" icon={Mail} notFoundTitle="Email not found" errorTitle="Could not load the email" />;
   }
 
   const email = query.data;
@@ -123,7 +102,7 @@ export function EmailDetail({ id }: { id: string }) {
   return (
     <>
       <PageHeader
-        breadcrumb={backLink}
+        breadcrumb={<BackLink href="/emails">Emails</BackLink>}
         title={
           <span className="flex flex-wrap items-center gap-3">
             <span className="min-w-0 break-words">{email.subject || "(no subject)"}</span>

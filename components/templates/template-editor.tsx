@@ -1,22 +1,21 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, Braces, FileText, Save, Trash2 } from "lucide-react";
-import Link from "next/link";
+import { Braces, FileText, Save, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { useForm, useWatch, type Control } from "react-hook-form";
 import { firstError } from "@/components/broadcasts/first-error";
+import { BackLink } from "@/components/ui/back-link";
 import { bodyResolver } from "@/components/ui/body-resolver";
 import { Controlled } from "@/components/ui/controlled";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
 import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
+import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { TagInput } from "@/components/ui/tag-input";
@@ -32,13 +31,6 @@ import { emptyTemplate, templateFields, toTemplateBody, toTemplateValues, type T
 import { templatesKey, type Template } from "./use-templates";
 
 const resolver = bodyResolver<TemplateValues, typeof createTemplateInput>(createTemplateInput, toTemplateBody);
-
-const backLink = (
-  <Link href="/templates" className="inline-flex items-center gap-1 hover:text-zinc-800">
-    <ArrowLeft className="size-3.5" aria-hidden />
-    Templates
-  </Link>
-);
 
 /** The `{{variables}}` found so far, as chips, recomputed on every keystroke. */
 function VariableChips({ control }: { control: Control<TemplateValues> }) {
@@ -104,7 +96,7 @@ function TemplateForm({ template }: { template?: Template }) {
   return (
     <>
       <PageHeader
-        breadcrumb={backLink}
+        breadcrumb={<BackLink href="/templates">Templates</BackLink>}
         title={template ? template.name : "New template"}
         description="A reusable email design. Broadcasts and follow-ups that use it pick up every change."
         actions={
@@ -215,21 +207,7 @@ export function TemplateEditor({ id }: { id?: string }) {
     );
   }
   if (query.isError) {
-    const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
-    return (
-      <>
-        <PageHeader breadcrumb={backLink} title="Template" />
-        <Card>
-          {missing ? (
-            <EmptyState icon={FileText} title="Template not found" action={<Button asChild variant="secondary"><Link href="/templates">Back to templates</Link></Button>}>
-              It may have been deleted, or it belongs to another organization.
-            </EmptyState>
-          ) : (
-            <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load the template" />
-          )}
-        </Card>
-      </>
-    );
+    return <RecordLoadError query={query} list={{ href: "/templates", label: "Templates" }} title="Template" icon={FileText} notFoundTitle="Template not found" errorTitle="Could not load the template" />;
   }
   return <TemplateForm key={query.data.id} template={query.data} />;
 }

@@ -1,10 +1,10 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { ArrowLeft, FileSpreadsheet, RefreshCw, Upload } from "lucide-react";
-import Link from "next/link";
+import { FileSpreadsheet, RefreshCw, Upload } from "lucide-react";
 import { useMemo, useRef, useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
+import { BackLink } from "@/components/ui/back-link";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
 import { Card, CardBody, CardFooter, CardHeader } from "@/components/ui/card";
@@ -252,12 +252,7 @@ export function ImportWizard() {
   return (
     <>
       <PageHeader
-        breadcrumb={
-          <Link href="/contacts" className="inline-flex items-center gap-1 hover:text-zinc-800">
-            <ArrowLeft className="size-3.5" aria-hidden />
-            Contacts
-          </Link>
-        }
+        breadcrumb={<BackLink href="/contacts">Contacts</BackLink>}
         title="Import contacts"
         description="Bring contacts in from a CSV file. New emails become contacts; existing ones are updated."
       />
