@@ -136,9 +136,19 @@ export async function listBroadcasts(ctx: OrgContext, page: CursorParams) {
   return { ...result, data: result.data.map(serializeBroadcast) };
 }
 
-/** Read far more often than written (dashboards and integrations poll it), so one query through plain pg. */
+// The record's columns by name rather than *: a prepared statement must keep the shape of its
+// result when a migration adds a column.
+const RECORD_COLUMNS = Object.keys(serializeBroadcast({} as Broadcast))
+  .map((column) => `"${column}"`)
+  .join(", ");
+const GET_BROADCAST = `SELECT ${RECORD_COLUMNS} FROM broadcasts WHERE id = $1 AND organization_id = $2`;
+
+/**
+ * Read far more often than written (dashboards and integrations poll it): one query through plain
+ * pg, prepared once per connection so that PostgreSQL does not parse and plan it on every call.
+ */
 export async function getBroadcast(ctx: OrgContext, id: string) {
-  const { rows } = await pool.query<Broadcast>("SELECT * FROM broadcasts WHERE id = $1 AND organization_id = $2", [id, ctx.organizationId]);
+  const { rows } = await pool.query<Broadcast>({ name: "get-broadcast", text: GET_BROADCAST, values: [id, ctx.organizationId] });
   if (!rows[0]) throw notFound("Broadcast");
   return serializeBroadcast(rows[0]);
 }
