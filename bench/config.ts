@@ -47,8 +47,9 @@ export const FULL: Sizes = {
   emailPages: 50,
   emailPageSize: 100,
   emailWalks: 3,
-  loadSeconds: 10,
-  loadRounds: 3,
+  // Many short alternating rounds: a noisy neighbour then slows both sides alike.
+  loadSeconds: 3,
+  loadRounds: 10,
   connections: 16,
   recipients: 100_000,
   sendRepeats: 3,
@@ -63,7 +64,8 @@ export const QUICK: Sizes = {
   bulkBatches: 3,
   latencySamples: 11,
   emails: FULL.emails / 20,
-  loadSeconds: 3,
+  loadSeconds: 1.5,
+  loadRounds: 6,
   recipients: FULL.recipients / 20,
   sendRepeats: 2,
 };
