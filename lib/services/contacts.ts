@@ -148,13 +148,13 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
  */
 export async function checkEmails(ctx: OrgContext, input: CheckEmailsInput) {
   const given = [...new Set(input.emails)];
-  const normalized = [...new Set(given.map(normalizeEmail))];
+  const normalized = given.map(normalizeEmail);
   const [{ matches }] = await db.$queryRaw<{ matches: string | null }[]>`
     SELECT string_agg(email, chr(10)) AS matches FROM contacts
     WHERE organization_id = ${ctx.organizationId}::uuid AND email = ANY(string_to_array(${normalized.join("\n")}, chr(10)))`;
   const found = new Set(matches ? matches.split("\n") : []);
   const existing: string[] = [];
   const missing: string[] = [];
-  for (const email of given) (found.has(normalizeEmail(email)) ? existing : missing).push(email);
+  given.forEach((email, i) => (found.has(normalized[i]) ? existing : missing).push(email));
   return { existing, missing };
 }
