@@ -5,10 +5,9 @@ import { useFormContext, useWatch } from "react-hook-form";
 import { Controlled } from "@/components/ui/controlled";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
-import { NativeSelect } from "@/components/ui/select";
 import { useSegments } from "@/components/segments/use-segments";
 import type { EditorValues } from "./editor-values";
-import { pickerOptions } from "./option-lists";
+import { RecordSelect } from "./record-select";
 import { useTopics } from "./use-sender-options";
 
 const contactsCount = (count: number) => `${count.toLocaleString()} contact${count === 1 ? "" : "s"}`;
@@ -48,30 +47,14 @@ export function AudienceCard() {
           <Controlled
             control={control}
             name="segment_id"
-            render={({ field, aria }) => (
-              <NativeSelect {...aria}
-                name={field.name}
-                value={field.value}
-                onBlur={field.onBlur}
-                onChange={(event) => field.onChange(event.target.value)}
-                options={pickerOptions(segments.data, (s) => `${s.name} (${s.contacts_count.toLocaleString()})`, "Choose a segment", field.value, segments.isPending)}
-              />
-            )}
+            render={({ field, aria }) => <RecordSelect {...aria} field={field} records={segments.data} loading={segments.isPending} label={(s) => `${s.name} (${s.contacts_count.toLocaleString()})`} none="Choose a segment" />}
           />
         </FormField>
         <FormField label="Topic" error={errors.topic_id?.message} hint="Categorizes the broadcast, so contacts can opt out of this kind of email.">
           <Controlled
             control={control}
             name="topic_id"
-            render={({ field, aria }) => (
-              <NativeSelect {...aria}
-                name={field.name}
-                value={field.value}
-                onBlur={field.onBlur}
-                onChange={(event) => field.onChange(event.target.value)}
-                options={pickerOptions(topics.data, (t) => t.name, "No topic", field.value, topics.isPending)}
-              />
-            )}
+            render={({ field, aria }) => <RecordSelect {...aria} field={field} records={topics.data} loading={topics.isPending} label={(t) => t.name} none="No topic" />}
           />
         </FormField>
       </CardBody>

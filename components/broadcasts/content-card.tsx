@@ -7,13 +7,12 @@ import { Controlled } from "@/components/ui/controlled";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { SandboxedFrame } from "@/components/ui/sandboxed-frame";
-import { NativeSelect } from "@/components/ui/select";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Textarea } from "@/components/ui/textarea";
 import { useAllTemplates } from "@/components/templates/use-templates";
 import { previewHtml } from "@/lib/templating/preview-html";
 import type { EditorValues } from "./editor-values";
-import { pickerOptions } from "./option-lists";
+import { RecordSelect } from "./record-select";
 
 function OwnContentPreview() {
   const [html, text, previewText] = useWatch<EditorValues, ["html_content", "text_content", "preview_text"]>({ name: ["html_content", "text_content", "preview_text"] });
@@ -58,15 +57,7 @@ export function ContentCard() {
           <Controlled
             control={control}
             name="template_id"
-            render={({ field, aria }) => (
-              <NativeSelect {...aria}
-                name={field.name}
-                value={field.value}
-                onBlur={field.onBlur}
-                onChange={(event) => field.onChange(event.target.value)}
-                options={pickerOptions(templates.data, (template) => template.name, "No template: write the content below", field.value, templates.isPending)}
-              />
-            )}
+            render={({ field, aria }) => <RecordSelect {...aria} field={field} records={templates.data} loading={templates.isPending} label={(template) => template.name} none="No template: write the content below" />}
           />
         </FormField>
         {templateId ? (

@@ -10,10 +10,9 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { RadioCards } from "@/components/ui/radio-cards";
-import { NativeSelect } from "@/components/ui/select";
 import type { EditorValues } from "./editor-values";
 import { firstError } from "./first-error";
-import { pickerOptions } from "./option-lists";
+import { RecordSelect } from "./record-select";
 import { useInboxes } from "./use-sender-options";
 
 const modes = [
@@ -82,15 +81,19 @@ export function SenderCard() {
               control={control}
               name="inbox_id"
               render={({ field, aria }) => (
-                <NativeSelect {...aria}
-                  name={field.name}
-                  value={field.value}
-                  onBlur={field.onBlur}
-                  onChange={(event) => {
-                    field.onChange(event.target.value);
-                    applyInbox(event.target.value);
+                <RecordSelect
+                  {...aria}
+                  field={{
+                    ...field,
+                    onChange: (id) => {
+                      field.onChange(id);
+                      applyInbox(id);
+                    },
                   }}
-                  options={pickerOptions(inboxList, (inbox) => `${inbox.name} <${inbox.from_email}>`, "No inbox: send from the address below", field.value, inboxes.isPending)}
+                  records={inboxList}
+                  loading={inboxes.isPending}
+                  label={(inbox) => `${inbox.name} <${inbox.from_email}>`}
+                  none="No inbox: send from the address below"
                 />
               )}
             />

@@ -16,7 +16,7 @@ import { ApiError } from "@/lib/client/api";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { createStepInput, type CreateStepInput } from "@/lib/schemas/steps";
 import type { Broadcast, SequenceStep } from "./broadcast-types";
-import { pickerOptions } from "./option-lists";
+import { RecordSelect } from "./record-select";
 import { emptyStep, stepFieldFor, stepFields, toStepBody, toStepValues, type StepValues } from "./step-values";
 
 const resolver = bodyResolver<StepValues, typeof createStepInput>(createStepInput, toStepBody, stepFieldFor);
@@ -114,15 +114,7 @@ export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave
           <Controlled
             control={form.control}
             name="template_id"
-            render={({ field, aria }) => (
-              <NativeSelect {...aria}
-                name={field.name}
-                value={field.value}
-                onBlur={field.onBlur}
-                onChange={(event) => field.onChange(event.target.value)}
-                options={pickerOptions(templates.data, (template) => template.name, "Choose a template", field.value, templates.isPending)}
-              />
-            )}
+            render={({ field, aria }) => <RecordSelect {...aria} field={field} records={templates.data} loading={templates.isPending} label={(template) => template.name} none="Choose a template" />}
           />
         </FormField>
       ) : (
