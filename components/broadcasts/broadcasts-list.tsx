@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { CalendarClock, Copy, Megaphone, Pencil, Plus } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
@@ -19,8 +19,8 @@ import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
-import { useCursorPager } from "@/lib/client/use-cursor-pager";
+import { apiFetch } from "@/lib/client/api";
+import { useCursorList } from "@/lib/client/use-cursor-list";
 import { broadcastsKey, rate, type Broadcast } from "./broadcast-types";
 import { duplicateBroadcast } from "./duplicate-broadcast";
 import { NewBroadcastDialog } from "./new-broadcast-dialog";
@@ -53,14 +53,9 @@ function Schedule({ broadcast }: { broadcast: Broadcast }) {
 export function BroadcastsList() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Broadcast | null>(null);
-  const pager = useCursorPager(20);
+  const { query, pager } = useCursorList<Broadcast>([...broadcastsKey, "list"], "/v1/broadcasts", 20);
   const queryClient = useQueryClient();
   const router = useRouter();
-  const query = useQuery({
-    queryKey: [...broadcastsKey, "list", pager.query],
-    queryFn: () => apiFetch<ListEnvelope<Broadcast>>("/v1/broadcasts", { query: pager.query }),
-    placeholderData: keepPreviousData,
-  });
   const remove = useMutation({
     mutationFn: (broadcast: Broadcast) => apiFetch(`/v1/broadcasts/${broadcast.id}`, { method: "DELETE" }),
     onSuccess: (_data, broadcast) => {
@@ -81,7 +76,6 @@ export function BroadcastsList() {
   });
 
   const rows = query.data?.data ?? [];
-  const firstPage = !pager.query.after && !pager.query.before;
   const newButton = (
     <Button onClick={() => setCreating(true)}>
       <Plus aria-hidden />
@@ -97,7 +91,7 @@ export function BroadcastsList() {
           query={query}
           loading={<SkeletonRows rows={6} columns={6} />}
           errorTitle="Could not load broadcasts"
-          isEmpty={rows.length === 0 && firstPage}
+          isEmpty={rows.length === 0 && pager.isFirstPage}
           empty={
             <EmptyState
               icon={Megaphone}

@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FileText, Pencil, Plus } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
@@ -17,19 +17,14 @@ import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
-import { useCursorPager } from "@/lib/client/use-cursor-pager";
+import { apiFetch } from "@/lib/client/api";
+import { useCursorList } from "@/lib/client/use-cursor-list";
 import { templatesKey, type Template } from "./use-templates";
 
 export function TemplatesList() {
-  const pager = useCursorPager(20);
+  const { query, pager } = useCursorList<Template>([...templatesKey, "list"], "/v1/templates", 20);
   const queryClient = useQueryClient();
   const [deleting, setDeleting] = useState<Template | null>(null);
-  const query = useQuery({
-    queryKey: [...templatesKey, "list", pager.query],
-    queryFn: () => apiFetch<ListEnvelope<Template>>("/v1/templates", { query: pager.query }),
-    placeholderData: keepPreviousData,
-  });
   const remove = useMutation({
     mutationFn: (template: Template) => apiFetch(`/v1/templates/${template.id}`, { method: "DELETE" }),
     onSuccess: (_data, template) => {
@@ -48,7 +43,6 @@ export function TemplatesList() {
     </Button>
   );
   const rows = query.data?.data ?? [];
-  const firstPage = !pager.query.after && !pager.query.before;
 
   return (
     <>
@@ -58,7 +52,7 @@ export function TemplatesList() {
           query={query}
           loading={<SkeletonRows rows={5} columns={4} />}
           errorTitle="Could not load templates"
-          isEmpty={rows.length === 0 && firstPage}
+          isEmpty={rows.length === 0 && pager.isFirstPage}
           empty={
             <EmptyState icon={FileText} title="No templates yet" action={newButton}>
               Design an email once with placeholders like {"{{first_name}}"}, then use it in broadcasts and follow-ups.

@@ -1,6 +1,5 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { RotateCw } from "lucide-react";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -9,19 +8,13 @@ import { ListState } from "@/components/ui/list-state";
 import { CursorPagination } from "@/components/ui/pagination";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import { cn } from "@/lib/client/cn";
-import { useCursorPager } from "@/lib/client/use-cursor-pager";
+import { useCursorList } from "@/lib/client/use-cursor-list";
 import { deliveriesKey, type WebhookDelivery } from "./webhook-types";
 
 /** Every attempt to deliver events to one webhook, newest first. */
 export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
-  const pager = useCursorPager(10);
-  const deliveries = useQuery({
-    queryKey: [...deliveriesKey(webhookId), pager.query],
-    queryFn: () => apiFetch<ListEnvelope<WebhookDelivery>>(`/v1/webhooks/${webhookId}/deliveries`, { query: pager.query }),
-    placeholderData: keepPreviousData,
-  });
+  const { query: deliveries, pager } = useCursorList<WebhookDelivery>(deliveriesKey(webhookId), `/v1/webhooks/${webhookId}/deliveries`, 10);
   const rows = deliveries.data?.data ?? [];
 
   return (

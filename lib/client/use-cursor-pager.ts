@@ -13,6 +13,8 @@ export function useCursorPager(limit = 20) {
   const [cursor, setCursor] = useState<Cursor>({});
   return {
     query: { limit, after: cursor.after, before: cursor.before },
+    /** On the newest page, where an empty answer means the list is empty rather than paged past its end. */
+    isFirstPage: cursor.after === undefined && cursor.before === undefined,
     /** Back to the newest page, e.g. when a filter changes. */
     reset: () => setCursor({}),
     controls: (page: ListEnvelope<{ id: string }> | undefined) => {
