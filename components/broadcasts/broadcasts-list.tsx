@@ -17,7 +17,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { CursorPagination } from "@/components/ui/pagination";
 import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
 import { useCursorList } from "@/lib/client/use-cursor-list";
@@ -112,9 +112,7 @@ export function BroadcastsList() {
                 <TableHeaderCell className="text-right">Clicked</TableHeaderCell>
                 <TableHeaderCell className="text-right">Bounced</TableHeaderCell>
                 <TableHeaderCell>Schedule</TableHeaderCell>
-                <TableHeaderCell>
-                  <span className="sr-only">Actions</span>
-                </TableHeaderCell>
+                <TableActionsHeaderCell />
               </tr>
             </TableHead>
             <TableBody>

@@ -12,14 +12,14 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
 import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagePagination } from "@/components/ui/pagination";
 import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
+import { SearchInput } from "@/components/ui/search-input";
 import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { TagInput } from "@/components/ui/tag-input";
 import { toast } from "@/components/ui/toast";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
@@ -106,20 +106,16 @@ export function ContactsList() {
       />
       <Card>
         <div className="flex flex-wrap items-start gap-2 border-b border-zinc-100 p-3">
-          <div className="relative min-w-56 flex-[2_1_14rem]">
-            <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400" aria-hidden />
-            <Input
-              type="search"
-              value={search}
-              onChange={(event) => {
-                setSearch(event.target.value);
-                setPage(1);
-              }}
-              placeholder="Search email or name"
-              aria-label="Search contacts"
-              className="pl-9"
-            />
-          </div>
+          <SearchInput
+            className="min-w-56 flex-[2_1_14rem]"
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setPage(1);
+            }}
+            placeholder="Search email or name"
+            aria-label="Search contacts"
+          />
           <NativeSelect aria-label="Subscription" className="w-40" value={filters.subscribed} onChange={(event) => update({ subscribed: event.target.value as ContactFilters["subscribed"] })} options={subscriptionOptions} />
           <NativeSelect aria-label="Segment" className="w-44" value={filters.segment_id} onChange={(event) => update({ segment_id: event.target.value })} options={segmentOptions} />
           <div className="min-w-56 flex-[1_1_14rem]">
@@ -165,9 +161,7 @@ export function ContactsList() {
                 <TableHeaderCell>Status</TableHeaderCell>
                 <TableHeaderCell>Tags</TableHeaderCell>
                 <TableHeaderCell>Added</TableHeaderCell>
-                <TableHeaderCell>
-                  <span className="sr-only">Actions</span>
-                </TableHeaderCell>
+                <TableActionsHeaderCell />
               </tr>
             </TableHead>
             <TableBody className={query.isFetching && query.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>

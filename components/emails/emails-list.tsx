@@ -14,6 +14,7 @@ import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagePagination } from "@/components/ui/pagination";
+import { SearchInput } from "@/components/ui/search-input";
 import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
@@ -73,20 +74,16 @@ export function EmailsList() {
       <PageHeader title="Emails" description="Every email sent or received, with delivery and engagement times." />
       <Card>
         <div className="flex flex-wrap items-center gap-2 border-b border-zinc-100 p-3">
-          <div className="relative min-w-56 flex-[2_1_14rem]">
-            <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400" aria-hidden />
-            <Input
-              type="search"
-              value={to}
-              onChange={(event) => {
-                setTo(event.target.value);
-                setPage(1);
-              }}
-              placeholder="Recipient"
-              aria-label="Filter by recipient"
-              className="pl-9"
-            />
-          </div>
+          <SearchInput
+            className="min-w-56 flex-[2_1_14rem]"
+            value={to}
+            onChange={(event) => {
+              setTo(event.target.value);
+              setPage(1);
+            }}
+            placeholder="Recipient"
+            aria-label="Filter by recipient"
+          />
           <Input
             value={domain}
             onChange={(event) => {

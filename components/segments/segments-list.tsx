@@ -14,7 +14,7 @@ import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
 import { SegmentDialog } from "./segment-dialog";
@@ -63,9 +63,7 @@ export function SegmentsList() {
                 <TableHeaderCell>Segment</TableHeaderCell>
                 <TableHeaderCell className="text-right">Contacts</TableHeaderCell>
                 <TableHeaderCell>Created</TableHeaderCell>
-                <TableHeaderCell>
-                  <span className="sr-only">Actions</span>
-                </TableHeaderCell>
+                <TableActionsHeaderCell />
               </tr>
             </TableHead>
             <TableBody>

@@ -17,7 +17,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import { cn } from "@/lib/client/cn";
@@ -149,9 +149,7 @@ export function ApiKeysSection() {
               <TableHeaderCell>Key</TableHeaderCell>
               <TableHeaderCell>Created</TableHeaderCell>
               <TableHeaderCell>Last used</TableHeaderCell>
-              <TableHeaderCell className="w-28">
-                <span className="sr-only">Actions</span>
-              </TableHeaderCell>
+              <TableActionsHeaderCell className="w-28" />
             </tr>
           </TableHead>
           <TableBody>

@@ -12,7 +12,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import { InboxFormDialog } from "./inbox-form-dialog";
@@ -70,9 +70,7 @@ export function InboxesSection() {
               <TableHeaderCell>SMTP</TableHeaderCell>
               <TableHeaderCell>Replies</TableHeaderCell>
               <TableHeaderCell className="text-right">Daily limit</TableHeaderCell>
-              <TableHeaderCell className="w-14">
-                <span className="sr-only">Actions</span>
-              </TableHeaderCell>
+              <TableActionsHeaderCell className="w-14" />
             </tr>
           </TableHead>
           <TableBody>

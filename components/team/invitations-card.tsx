@@ -11,7 +11,7 @@ import { RelativeTime } from "@/components/ui/date";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
 import { invitationsKey, type Invitation } from "./types";
@@ -69,9 +69,7 @@ export function InvitationsCard() {
               <TableHeaderCell className="w-28">Role</TableHeaderCell>
               <TableHeaderCell>Invited by</TableHeaderCell>
               <TableHeaderCell className="w-32">Expires</TableHeaderCell>
-              <TableHeaderCell className="w-52">
-                <span className="sr-only">Actions</span>
-              </TableHeaderCell>
+              <TableActionsHeaderCell className="w-52" />
             </tr>
           </TableHead>
           <TableBody>

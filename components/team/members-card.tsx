@@ -14,7 +14,7 @@ import { ListState } from "@/components/ui/list-state";
 import { RowActions } from "@/components/ui/row-actions";
 import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import { canManage, type Role, type SessionInfo } from "@/lib/client/session";
@@ -98,9 +98,7 @@ export function MembersCard({ session }: { session: SessionInfo }) {
               <TableHeaderCell>Name</TableHeaderCell>
               <TableHeaderCell className="w-44">Role</TableHeaderCell>
               <TableHeaderCell className="w-36">Joined</TableHeaderCell>
-              <TableHeaderCell className="w-14">
-                <span className="sr-only">Actions</span>
-              </TableHeaderCell>
+              <TableActionsHeaderCell className="w-14" />
             </tr>
           </TableHead>
           <TableBody>

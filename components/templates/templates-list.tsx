@@ -15,7 +15,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { CursorPagination } from "@/components/ui/pagination";
 import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
 import { useCursorList } from "@/lib/client/use-cursor-list";
@@ -65,9 +65,7 @@ export function TemplatesList() {
                 <TableHeaderCell>Template</TableHeaderCell>
                 <TableHeaderCell>Variables</TableHeaderCell>
                 <TableHeaderCell>Updated</TableHeaderCell>
-                <TableHeaderCell>
-                  <span className="sr-only">Actions</span>
-                </TableHeaderCell>
+                <TableActionsHeaderCell />
               </tr>
             </TableHead>
             <TableBody>

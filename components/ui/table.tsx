@@ -29,3 +29,12 @@ export function TableHeaderCell({ className, ...props }: ThHTMLAttributes<HTMLTa
 export function TableCell({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
   return <td className={cn("px-4 py-3 align-middle text-zinc-700 first:pl-5 last:pr-5", className)} {...props} />;
 }
+
+/** The header of a column of row buttons: named for screen readers, blank on screen. */
+export function TableActionsHeaderCell({ className }: { className?: string }) {
+  return (
+    <TableHeaderCell className={className}>
+      <span className="sr-only">Actions</span>
+    </TableHeaderCell>
+  );
+}
