@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { FileUp, Pencil, Plus, Search, Users, X } from "lucide-react";
+import { FileUp, Plus, Users } from "lucide-react";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
@@ -10,12 +10,12 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
-import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyState, NoMatchState } from "@/components/ui/empty-state";
+import { FilterBar } from "@/components/ui/filter-bar";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { PagePagination } from "@/components/ui/pagination";
-import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
+import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-actions";
 import { SearchInput } from "@/components/ui/search-input";
 import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
@@ -105,7 +105,7 @@ export function ContactsList() {
         }
       />
       <Card>
-        <div className="flex flex-wrap items-start gap-2 border-b border-zinc-100 p-3">
+        <FilterBar filtered={filtered} onClear={clear} className="items-start">
           <SearchInput
             className="min-w-56 flex-[2_1_14rem]"
             value={search}
@@ -121,13 +121,7 @@ export function ContactsList() {
           <div className="min-w-56 flex-[1_1_14rem]">
             <TagInput value={filters.tags} onChange={(tags) => update({ tags })} placeholder="Filter by tags (all must match)" aria-label="Filter by tags; contacts must have all of them" />
           </div>
-          {filtered && (
-            <Button variant="ghost" onClick={clear}>
-              <X aria-hidden />
-              Clear
-            </Button>
-          )}
-        </div>
+        </FilterBar>
         <ListState
           query={query}
           loading={<SkeletonRows rows={8} columns={4} />}
@@ -135,9 +129,9 @@ export function ContactsList() {
           isEmpty={rows.length === 0}
           empty={
             filtered ? (
-              <EmptyState icon={Search} title="No contacts match" action={<Button variant="secondary" onClick={clear}>Clear filters</Button>}>
+              <NoMatchState title="No contacts match" onClear={clear}>
                 Try another search, or remove a filter.
-              </EmptyState>
+              </NoMatchState>
             ) : (
               <EmptyState
                 icon={Users}
@@ -206,10 +200,7 @@ export function ContactsList() {
                   </TableCell>
                   <TableCell className="w-10">
                     <RowActions name={contact.email}>
-                      <DropdownMenuItem onSelect={() => setDialog({ open: true, contact })}>
-                        <Pencil aria-hidden />
-                        Edit
-                      </DropdownMenuItem>
+                      <RowEditItem onSelect={() => setDialog({ open: true, contact })} />
                       <RowDeleteItem onSelect={() => setDeleting(contact)} />
                     </RowActions>
                   </TableCell>

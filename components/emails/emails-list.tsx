@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { ArrowDownLeft, Mail, Search, X } from "lucide-react";
+import { ArrowDownLeft, Mail } from "lucide-react";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
@@ -9,7 +9,8 @@ import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { RelativeTime } from "@/components/ui/date";
-import { EmptyState } from "@/components/ui/empty-state";
+import { EmptyState, NoMatchState } from "@/components/ui/empty-state";
+import { FilterBar } from "@/components/ui/filter-bar";
 import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
@@ -73,7 +74,7 @@ export function EmailsList() {
     <>
       <PageHeader title="Emails" description="Every email sent or received, with delivery and engagement times." />
       <Card>
-        <div className="flex flex-wrap items-center gap-2 border-b border-zinc-100 p-3">
+        <FilterBar filtered={filtered} onClear={clear} className="items-center">
           <SearchInput
             className="min-w-56 flex-[2_1_14rem]"
             value={to}
@@ -97,13 +98,7 @@ export function EmailsList() {
           <NativeSelect aria-label="Status" className="w-36" value={filters.status} onChange={(event) => update({ status: event.target.value })} options={statusOptions} />
           <NativeSelect aria-label="Broadcast" className="w-44" value={filters.broadcast_id} onChange={(event) => update({ broadcast_id: event.target.value })} options={broadcastOptions} />
           <NativeSelect aria-label="Template" className="w-44" value={filters.template_id} onChange={(event) => update({ template_id: event.target.value })} options={templateOptions} />
-          {filtered && (
-            <Button variant="ghost" onClick={clear}>
-              <X aria-hidden />
-              Clear
-            </Button>
-          )}
-        </div>
+        </FilterBar>
         <ListState
           query={emails}
           loading={<SkeletonRows rows={8} columns={5} />}
@@ -111,9 +106,9 @@ export function EmailsList() {
           isEmpty={rows.length === 0}
           empty={
             filtered ? (
-              <EmptyState icon={Search} title="No emails match" action={<Button variant="secondary" onClick={clear}>Clear filters</Button>}>
+              <NoMatchState title="No emails match" onClear={clear}>
                 Try another recipient or status, or remove a filter.
-              </EmptyState>
+              </NoMatchState>
             ) : (
               <EmptyState icon={Mail} title="No emails yet" action={<Button asChild><Link href="/broadcasts">Go to broadcasts</Link></Button>}>
                 Emails appear here as soon as a broadcast or the API sends them, and replies arrive in their threads.

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Filter, Pencil, Plus, Users } from "lucide-react";
+import { Filter, Plus, Users } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
@@ -12,7 +12,7 @@ import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
+import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
@@ -94,10 +94,7 @@ export function SegmentsList() {
                           View contacts
                         </Link>
                       </DropdownMenuItem>
-                      <DropdownMenuItem onSelect={() => setDialog({ open: true, segment })}>
-                        <Pencil aria-hidden />
-                        Edit
-                      </DropdownMenuItem>
+                      <RowEditItem onSelect={() => setDialog({ open: true, segment })} />
                       <RowDeleteItem onSelect={() => setDeleting(segment)} />
                     </RowActions>
                   </TableCell>

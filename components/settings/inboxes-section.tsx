@@ -1,16 +1,15 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Inbox as InboxIcon, Pencil, Plus } from "lucide-react";
+import { Inbox as InboxIcon, Plus } from "lucide-react";
 import { useState } from "react";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
-import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
+import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
@@ -97,10 +96,7 @@ export function InboxesSection() {
                 <TableCell className="text-right tabular-nums">{inbox.daily_limit.toLocaleString()}</TableCell>
                 <TableCell className="text-right">
                   <RowActions name={inbox.name}>
-                    <DropdownMenuItem onSelect={() => openForm(inbox)}>
-                      <Pencil aria-hidden />
-                      Edit
-                    </DropdownMenuItem>
+                    <RowEditItem onSelect={() => openForm(inbox)} />
                     <RowDeleteItem onSelect={() => setDeleting(inbox)} />
                   </RowActions>
                 </TableCell>

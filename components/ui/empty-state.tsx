@@ -1,6 +1,7 @@
-import type { LucideIcon } from "lucide-react";
+import { Search, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { cn } from "@/lib/client/cn";
+import { Button } from "./button";
 
 /** What an empty list looks like: what belongs here and what to do next. */
 export function EmptyState({ icon: Icon, title, children, action, className }: { icon?: LucideIcon; title: ReactNode; children?: ReactNode; action?: ReactNode; className?: string }) {
@@ -15,5 +16,14 @@ export function EmptyState({ icon: Icon, title, children, action, className }: {
       {children && <div className="mt-1 max-w-sm text-sm text-zinc-500">{children}</div>}
       {action && <div className="mt-5 flex flex-wrap justify-center gap-2">{action}</div>}
     </div>
+  );
+}
+
+/** A filtered list with no rows: what to try instead, and a way to drop every filter. */
+export function NoMatchState({ title, onClear, children }: { title: ReactNode; onClear: () => void; children: ReactNode }) {
+  return (
+    <EmptyState icon={Search} title={title} action={<Button variant="secondary" onClick={onClear}>Clear filters</Button>}>
+      {children}
+    </EmptyState>
   );
 }

@@ -1,18 +1,17 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { AlertTriangle, ChevronDown, Pencil, Plus, Webhook as WebhookIcon } from "lucide-react";
+import { AlertTriangle, ChevronDown, Plus, Webhook as WebhookIcon } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RelativeTime } from "@/components/ui/date";
-import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
+import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-actions";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
@@ -85,10 +84,7 @@ function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: (
             <ChevronDown className={cn("transition-transform", open && "rotate-180")} aria-hidden />
           </Button>
           <RowActions name={webhook.url}>
-            <DropdownMenuItem onSelect={onEdit}>
-              <Pencil aria-hidden />
-              Edit
-            </DropdownMenuItem>
+            <RowEditItem onSelect={onEdit} />
             <RowDeleteItem onSelect={onDelete} />
           </RowActions>
         </div>
