@@ -19,6 +19,7 @@ import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
+import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch } from "@/lib/client/api";
 import { useCursorList } from "@/lib/client/use-cursor-list";
 import { broadcastsKey, rate, type Broadcast } from "./broadcast-types";
@@ -52,7 +53,6 @@ function Schedule({ broadcast }: { broadcast: Broadcast }) {
 
 export function BroadcastsList() {
   const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<Broadcast | null>(null);
   const { query, pager } = useCursorList<Broadcast>([...broadcastsKey, "list"], "/v1/broadcasts", 20);
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -64,6 +64,7 @@ export function BroadcastsList() {
     },
     onError: (error) => toast.error(error, "Could not delete the broadcast"),
   });
+  const deleting = useConfirmTarget<Broadcast>((broadcast) => remove.mutateAsync(broadcast));
 
   const duplicate = useMutation({
     mutationFn: duplicateBroadcast,
@@ -154,7 +155,7 @@ export function BroadcastsList() {
                         <Copy aria-hidden />
                         Duplicate
                       </DropdownMenuItem>
-                      <RowDeleteItem onSelect={() => setDeleting(broadcast)} disabled={broadcast.status === "sending"} />
+                      <RowDeleteItem onSelect={() => deleting.ask(broadcast)} disabled={broadcast.status === "sending"} />
                     </RowActions>
                   </TableCell>
                 </TableRow>
@@ -166,14 +167,10 @@ export function BroadcastsList() {
       </Card>
       <NewBroadcastDialog open={creating} onOpenChange={setCreating} />
       <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title={`Delete ${deleting?.name ?? "broadcast"}?`}
+        {...deleting.dialog}
+        title={`Delete ${deleting.target?.name ?? "broadcast"}?`}
         description="The broadcast and its follow-up steps are deleted. Emails already sent stay in the Emails list."
         confirmLabel="Delete broadcast"
-        onConfirm={async () => {
-          if (deleting) await remove.mutateAsync(deleting);
-        }}
       />
     </>
   );

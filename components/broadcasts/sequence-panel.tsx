@@ -11,6 +11,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
+import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { useAllTemplates } from "@/components/templates/use-templates";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import type { CreateStepInput } from "@/lib/schemas/steps";
@@ -50,7 +51,6 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
   const steps = useQuery({ queryKey: key, queryFn: async () => (await apiFetch<ListEnvelope<SequenceStep>>(base)).data });
   const templates = useAllTemplates();
   const [editing, setEditing] = useState<{ open: boolean; step?: SequenceStep }>({ open: false });
-  const [deleting, setDeleting] = useState<SequenceStep | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
 
   const save = async (body: CreateStepInput) => {
@@ -85,6 +85,7 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
     onError: (error) => toast.error(error, "Could not delete the follow-up"),
     onSettled: refresh,
   });
+  const deleting = useConfirmTarget<SequenceStep>((step) => remove.mutateAsync(step));
 
   const list = steps.data ?? [];
   const templateName = (id: string | null) => templates.data?.find((t) => t.id === id)?.name ?? "Template";
@@ -159,7 +160,7 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
                           <Button variant="ghost" size="icon" aria-label={`Edit follow-up ${step.position}`} title="Edit" onClick={() => setEditing({ open: true, step })}>
                             <Pencil aria-hidden />
                           </Button>
-                          <Button variant="ghost" size="icon" aria-label={`Delete follow-up ${step.position}`} title="Delete" className="hover:bg-red-50 hover:text-red-600" onClick={() => setDeleting(step)}>
+                          <Button variant="ghost" size="icon" aria-label={`Delete follow-up ${step.position}`} title="Delete" className="hover:bg-red-50 hover:text-red-600" onClick={() => deleting.ask(step)}>
                             <Trash2 aria-hidden />
                           </Button>
                         </div>
@@ -191,14 +192,10 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
         onSave={save}
       />
       <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title={`Delete follow-up ${deleting?.position ?? ""}?`}
+        {...deleting.dialog}
+        title={`Delete follow-up ${deleting.target?.position ?? ""}?`}
         description="Later follow-ups move up one place, keeping their own waits. This cannot be undone."
         confirmLabel="Delete follow-up"
-        onConfirm={async () => {
-          if (deleting) await remove.mutateAsync(deleting);
-        }}
       />
     </Card>
   );

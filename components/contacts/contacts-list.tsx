@@ -22,6 +22,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { TagInput } from "@/components/ui/tag-input";
 import { toast } from "@/components/ui/toast";
+import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
 import { useSegments } from "@/components/segments/use-segments";
 import { apiFetch } from "@/lib/client/api";
@@ -47,7 +48,6 @@ export function ContactsList() {
   const [filters, setFilters] = useState<Omit<ContactFilters, "search">>({ subscribed: "", tags: [], segment_id: params.get("segment_id") ?? "" });
   const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<{ open: boolean; contact?: ContactRecord }>({ open: false });
-  const [deleting, setDeleting] = useState<ContactRecord | null>(null);
   const debouncedSearch = useDebouncedValue(search, 300);
   const query = useContactPage({ ...filters, search: debouncedSearch }, PAGE_SIZE, (page - 1) * PAGE_SIZE);
 
@@ -60,6 +60,7 @@ export function ContactsList() {
     },
     onError: (error) => toast.error(error, "Could not delete the contact"),
   });
+  const deleting = useConfirmTarget<ContactRecord>((contact) => remove.mutateAsync(contact));
 
   const update = (next: Partial<typeof filters>) => {
     setFilters((current) => ({ ...current, ...next }));
@@ -201,7 +202,7 @@ export function ContactsList() {
                   <TableCell className="w-10">
                     <RowActions name={contact.email}>
                       <RowEditItem onSelect={() => setDialog({ open: true, contact })} />
-                      <RowDeleteItem onSelect={() => setDeleting(contact)} />
+                      <RowDeleteItem onSelect={() => deleting.ask(contact)} />
                     </RowActions>
                   </TableCell>
                 </TableRow>
@@ -213,14 +214,10 @@ export function ContactsList() {
       </Card>
       <ContactDialog open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))} contact={dialog.contact} />
       <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title={`Delete ${deleting?.email ?? "contact"}?`}
+        {...deleting.dialog}
+        title={`Delete ${deleting.target?.email ?? "contact"}?`}
         description="The contact is removed from every segment and will not receive anything more. Emails already sent to them stay in the Emails list."
         confirmLabel="Delete contact"
-        onConfirm={async () => {
-          if (deleting) await remove.mutateAsync(deleting);
-        }}
       />
     </>
   );

@@ -16,6 +16,7 @@ import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-acti
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
+import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch } from "@/lib/client/api";
 import { SegmentDialog } from "./segment-dialog";
 import { segmentsKey, useSegments, type Segment } from "./use-segments";
@@ -24,7 +25,6 @@ export function SegmentsList() {
   const segments = useSegments();
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<{ open: boolean; segment?: Segment }>({ open: false });
-  const [deleting, setDeleting] = useState<Segment | null>(null);
   const remove = useMutation({
     mutationFn: (segment: Segment) => apiFetch(`/v1/segments/${segment.id}`, { method: "DELETE" }),
     onSuccess: (_data, segment) => {
@@ -33,6 +33,7 @@ export function SegmentsList() {
     },
     onError: (error) => toast.error(error, "Could not delete the segment"),
   });
+  const deleting = useConfirmTarget<Segment>((segment) => remove.mutateAsync(segment));
 
   const createButton = (
     <Button onClick={() => setDialog({ open: true })}>
@@ -95,7 +96,7 @@ export function SegmentsList() {
                         </Link>
                       </DropdownMenuItem>
                       <RowEditItem onSelect={() => setDialog({ open: true, segment })} />
-                      <RowDeleteItem onSelect={() => setDeleting(segment)} />
+                      <RowDeleteItem onSelect={() => deleting.ask(segment)} />
                     </RowActions>
                   </TableCell>
                 </TableRow>
@@ -106,19 +107,15 @@ export function SegmentsList() {
       </Card>
       <SegmentDialog open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))} segment={dialog.segment} />
       <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title={`Delete ${deleting?.name ?? "segment"}?`}
+        {...deleting.dialog}
+        title={`Delete ${deleting.target?.name ?? "segment"}?`}
         description={
           <>
-            The segment is deleted, but <strong className="font-medium text-zinc-800">its {deleting?.contacts_count.toLocaleString()} contacts are kept</strong>. Broadcasts sent to it lose their
+            The segment is deleted, but <strong className="font-medium text-zinc-800">its {deleting.target?.contacts_count.toLocaleString()} contacts are kept</strong>. Broadcasts sent to it lose their
             audience, and it is removed from sequence exit rules.
           </>
         }
         confirmLabel="Delete segment"
-        onConfirm={async () => {
-          if (deleting) await remove.mutateAsync(deleting);
-        }}
       />
     </>
   );

@@ -19,6 +19,7 @@ import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
+import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import { cn } from "@/lib/client/cn";
 import { applyServerErrors } from "@/lib/client/form-errors";
@@ -107,7 +108,6 @@ export function ApiKeysSection() {
   const keys = useQuery({ queryKey: apiKeysKey, queryFn: () => apiFetch<ListEnvelope<ApiKey>>("/v1/api-keys") });
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
-  const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
   const revoke = async (key: ApiKey) => {
     try {
@@ -119,6 +119,7 @@ export function ApiKeysSection() {
     toast.success(`Revoked “${key.name}”`, "Requests with this key are refused from now on.");
     await queryClient.invalidateQueries({ queryKey: apiKeysKey });
   };
+  const revoking = useConfirmTarget<ApiKey>(revoke);
 
   const rows = keys.data?.data ?? [];
   const createButton = (
@@ -169,7 +170,7 @@ export function ApiKeysSection() {
                   {key.revoked_at ? (
                     <StatusBadge status="revoked" />
                   ) : (
-                    <Button variant="ghost" size="sm" className="text-red-600 hover:bg-red-50 hover:text-red-700" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                    <Button variant="ghost" size="sm" className="text-red-600 hover:bg-red-50 hover:text-red-700" onClick={() => revoking.ask(key)} aria-label={`Revoke ${key.name}`}>
                       Revoke
                     </Button>
                   )}
@@ -190,12 +191,10 @@ export function ApiKeysSection() {
       />
       <TokenDialog created={created} onClose={() => setCreated(null)} />
       <ConfirmDialog
-        open={revoking !== null}
-        onOpenChange={(open) => !open && setRevoking(null)}
-        title={`Revoke “${revoking?.name ?? ""}”?`}
+        {...revoking.dialog}
+        title={`Revoke “${revoking.target?.name ?? ""}”?`}
         description="Programs using this key get 401 Unauthorized from their next request on. This cannot be undone."
         confirmLabel="Revoke key"
-        onConfirm={() => (revoking ? revoke(revoking) : undefined)}
       />
     </Card>
   );

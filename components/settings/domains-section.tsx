@@ -18,6 +18,7 @@ import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
+import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import { cn } from "@/lib/client/cn";
 import { applyServerErrors } from "@/lib/client/form-errors";
@@ -195,7 +196,6 @@ export function DomainsSection() {
   const domains = useQuery({ queryKey: domainsKey, queryFn: () => apiFetch<ListEnvelope<Domain>>("/v1/domains") });
   const [adding, setAdding] = useState(false);
   const [open, setOpen] = useState<Record<string, boolean>>({});
-  const [deleting, setDeleting] = useState<Domain | null>(null);
 
   const remove = async (domain: Domain) => {
     try {
@@ -207,6 +207,7 @@ export function DomainsSection() {
     toast.success(`Deleted ${domain.name}`);
     await queryClient.invalidateQueries({ queryKey: domainsKey });
   };
+  const deleting = useConfirmTarget<Domain>(remove);
 
   const rows = domains.data?.data ?? [];
   const addButton = (
@@ -238,7 +239,7 @@ export function DomainsSection() {
               // Unverified domains open by default: their records are what the user needs next.
               expanded={open[domain.id] ?? domain.status !== "verified"}
               onToggle={() => setOpen((state) => ({ ...state, [domain.id]: !(state[domain.id] ?? domain.status !== "verified") }))}
-              onDelete={() => setDeleting(domain)}
+              onDelete={() => deleting.ask(domain)}
             />
           ))}
         </ul>
@@ -253,12 +254,10 @@ export function DomainsSection() {
         }}
       />
       <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(next) => !next && setDeleting(null)}
-        title={`Delete ${deleting?.name ?? "domain"}?`}
+        {...deleting.dialog}
+        title={`Delete ${deleting.target?.name ?? "domain"}?`}
         description="Templates and broadcasts can no longer send from addresses at this domain until you add and verify it again."
         confirmLabel="Delete domain"
-        onConfirm={() => (deleting ? remove(deleting) : undefined)}
       />
     </Card>
   );

@@ -13,6 +13,7 @@ import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-acti
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
+import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import { InboxFormDialog } from "./inbox-form-dialog";
 import { inboxesKey, type Inbox } from "./inbox-types";
@@ -22,7 +23,6 @@ export function InboxesSection() {
   const inboxes = useQuery({ queryKey: inboxesKey, queryFn: () => apiFetch<ListEnvelope<Inbox>>("/v1/inboxes") });
   const [editing, setEditing] = useState<Inbox | null>(null);
   const [formOpen, setFormOpen] = useState(false);
-  const [deleting, setDeleting] = useState<Inbox | null>(null);
 
   const openForm = (inbox: Inbox | null) => {
     setEditing(inbox);
@@ -39,6 +39,7 @@ export function InboxesSection() {
     toast.success(`Deleted ${inbox.name}`);
     await queryClient.invalidateQueries({ queryKey: inboxesKey });
   };
+  const deleting = useConfirmTarget<Inbox>(remove);
 
   const rows = inboxes.data?.data ?? [];
   const addButton = (
@@ -97,7 +98,7 @@ export function InboxesSection() {
                 <TableCell className="text-right">
                   <RowActions name={inbox.name}>
                     <RowEditItem onSelect={() => openForm(inbox)} />
-                    <RowDeleteItem onSelect={() => setDeleting(inbox)} />
+                    <RowDeleteItem onSelect={() => deleting.ask(inbox)} />
                   </RowActions>
                 </TableCell>
               </TableRow>
@@ -115,12 +116,10 @@ export function InboxesSection() {
         }}
       />
       <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(next) => !next && setDeleting(null)}
-        title={`Delete ${deleting?.name ?? "inbox"}?`}
+        {...deleting.dialog}
+        title={`Delete ${deleting.target?.name ?? "inbox"}?`}
         description="Broadcasts and templates that use it stop naming it, and sequences no longer send from it. Emails already sent keep their history."
         confirmLabel="Delete inbox"
-        onConfirm={() => (deleting ? remove(deleting) : undefined)}
       />
     </Card>
   );

@@ -13,6 +13,7 @@ import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
+import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch } from "@/lib/client/api";
 import { invitationsKey, type Invitation } from "./types";
 
@@ -21,7 +22,6 @@ export function InvitationsCard() {
   const queryClient = useQueryClient();
   const invitations = useQuery({ queryKey: invitationsKey, queryFn: () => apiFetch<{ invitations: Invitation[] }>("/v1/invitations") });
   const [resending, setResending] = useState<string | null>(null);
-  const [cancelling, setCancelling] = useState<Invitation | null>(null);
 
   const resend = async (invitation: Invitation) => {
     setResending(invitation.id);
@@ -46,6 +46,7 @@ export function InvitationsCard() {
     toast.success(`Cancelled the invitation to ${invitation.email}`);
     await queryClient.invalidateQueries({ queryKey: invitationsKey });
   };
+  const cancelling = useConfirmTarget<Invitation>(cancel);
 
   const list = invitations.data?.invitations ?? [];
   return (
@@ -91,7 +92,7 @@ export function InvitationsCard() {
                       {resending !== invitation.id && <RotateCw aria-hidden />}
                       Resend
                     </Button>
-                    <Button variant="ghost" size="sm" onClick={() => setCancelling(invitation)} aria-label={`Cancel invitation to ${invitation.email}`} className="text-red-600 hover:bg-red-50 hover:text-red-700">
+                    <Button variant="ghost" size="sm" onClick={() => cancelling.ask(invitation)} aria-label={`Cancel invitation to ${invitation.email}`} className="text-red-600 hover:bg-red-50 hover:text-red-700">
                       <X aria-hidden />
                       Cancel
                     </Button>
@@ -103,13 +104,11 @@ export function InvitationsCard() {
         </Table>
       </ListState>
       <ConfirmDialog
-        open={cancelling !== null}
-        onOpenChange={(open) => !open && setCancelling(null)}
+        {...cancelling.dialog}
         title="Cancel this invitation?"
-        description={`The link sent to ${cancelling?.email ?? "them"} stops working. You can invite them again later.`}
+        description={`The link sent to ${cancelling.target?.email ?? "them"} stops working. You can invite them again later.`}
         confirmLabel="Cancel invitation"
         cancelLabel="Keep invitation"
-        onConfirm={() => (cancelling ? cancel(cancelling) : undefined)}
       />
     </Card>
   );

@@ -3,7 +3,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { LogOut, UserMinus, Users } from "lucide-react";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -16,6 +15,7 @@ import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
+import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import { canManage, type Role, type SessionInfo } from "@/lib/client/session";
 import { membersKey, roleOptions, type Member } from "./types";
@@ -41,7 +41,6 @@ export function MembersCard({ session }: { session: SessionInfo }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const members = useQuery({ queryKey: membersKey, queryFn: () => apiFetch<ListEnvelope<Member>>("/v1/members") });
-  const [removing, setRemoving] = useState<Member | null>(null);
   const myRole = session.role;
   const manager = canManage(myRole);
 
@@ -74,6 +73,7 @@ export function MembersCard({ session }: { session: SessionInfo }) {
     toast.success(`Removed ${member.name || member.email}`);
     await queryClient.invalidateQueries({ queryKey: membersKey });
   };
+  const removing = useConfirmTarget<Member>(remove);
 
   const editableRole = (member: Member) => manager && (myRole === "owner" || member.role !== "owner");
   const canRemove = (member: Member) => member.user_id === session.user.id || (manager && (myRole === "owner" || member.role !== "owner"));
@@ -131,7 +131,7 @@ export function MembersCard({ session }: { session: SessionInfo }) {
                   <TableCell className="text-right">
                     {canRemove(member) && (
                       <RowActions name={member.name || member.email}>
-                        <DropdownMenuItem destructive onSelect={() => setRemoving(member)}>
+                        <DropdownMenuItem destructive onSelect={() => removing.ask(member)}>
                           {isYou ? <LogOut aria-hidden /> : <UserMinus aria-hidden />}
                           {isYou ? "Leave organization" : "Remove from organization"}
                         </DropdownMenuItem>
@@ -145,16 +145,14 @@ export function MembersCard({ session }: { session: SessionInfo }) {
         </Table>
       </ListState>
       <ConfirmDialog
-        open={removing !== null}
-        onOpenChange={(open) => !open && setRemoving(null)}
-        title={removing?.user_id === session.user.id ? "Leave this organization?" : `Remove ${removing?.name || removing?.email}?`}
+        {...removing.dialog}
+        title={removing.target?.user_id === session.user.id ? "Leave this organization?" : `Remove ${removing.target?.name || removing.target?.email}?`}
         description={
-          removing?.user_id === session.user.id
+          removing.target?.user_id === session.user.id
             ? "You lose access to its contacts, broadcasts and settings. Someone will have to invite you again to come back."
             : "They lose access right away, and their API keys for this organization stop working. You can invite them again later."
         }
-        confirmLabel={removing?.user_id === session.user.id ? "Leave organization" : "Remove member"}
-        onConfirm={() => (removing ? remove(removing) : undefined)}
+        confirmLabel={removing.target?.user_id === session.user.id ? "Leave organization" : "Remove member"}
       />
     </Card>
   );

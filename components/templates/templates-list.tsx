@@ -3,7 +3,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FileText, Pencil, Plus } from "lucide-react";
 import Link from "next/link";
-import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -17,6 +16,7 @@ import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
+import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch } from "@/lib/client/api";
 import { useCursorList } from "@/lib/client/use-cursor-list";
 import { templatesKey, type Template } from "./use-templates";
@@ -24,7 +24,6 @@ import { templatesKey, type Template } from "./use-templates";
 export function TemplatesList() {
   const { query, pager } = useCursorList<Template>([...templatesKey, "list"], "/v1/templates", 20);
   const queryClient = useQueryClient();
-  const [deleting, setDeleting] = useState<Template | null>(null);
   const remove = useMutation({
     mutationFn: (template: Template) => apiFetch(`/v1/templates/${template.id}`, { method: "DELETE" }),
     onSuccess: (_data, template) => {
@@ -33,6 +32,7 @@ export function TemplatesList() {
     },
     onError: (error) => toast.error(error, "Could not delete the template"),
   });
+  const deleting = useConfirmTarget<Template>((template) => remove.mutateAsync(template));
 
   const newButton = (
     <Button asChild>
@@ -99,7 +99,7 @@ export function TemplatesList() {
                           Edit
                         </Link>
                       </DropdownMenuItem>
-                      <RowDeleteItem onSelect={() => setDeleting(template)} />
+                      <RowDeleteItem onSelect={() => deleting.ask(template)} />
                     </RowActions>
                   </TableCell>
                 </TableRow>
@@ -110,14 +110,10 @@ export function TemplatesList() {
         </ListState>
       </Card>
       <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title={`Delete ${deleting?.name ?? "template"}?`}
+        {...deleting.dialog}
+        title={`Delete ${deleting.target?.name ?? "template"}?`}
         description="Broadcasts and follow-ups that use it lose the link to this design. This cannot be undone."
         confirmLabel="Delete template"
-        onConfirm={async () => {
-          if (deleting) await remove.mutateAsync(deleting);
-        }}
       />
     </>
   );

@@ -15,6 +15,7 @@ import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-acti
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
+import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import { cn } from "@/lib/client/cn";
 import { webhookEventTypes } from "@/lib/schemas/webhooks";
@@ -99,7 +100,6 @@ export function WebhooksList() {
   const webhooks = useQuery({ queryKey: webhooksKey, queryFn: async () => (await apiFetch<ListEnvelope<Webhook>>("/v1/webhooks")).data });
   const [dialog, setDialog] = useState<{ open: boolean; webhook?: Webhook }>({ open: false });
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
-  const [deleting, setDeleting] = useState<Webhook | null>(null);
   const remove = useMutation({
     mutationFn: (webhook: Webhook) => apiFetch(`/v1/webhooks/${webhook.id}`, { method: "DELETE" }),
     onSuccess: () => {
@@ -108,6 +108,7 @@ export function WebhooksList() {
     },
     onError: (error) => toast.error(error, "Could not delete the webhook"),
   });
+  const deleting = useConfirmTarget<Webhook>((webhook) => remove.mutateAsync(webhook));
 
   const addButton = (
     <Button onClick={() => setDialog({ open: true })}>
@@ -139,7 +140,7 @@ export function WebhooksList() {
         >
           <ul className="divide-y divide-zinc-100" aria-label="Webhooks">
             {rows.map((webhook) => (
-              <WebhookRow key={webhook.id} webhook={webhook} onEdit={() => setDialog({ open: true, webhook })} onDelete={() => setDeleting(webhook)} />
+              <WebhookRow key={webhook.id} webhook={webhook} onEdit={() => setDialog({ open: true, webhook })} onDelete={() => deleting.ask(webhook)} />
             ))}
           </ul>
         </ListState>
@@ -147,18 +148,14 @@ export function WebhooksList() {
       <WebhookDialog open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))} webhook={dialog.webhook} onCreated={setCreated} />
       <SecretDialog webhook={created} onClose={() => setCreated(null)} />
       <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
+        {...deleting.dialog}
         title="Delete this webhook?"
         description={
           <>
-            <span className="font-mono text-[13px] break-all">{deleting?.url}</span> stops receiving events, and its pending deliveries are dropped. This cannot be undone.
+            <span className="font-mono text-[13px] break-all">{deleting.target?.url}</span> stops receiving events, and its pending deliveries are dropped. This cannot be undone.
           </>
         }
         confirmLabel="Delete webhook"
-        onConfirm={async () => {
-          if (deleting) await remove.mutateAsync(deleting);
-        }}
       />
     </>
   );
