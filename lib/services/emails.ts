@@ -61,27 +61,12 @@ function filterWhere(ctx: OrgContext, query: ListEmailsQuery): Prisma.EmailWhere
   return where;
 }
 
-type KeysetWhere = { OR?: { created_at?: { lt?: Date; gt?: Date } }[] };
-
-/**
- * cursorPage's keyset condition, (created_at < t OR (created_at = t AND id < i)), is an OR the
- * (organization_id, created_at, id) index cannot seek with: PostgreSQL would read from the newest
- * email and drop every row before the cursor, so a page 50 deep read 5 000 rows. Repeating its
- * created_at half as a plain range lets the index start at the cursor; the rows are the same.
- */
-function seekable(keyset: object): Prisma.EmailWhereInput {
-  const bound = (keyset as KeysetWhere).OR?.[0]?.created_at;
-  if (bound?.lt) return { AND: [keyset, { created_at: { lte: bound.lt } }] };
-  if (bound?.gt) return { AND: [keyset, { created_at: { gte: bound.gt } }] };
-  return keyset;
-}
-
 export async function listEmails(ctx: OrgContext, query: ListEmailsQuery, page: EmailListPage) {
   const where = filterWhere(ctx, query);
   if (page.mode === "cursor") {
     return cursorPage(
       page,
-      (args) => db.email.findMany({ where: { AND: [where, seekable(args.where)] }, orderBy: args.orderBy, take: args.take, select: emailSelect }),
+      (args) => db.email.findMany({ where: { AND: [where, args.where] }, orderBy: args.orderBy, take: args.take, select: emailSelect }),
       // A cursor stays usable when its email stops matching a filter (its status moved on, say).
       (id) => db.email.findFirst({ where: { id, organization_id: ctx.organizationId }, select: { id: true, created_at: true } }),
     );
