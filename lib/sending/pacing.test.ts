@@ -76,8 +76,8 @@ describe("inbox rotation", () => {
 });
 
 describe("pacing", () => {
-  // 1/200 of the real clock: `normal` (20–40 s) becomes 100–200 ms between two emails of an inbox.
-  const scale = 1 / 200;
+  // 1/100 of the real clock: `normal` (20–40 s) becomes 200–400 ms between two emails of an inbox.
+  const scale = 1 / 100;
 
   async function gapsAt(speed: SendingSpeed, inboxCount: number, recipients: number) {
     const org = await createTestOrg();
@@ -89,20 +89,28 @@ describe("pacing", () => {
     sender.close();
     const mails = mailsTo(org.organizationId.slice(0, 8));
     expect(mails).toHaveLength(recipients);
-    const gaps = inboxes.flatMap((inbox) => {
-      const times = mails.filter((m) => m.user === inbox.smtp_username).map((m) => m.receivedAt);
-      return times.slice(1).map((t, i) => t - times[i]);
-    });
-    return { gaps };
+    const perInbox = inboxes.map((inbox) => mails.filter((m) => m.user === inbox.smtp_username).map((m) => m.receivedAt));
+    const gaps = perInbox.flatMap((times) => times.slice(1).map((t, i) => t - times[i]));
+    return { gaps, perInbox };
+  }
+
+  /**
+   * Pacing is decided when an email is claimed, but measured where it arrives: one delivery held up by a busy
+   * machine shortens the gap after it. So each inbox's k-th email must come at least k gaps after its first,
+   * give or take one gap, rather than every single gap being long.
+   */
+  function expectPaced(perInbox: number[][], minGapMs: number) {
+    for (const times of perInbox) {
+      times.forEach((t, k) => expect(t - times[0]).toBeGreaterThanOrEqual((k - 1) * minGapMs));
+    }
   }
 
   it("keeps `normal` within its documented per-inbox rate, with jittered gaps", async () => {
     const { minMs, maxMs } = PACING_GAPS.normal;
-    const { gaps } = await gapsAt("normal", 2, 10);
+    const { gaps, perInbox } = await gapsAt("normal", 2, 10);
     expect(gaps).toHaveLength(8);
     const mean = gaps.reduce((a, b) => a + b) / gaps.length;
-    // The gap is drawn when an email is claimed; delivery adds a little noise either way.
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(minMs * scale * 0.3);
+    expectPaced(perInbox, minMs * scale);
     expect(mean).toBeGreaterThanOrEqual(minMs * scale * 0.8);
     expect(mean).toBeLessThanOrEqual(maxMs * scale * 3);
     expect(new Set(gaps.map((g) => Math.round(g / 10))).size).toBeGreaterThan(1);
@@ -111,7 +119,7 @@ describe("pacing", () => {
   it("`slow` is slower than `normal` by about its documented factor", async () => {
     const slow = await gapsAt("slow", 1, 4);
     const slowMean = slow.gaps.reduce((a, b) => a + b) / slow.gaps.length;
-    for (const gap of slow.gaps) expect(gap).toBeGreaterThanOrEqual(PACING_GAPS.slow.minMs * scale * 0.3);
+    expectPaced(slow.perInbox, PACING_GAPS.slow.minMs * scale);
     expect(slowMean).toBeGreaterThanOrEqual(PACING_GAPS.slow.minMs * scale * 0.8);
     expect(slowMean).toBeLessThanOrEqual(PACING_GAPS.slow.maxMs * scale * 3);
   });
