@@ -1,14 +1,22 @@
 // Kept apart from the application's modules: index.ts reads these before lib/env.ts runs.
-export const BENCH_DATA_DIR = ".data/bench";
-export const BENCH_PG_PORT = 54380;
-export const BENCH_PORT = 3500;
-export const BENCH_DATABASE = "mailplatform_bench";
+
+/** Where one run lives. `--slot n` moves all of it, so two runs (two checkouts, say) do not meet. */
+export type BenchPlace = { dataDir: string; pgPort: number; port: number; database: string };
+
+export function benchPlace(slot: number): BenchPlace {
+  return {
+    dataDir: slot === 0 ? ".data/bench" : `.data/bench-${slot}`,
+    pgPort: 54380 + slot,
+    port: 3500 + slot,
+    database: slot === 0 ? "mailplatform_bench" : `mailplatform_bench_${slot}`,
+  };
+}
 
 /** A fresh database of its own: on DATABASE_URL's server when given, else on the embedded cluster. */
-export function benchDatabaseUrl(adminUrl: string | undefined): string {
-  if (!adminUrl) return `postgresql://postgres:postgres@127.0.0.1:${BENCH_PG_PORT}/${BENCH_DATABASE}`;
+export function benchDatabaseUrl(place: BenchPlace, adminUrl: string | undefined): string {
+  if (!adminUrl) return `postgresql://postgres:postgres@127.0.0.1:${place.pgPort}/${place.database}`;
   const url = new URL(adminUrl);
-  url.pathname = `/${BENCH_DATABASE}`;
+  url.pathname = `/${place.database}`;
   return url.toString();
 }
 

@@ -8,7 +8,7 @@ import { migrate } from "@/lib/db/migrate";
 import { createOrganizationWithOwner } from "@/lib/services/accounts";
 import { issueApiKey } from "@/lib/services/api-keys";
 import { bareOrg, type Bench } from "./bench";
-import { BENCH_DATA_DIR, BENCH_DATABASE, BENCH_PG_PORT, BENCH_PORT, FULL, QUICK } from "./config";
+import { FULL, QUICK, type BenchPlace } from "./config";
 import { HttpClient } from "./http";
 import { ProductServer } from "./processes";
 import { json, table, type RunInfo } from "./report";
@@ -17,7 +17,7 @@ import { Sink } from "./sink";
 import type { Result } from "./stats";
 import { unavailable } from "./stats";
 
-export type Options = { quick: boolean; json: boolean; only?: string[]; keep: boolean; external: boolean };
+export type Options = { quick: boolean; json: boolean; only?: string[]; keep: boolean; place: BenchPlace; external: boolean };
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
@@ -40,23 +40,24 @@ function adminUrl(databaseUrl: string) {
 
 /** A fresh, migrated database for this run; answers a function that removes it (and the cluster we started). */
 async function freshDatabase(databaseUrl: string, options: Options, dataDir: string) {
+  const { database, pgPort } = options.place;
   let startedCluster = false;
   if (!options.external && !(await accepts(adminUrl(databaseUrl)))) {
-    log(`starting the embedded PostgreSQL under ${BENCH_DATA_DIR} on port ${BENCH_PG_PORT}`);
-    await ensureEmbeddedCluster({ dataDir, port: BENCH_PG_PORT });
+    log(`starting the embedded PostgreSQL under ${options.place.dataDir} on port ${pgPort}`);
+    await ensureEmbeddedCluster({ dataDir, port: pgPort });
     startedCluster = true;
   }
   const admin = new pg.Client({ connectionString: adminUrl(databaseUrl) });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${BENCH_DATABASE}`);
+  await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${database}`);
   await admin.end();
   await migrate(databaseUrl);
   return async () => {
     if (!options.keep) {
       const client = new pg.Client({ connectionString: adminUrl(databaseUrl) });
       await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${BENCH_DATABASE} WITH (FORCE)`);
+      await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       await client.end();
     }
     if (startedCluster && !options.keep) await stopEmbeddedCluster(dataDir);
@@ -72,7 +73,8 @@ export async function main(options: Options): Promise<number> {
     return 2;
   }
   const databaseUrl = process.env.DATABASE_URL!;
-  const dataDir = path.resolve(BENCH_DATA_DIR);
+  const { port } = options.place;
+  const dataDir = path.resolve(options.place.dataDir);
   mkdirSync(dataDir, { recursive: true });
 
   const started = Date.now();
@@ -84,15 +86,15 @@ export async function main(options: Options): Promise<number> {
     NODE_ENV: "production",
     DATABASE_URL: databaseUrl,
     SMTP_RELAY_URL: sink.url,
-    APP_URL: `http://127.0.0.1:${BENCH_PORT}`,
+    APP_URL: `http://127.0.0.1:${port}`,
     // The per-key limit would answer 429 to a load test; this high, it is still checked on every request.
     RATE_LIMIT_PER_SECOND: "1000000",
   };
-  const server = new ProductServer(BENCH_PORT, path.join(dataDir, "server.log"), serverEnv);
-  const http = new HttpClient("127.0.0.1", BENCH_PORT, sizes.connections);
+  const server = new ProductServer(port, path.join(dataDir, "server.log"), serverEnv);
+  const http = new HttpClient("127.0.0.1", port, sizes.connections);
   const results: Result[] = [];
   try {
-    log(`starting the production server (next start) on port ${BENCH_PORT}`);
+    log(`starting the production server (next start) on port ${port}`);
     await server.start();
     const bench: Bench = {
       sizes,
