@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { OrgContext, UserContext } from "./context";
 import type { ErrorCode } from "./errors";
+import type { Spooled, SpooledField } from "./spooled-json-body";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -12,7 +13,7 @@ export type AuthLevel = "member" | "admin" | "user";
 
 type ContextFor<A extends AuthLevel> = A extends "user" ? UserContext : OrgContext;
 
-export type OperationInput<P, Q, B, G> = { params: P; query: Q; body: B; page: G; request: Request };
+export type OperationInput<P, Q, B, G, S> = { params: P; query: Q; body: B; page: G; spooled: S; request: Request };
 
 /**
  * One /v1 operation, declared once: the route file serves it, the OpenAPI document describes it,
@@ -24,6 +25,7 @@ export type Operation<
   B extends z.ZodType = z.ZodType,
   A extends AuthLevel = AuthLevel,
   G = unknown,
+  S extends Spooled | undefined = Spooled | undefined,
 > = {
   method: HttpMethod;
   /** The OpenAPI path, e.g. `/v1/broadcasts/{id}`; path parameters are read from the URL with it. */
@@ -41,11 +43,13 @@ export type Operation<
   pageQuery?: z.ZodObject;
   /** Body size limit in bytes (default 5 MB). */
   maxBodyBytes?: number;
+  /** A body field read as a stream rather than held as one string; the handler gets what its spool made. */
+  spooledField?: SpooledField<NonNullable<S>>;
   status?: 200 | 201;
   response: z.ZodType;
   /** Error codes the operation documents beyond the ones every operation has. */
   errors?: ErrorCode[];
-  handler: (ctx: ContextFor<A>, input: OperationInput<z.output<P>, z.output<Q>, z.output<B>, G>) => Promise<unknown>;
+  handler: (ctx: ContextFor<A>, input: OperationInput<z.output<P>, z.output<Q>, z.output<B>, G, S>) => Promise<unknown>;
 };
 
 export function defineOperation<
@@ -54,10 +58,11 @@ export function defineOperation<
   B extends z.ZodType = z.ZodType,
   A extends AuthLevel = "member",
   G = undefined,
->(operation: Operation<P, Q, B, A, G>): Operation<P, Q, B, A, G> {
+  S extends Spooled | undefined = undefined,
+>(operation: Operation<P, Q, B, A, G, S>): Operation<P, Q, B, A, G, S> {
   return operation;
 }
 
 /** Any operation, whatever its schemas; what the route wrapper, the registry and the tests take. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyOperation = Omit<Operation<any, any, any, AuthLevel, any>, "handler"> & { handler: (ctx: any, input: any) => Promise<unknown> };
+export type AnyOperation = Omit<Operation<any, any, any, AuthLevel, any, any>, "handler"> & { handler: (ctx: any, input: any) => Promise<unknown> };

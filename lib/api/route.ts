@@ -3,6 +3,7 @@ import { resolveCaller } from "./credentials";
 import { AppError, errorResponse, type ValidationIssue } from "./errors";
 import type { AnyOperation } from "./operation";
 import { rateLimiter } from "./rate-limit";
+import { readSpooledJsonBody, type Spooled } from "./spooled-json-body";
 
 const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
 
@@ -70,6 +71,7 @@ async function readBody(request: Request, limit: number): Promise<unknown> {
 
 /** Runs one operation for one request: credential, role, input validation, service call, errors. */
 export async function execute(operation: AnyOperation, request: Request): Promise<Response> {
+  let spooled: Spooled | undefined;
   try {
     const url = new URL(request.url);
     const caller = await resolveCaller(request);
@@ -89,14 +91,21 @@ export async function execute(operation: AnyOperation, request: Request): Promis
     const params = operation.params ? validate(operation.params, rawParams, "path parameters") : rawParams;
     const page = operation.page ? operation.page(url.searchParams) : undefined;
     const query = operation.query ? validate(operation.query, Object.fromEntries(url.searchParams), "query parameters") : {};
-    const body = operation.body
-      ? validate(operation.body, await readBody(request, operation.maxBodyBytes ?? DEFAULT_MAX_BODY), "request body")
-      : undefined;
-    const result = await operation.handler(ctx as never, { params, query, body, page, request });
+    let body: unknown;
+    if (operation.body) {
+      const limit = operation.maxBodyBytes ?? DEFAULT_MAX_BODY;
+      let raw: unknown;
+      if (operation.spooledField) ({ body: raw, spooled } = await readSpooledJsonBody(request, limit, operation.spooledField));
+      else raw = await readBody(request, limit);
+      body = validate(operation.body, raw, "request body");
+    }
+    const result = await operation.handler(ctx as never, { params, query, body, page, spooled, request });
     if (result instanceof Response) return result;
     return Response.json(result, { status: operation.status ?? 200 });
   } catch (error) {
     return errorResponse(error);
+  } finally {
+    await spooled?.dispose();
   }
 }
 

@@ -2,40 +2,24 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CsvError, parse } from "csv-parse";
 import { z } from "zod";
-import { AppError, invalidField } from "@/lib/api/errors";
+import { invalidField } from "@/lib/api/errors";
 import { limits } from "@/lib/schemas/common";
-import { MAX_IMPORT_BYTES, type ColumnMapping } from "@/lib/schemas/contacts";
+import type { ColumnMapping } from "@/lib/schemas/contacts";
+import type { CsvUpload } from "./csv-upload";
 
-const BASE64 = /^[A-Za-z0-9+/\-_\s]*=*\s*$/;
-// A multiple of 4 base64 characters decodes on its own: 48 KB of CSV per chunk.
-const BASE64_CHUNK = 64 * 1024;
-
-/**
- * The CSV text of `file_content`, decoded chunk by chunk as the parser asks for it rather than into
- * one 50 MB buffer. A byte order mark is dropped; bytes that are not UTF-8 are a 400.
- */
-function decodeCsv(fileContent: string): Generator<string> {
-  if (!BASE64.test(fileContent)) throw invalidField("file_content", "must be base64");
-  const base64 = /\s/.test(fileContent) ? fileContent.replace(/\s+/g, "") : fileContent;
-  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
-  if (Math.floor((base64.length * 3) / 4) - padding > MAX_IMPORT_BYTES) {
-    throw new AppError("PAYLOAD_TOO_LARGE", "The CSV file is larger than 50 MB");
-  }
-  return (function* () {
-    // Without ignoreBOM the decoder drops a leading byte order mark itself.
-    const decoder = new TextDecoder("utf-8", { fatal: true });
-    const decode = (bytes?: Buffer) => {
-      try {
-        return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
-      } catch {
-        throw invalidField("file_content", "must be UTF-8 text");
-      }
-    };
-    for (let start = 0; start < base64.length; start += BASE64_CHUNK) {
-      yield decode(Buffer.from(base64.slice(start, start + BASE64_CHUNK), "base64"));
+/** The file's text, decoded chunk by chunk. A byte order mark is dropped; bytes that are not UTF-8 are a 400. */
+async function* decodeCsv(upload: CsvUpload): AsyncGenerator<string> {
+  // Without ignoreBOM the decoder drops a leading byte order mark itself.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const decode = (bytes?: Buffer) => {
+    try {
+      return bytes ? decoder.decode(bytes, { stream: true }) : decoder.decode();
+    } catch {
+      throw invalidField("file_content", "must be UTF-8 text");
     }
-    yield decode();
-  })();
+  };
+  for await (const bytes of upload.read()) yield decode(bytes);
+  yield decode();
 }
 
 const DELIMITERS = [",", ";", "\t"];
@@ -56,16 +40,18 @@ export function detectDelimiter(head: string): string {
  * The records of the file in batches, parsed as they are read so that only a few thousand are in
  * memory at once. Each call answers the records parsed so far (or waits for some), `null` at the end.
  */
-function csvRecords(fileContent: string): () => Promise<string[][] | null> {
-  const text = decodeCsv(fileContent);
-  const head = text.next();
+async function csvRecords(upload: CsvUpload): Promise<() => Promise<string[][] | null>> {
+  const text = decodeCsv(upload);
+  let head = await text.next();
+  // The first chunk can be nothing but a byte order mark.
+  if (!head.done && head.value === "") head = await text.next();
   if (head.done || head.value.trim() === "") throw invalidField("file_content", "the CSV file has no header row");
   const parser = parse({ delimiter: detectDelimiter(head.value), relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
   let failure: unknown;
   parser.on("error", (error) => (failure = error));
   // A decoding error reaches the parser as its error; the parser's own are read from `failure`.
   pipeline(
-    Readable.from((function* () {
+    Readable.from((async function* () {
       yield head.value;
       yield* text;
     })()),
@@ -97,8 +83,8 @@ function csvRecords(fileContent: string): () => Promise<string[][] | null> {
 }
 
 /** The header row, and the data records in batches; 400 when the file has no header row. */
-export async function openCsv(fileContent: string) {
-  const nextBatch = csvRecords(fileContent);
+export async function openCsv(upload: CsvUpload) {
+  const nextBatch = await csvRecords(upload);
   const first = await nextBatch();
   if (!first) throw invalidField("file_content", "the CSV file has no header row");
   let leftover: string[][] | null = first.length > 1 ? first.slice(1) : null;
@@ -148,7 +134,7 @@ export type StagedRow = { ok: true; email: string; given: string; line: string }
 export type RejectedRow = { ok: false; email: string; error: string };
 
 // COPY's text format: backslash escapes for the characters that delimit fields and rows.
-const copyText = (value: string | null) =>
+export const copyText = (value: string | null) =>
   value === null ? "\\N" : /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]) : value;
 const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
 

@@ -7,12 +7,24 @@ import { invalidField } from "@/lib/api/errors";
 import { pool } from "@/lib/db/pool";
 import { emitImportedContactEvents } from "@/lib/webhooks/emit-imported-contact-events";
 import type { ImportContactsInput, ImportContactsResult, ImportError } from "@/lib/schemas/contacts";
-import { openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
+import { copyText, openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
+import type { CsvUpload } from "./csv-upload";
 
+// `given` is the email as the file wrote it, when that differs from the normalized one (for the errors of repeats).
 const STAGING_TABLE = `
   CREATE TEMP TABLE contact_import (
+    row integer NOT NULL, given text,
     email text NOT NULL, first_name text, last_name text, subscribed boolean, tags text, metadata jsonb
   ) ON COMMIT DROP`;
+
+// The first row of an email wins; the later ones leave the staging table and are reported.
+const DROP_REPEATS = `
+  WITH firsts AS (
+    SELECT email, min(row) AS row FROM contact_import GROUP BY email HAVING count(*) > 1
+  )
+  DELETE FROM contact_import s USING firsts f
+  WHERE s.email = f.email AND s.row > f.row
+  RETURNING s.row, coalesce(s.given, s.email) AS email`;
 
 // Empty cells (NULL in staging) leave a field as it is; metadata keys are merged and tags added.
 const UPDATE_EXISTING = `
@@ -69,12 +81,12 @@ const ADD_TO_SEGMENT = `
 const COPY_CHUNK = 256 * 1024;
 
 /**
- * Streams the valid rows into the staging table with COPY. Rows with an error, and rows repeating
- * an earlier row's email, are reported in `errors` instead. Answers the number of rows staged.
+ * Streams the valid rows into the staging table with COPY, each with its row number; rows with an
+ * error are reported in `errors` instead. Answers the number of rows staged.
  */
 async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][] | null>, plan: ColumnPlan, errors: ImportError[]) {
-  const seen = new Set<string>();
-  async function* copyText() {
+  let staged = 0;
+  async function* lines() {
     let buffer = "";
     // The header is row 1, as a spreadsheet numbers it.
     let row = 1;
@@ -84,10 +96,9 @@ async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][]
         const result = readRow(record, plan);
         if (!result) continue;
         if (!result.ok) errors.push({ row, email: result.email, error: result.error });
-        else if (seen.has(result.email)) errors.push({ row, email: result.given, error: "repeats the email of an earlier row" });
         else {
-          seen.add(result.email);
-          buffer += result.line;
+          staged++;
+          buffer += `${row}\t${result.given === result.email ? "\\N" : copyText(result.given)}\t${result.line}`;
         }
       }
       if (buffer.length >= COPY_CHUNK) {
@@ -97,16 +108,32 @@ async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][]
     }
     if (buffer) yield buffer;
   }
-  await pipeline(Readable.from(copyText()), client.query(copyFrom("COPY contact_import FROM STDIN")));
-  return seen.size;
+  await pipeline(Readable.from(lines()), client.query(copyFrom("COPY contact_import FROM STDIN")));
+  return staged;
 }
+
+/** Both lists in row order, as one. */
+function byRow(a: ImportError[], b: ImportError[]): ImportError[] {
+  if (b.length === 0) return a;
+  const merged: ImportError[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) merged.push(j >= b.length || (i < a.length && a[i].row < b[j].row) ? a[i++] : b[j++]);
+  return merged;
+}
+
+const REPEATED = "repeats the email of an earlier row";
 
 /**
  * CSV import: parse while COPYing the valid rows into a staging table, then update the existing
  * contacts and create the missing ones with one statement each, all in one transaction.
  */
-export async function importContacts(ctx: OrgContext, input: ImportContactsInput): Promise<ImportContactsResult> {
-  const { header, batches } = await openCsv(input.file_content);
+export async function importContacts(
+  ctx: OrgContext,
+  input: Omit<ImportContactsInput, "file_content">,
+  csv: CsvUpload,
+): Promise<ImportContactsResult> {
+  const { header, batches } = await openCsv(csv);
   const plan = planColumns(header, input.column_mappings);
 
   const client = await pool.connect();
@@ -124,10 +151,16 @@ export async function importContacts(ctx: OrgContext, input: ImportContactsInput
       if (segment.rowCount === 0) throw invalidField("segment_id", "no such segment in this organization");
     }
     await client.query(STAGING_TABLE);
-    const errors: ImportError[] = [];
-    const staged = await stageRows(client, batches, plan, errors);
+    const invalid: ImportError[] = [];
+    const copied = await stageRows(client, batches, plan, invalid);
     // Without statistics the planner guesses the staging table's size, and guesses badly for a million rows.
     await client.query("ANALYZE contact_import");
+    const repeats = await client.query<{ row: number; email: string }>(DROP_REPEATS);
+    const staged = copied - repeats.rows.length;
+    const errors = byRow(
+      invalid,
+      repeats.rows.sort((a, b) => a.row - b.row).map(({ row, email }) => ({ row, email, error: REPEATED })),
+    );
     const updated = (await client.query(UPDATE_EXISTING, [ctx.organizationId])).rowCount ?? 0;
     // When every staged row was an existing contact there is nothing to create, and no need to look again.
     const created = input.handle_missing === "create" && updated < staged ? await insertMissing(client, ctx.organizationId) : 0;

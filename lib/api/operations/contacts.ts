@@ -17,6 +17,7 @@ import {
   updateContactInput,
 } from "@/lib/schemas/contacts";
 import { importContacts } from "@/lib/services/contact-import";
+import { spoolBase64Csv } from "@/lib/services/csv-upload";
 import { bulkCreateContacts, checkEmails, createContact, deleteContact, getContact, updateContact } from "@/lib/services/contacts";
 import { listContacts, type ContactsPage } from "@/lib/services/contacts-list";
 
@@ -143,9 +144,10 @@ export const importContactsOperation = defineOperation({
   auth: "member",
   body: importContactsInput,
   maxBodyBytes: MAX_IMPORT_BODY_BYTES,
+  spooledField: { name: "file_content", spool: spoolBase64Csv },
   response: importContactsResult,
   errors: ["PAYLOAD_TOO_LARGE"],
-  handler: (ctx, { body }) => importContacts(ctx, body),
+  handler: (ctx, { body, spooled }) => importContacts(ctx, body, spooled),
 });
 
 export const contactsOperations = [
