@@ -130,7 +130,7 @@ const TRUE = new Set(["true", "yes", "1"]);
 const FALSE = new Set(["false", "no", "0"]);
 
 /** One valid row, as the COPY text line of the staging table: email, first_name, last_name, subscribed, tags, metadata. */
-export type StagedRow = { ok: true; email: string; given: string; line: string };
+export type StagedRow = { ok: true; email: string; given: string; tagged: boolean; line: string };
 export type RejectedRow = { ok: false; email: string; error: string };
 
 // COPY's text format: backslash escapes for the characters that delimit fields and rows.
@@ -191,5 +191,5 @@ export function readRow(cells: string[], plan: ColumnPlan): StagedRow | Rejected
   const line =
     `${copyText(email)}\t${copyText(firstName || null)}\t${copyText(lastName || null)}\t${subscribed ?? "\\N"}\t` +
     `${copyText(tags)}\t${copyText(metadata && JSON.stringify(metadata))}\n`;
-  return { ok: true, email, given, line };
+  return { ok: true, email, given, tagged: tags !== null, line };
 }

@@ -5,6 +5,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import type { OrgContext } from "@/lib/api/context";
 import { invalidField } from "@/lib/api/errors";
 import { pool } from "@/lib/db/pool";
+import { limits } from "@/lib/schemas/common";
 import { emitImportedContactEvents } from "@/lib/webhooks/emit-imported-contact-events";
 import type { ImportContactsInput, ImportContactsResult, ImportError } from "@/lib/schemas/contacts";
 import { copyText, openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
@@ -24,6 +25,13 @@ const DROP_REPEATS = `
   )
   DELETE FROM contact_import s USING firsts f
   WHERE s.email = f.email AND s.row > f.row
+  RETURNING s.row, coalesce(s.given, s.email) AS email`;
+
+// Tags are added to an existing contact's, and the sum may pass the limit a contact's tags have.
+const DROP_TOO_MANY_TAGS = `
+  DELETE FROM contact_import s USING contacts c
+  WHERE c.organization_id = $1::uuid AND c.email = s.email AND s.tags IS NOT NULL
+    AND cardinality(c.tags) + (SELECT count(*) FROM unnest(string_to_array(s.tags, ',')) AS t WHERE t <> ALL (c.tags)) > $2
   RETURNING s.row, coalesce(s.given, s.email) AS email`;
 
 // Empty cells (NULL in staging) leave a field as it is; metadata keys are merged and tags added.
@@ -82,10 +90,11 @@ const COPY_CHUNK = 256 * 1024;
 
 /**
  * Streams the valid rows into the staging table with COPY, each with its row number; rows with an
- * error are reported in `errors` instead. Answers the number of rows staged.
+ * error are reported in `errors` instead. Answers the number of rows staged, and whether any has tags.
  */
 async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][] | null>, plan: ColumnPlan, errors: ImportError[]) {
   let staged = 0;
+  let tagged = false;
   async function* lines() {
     let buffer = "";
     // The header is row 1, as a spreadsheet numbers it.
@@ -98,6 +107,7 @@ async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][]
         if (!result.ok) errors.push({ row, email: result.email, error: result.error });
         else {
           staged++;
+          tagged ||= result.tagged;
           buffer += `${row}\t${result.given === result.email ? "\\N" : copyText(result.given)}\t${result.line}`;
         }
       }
@@ -109,7 +119,7 @@ async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][]
     if (buffer) yield buffer;
   }
   await pipeline(Readable.from(lines()), client.query(copyFrom("COPY contact_import FROM STDIN")));
-  return staged;
+  return { staged, tagged };
 }
 
 /** Both lists in row order, as one. */
@@ -123,6 +133,7 @@ function byRow(a: ImportError[], b: ImportError[]): ImportError[] {
 }
 
 const REPEATED = "repeats the email of an earlier row";
+const TOO_MANY_TAGS = `would give the contact more than ${limits.tags} tags`;
 
 /**
  * CSV import: parse while COPYing the valid rows into a staging table, then update the existing
@@ -155,12 +166,15 @@ export async function importContacts(
     const copied = await stageRows(client, batches, plan, invalid);
     // Without statistics the planner guesses the staging table's size, and guesses badly for a million rows.
     await client.query("ANALYZE contact_import");
-    const repeats = await client.query<{ row: number; email: string }>(DROP_REPEATS);
-    const staged = copied - repeats.rows.length;
-    const errors = byRow(
-      invalid,
-      repeats.rows.sort((a, b) => a.row - b.row).map(({ row, email }) => ({ row, email, error: REPEATED })),
-    );
+    const rejected: ImportError[] = [];
+    const drop = async (sql: string, params: unknown[], error: string) => {
+      const { rows } = await client.query<{ row: number; email: string }>(sql, params);
+      for (const { row, email } of rows) rejected.push({ row, email, error });
+      return rows.length;
+    };
+    let staged = copied.staged - (await drop(DROP_REPEATS, [], REPEATED));
+    if (copied.tagged) staged -= await drop(DROP_TOO_MANY_TAGS, [ctx.organizationId, limits.tags], TOO_MANY_TAGS);
+    const errors = byRow(invalid, rejected.sort((a, b) => a.row - b.row));
     const updated = (await client.query(UPDATE_EXISTING, [ctx.organizationId])).rowCount ?? 0;
     // When every staged row was an existing contact there is nothing to create, and no need to look again.
     const created = input.handle_missing === "create" && updated < staged ? await insertMissing(client, ctx.organizationId) : 0;

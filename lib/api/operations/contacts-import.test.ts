@@ -165,6 +165,29 @@ describe("POST /v1/contacts/import", () => {
     expect((await contact(fresh, "tags@example.test"))!.tags).toEqual(["vip", "news", "beta"]);
   });
 
+  it("skips a row whose tags would take an existing contact past 20, counting tags it already has once", async () => {
+    const fresh = await createTestOrg();
+    const tags = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `t${from + i}`);
+    await db.contact.createMany({
+      data: [
+        { organization_id: fresh.organizationId, email: "full@example.test", first_name: "Full", tags: tags(0, 18) },
+        { organization_id: fresh.organizationId, email: "fits@example.test", first_name: "Fits", tags: tags(0, 18) },
+      ],
+    });
+    const csv = `Email,First Name,Labels\nfits@example.test,Fitted,"${tags(10, 20).join(",")}"\nfull@example.test,Changed,"${tags(17, 21).join(",")}"\n`;
+    const result = await importCsv(fresh, csv, {
+      column_mappings: [...standard.slice(0, 2), { csv_column: "Labels", property_name: "tags" }],
+    });
+    expect(result.body).toEqual({
+      created: 0,
+      updated: 1,
+      skipped: 1,
+      errors: [{ row: 3, email: "full@example.test", error: "would give the contact more than 20 tags" }],
+    });
+    expect(await contact(fresh, "fits@example.test")).toMatchObject({ first_name: "Fitted", tags: tags(0, 20) });
+    expect(await contact(fresh, "full@example.test")).toMatchObject({ first_name: "Full", tags: tags(0, 18) });
+  });
+
   it("adds created and updated contacts to the segment, not skipped ones", async () => {
     const fresh = await createTestOrg();
     const segment = await db.segment.create({ data: { organization_id: fresh.organizationId, name: "Imported" } });

@@ -138,7 +138,8 @@ export const importContactsOperation = defineOperation({
   description:
     "Matched by email. Existing contacts get the mapped values: empty cells leave a field unchanged, metadata " +
     "keys are merged and tags added. `subscribed` accepts true/false, yes/no, 1/0. Tags split on `,` or `;`. " +
-    "A row without a valid email, with an invalid value, or repeating an earlier row's email is skipped and " +
+    "A row without a valid email, with an invalid value, repeating an earlier row's email, or whose tags would " +
+    "give an existing contact more than 20 is skipped and " +
     "listed in `errors`, `row` counting the header as row 1. A mapping naming a column the header lacks, no " +
     "mapping to `email`, or a property mapped twice is 400; decoded CSV over 50 MB is 413.",
   auth: "member",
