@@ -194,7 +194,8 @@ function build({ extraHeaders, dkim, ...draft }: Draft): Outgoing {
     text: rendered.text,
     html: rendered.html,
   });
-  return { ...draft, message: { envelope, raw, dkim } };
+  // The Message-ID given again, or nodemailer draws a random one it never uses.
+  return { ...draft, message: { envelope, raw, messageId: email.message_id, dkim } };
 }
 
 /** Loads what the claimed emails need and renders each; the ones that must not go out are withdrawn. */
