@@ -26,7 +26,7 @@ export type WorkerTask = LoopTask | QueueTask;
 
 export const isLoopTask = (task: WorkerTask): task is LoopTask => "run" in task;
 
-const sender = createSender();
+const sender = createSender({ batchSize: 200 });
 
 /** Everything the worker runs. Each engine appends its own entries. */
 export const workerTasks: WorkerTask[] = [
@@ -36,8 +36,18 @@ export const workerTasks: WorkerTask[] = [
       await startBroadcast((payload as BroadcastStartPayload).broadcastId);
     },
   },
-  // Several rounds at once keep the SMTP connections busy while another round talks to the database.
-  { name: "emails:send", intervalMs: 500, run: sender.runOnce, concurrency: 4, close: sender.close },
+  // Batches are claimed and prepared while earlier ones are still going out, so the SMTP
+  // connections always have the next emails queued; three lanes hide one another's database round trips.
+  {
+    name: "emails:send",
+    intervalMs: 250,
+    run: sender.dispatchOnce,
+    concurrency: 3,
+    close: async () => {
+      await sender.drain();
+      sender.close();
+    },
+  },
   {
     name: "broadcasts:housekeeping",
     intervalMs: 10_000,

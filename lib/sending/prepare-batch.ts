@@ -4,13 +4,15 @@ import { db } from "@/lib/db";
 import { trackOutgoing } from "@/lib/tracking/track-outgoing";
 import type { Broadcast, Contact, Email, Inbox, SequenceStep, Template } from "@/lib/generated/prisma/client";
 import { domainOf } from "@/lib/services/sender-domains";
+import { mimeMessage } from "./mime-message";
 import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "./render";
-import { oneClickUnsubscribeUrl, unsubscribePageUrl } from "./unsubscribe-token";
+import { unsubscribeUrls } from "./unsubscribe-token";
 
 export type Outgoing = {
   email: Email;
   /** Null: the organization's relay. */
   inbox: Inbox | null;
+  /** The SMTP envelope and the finished message, already in wire form. */
   message: Mail.Options;
   rendered: RenderedEmail;
   /** The headers as sent, kept on the email record. */
@@ -139,36 +141,25 @@ function marketingSource(email: Email, broadcast: Broadcast | undefined, data: B
   return { subject, html: orNull(broadcast?.html_content), text: orNull(broadcast?.text_content), previewText: broadcast?.preview_text ?? null };
 }
 
-function compose(email: Email, data: BatchData): Outgoing {
+/** An email rendered but not yet built: tracking still rewrites its HTML. */
+type Draft = Omit<Outgoing, "message"> & { extraHeaders: Record<string, string>; dkim: Mail.Options["dkim"] };
+
+function compose(email: Email, data: BatchData): Draft {
   const inbox = email.inbox_id ? (data.inboxes.get(email.inbox_id) ?? null) : null;
   // Deleted since the claim: retried, and then it is a relay email (its inbox_id is cleared).
   if (email.inbox_id && !inbox) throw new Error("The email's inbox no longer exists");
-  const headers: Record<string, string> = {};
+  const extraHeaders: Record<string, string> = {};
   let rendered: RenderedEmail;
   if (email.broadcast_id) {
     const contact = email.contact_id ? data.contacts.get(email.contact_id) : undefined;
-    const pageUrl = unsubscribePageUrl(email.id);
-    const values = contactValues(contact ?? { email: email.to_email, first_name: null, last_name: null, metadata: {} }, { unsubscribe_url: pageUrl });
-    rendered = renderEmail(marketingSource(email, data.broadcasts.get(email.broadcast_id), data), { values, unsubscribeUrl: pageUrl });
-    headers["List-Unsubscribe"] = `<${oneClickUnsubscribeUrl(email.id)}>`;
-    headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
+    const unsubscribe = unsubscribeUrls(email.id);
+    const values = contactValues(contact ?? { email: email.to_email, first_name: null, last_name: null, metadata: {} }, { unsubscribe_url: unsubscribe.page });
+    rendered = renderEmail(marketingSource(email, data.broadcasts.get(email.broadcast_id), data), { values, unsubscribeUrl: unsubscribe.page });
+    extraHeaders["List-Unsubscribe"] = `<${unsubscribe.oneClick}>`;
+    extraHeaders["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
   } else {
     rendered = { subject: email.subject, html: email.html_content, text: email.text_content ?? "" };
   }
-  const message: Mail.Options = {
-    from: { name: email.from_name ?? "", address: email.from_email },
-    to: email.to_email,
-    replyTo: email.reply_to ?? undefined,
-    subject: rendered.subject,
-    text: rendered.text,
-    html: rendered.html ?? undefined,
-    messageId: email.message_id,
-    inReplyTo: email.in_reply_to ?? undefined,
-    references: email.references.length > 0 ? email.references : undefined,
-    headers,
-    // Signed with the key whose public half the domain publishes (GET /v1/domains/{id} lists the record).
-    dkim: data.dkim.get(`${email.organization_id}:${domainOf(email.from_email)}`),
-  };
   const recorded: Record<string, string> = {
     "Message-ID": email.message_id,
     From: email.from_name ? `${email.from_name} <${email.from_email}>` : email.from_email,
@@ -178,14 +169,40 @@ function compose(email: Email, data: BatchData): Outgoing {
   if (email.reply_to) recorded["Reply-To"] = email.reply_to;
   if (email.in_reply_to) recorded["In-Reply-To"] = email.in_reply_to;
   if (email.references.length > 0) recorded.References = email.references.join(" ");
-  return { email, inbox, message, rendered, headers: { ...recorded, ...headers } };
+  return {
+    email,
+    inbox,
+    rendered,
+    headers: { ...recorded, ...extraHeaders },
+    extraHeaders,
+    // Signed with the key whose public half the domain publishes (GET /v1/domains/{id} lists the record).
+    dkim: data.dkim.get(`${email.organization_id}:${domainOf(email.from_email)}`),
+  };
+}
+
+function build({ extraHeaders, dkim, ...draft }: Draft): Outgoing {
+  const { email, rendered } = draft;
+  const { envelope, raw } = mimeMessage({
+    from: { name: email.from_name ?? "", address: email.from_email },
+    to: email.to_email,
+    replyTo: email.reply_to,
+    subject: rendered.subject,
+    messageId: email.message_id,
+    inReplyTo: email.in_reply_to,
+    references: email.references,
+    headers: extraHeaders,
+    text: rendered.text,
+    html: rendered.html,
+  });
+  // The Message-ID given again, or nodemailer draws a random one it never uses.
+  return { ...draft, message: { envelope, raw, messageId: email.message_id, dkim } };
 }
 
 /** Loads what the claimed emails need and renders each; the ones that must not go out are withdrawn. */
 export async function prepareBatch(ids: string[]): Promise<{ outgoing: Outgoing[]; withdrawn: Withdrawn[]; broken: { email: Email; error: unknown }[] }> {
   const emails = await db.email.findMany({ where: { id: { in: ids }, status: "sending" } });
   const data = await loadBatchData(emails);
-  const outgoing: Outgoing[] = [];
+  const drafts: Draft[] = [];
   const withdrawn: Withdrawn[] = [];
   const broken: { email: Email; error: unknown }[] = [];
   for (const email of emails) {
@@ -195,11 +212,19 @@ export async function prepareBatch(ids: string[]): Promise<{ outgoing: Outgoing[
       continue;
     }
     try {
-      outgoing.push(compose(email, data));
+      drafts.push(compose(email, data));
     } catch (error) {
       broken.push({ email, error });
     }
   }
-  await trackOutgoing(outgoing);
+  await trackOutgoing(drafts);
+  const outgoing: Outgoing[] = [];
+  for (const draft of drafts) {
+    try {
+      outgoing.push(build(draft));
+    } catch (error) {
+      broken.push({ email: draft.email, error });
+    }
+  }
   return { outgoing, withdrawn, broken };
 }

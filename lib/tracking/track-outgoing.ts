@@ -1,13 +1,12 @@
-import type Mail from "nodemailer/lib/mailer";
 import { db } from "@/lib/db";
 import { addTracking } from "./add-tracking";
 
-type OutgoingEmail = { email: { id: string; organization_id: string }; message: Mail.Options; rendered: { html: string | null } };
+type OutgoingEmail = { email: { id: string; organization_id: string }; rendered: { html: string | null } };
 
 /**
- * Adds the open pixel and click redirects to the HTML of the emails about to go out, for the
- * organizations that track. Both the message and the rendered HTML written back on the email
- * record change, so the record shows exactly what was sent.
+ * Adds the open pixel and click redirects to the rendered HTML of the emails about to go out, for
+ * the organizations that track; the message is built from it afterwards, so the email record
+ * shows exactly what was sent.
  */
 export async function trackOutgoing(outgoing: OutgoingEmail[]): Promise<void> {
   const organizationIds = [...new Set(outgoing.filter((item) => item.rendered.html).map((item) => item.email.organization_id))];
@@ -17,6 +16,5 @@ export async function trackOutgoing(outgoing: OutgoingEmail[]): Promise<void> {
   for (const item of outgoing) {
     if (!item.rendered.html || !tracked.has(item.email.organization_id)) continue;
     item.rendered.html = addTracking(item.rendered.html, item.email.id).html;
-    item.message.html = item.rendered.html;
   }
 }

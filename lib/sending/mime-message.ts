@@ -1,0 +1,156 @@
+import { randomBytes } from "node:crypto";
+import { domainToASCII } from "node:url";
+import addressparser from "nodemailer/lib/addressparser";
+import { encode as qpEncode, wrap as qpWrap } from "nodemailer/lib/qp";
+
+export type MimeInput = {
+  from: { name: string; address: string };
+  to: string;
+  replyTo?: string | null;
+  subject: string;
+  messageId: string;
+  inReplyTo?: string | null;
+  references?: string[];
+  /** Further headers (List-Unsubscribe, …), in this order after the standard ones. */
+  headers?: Record<string, string>;
+  text: string;
+  html: string | null;
+  date?: Date;
+};
+
+const CRLF = "\r\n";
+const LINE = 76;
+const PRINTABLE = /^[\x20-\x7e]*$/;
+const SEVEN_BIT_BODY = /^[\x09\x0a\x0d\x20-\x7e]*$/;
+const LONG_LINE = new RegExp(`^.{${LINE + 1},}`, "m");
+const NON_LATIN = /[^\x00-\x7f\u0080-\u00ff]/g;
+
+// One random part per process and a counter: a boundary that no body of ours contains, without
+// drawing random bytes for each message.
+const boundaryPrefix = `--_mp-${randomBytes(8).toString("hex")}-`;
+let boundaries = 0;
+
+const oneLine = (value: string) => value.replace(/\r?\n|\r/g, " ");
+
+/** Mostly non-Latin text is shorter in base64 than in quoted-printable. */
+const prefersBase64 = (value: string) => (value.match(NON_LATIN)?.length ?? 0) > value.length / 2;
+
+/** RFC 2047 encoded words, each within 75 characters and none splitting a character. */
+function encodedWords(value: string): string {
+  const words: string[] = [];
+  let word = "";
+  let bytes = 0;
+  for (const char of value) {
+    const size = Buffer.byteLength(char);
+    if (bytes + size > 45) {
+      words.push(word);
+      word = "";
+      bytes = 0;
+    }
+    word += char;
+    bytes += size;
+  }
+  if (word) words.push(word);
+  return words.map((w) => `=?UTF-8?B?${Buffer.from(w, "utf8").toString("base64")}?=`).join(" ");
+}
+
+const encodeText = (value: string) => (PRINTABLE.test(value) ? value : encodedWords(value));
+
+function normalizeAddress(address: string): string {
+  const clean = address.replace(/[\x00-\x1f<>]+/g, " ").trim();
+  const at = clean.lastIndexOf("@");
+  if (at < 0) return clean;
+  const domain = clean.slice(at + 1);
+  if (PRINTABLE.test(domain)) return `${clean.slice(0, at)}@${domain.toLowerCase()}`;
+  // An internationalized domain travels as punycode; one that is not a valid name is left as it is.
+  return `${clean.slice(0, at)}@${domainToASCII(domain.toLowerCase()) || domain}`;
+}
+
+function addressName(name: string): string {
+  if (!PRINTABLE.test(name)) return encodedWords(name);
+  if (/^[\w ']*$/.test(name)) return name;
+  return `"${name.replace(/["\\]/g, "\\$&")}"`;
+}
+
+function mailbox(name: string, address: string): string {
+  const normalized = normalizeAddress(address);
+  if (!name) return normalized.includes(" ") ? `<${normalized}>` : normalized;
+  return `${addressName(name)} <${normalized}>`;
+}
+
+type Mailbox = { name: string; address: string };
+
+/** An address list as the data layer keeps it (`a@x`, `Name <a@x>`, several separated by commas). */
+function mailboxes(value: string): Mailbox[] {
+  if (/^[^\s<>"(),;:@\\]+@[^\s<>"(),;:@\\]+$/.test(value)) return [{ name: "", address: value }];
+  return addressparser(value, { flatten: true }).filter((entry) => entry.address);
+}
+
+const addressList = (list: Mailbox[]) => list.map((entry) => mailbox(entry.name, entry.address)).join(", ");
+
+const angled = (id: string) => {
+  const value = oneLine(id).trim();
+  return `${value.startsWith("<") ? "" : "<"}${value}${value.endsWith(">") ? "" : ">"}`;
+};
+
+/** A header line folded at spaces, so that lines stay within 76 characters wherever a space allows. */
+function header(key: string, value: string): string {
+  let rest = `${key}: ${value}`;
+  const lines: string[] = [];
+  while (rest.length > LINE) {
+    let at = rest.lastIndexOf(" ", LINE);
+    if (at <= 0) at = rest.indexOf(" ", LINE);
+    if (at < 0) break;
+    lines.push(rest.slice(0, at));
+    rest = rest.slice(at);
+  }
+  lines.push(rest);
+  return lines.join(CRLF);
+}
+
+/** A text part: 7bit when it already fits the wire, else quoted-printable or base64, with CRLF line ends. */
+function part(contentType: string, body: string): string {
+  const content = body.replace(/\r?\n|\r/g, CRLF);
+  if (SEVEN_BIT_BODY.test(content) && !LONG_LINE.test(content)) {
+    return `Content-Type: ${contentType}; charset=utf-8${CRLF}Content-Transfer-Encoding: 7bit${CRLF}${CRLF}${content}`;
+  }
+  if (prefersBase64(content)) {
+    const encoded = Buffer.from(content, "utf8").toString("base64").replace(/.{76}(?=.)/g, `$&${CRLF}`);
+    return `Content-Type: ${contentType}; charset=utf-8${CRLF}Content-Transfer-Encoding: base64${CRLF}${CRLF}${encoded}`;
+  }
+  return `Content-Type: ${contentType}; charset=utf-8${CRLF}Content-Transfer-Encoding: quoted-printable${CRLF}${CRLF}${qpWrap(qpEncode(content), LINE)}`;
+}
+
+/**
+ * The RFC 5322 message of one email, in one buffer, and its SMTP envelope: a plain-text part, and with HTML a
+ * multipart/alternative of both. Written by hand rather than by nodemailer's composer, which
+ * streams each header and part separately and costs several times the whole rest of preparing
+ * an email; quoted-printable is nodemailer's own.
+ */
+export function mimeMessage(input: MimeInput): { envelope: { from: string; to: string[] }; raw: Buffer } {
+  const to = mailboxes(input.to);
+  const lines = [header("From", mailbox(input.from.name, input.from.address)), header("To", addressList(to))];
+  if (input.replyTo) lines.push(header("Reply-To", addressList(mailboxes(input.replyTo))));
+  lines.push(header("Subject", encodeText(oneLine(input.subject))));
+  lines.push(header("Message-ID", angled(input.messageId)));
+  if (input.inReplyTo) lines.push(header("In-Reply-To", angled(input.inReplyTo)));
+  if (input.references && input.references.length > 0) lines.push(header("References", input.references.map(angled).join(" ")));
+  for (const [key, value] of Object.entries(input.headers ?? {})) lines.push(header(key, encodeText(oneLine(value))));
+  lines.push(`Date: ${(input.date ?? new Date()).toUTCString().replace(/GMT/, "+0000")}`, "MIME-Version: 1.0");
+
+  let body: string;
+  if (input.html === null) {
+    body = part("text/plain", input.text);
+  } else {
+    const boundary = `${boundaryPrefix}${++boundaries}`;
+    lines.push(`Content-Type: multipart/alternative;${CRLF} boundary="${boundary}"`);
+    body =
+      `${CRLF}--${boundary}${CRLF}${part("text/plain", input.text)}` +
+      `${CRLF}--${boundary}${CRLF}${part("text/html", input.html)}` +
+      `${CRLF}--${boundary}--`;
+  }
+  return {
+    envelope: { from: normalizeAddress(input.from.address), to: to.map((entry) => normalizeAddress(entry.address)) },
+    raw: Buffer.from(`${lines.join(CRLF)}${CRLF}${body}${CRLF}`, "utf8"),
+  };
+}
