@@ -1,0 +1,2 @@
+-- DropIndex
+DROP INDEX "emails_broadcast_id_idx";
