@@ -1,6 +1,5 @@
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { CsvError, parse } from "csv-parse";
+import Papa from "papaparse";
 import { z } from "zod";
 import { invalidField } from "@/lib/api/errors";
 import { limits } from "@/lib/schemas/common";
@@ -46,38 +45,66 @@ async function csvRecords(upload: CsvUpload): Promise<() => Promise<string[][] |
   // The first chunk can be nothing but a byte order mark.
   if (!head.done && head.value === "") head = await text.next();
   if (head.done || head.value.trim() === "") throw invalidField("file_content", "the CSV file has no header row");
-  const parser = parse({ delimiter: detectDelimiter(head.value), relax_column_count: true, relax_quotes: true, skip_empty_lines: false });
-  let failure: unknown;
-  parser.on("error", (error) => (failure = error));
-  // A decoding error reaches the parser as its error; the parser's own are read from `failure`.
-  pipeline(
-    Readable.from((async function* () {
-      yield head.value;
+  const first = head.value;
+  const source = Readable.from(
+    (async function* () {
+      yield first;
       yield* text;
-    })()),
-    parser,
-  ).catch(() => undefined);
-  const settled = () =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        parser.off("readable", done).off("end", done).off("error", done);
-        resolve();
-      };
-      parser.on("readable", done).on("end", done).on("error", done);
-    });
+    })(),
+  );
+
+  const batches: string[][][] = [];
+  let ended = false;
+  let failure: unknown;
+  let paused: Papa.Parser | null = null;
+  let wake: (() => void) | null = null;
+  const settle = () => {
+    wake?.();
+    wake = null;
+  };
+  Papa.parse<string[]>(source, {
+    delimiter: detectDelimiter(first),
+    skipEmptyLines: false,
+    chunk: (results, parser) => {
+      // An unclosed quote swallows the rest of the file; a stray one after a quoted field is as unreadable.
+      const quotes = results.errors.find((error) => error.type === "Quotes");
+      if (quotes) {
+        failure ??= invalidField("file_content", `the CSV file cannot be read: ${quotes.message.toLowerCase()}`);
+        parser.abort();
+      } else if (results.data.length > 0) {
+        batches.push(results.data);
+        // A few batches ahead of the COPY are enough; more would only hold the file in memory.
+        if (batches.length >= 4) {
+          paused = parser;
+          parser.pause();
+        }
+      }
+      settle();
+    },
+    complete: () => {
+      ended = true;
+      settle();
+    },
+    // A decoding error of the file's text reaches the parser as an error of its stream.
+    error: (error: Error) => {
+      failure ??= error;
+      settle();
+    },
+  });
   return async () => {
     for (;;) {
-      if (failure !== undefined) {
-        // csv-parse's messages name the problem and its line, nothing of the server.
-        if (failure instanceof CsvError) throw invalidField("file_content", `the CSV file cannot be read: ${failure.message}`);
-        throw failure;
+      if (failure !== undefined) throw failure;
+      const batch = batches.shift();
+      if (batch) {
+        if (paused && batches.length < 2) {
+          const parser = paused;
+          paused = null;
+          parser.resume();
+        }
+        return batch;
       }
-      const batch: string[][] = [];
-      let record: string[] | null;
-      while ((record = parser.read()) !== null) batch.push(record);
-      if (batch.length > 0) return batch;
-      if (parser.readableEnded) return null;
-      await settled();
+      if (ended) return null;
+      await new Promise<void>((resolve) => (wake = resolve));
     }
   };
 }
