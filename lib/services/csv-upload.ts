@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, type ReadStream } from "node:fs";
 import { open, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +11,7 @@ export type CsvUpload = {
   size: number;
   /** The file's bytes, in chunks. */
   read: () => AsyncIterable<Buffer>;
+  /** Closes what is still reading the file (an import that stopped early) and removes it. */
   dispose: () => Promise<void>;
 };
 
@@ -26,7 +27,11 @@ const PIECE = 64 * 1024;
 export async function spoolBase64Csv(text: AsyncIterable<string>, directory = os.tmpdir()): Promise<CsvUpload> {
   const file = path.join(directory, `mailplatform-import-${randomUUID()}.csv`);
   const handle = await open(file, "wx", 0o600);
-  const dispose = () => rm(file, { force: true });
+  const readers = new Set<ReadStream>();
+  const dispose = async () => {
+    for (const reader of readers) reader.destroy();
+    await rm(file, { force: true });
+  };
   let size = 0;
   try {
     let pending = "";
@@ -57,5 +62,11 @@ export async function spoolBase64Csv(text: AsyncIterable<string>, directory = os
     throw error;
   }
   await handle.close();
-  return { size, read: () => createReadStream(file, { highWaterMark: PIECE }), dispose };
+  const read = () => {
+    const reader = createReadStream(file, { highWaterMark: PIECE });
+    readers.add(reader);
+    reader.once("close", () => readers.delete(reader));
+    return reader;
+  };
+  return { size, read, dispose };
 }

@@ -1,3 +1,5 @@
+import { readdirSync, readlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { pool } from "@/lib/db/pool";
@@ -272,6 +274,27 @@ describe("POST /v1/contacts/import", () => {
     const error = expectError(await importCsv(fresh, broken, { column_mappings: mappings }), 400, "VALIDATION_ERROR");
     expect(error.details![0].path).toBe("file_content");
     expect(await contact(fresh, "late0@example.test")).toBeNull();
+  });
+
+  it("keeps no temporary file, open or on disk, after an import that stops early or succeeds", async () => {
+    const openUploads = () =>
+      readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).includes("mailplatform-import-");
+        } catch {
+          return false;
+        }
+      });
+    const fresh = await createTestOrg();
+    // Large enough that the parser is paused, waiting for the import to read on, when the mapping fails.
+    const csv = `Email,Name\n${Array.from({ length: 60_000 }, (_, i) => `open${i}@example.test,Someone ${i}`).join("\n")}\n`;
+    const failed = await importCsv(fresh, csv, { column_mappings: [{ csv_column: "Mail", property_name: "email" }] });
+    expectError(failed, 400, "VALIDATION_ERROR");
+    expect(openUploads()).toEqual([]);
+    const done = await importCsv(fresh, csv, { column_mappings: [{ csv_column: "Email", property_name: "email" }] });
+    expect(done.body.created).toBe(60_000);
+    expect(openUploads()).toEqual([]);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith("mailplatform-import-"))).toEqual([]);
   });
 
   it("answers 413 for decoded CSV over 50 MB", async () => {
