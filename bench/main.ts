@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { db } from "@/lib/db";
-import { ensureEmbeddedCluster, stopEmbeddedCluster } from "@/lib/db/embedded";
+import { acceptsConnections, ensureEmbeddedCluster, stopEmbeddedCluster } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { createOrganizationWithOwner } from "@/lib/services/accounts";
 import { issueApiKey } from "@/lib/services/api-keys";
@@ -21,17 +21,6 @@ export type Options = { quick: boolean; json: boolean; only?: string[]; keep: bo
 
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
-async function accepts(url: string) {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function adminUrl(databaseUrl: string) {
   const url = new URL(databaseUrl);
   url.pathname = "/postgres";
@@ -42,7 +31,7 @@ function adminUrl(databaseUrl: string) {
 async function freshDatabase(databaseUrl: string, options: Options, dataDir: string) {
   const { database, pgPort } = options.place;
   let startedCluster = false;
-  if (!options.external && !(await accepts(adminUrl(databaseUrl)))) {
+  if (!options.external && !(await acceptsConnections(pgPort))) {
     log(`starting the embedded PostgreSQL under ${options.place.dataDir} on port ${pgPort}`);
     await ensureEmbeddedCluster({ dataDir, port: pgPort });
     startedCluster = true;

@@ -43,7 +43,8 @@ function exec(file: string, args: string[], ids: { uid: number; gid: number } | 
   });
 }
 
-async function accepts(port: number): Promise<boolean> {
+/** Whether a PostgreSQL server answers on 127.0.0.1:`port` (as the embedded cluster's superuser). */
+export async function acceptsConnections(port: number): Promise<boolean> {
   const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", password: "postgres", database: "postgres", connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
@@ -60,7 +61,7 @@ async function accepts(port: number): Promise<boolean> {
  * tests share one cluster whichever of them started it; `npm run db:stop` stops it.
  */
 export async function ensureEmbeddedCluster({ dataDir, port }: EmbeddedCluster): Promise<void> {
-  if (await accepts(port)) return;
+  if (await acceptsConnections(port)) return;
   const bins = await binaries();
   const ids = await runAsIds();
   const pgData = path.join(dataDir, "pg");
@@ -84,7 +85,7 @@ export async function ensureEmbeddedCluster({ dataDir, port }: EmbeddedCluster):
     );
   } catch (error) {
     // Two processes may race to start the same cluster; the loser finds it running.
-    if (!(await accepts(port))) {
+    if (!(await acceptsConnections(port))) {
       const tail = existsSync(logFile) ? readFileSync(logFile, "utf8").split("\n").slice(-15).join("\n") : "";
       throw new Error(`${(error as Error).message}\n${tail}`);
     }
