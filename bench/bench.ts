@@ -66,4 +66,14 @@ export function fixture<T>(bench: Bench, key: string, fn: () => Promise<T>): Pro
   return existing;
 }
 
+/**
+ * Runs one round of both sides: the product first in even rounds, the baseline first in odd ones, so
+ * that neither always meets the warmer (or the busier) machine.
+ */
+export async function alternate(round: number, product: () => Promise<unknown>, baseline: () => Promise<unknown>): Promise<void> {
+  const [first, second] = round % 2 === 0 ? [product, baseline] : [baseline, product];
+  await first();
+  await second();
+}
+
 export const seconds = (startedMs: number) => (performance.now() - startedMs) / 1000;

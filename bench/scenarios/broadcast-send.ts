@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import { copyInto, type Bench, type ProductOrg } from "../bench";
+import { alternate, copyInto, type Bench, type ProductOrg } from "../bench";
 import { chunked, contactAt } from "../data";
 import { HttpError } from "../http";
 import { SendingWorker } from "../processes";
@@ -138,13 +138,7 @@ export const broadcastSendScenario: Scenario = {
           baseline.first.push(r.firstMs);
           bench.log(`  baseline: ${Math.round(r.rate)} emails/s, first after ${r.firstMs} ms`);
         };
-        if (repeat % 2 === 0) {
-          await runProduct();
-          await runBaseline();
-        } else {
-          await runBaseline();
-          await runProduct();
-        }
+        await alternate(repeat, runProduct, runBaseline);
       }
       const note = `${recipients.toLocaleString("en-US")} recipients at instant speed through the relay to a local SMTP sink; baseline: a nodemailer pool of ${bench.sizes.smtpConnections} connections to the same sink`;
       return [

@@ -1,4 +1,4 @@
-import { copyInto, dropContacts, seconds } from "../bench";
+import { alternate, copyInto, dropContacts, seconds } from "../bench";
 import { bulkElement, chunked, contactAt, COPY_COLUMNS, copyLine } from "../data";
 import { atLeast } from "../stats";
 import type { Scenario } from "./scenario";
@@ -27,13 +27,7 @@ export const bulkScenario: Scenario = {
         productRates.push(bulkBatch / elapsed);
       };
       const runBaseline = async () => baselineRates.push(bulkBatch / (await copyInto(bench.pg, "contacts", COPY_COLUMNS, copyChunks)));
-      if (batch % 2 === 0) {
-        await runProduct();
-        await runBaseline();
-      } else {
-        await runBaseline();
-        await runProduct();
-      }
+      await alternate(batch, runProduct, runBaseline);
     }
     await dropContacts(bench.pg, [product.organizationId, baselineOrg, warmup.organizationId]);
     return [

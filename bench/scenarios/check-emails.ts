@@ -1,4 +1,4 @@
-import { seconds } from "../bench";
+import { alternate, seconds } from "../bench";
 import { contactAt, random } from "../data";
 import { contactsOrg } from "../fixtures";
 import { atMost } from "../stats";
@@ -44,13 +44,7 @@ export const checkEmailsScenario: Scenario = {
           if (rowCount !== checkBatch / 2) throw new Error(`the baseline query found ${rowCount}`);
           if (sample >= 0) baseline.push(seconds(started) * 1000);
         };
-        if (sample % 2 === 0) {
-          await runProduct();
-          await runBaseline();
-        } else {
-          await runBaseline();
-          await runProduct();
-        }
+        await alternate(sample, runProduct, runBaseline);
       }
     } finally {
       client.release();

@@ -1,3 +1,4 @@
+import { alternate } from "../bench";
 import { load } from "../http";
 import { atLeast } from "../stats";
 import type { Scenario } from "./scenario";
@@ -38,13 +39,7 @@ export const getBroadcastScenario: Scenario = {
         if (result.failed) failures = `${result.failed} failed bare requests, e.g. ${result.lastFailure}`;
         baseline.push(result.rps);
       };
-      if (round % 2 === 0) {
-        await runProduct();
-        await runBaseline();
-      } else {
-        await runBaseline();
-        await runProduct();
-      }
+      await alternate(round, runProduct, runBaseline);
       bench.log(`  round ${round + 1}: ${Math.round(product.at(-1)!)} req/s against ${Math.round(baseline.at(-1)!)} bare`);
     }
     const note = `${connections} keep-alive connections, ${loadRounds} rounds of ${loadSeconds} s each; baseline: GET ${BARE} (constant JSON, no auth, no database)`;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { copyInto, dropContacts, seconds, type Bench } from "../bench";
+import { alternate, copyInto, dropContacts, seconds, type Bench } from "../bench";
 import { chunked, contactAt, COPY_COLUMNS, copyLine, CSV_HEADER, CSV_MAPPINGS, csvLine, stageLine } from "../data";
 import { atLeast, memory } from "../stats";
 import type { Scenario } from "./scenario";
@@ -98,7 +98,6 @@ export const importScenario: Scenario = {
         idleMb = bench.server.rss.currentMb();
         bench.server.rss.resetPeak();
       }
-      const productFirst = repeat % 2 === 0;
       const runCreate = async (which: "product" | "baseline") => {
         const s =
           which === "product"
@@ -115,8 +114,8 @@ export const importScenario: Scenario = {
         update[which].push(total / s);
         bench.log(`  update ${which}: ${Math.round(total / s)} rows/s (${s.toFixed(1)} s)`);
       };
-      for (const which of productFirst ? (["product", "baseline"] as const) : (["baseline", "product"] as const)) await runCreate(which);
-      for (const which of productFirst ? (["product", "baseline"] as const) : (["baseline", "product"] as const)) await runUpdate(which);
+      await alternate(repeat, () => runCreate("product"), () => runCreate("baseline"));
+      await alternate(repeat, () => runUpdate("product"), () => runUpdate("baseline"));
       if (repeat === 0) peakMb = bench.server.rss.peakMb();
       await dropContacts(bench.pg, [product.organizationId, baselineOrg]);
     }

@@ -1,4 +1,4 @@
-import { seconds, type Bench } from "../bench";
+import { alternate, seconds, type Bench } from "../bench";
 import { contactsOrg } from "../fixtures";
 import { atMost, type Result } from "../stats";
 import type { Scenario } from "./scenario";
@@ -73,13 +73,7 @@ export const listContactsScenario: Scenario = {
           if (answer.rows !== PAGE) throw new Error(`the baseline of ${path} found ${answer.rows} rows`);
           if (sample >= 0) baseline.push(answer.ms);
         };
-        if (sample % 2 === 0) {
-          await runProduct();
-          await runBaseline();
-        } else {
-          await runBaseline();
-          await runProduct();
-        }
+        await alternate(sample, runProduct, runBaseline);
       }
       const scenario = `list contacts: ${kind.name.replace(/offset .*/, "offset n/2")}`;
       results.push(
