@@ -17,7 +17,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { CursorPagination } from "@/components/ui/pagination";
 import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow, TableTitleCell } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch } from "@/lib/client/api";
@@ -119,12 +119,7 @@ export function BroadcastsList() {
             <TableBody>
               {rows.map((broadcast) => (
                 <TableRow key={broadcast.id}>
-                  <TableCell className="max-w-72">
-                    <Link href={`/broadcasts/${broadcast.id}`} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
-                      {broadcast.name}
-                    </Link>
-                    <div className="truncate text-xs text-zinc-500">{broadcast.subject}</div>
-                  </TableCell>
+                  <TableTitleCell className="max-w-72" href={`/broadcasts/${broadcast.id}`} title={broadcast.name} detail={broadcast.subject} />
                   <TableCell>
                     <StatusBadge status={broadcast.status} />
                   </TableCell>

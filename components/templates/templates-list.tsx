@@ -14,7 +14,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { CursorPagination } from "@/components/ui/pagination";
 import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow, TableTitleCell } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch } from "@/lib/client/api";
@@ -71,12 +71,7 @@ export function TemplatesList() {
             <TableBody>
               {rows.map((template) => (
                 <TableRow key={template.id}>
-                  <TableCell className="max-w-80">
-                    <Link href={`/templates/${template.id}`} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
-                      {template.name}
-                    </Link>
-                    <p className="truncate text-xs text-zinc-500">{template.subject}</p>
-                  </TableCell>
+                  <TableTitleCell className="max-w-80" href={`/templates/${template.id}`} title={template.name} detail={template.subject} />
                   <TableCell>
                     <div className="flex max-w-72 flex-wrap gap-1">
                       {template.variables.length === 0 && <span className="text-zinc-400">—</span>}

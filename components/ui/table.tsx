@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cn } from "@/lib/client/cn";
 
@@ -28,6 +29,18 @@ export function TableHeaderCell({ className, ...props }: ThHTMLAttributes<HTMLTa
 
 export function TableCell({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
   return <td className={cn("px-4 py-3 align-middle text-zinc-700 first:pl-5 last:pr-5", className)} {...props} />;
+}
+
+/** A row's first cell: its name, linking to the record, over a line of detail; both cut short to the cell. */
+export function TableTitleCell({ href, title, detail, className }: { href: string; title: string; detail: string; className?: string }) {
+  return (
+    <TableCell className={className}>
+      <Link href={href} className="block truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
+        {title}
+      </Link>
+      <p className="truncate text-xs text-zinc-500">{detail}</p>
+    </TableCell>
+  );
 }
 
 /** The header of a column of row buttons: named for screen readers, blank on screen. */
