@@ -19,6 +19,8 @@ const schema = z.object({
   SMTP_RELAY_URL: z.string().url().optional(),
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
+  INVITATIONS_PER_DAY: z.coerce.number().int().min(1).default(50),
+  INVITATION_RESENDS_PER_DAY: z.coerce.number().int().min(0).default(3),
 });
 
 const parsed = schema.safeParse(process.env);
@@ -67,6 +69,10 @@ export const env = {
   smtpRelayUrl: raw.SMTP_RELAY_URL ?? raw.SMTP_URL,
   /** How long a worker owns a claimed email before another may take it over (crash recovery). */
   workerLeaseSeconds: raw.WORKER_LEASE_SECONDS,
+  /** Invitation emails (new ones and resends) one organization may send in 24 hours. */
+  invitationsPerDay: raw.INVITATIONS_PER_DAY,
+  /** Resends of one invitation in 24 hours. */
+  invitationResendsPerDay: raw.INVITATION_RESENDS_PER_DAY,
   get authSecret(): string {
     cachedSecret ??= raw.AUTH_SECRET ?? persistedSecret();
     return cachedSecret;

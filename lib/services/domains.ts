@@ -8,6 +8,7 @@ import { db } from "@/lib/db";
 import { lookupTxt } from "@/lib/dns/lookup-txt";
 import type { Domain } from "@/lib/generated/prisma/client";
 import { domainName, type CreateDomainInput, type DnsRecord } from "@/lib/schemas/domains";
+import { recordAudit } from "./audit-log";
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
@@ -77,7 +78,11 @@ export async function addDomain(organizationId: string, rawName: string, options
   }
 }
 
-export const createDomain = (ctx: OrgContext, input: CreateDomainInput) => addDomain(ctx.organizationId, input.name);
+export async function createDomain(ctx: OrgContext, input: CreateDomainInput) {
+  const domain = await addDomain(ctx.organizationId, input.name);
+  await recordAudit(ctx, { action: "domain.created", target: { type: "domain", id: domain.id }, details: { name: domain.name } });
+  return domain;
+}
 
 export async function listDomains(ctx: OrgContext, page: CursorParams) {
   const where = { organization_id: ctx.organizationId };
@@ -100,6 +105,7 @@ export const getDomain = async (ctx: OrgContext, id: string) => serialize(await 
 export async function deleteDomain(ctx: OrgContext, id: string) {
   const { count } = await db.domain.deleteMany({ where: { id, organization_id: ctx.organizationId } });
   if (count === 0) throw notFound("Domain");
+  await recordAudit(ctx, { action: "domain.deleted", target: { type: "domain", id } });
   return { success: true };
 }
 
@@ -119,6 +125,7 @@ export async function verifyDomain(ctx: OrgContext, id: string) {
     data: found ? { status: "verified", verified_at: domain.verified_at ?? now, last_checked_at: now } : { last_checked_at: now },
   });
   if (count === 0) throw notFound("Domain");
+  if (found && domain.status !== "verified") await recordAudit(ctx, { action: "domain.verified", target: { type: "domain", id }, details: { name: domain.name } });
   const reason = found
     ? null
     : (lookup.error ?? (lookup.values.length ? "TXT records were found, but none has the expected value" : "no TXT record found"));

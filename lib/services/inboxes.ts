@@ -5,6 +5,7 @@ import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import type { Inbox, Prisma } from "@/lib/generated/prisma/client";
 import type { CreateInboxInput, UpdateInboxInput } from "@/lib/schemas/inboxes";
+import { recordAudit } from "./audit-log";
 
 function serialize(row: Inbox) {
   return {
@@ -75,6 +76,7 @@ export async function createInbox(ctx: OrgContext, input: CreateInboxInput) {
       }),
     },
   });
+  await recordAudit(ctx, { action: "inbox.created", target: { type: "inbox", id: row.id }, details: { from_email: row.from_email, smtp_host: row.smtp_host } });
   return serialize(row);
 }
 
@@ -144,6 +146,7 @@ export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInbo
   };
   const { count } = await db.inbox.updateMany({ where: { id, organization_id: ctx.organizationId }, data });
   if (count === 0) throw notFound("Inbox");
+  await recordAudit(ctx, { action: "inbox.updated", target: { type: "inbox", id }, details: { connection_changed: connectionChanged } });
   return getInbox(ctx, id);
 }
 
@@ -158,6 +161,7 @@ export async function deleteInbox(ctx: OrgContext, id: string) {
       UPDATE broadcasts SET inbox_ids = array_remove(inbox_ids, ${id}::uuid), updated_at = now()
       WHERE organization_id = ${organizationId}::uuid AND ${id}::uuid = ANY (inbox_ids)`;
     await tx.thread.updateMany({ where: { organization_id: organizationId, inbox_id: id }, data: { inbox_id: null } });
+    await recordAudit(ctx, { action: "inbox.deleted", target: { type: "inbox", id } }, tx);
   });
   return { success: true };
 }

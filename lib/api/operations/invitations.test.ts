@@ -193,7 +193,7 @@ describe("invitations", () => {
     it("lets a signed-in user who belongs to no organization accept (dashboard session)", async () => {
       const email = newAddress("newcomer");
       const { token } = await invite(org, email);
-      const user = await db.user.create({ data: { email, name: "Newcomer", password_hash: "x" } });
+      const user = await db.user.create({ data: { email, name: "Newcomer", password_hash: "x", email_verified_at: new Date() } });
       const session = await encode({ token: { sub: user.id, email }, secret: env.authSecret });
       const accepted = await request("POST", `/v1/invitations/${token}/accept`, { headers: { cookie: `next-auth.session-token=${session}` } });
       expect(accepted.status).toBe(200);
