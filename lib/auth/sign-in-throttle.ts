@@ -34,18 +34,20 @@ export async function beginSignInAttempt(keys: Keyed[]): Promise<Attempt> {
   let lockedNow = false;
   for (const { key, policy } of keys) {
     const next = `CASE WHEN t.last_failure_at < now() - interval '1 day' THEN 1 ELSE t.failures + 1 END`;
+    // `prior` locks the row first, so `counted` says what this statement did to the latest version.
     const [row] = await db.$queryRawUnsafe<Row[]>(
-      `INSERT INTO sign_in_throttles AS t (key, failures, last_failure_at, blocked_until)
-       VALUES ($1, 1, now(), CASE WHEN 1 >= $2 THEN now() + make_interval(secs => 1) END)
+      `WITH prior AS (SELECT blocked_until > now() AS blocked FROM sign_in_throttles WHERE key = $1 FOR UPDATE)
+       INSERT INTO sign_in_throttles AS t (key, failures, last_failure_at, blocked_until)
+       SELECT $1, 1, now(), NULL FROM (SELECT count(*) FROM prior) AS read_prior_first
        ON CONFLICT (key) DO UPDATE SET
          failures = CASE WHEN t.blocked_until > now() THEN t.failures ELSE ${next} END,
          last_failure_at = CASE WHEN t.blocked_until > now() THEN t.last_failure_at ELSE now() END,
          blocked_until = CASE
            WHEN t.blocked_until > now() THEN t.blocked_until
-           WHEN ${next} >= $3 THEN now() + make_interval(secs => $4)
-           WHEN ${next} >= $2 THEN now() + make_interval(secs => least(power(2, ${next} - $2), $5))
+           WHEN ${next} >= $3::int THEN now() + make_interval(secs => $4::int)
+           WHEN ${next} >= $2::int THEN now() + make_interval(secs => least(power(2, ${next} - $2::int), $5::int))
            ELSE NULL END
-       RETURNING failures, blocked_until, last_failure_at = now() AS counted`,
+       RETURNING failures, blocked_until, NOT coalesce((SELECT blocked FROM prior), false) AS counted`,
       key,
       policy.free,
       policy.lockAt,

@@ -61,7 +61,8 @@ describe("invitations", () => {
 
       const [mail] = await readCapturedMail(email);
       expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : "").toBe(email);
-      expect(mail.subject).toBe("Owner Person invited you to join Acme");
+      expect(mail.subject).toBe("You have been invited to join a team");
+      expect(mail.text).toContain("Owner Person (");
       expect(mail.text).toContain("as an admin");
       expect(mail.html).toContain("Acme");
       const token = invitationTokenOf(mail);
