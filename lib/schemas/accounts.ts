@@ -13,7 +13,12 @@ export const signUpInput = z.object({
 });
 export type SignUpInput = z.infer<typeof signUpInput>;
 
-export const signInInput = z.object({ email: emailAddress, password: z.string().min(1).max(200) });
+export const signInInput = z.object({
+  email: emailAddress,
+  password: z.string().min(1).max(200),
+  /** The second step, for users with two-factor sign-in: a TOTP or a recovery code. */
+  code: z.string().trim().max(40).optional(),
+});
 
 export const createOrganizationInput = z.object({ name: requiredText(limits.name) });
 

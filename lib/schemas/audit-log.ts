@@ -1,6 +1,47 @@
 import { z } from "zod";
 import { dateTime, id, text } from "./common";
 
+/**
+ * Every action the audit log knows. Add a helper's own actions here (one list, so the filter of
+ * GET /v1/audit-log and the settings page know them all).
+ */
+export const AUDIT_ACTIONS = [
+  "user.signed_in",
+  "user.sign_in_failed",
+  "user.sign_in_locked",
+  "user.email_verified",
+  "user.password_changed",
+  "user.password_reset",
+  "user.sessions_revoked",
+  "user.two_factor_enabled",
+  "user.two_factor_disabled",
+  "user.recovery_code_used",
+  "api_key.created",
+  "api_key.revoked",
+  "invitation.created",
+  "invitation.resent",
+  "invitation.cancelled",
+  "invitation.accepted",
+  "member.role_changed",
+  "member.removed",
+  "domain.created",
+  "domain.verified",
+  "domain.deleted",
+  "inbox.created",
+  "inbox.updated",
+  "inbox.deleted",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.toggled",
+  "webhook.deleted",
+  "suppression.created",
+  "suppression.deleted",
+  "organization.created",
+  "organization.updated",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 export const auditLogQuery = z.object({
   action: text(100).optional().meta({ description: "Only entries of this action, e.g. `api_key.created`." }),
 });
