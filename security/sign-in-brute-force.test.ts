@@ -25,21 +25,34 @@ async function attempt(email: string, password: string, ip: string): Promise<str
 /** Lets the clock run past a backoff or lock, as waiting would. */
 const waitOutBlock = (key: string) => db.signInThrottle.updateMany({ where: { key }, data: { blocked_until: new Date(Date.now() - 1000) } });
 
+/**
+ * Checks that a key's last failure set a wait of at least `seconds`, then keeps the clock inside
+ * that wait however slow this machine is (the next attempt may come seconds later under load).
+ */
+async function expectWaitOfAtLeast(key: string, seconds: number) {
+  const row = await db.signInThrottle.findUniqueOrThrow({ where: { key } });
+  expect(row.blocked_until).not.toBeNull();
+  expect(row.blocked_until!.getTime() - row.last_failure_at.getTime()).toBeGreaterThanOrEqual(seconds * 1000 - 5);
+  await db.signInThrottle.update({ where: { key }, data: { blocked_until: new Date(Math.max(row.blocked_until!.getTime(), Date.now() + 60_000)) } });
+}
+
 describe("sign-in brute force", () => {
   it("slows an account down after 5 failures, locks it after 10 with a clear message, and the lock expires", async () => {
     const user = await createUser({ password: "the-right-password" });
     const ip = randomIp();
     for (let i = 0; i < 5; i++) expect(await attempt(user.email, `wrong-${i}`, ip)).toBe("invalid");
+    await expectWaitOfAtLeast(`account:${user.email}`, 5);
 
-    // Right away, even the right password is refused: the wait is what makes guessing slow.
+    // Within the wait, even the right password is refused: the wait is what makes guessing slow.
     const throttled = await attempt(user.email, "the-right-password", ip);
     expect(throttled).toMatch(new RegExp(`^${SIGN_IN_ERRORS.throttled}:\\d+$`));
-    expect(signInErrorMessage(throttled)).toMatch(/Too many failed sign-ins.*try again in \d+ seconds?/);
+    expect(signInErrorMessage(throttled)).toMatch(/Too many failed sign-ins.*try again in \d+ (seconds?|minutes)/);
 
     // Each failure past the fifth doubles the wait; the tenth locks the account for 15 minutes.
     for (let i = 5; i < 10; i++) {
       await waitOutBlock(`account:${user.email}`);
       expect(await attempt(user.email, `wrong-${i}`, ip)).toBe("invalid");
+      if (i < 9) await expectWaitOfAtLeast(`account:${user.email}`, Math.min(5 * 2 ** (i - 4), 60));
     }
     const locked = await attempt(user.email, "the-right-password", ip);
     const seconds = Number(locked.split(":")[1]);
@@ -59,13 +72,15 @@ describe("sign-in brute force", () => {
     const email = `nobody-${randomUUID()}@example.test`;
     const ip = randomIp();
     for (let i = 0; i < 5; i++) expect(await attempt(email, "guess", ip)).toBe("invalid");
+    await expectWaitOfAtLeast(`account:${email}`, 5);
     expect(await attempt(email, "guess", ip)).toMatch(/^TOO_MANY_ATTEMPTS:/);
   });
 
   it("slows an IP address down after 20 failures, across accounts, whatever the password", async () => {
     const ip = randomIp();
-    for (let i = 0; i < 20; i++) expect(await attempt(`spray-${i}-${randomUUID()}@example.test`, "Summer2026!", ip)).toBe("invalid");
     const user = await createUser({ password: "the-right-password" });
+    for (let i = 0; i < 20; i++) expect(await attempt(`spray-${i}-${randomUUID()}@example.test`, "Summer2026!", ip)).toBe("invalid");
+    await expectWaitOfAtLeast(`ip:${ip}`, 5);
     expect(await attempt(user.email, "the-right-password", ip)).toMatch(/^TOO_MANY_ATTEMPTS:/);
     // The same account from another address is fine: the limit is on the address.
     expect(await attempt(user.email, "the-right-password", randomIp())).toBe("ok");

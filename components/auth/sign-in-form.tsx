@@ -4,7 +4,7 @@ import { signIn } from "next-auth/react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -25,6 +25,7 @@ export function SignInForm({ email, callbackUrl, notice }: { email?: string; cal
   const [needsCode, setNeedsCode] = useState(false);
   const form = useForm<Values>({ resolver: formResolver(signInInput), defaultValues: { email: email ?? "", password: "", code: "" } });
   const { errors, isSubmitting } = form.formState;
+  const typedEmail = useWatch({ control: form.control, name: "email" });
 
   const submit = form.handleSubmit(async (values) => {
     const target = safeCallbackUrl(callbackUrl);
@@ -60,7 +61,7 @@ export function SignInForm({ email, callbackUrl, notice }: { email?: string; cal
           label="Password"
           error={errors.password?.message}
           aside={
-            <Link href={`/forgot-password${form.watch("email") ? `?email=${encodeURIComponent(form.watch("email"))}` : ""}`} className="text-xs font-medium text-brand-600 hover:underline">
+            <Link href={`/forgot-password${typedEmail ? `?email=${encodeURIComponent(typedEmail)}` : ""}`} className="text-xs font-medium text-brand-600 hover:underline">
               Forgot password?
             </Link>
           }

@@ -2,12 +2,12 @@ import { db } from "@/lib/db";
 
 /**
  * How many failed sign-ins a key may have: the first `free` cost nothing, each later one makes the
- * next attempt wait 2^(n - free) seconds (at most `maxBackoff`), and at `lockAt` the key is locked
- * for `lockSeconds`. Failures are forgotten a day after the last one.
+ * next attempt wait 5 × 2^(n - free) seconds (at most `maxBackoff`), and at `lockAt` the key is
+ * locked for `lockSeconds`. Failures are forgotten a day after the last one.
  */
 type Policy = { free: number; maxBackoff: number; lockAt: number; lockSeconds: number };
 
-export const ACCOUNT_POLICY: Policy = { free: 5, maxBackoff: 30, lockAt: 10, lockSeconds: 15 * 60 };
+export const ACCOUNT_POLICY: Policy = { free: 5, maxBackoff: 60, lockAt: 10, lockSeconds: 15 * 60 };
 // An address may be shared (an office behind one NAT), so it gets more room than one account.
 export const IP_POLICY: Policy = { free: 20, maxBackoff: 60, lockAt: 100, lockSeconds: 15 * 60 };
 
@@ -45,7 +45,7 @@ export async function beginSignInAttempt(keys: Keyed[]): Promise<Attempt> {
          blocked_until = CASE
            WHEN t.blocked_until > now() THEN t.blocked_until
            WHEN ${next} >= $3::int THEN now() + make_interval(secs => $4::int)
-           WHEN ${next} >= $2::int THEN now() + make_interval(secs => least(power(2, ${next} - $2::int), $5::int))
+           WHEN ${next} >= $2::int THEN now() + make_interval(secs => least(5 * power(2, ${next} - $2::int), $5::int))
            ELSE NULL END
        RETURNING failures, blocked_until, NOT coalesce((SELECT blocked FROM prior), false) AS counted`,
       key,
