@@ -4,6 +4,7 @@ import { userInfo } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { StartupError } from "./startup-error";
 
 const run = promisify(execFile);
 
@@ -55,6 +56,20 @@ export async function acceptsConnections(port: number): Promise<boolean> {
   }
 }
 
+/** pg_ctl says only that it failed; the server's log says why. One line an operator can act on. */
+export function whyNotStarted(logTail: string, { dataDir, port, logFile }: { dataDir: string; port: number; logFile: string }): string {
+  const where = `The embedded PostgreSQL under ${dataDir} did not start`;
+  if (/Address already in use|could not bind|could not create any TCP\/IP sockets/i.test(logTail)) {
+    return `${where}: port ${port} is taken by another program (perhaps a cluster of another checkout). Stop it, or set EMBEDDED_PG_PORT to a free port.`;
+  }
+  if (/lock file .* already exists|postmaster\.pid/i.test(logTail)) {
+    return `${where}: a server from an earlier run still holds ${path.join(dataDir, "pg")}. Run \`npm run db:stop\`, or delete ${path.join(dataDir, "pg", "postmaster.pid")} if no postgres process is left.`;
+  }
+  if (/No space left on device/i.test(logTail)) return `${where}: the disk is full. Free space and start again.`;
+  if (/Permission denied/i.test(logTail)) return `${where}: permission denied on ${dataDir}. Give the user that runs PostgreSQL access to it, or set DATA_DIR.`;
+  return `${where}. Its log says why: ${logFile}`;
+}
+
 /**
  * Initialises (once) and starts (when not running) a PostgreSQL cluster under `dataDir`, listening
  * on 127.0.0.1:`port`. pg_ctl detaches the server, so the dev server, the worker, the CLI and the
@@ -87,7 +102,7 @@ export async function ensureEmbeddedCluster({ dataDir, port }: EmbeddedCluster):
     // Two processes may race to start the same cluster; the loser finds it running.
     if (!(await acceptsConnections(port))) {
       const tail = existsSync(logFile) ? readFileSync(logFile, "utf8").split("\n").slice(-15).join("\n") : "";
-      throw new Error(`${(error as Error).message}\n${tail}`);
+      throw new StartupError(whyNotStarted(tail, { dataDir, port, logFile }));
     }
   }
 }
