@@ -56,17 +56,17 @@ export async function acceptsConnections(port: number): Promise<boolean> {
   }
 }
 
-/** pg_ctl says only that it failed; the server's log says why. One line an operator can act on. */
-export function whyNotStarted(logTail: string, { dataDir, port, logFile }: { dataDir: string; port: number; logFile: string }): string {
+/** Why the cluster did not start, from pg_ctl's output and the server's log: one line an operator can act on. */
+export function whyNotStarted(output: string, { dataDir, port, logFile }: { dataDir: string; port: number; logFile: string }): string {
   const where = `The embedded PostgreSQL under ${dataDir} did not start`;
-  if (/Address already in use|could not bind|could not create any TCP\/IP sockets/i.test(logTail)) {
+  if (/Address already in use|could not bind|could not create any TCP\/IP sockets/i.test(output)) {
     return `${where}: port ${port} is taken by another program (perhaps a cluster of another checkout). Stop it, or set EMBEDDED_PG_PORT to a free port.`;
   }
-  if (/lock file .* already exists|postmaster\.pid/i.test(logTail)) {
+  if (/lock file .* already exists|postmaster\.pid/i.test(output)) {
     return `${where}: a server from an earlier run still holds ${path.join(dataDir, "pg")}. Run \`npm run db:stop\`, or delete ${path.join(dataDir, "pg", "postmaster.pid")} if no postgres process is left.`;
   }
-  if (/No space left on device/i.test(logTail)) return `${where}: the disk is full. Free space and start again.`;
-  if (/Permission denied/i.test(logTail)) return `${where}: permission denied on ${dataDir}. Give the user that runs PostgreSQL access to it, or set DATA_DIR.`;
+  if (/No space left on device/i.test(output)) return `${where}: the disk is full. Free space and start again.`;
+  if (/Permission denied/i.test(output)) return `${where}: permission denied on ${dataDir}. Give the user that runs PostgreSQL access to it, or set DATA_DIR.`;
   return `${where}. Its log says why: ${logFile}`;
 }
 
@@ -102,7 +102,8 @@ export async function ensureEmbeddedCluster({ dataDir, port }: EmbeddedCluster):
     // Two processes may race to start the same cluster; the loser finds it running.
     if (!(await acceptsConnections(port))) {
       const tail = existsSync(logFile) ? readFileSync(logFile, "utf8").split("\n").slice(-15).join("\n") : "";
-      throw new StartupError(whyNotStarted(tail, { dataDir, port, logFile }));
+      // pg_ctl's own words ("another server might be running") and the server's log both count.
+      throw new StartupError(whyNotStarted(`${(error as Error).message}\n${tail}`, { dataDir, port, logFile }));
     }
   }
 }
