@@ -5,6 +5,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/error-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { apiFetch } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
 import { PasswordCard, ProfileCard, SessionsCard } from "./profile-cards";
 import { TwoFactorCard } from "./two-factor-card";
 
@@ -17,7 +18,7 @@ export type AccountProfile = {
   recovery_codes_remaining: number;
 };
 
-export const accountKey = ["account"] as const;
+export const accountKey = queryKeys.account();
 
 /** The signed-in user's own settings: profile, password, two-factor sign-in, sessions. */
 export function AccountScreen() {

@@ -12,6 +12,7 @@ import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
 import { useCursorPager } from "@/lib/client/use-cursor-pager";
 import { AUDIT_ACTIONS } from "@/lib/schemas/audit-log";
 
@@ -26,8 +27,6 @@ type AuditEntry = {
   details: Record<string, unknown> | null;
   created_at: string;
 };
-
-const auditLogKey = ["audit-log"] as const;
 
 /** "api_key.created" → "API key created". */
 const describe = (action: string) =>
@@ -49,7 +48,7 @@ export function AuditLogSection() {
   const [action, setAction] = useState("");
   const pager = useCursorPager(25);
   const list = useQuery({
-    queryKey: [...auditLogKey, action, pager.query],
+    queryKey: queryKeys.auditLog.page({ action, ...pager.query }),
     queryFn: () => apiFetch<ListEnvelope<AuditEntry>>("/v1/audit-log", { query: { ...pager.query, action } }),
     placeholderData: keepPreviousData,
   });

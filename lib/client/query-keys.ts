@@ -61,4 +61,10 @@ export const queryKeys = {
     deliveries: (id: string) => [...webhooks.detail(id), "deliveries"] as const,
   },
   overview: () => ["overview"] as const,
+  /** The signed-in user's own settings (GET /api/account). */
+  account: () => ["account"] as const,
+  auditLog: {
+    list: () => ["audit-log", "list"] as const,
+    page: (query: Page) => ["audit-log", "list", query] as const,
+  },
 } as const;
