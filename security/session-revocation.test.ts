@@ -4,7 +4,7 @@ import { POST as changePassword } from "@/app/api/account/password/route";
 import { POST as signOutEverywhere } from "@/app/api/account/sign-out-everywhere/route";
 import { authOptions } from "@/lib/auth/options";
 import { db } from "@/lib/db";
-import { callRoute, sessionCookie } from "@/lib/testing/accounts";
+import { callRoute, sessionCookie, sessionToken } from "@/lib/testing/accounts";
 import { createTestOrg, request } from "@/lib/testing/api";
 import { hashPassword } from "@/lib/auth/password";
 
@@ -50,5 +50,21 @@ describe("session revocation", () => {
     expect(changed.status).toBe(200);
     expect(await works(stolen)).toBe(401);
     expect(await works(mine)).toBe(401);
+  });
+
+  it("signing out ends that session for every copy of its cookie, and no other session", async () => {
+    const org = await ownerWithPassword();
+    const claims = await sessionToken(org.owner.userId);
+    const inBrowser = await sessionCookie(org.owner.userId, claims);
+    const copied = await sessionCookie(org.owner.userId, claims);
+    const otherDevice = await sessionCookie(org.owner.userId);
+    expect(await works(copied)).toBe(200);
+
+    // What next-auth runs for "Sign out" (POST /api/auth/signout) with the browser's token.
+    await authOptions.events!.signOut!({ token: claims, session: undefined as never });
+    expect(await works(inBrowser)).toBe(401);
+    expect(await works(copied)).toBe(401);
+    expect((await authOptions.callbacks!.jwt!({ token: claims } as never)).sub).toBeUndefined();
+    expect(await works(otherDevice)).toBe(200);
   });
 });

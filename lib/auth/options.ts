@@ -1,10 +1,11 @@
+import { randomUUID } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { safeCallbackUrl } from "@/lib/client/callback-url";
-import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { clientIp } from "@/lib/net/client-ip";
 import { signInWithPassword } from "@/lib/services/accounts";
+import { liveSession, revokeSession } from "./session-state";
 import { SIGN_IN_ERRORS } from "./sign-in-errors";
 
 export const authOptions: NextAuthOptions = {
@@ -37,6 +38,12 @@ export const authOptions: NextAuthOptions = {
       },
     }),
   ],
+  events: {
+    // "Sign out" ends this session on the server too, not only in this browser's cookie jar.
+    async signOut({ token }) {
+      await revokeSession(token?.sid, token?.exp);
+    },
+  },
   callbacks: {
     // next-auth's own callbackUrl (cookie and redirect) follows the same rule as our pages.
     redirect({ url, baseUrl }) {
@@ -49,11 +56,13 @@ export const authOptions: NextAuthOptions = {
       if (user) {
         token.sub = user.id;
         token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
+        // The session's own id survives every re-encoding of the cookie, so signing out can end it.
+        token.sid = randomUUID();
         return token;
       }
       if (typeof token.sub !== "string") return {};
-      const current = await db.user.findUnique({ where: { id: token.sub }, select: { session_version: true } }).catch(() => null);
-      if (!current || current.session_version !== (typeof token.sv === "number" ? token.sv : 0)) return {};
+      const claims = { userId: token.sub, sessionVersion: typeof token.sv === "number" ? token.sv : 0, sessionId: typeof token.sid === "string" ? token.sid : null };
+      if (!(await liveSession(claims).catch(() => null))) return {};
       return token;
     },
     session({ session, token }) {

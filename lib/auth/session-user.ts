@@ -1,6 +1,6 @@
 import { decode } from "next-auth/jwt";
-import { db } from "@/lib/db";
 import { env } from "@/lib/env";
+import { liveSession, type LiveSession, type SessionClaims } from "./session-state";
 
 const COOKIE_NAMES = ["__Secure-next-auth.session-token", "next-auth.session-token"];
 
@@ -26,13 +26,15 @@ function readCookie(header: string | null, name: string): string | undefined {
 }
 
 /** The claims of the session cookie of a request (signature and expiry checked), or null. */
-export async function sessionClaims(cookieHeader: string | null): Promise<{ userId: string; sessionVersion: number } | null> {
+export async function sessionClaims(cookieHeader: string | null): Promise<SessionClaims | null> {
   for (const name of COOKIE_NAMES) {
     const token = readCookie(cookieHeader, name);
     if (!token) continue;
     try {
       const payload = await decode({ token, secret: env.authSecret });
-      if (typeof payload?.sub === "string") return { userId: payload.sub, sessionVersion: typeof payload.sv === "number" ? payload.sv : 0 };
+      if (typeof payload?.sub === "string") {
+        return { userId: payload.sub, sessionVersion: typeof payload.sv === "number" ? payload.sv : 0, sessionId: typeof payload.sid === "string" ? payload.sid : null };
+      }
     } catch {
       return null;
     }
@@ -40,22 +42,16 @@ export async function sessionClaims(cookieHeader: string | null): Promise<{ user
   return null;
 }
 
-export type SessionUser = { id: string; email: string; emailVerified: boolean };
+export type SessionUser = LiveSession;
 
 /**
  * The signed-in user of a request, or null. The cookie's session version must still be the
- * user's: "sign out everywhere", a password change or reset bumps it, and every session made
- * before stops working at its next request, copied cookies included.
+ * user's ("sign out everywhere", a password change or reset bumps it) and its session must not
+ * have been signed out: every copy of an ended session's cookie stops working at its next request.
  */
 export async function sessionUser(cookieHeader: string | null): Promise<SessionUser | null> {
   const claims = await sessionClaims(cookieHeader);
-  if (!claims || !/^[0-9a-f-]{36}$/i.test(claims.userId)) return null;
-  const user = await db.user.findUnique({
-    where: { id: claims.userId },
-    select: { id: true, email: true, email_verified_at: true, session_version: true },
-  });
-  if (!user || user.session_version !== claims.sessionVersion) return null;
-  return { id: user.id, email: user.email, emailVerified: user.email_verified_at !== null };
+  return claims ? liveSession(claims) : null;
 }
 
 /** The signed-in user's id from the next-auth session cookie of a request, or null. */

@@ -27,10 +27,15 @@ export async function callRoute(
   return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
 }
 
-/** A next-auth session cookie for a user, as signing in would set it. */
-export async function sessionCookie(userId: string): Promise<string> {
+/** The claims of a new session of a user, as signing in makes them. */
+export async function sessionToken(userId: string) {
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, session_version: true } });
-  const token = await encode({ token: { sub: userId, email: user.email, sv: user.session_version }, secret: env.authSecret });
+  return { sub: userId, email: user.email, sv: user.session_version, sid: randomUUID(), exp: Math.floor(Date.now() / 1000) + 3600 };
+}
+
+/** A next-auth session cookie for a user, as signing in would set it (`claims` to reuse a session). */
+export async function sessionCookie(userId: string, claims?: Awaited<ReturnType<typeof sessionToken>>): Promise<string> {
+  const token = await encode({ token: claims ?? (await sessionToken(userId)), secret: env.authSecret });
   return `next-auth.session-token=${token}`;
 }
 
