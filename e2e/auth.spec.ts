@@ -1,14 +1,19 @@
 import { allowConsoleError, expect, finalScreenshot, newestMailTo, signUp, test, uniqueEmail } from "./fixtures";
 
-test("sign up, sign out, and sign in again back to the page asked for", async ({ page }, testInfo) => {
+test("sign up, sign out, and sign in again back to the page asked for", async ({ page, context }, testInfo) => {
   const user = { name: "Sam Sender", email: uniqueEmail("signup"), password: "correct-horse-1", organizationName: "Sam's Shop" };
   await signUp(page, user);
   await expect(page).toHaveURL(/\/broadcasts/);
   await expect(page.getByRole("button", { name: /Organization: Sam's Shop/ })).toBeVisible();
+  // A copy of the session cookie, as malware or a shared computer would keep it.
+  const copied = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  expect((await page.request.fetch("/api/session", { headers: { cookie: copied } })).status()).toBe(200);
 
   await page.getByRole("button", { name: "Account menu" }).click();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
   await page.waitForURL(/\/sign-in/);
+  // Signing out ended the session on the server: the copy no longer works.
+  expect((await page.request.fetch("/api/session", { headers: { cookie: copied } })).status()).toBe(401);
 
   // A signed-out visit to a dashboard page comes back to it after signing in.
   await page.goto("/team");
