@@ -16,6 +16,8 @@ type Tx = Prisma.TransactionClient | typeof db;
 /** A new single-use link token for a user; only its hash is stored. */
 export async function issueAccountToken(userId: string, purpose: AccountTokenPurpose, tx: Tx = db): Promise<string> {
   const token = newLinkToken();
+  // Links used or expired more than a day ago tell nothing any more (the hourly cap looks back one hour).
+  await tx.accountToken.deleteMany({ where: { user_id: userId, expires_at: { lt: new Date(Date.now() - 24 * 60 * 60 * 1000) } } });
   await tx.accountToken.create({
     data: { user_id: userId, purpose, token_hash: hashLinkToken(token), expires_at: new Date(Date.now() + TOKEN_TTL_MS[purpose]) },
   });
