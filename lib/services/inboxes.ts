@@ -4,6 +4,7 @@ import { cursorPage, type CursorParams } from "@/lib/api/pagination";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import type { Inbox, Prisma } from "@/lib/generated/prisma/client";
+import { checkEndpoint, defaultOutboundPolicy, refusalMessage, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import type { CreateInboxInput, UpdateInboxInput } from "@/lib/schemas/inboxes";
 
 function serialize(row: Inbox) {
@@ -51,8 +52,26 @@ const noImap = {
   imap_last_polled_at: null,
 } satisfies Prisma.InboxUncheckedUpdateInput;
 
-export async function createInbox(ctx: OrgContext, input: CreateInboxInput) {
+type Server = { host: string; port: number };
+
+/**
+ * Refuses servers the outbound address policy does not let the worker reach (loopback, private,
+ * link-local, metadata, the platform's own relay), on what the names resolve to now; the worker
+ * checks again when it connects. 400 naming the field, without saying what a name resolved to.
+ */
+async function assertReachable(servers: { path: string; server: Server | null }[], policy: OutboundPolicy) {
+  const problems: { path: string; message: string }[] = [];
+  for (const { path, server } of servers) {
+    if (!server) continue;
+    const verdict = await checkEndpoint(server.host, server.port, policy, "save");
+    if (!verdict.allowed) problems.push({ path, message: refusalMessage(verdict.refusal) });
+  }
+  if (problems.length > 0) throw new AppError("VALIDATION_ERROR", "The server address is not allowed", problems);
+}
+
+export async function createInbox(ctx: OrgContext, input: CreateInboxInput, policy = defaultOutboundPolicy()) {
   const { smtp, imap } = input;
+  await assertReachable([{ path: "smtp.host", server: smtp }, { path: "imap.host", server: imap ?? null }], policy);
   const row = await db.inbox.create({
     data: {
       organization_id: ctx.organizationId,
@@ -122,9 +141,22 @@ function imapChanges(current: Inbox, imap: UpdateInboxInput["imap"]): Prisma.Inb
   };
 }
 
-export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInboxInput) {
+export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInboxInput, policy = defaultOutboundPolicy()) {
   const current = await findInbox(ctx, id);
-  const { smtp } = input;
+  const { smtp, imap } = input;
+  // The server as it will be: a new port on the old host is as much a new destination as a new host.
+  const smtpChanged = smtp?.host !== undefined || smtp?.port !== undefined;
+  const imapChanged = imap?.host !== undefined || imap?.port !== undefined;
+  await assertReachable(
+    [
+      { path: "smtp.host", server: smtpChanged ? { host: smtp?.host ?? current.smtp_host, port: smtp?.port ?? current.smtp_port } : null },
+      {
+        path: "imap.host",
+        server: imapChanged && (imap?.host ?? current.imap_host) ? { host: (imap?.host ?? current.imap_host)!, port: imap?.port ?? current.imap_port ?? 993 } : null,
+      },
+    ],
+    policy,
+  );
   const connectionChanged = smtp !== undefined || input.imap !== undefined;
   const data: Prisma.InboxUncheckedUpdateInput = {
     name: input.name,
