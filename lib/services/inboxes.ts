@@ -6,8 +6,9 @@ import { db } from "@/lib/db";
 import type { Inbox, Prisma } from "@/lib/generated/prisma/client";
 import { checkEndpoint, defaultOutboundPolicy, refusalMessage, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import type { CreateInboxInput, UpdateInboxInput } from "@/lib/schemas/inboxes";
+import { inboxVerification, verifiedDomainNames } from "./sender-proof";
 
-function serialize(row: Inbox) {
+function serialize(row: Inbox, verifiedDomains: ReadonlySet<string>) {
   return {
     id: row.id,
     organization_id: row.organization_id,
@@ -18,6 +19,7 @@ function serialize(row: Inbox) {
     daily_limit: row.daily_limit,
     paused: row.paused,
     last_error: row.last_error,
+    verification: inboxVerification(row, verifiedDomains),
     smtp: {
       host: row.smtp_host,
       port: row.smtp_port,
@@ -94,7 +96,7 @@ export async function createInbox(ctx: OrgContext, input: CreateInboxInput, poli
       }),
     },
   });
-  return serialize(row);
+  return serialize(row, await verifiedDomainNames(db, ctx.organizationId));
 }
 
 export async function listInboxes(ctx: OrgContext, page: CursorParams) {
@@ -104,7 +106,8 @@ export async function listInboxes(ctx: OrgContext, page: CursorParams) {
     (args) => db.inbox.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take }),
     (id) => db.inbox.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
   );
-  return { ...result, data: result.data.map(serialize) };
+  const domains = await verifiedDomainNames(db, ctx.organizationId);
+  return { ...result, data: result.data.map((row) => serialize(row, domains)) };
 }
 
 async function findInbox(ctx: OrgContext, id: string) {
@@ -113,7 +116,29 @@ async function findInbox(ctx: OrgContext, id: string) {
   return row;
 }
 
-export const getInbox = async (ctx: OrgContext, id: string) => serialize(await findInbox(ctx, id));
+export const getInbox = async (ctx: OrgContext, id: string) => {
+  const [row, domains] = await Promise.all([findInbox(ctx, id), verifiedDomainNames(db, ctx.organizationId)]);
+  return serialize(row, domains);
+};
+
+/** Proof is of an address sent through one server: another address or another server must be proven again. */
+const noSenderProof = {
+  sender_confirmed_at: null,
+  sender_token_hash: null,
+  sender_token_expires_at: null,
+  sender_token_sent_at: null,
+} satisfies Prisma.InboxUncheckedUpdateInput;
+
+function senderChanged(current: Inbox, input: UpdateInboxInput): boolean {
+  const differs = <T>(given: T | undefined, stored: T) => given !== undefined && given !== stored;
+  const smtp = input.smtp;
+  return (
+    (input.from_email !== undefined && input.from_email.trim().toLowerCase() !== current.from_email.trim().toLowerCase()) ||
+    (smtp?.host !== undefined && smtp.host.trim().toLowerCase() !== current.smtp_host.trim().toLowerCase()) ||
+    differs(smtp?.port, current.smtp_port) ||
+    differs(smtp?.username, current.smtp_username)
+  );
+}
 
 function imapChanges(current: Inbox, imap: UpdateInboxInput["imap"]): Prisma.InboxUncheckedUpdateInput {
   if (imap === undefined) return {};
@@ -173,6 +198,7 @@ export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInbo
     ...imapChanges(current, input.imap),
     // New connection settings deserve a fresh try; the old error described the old settings.
     ...(connectionChanged && { last_error: null, last_error_at: null }),
+    ...(senderChanged(current, input) && noSenderProof),
   };
   const { count } = await db.inbox.updateMany({ where: { id, organization_id: ctx.organizationId }, data });
   if (count === 0) throw notFound("Inbox");
