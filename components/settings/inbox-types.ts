@@ -9,6 +9,13 @@ export type Inbox = {
   daily_limit: number;
   paused: boolean;
   last_error: string | null;
+  verification: {
+    status: "verified" | "pending" | "unverified";
+    method: "domain" | "confirmation" | null;
+    confirmed_at: string | null;
+    confirmation_sent_at: string | null;
+    confirmation_expires_at: string | null;
+  };
   smtp: Connection;
   imap: Connection | null;
   created_at: string;

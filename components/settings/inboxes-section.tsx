@@ -16,6 +16,7 @@ import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
 import { InboxFormDialog } from "./inbox-form-dialog";
+import { InboxVerification } from "./inbox-verification";
 import { inboxesKey, type Inbox } from "./inbox-types";
 
 export function InboxesSection() {
@@ -54,12 +55,12 @@ export function InboxesSection() {
       <CardHeader title="Inboxes" description="Mailboxes your sequences send from, with their daily limits. Broadcasts can rotate across several." actions={rows.length ? addButton : undefined} />
       <ListState
         query={inboxes}
-        loading={<SkeletonRows rows={2} columns={4} />}
+        loading={<SkeletonRows rows={2} columns={5} />}
         errorTitle="Could not load inboxes"
         isEmpty={rows.length === 0}
         empty={
           <EmptyState icon={InboxIcon} title="No inboxes connected" action={addButton}>
-            Connect a mailbox with its SMTP settings to send sequences from it. Add IMAP too, so replies stop the sequence.
+            Connect a mailbox with its SMTP settings to send sequences from it. Add IMAP too, so replies stop the sequence. An inbox sends once its address is confirmed, or is at a verified domain.
           </EmptyState>
         }
       >
@@ -67,6 +68,7 @@ export function InboxesSection() {
           <TableHead>
             <tr>
               <TableHeaderCell>Inbox</TableHeaderCell>
+              <TableHeaderCell>Sender</TableHeaderCell>
               <TableHeaderCell>SMTP</TableHeaderCell>
               <TableHeaderCell>Replies</TableHeaderCell>
               <TableHeaderCell className="text-right">Daily limit</TableHeaderCell>
@@ -87,6 +89,9 @@ export function InboxesSection() {
                     )}
                   </div>
                   <p className="text-[13px] text-zinc-500">{inbox.from_name ? `${inbox.from_name} <${inbox.from_email}>` : inbox.from_email}</p>
+                </TableCell>
+                <TableCell>
+                  <InboxVerification inbox={inbox} />
                 </TableCell>
                 <TableCell>
                   <code className="font-mono text-[13px] text-zinc-600">
