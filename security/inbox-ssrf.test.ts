@@ -72,8 +72,8 @@ describe("SSRF through inbox settings", () => {
     await expect(updateInbox(ctx, fine.id, { smtp: { host, port } }, strictPolicy)).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
     expect((await db.inbox.findUniqueOrThrow({ where: { id: fine.id } })).smtp_host).toBe("smtp.example.com");
     // The message names no address: what a name resolves to stays the platform's business.
-    const error = await createInbox(ctx, inboxInput(host, port), strictPolicy).catch((e: { details: { message: string }[] }) => e);
-    expect(JSON.stringify(error.details)).not.toMatch(/127\.0\.0\.1|::1|169\.254|10\.0\.0/);
+    const error: unknown = await createInbox(ctx, inboxInput(host, port), strictPolicy).catch((e: unknown) => e);
+    expect(JSON.stringify((error as { details: unknown }).details)).not.toMatch(/127\.0\.0\.1|::1|169\.254|10\.0\.0/);
   });
 
   it("refuses private, metadata and CGNAT servers through the API as configured (loopback is admitted only for the test suite's sinks)", async () => {
