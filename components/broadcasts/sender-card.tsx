@@ -13,7 +13,7 @@ import { RadioCards } from "@/components/ui/radio-cards";
 import type { EditorValues } from "./editor-values";
 import { firstError } from "./first-error";
 import { RecordSelect } from "./record-select";
-import { useInboxes } from "./use-sender-options";
+import { useInboxes } from "@/lib/client/resources/inboxes";
 
 // An unverified inbox cannot be chosen for sending (400 INBOX_NOT_VERIFIED): say so before the request does.
 const unverified = (inbox: { verification: { status: string } }) => (inbox.verification.status === "verified" ? "" : " (unverified)");

@@ -7,7 +7,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
-import { inboxesKey, type Inbox } from "./inbox-types";
+import { queryKeys } from "@/lib/client/query-keys";
+import type { Inbox } from "@/lib/client/resources/inboxes";
 
 const verifiedTitle = {
   domain: "Its address is at a verified domain of the organization.",
@@ -36,7 +37,7 @@ export function InboxVerification({ inbox }: { inbox: Inbox }) {
     try {
       await apiFetch(`/v1/inboxes/${inbox.id}/send-confirmation`, { method: "POST" });
       toast.success(`Confirmation sent to ${inbox.from_email}`, "Follow the link in it to let this inbox send. It works for 24 hours.");
-      await queryClient.invalidateQueries({ queryKey: inboxesKey });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.inboxes.all() });
     } catch (error) {
       toast.error(error, "Could not send the confirmation");
     } finally {
