@@ -5,7 +5,7 @@ import { arfOutcome, dsnOutcome, parseReport, type FeedbackKind, type ParsedRepo
 import { recordFeedback, type FeedbackOutcome } from "./record-feedback";
 import { readReturnPath } from "./verp";
 
-type Claimed = { id: string; source: "smtp" | "imap"; recipient: string; organization_id: string | null; inbox_id: string | null; raw: Buffer | null; attempts: number };
+type Claimed = { id: string; source: "smtp" | "imap"; recipient: string; organization_id: string | null; inbox_id: string | null; raw: Uint8Array | null; attempts: number };
 type Target = { id: string; organization_id: string; to_email: string; from_email: string; message_id: string };
 /** What became of one report. */
 type Verdict = { id: string; status: "processed" | "discarded"; result: string; organizationId: string | null; emailId: string | null; outcome?: FeedbackOutcome };
@@ -78,7 +78,7 @@ async function findTargets(reports: { claimed: Claimed; report: ParsedReport }[]
 }
 
 async function judge(claimed: Claimed[]): Promise<Verdict[]> {
-  const parsed = await Promise.all(claimed.map(async (c) => ({ claimed: c, report: c.raw ? await parseReport(c.raw) : null })));
+  const parsed = await Promise.all(claimed.map(async (c) => ({ claimed: c, report: c.raw ? await parseReport(Buffer.from(c.raw)) : null })));
   const readable = parsed.filter((p): p is { claimed: Claimed; report: ParsedReport } => p.report !== null);
   const targets = await findTargets(readable);
   return parsed.map(({ claimed, report }): Verdict => {
@@ -100,21 +100,20 @@ async function judge(claimed: Claimed[]): Promise<Verdict[]> {
 }
 
 async function settle(tx: Prisma.TransactionClient, verdicts: Verdict[], changed: Set<string>) {
-  const rows = JSON.stringify(
-    verdicts.map((v) => ({
-      id: v.id,
-      status: v.status,
-      // A report that changed nothing (a repeat of one recorded before) says so.
-      result: v.outcome && !changed.has(v.outcome.emailId) ? `${v.result} (already recorded)` : v.result,
-      organization_id: v.organizationId,
-      email_id: v.emailId,
-    })),
-  );
+  const credited = new Set<string>();
+  const rows = verdicts.map((v) => {
+    // A report that changed nothing (a repeat of one recorded before, or of another in the batch) says so.
+    const key = v.outcome ? `${v.outcome.emailId}:${v.outcome.kind}` : "";
+    const fresh = v.outcome !== undefined && changed.has(v.outcome.emailId) && !credited.has(key);
+    if (fresh) credited.add(key);
+    const result = v.outcome && !fresh ? `${v.result} (already recorded)` : v.result;
+    return { id: v.id, status: v.status, result, organization_id: v.organizationId, email_id: v.emailId };
+  });
   // The message itself is dropped once read: what it meant is on the email; the row keeps the verdict.
   await tx.$executeRaw`
     UPDATE feedback_reports r SET status = v.status::"FeedbackReportStatus", result = v.result, organization_id = COALESCE(r.organization_id, v.organization_id),
       email_id = v.email_id, raw = NULL, locked_until = NULL, processed_at = now()
-    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, status text, result text, organization_id uuid, email_id uuid)
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(id uuid, status text, result text, organization_id uuid, email_id uuid)
     WHERE r.id = v.id`;
 }
 
