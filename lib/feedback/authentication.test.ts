@@ -28,13 +28,12 @@ afterAll(async () => {
 
 type Rec = { type: string; name: string; value: string; priority?: number; purpose: string };
 
-/** A DNS resolver for mailauth that answers from the published records only. */
+/** A DNS resolver for mailauth that answers from the published TXT records only (no check here needs another type). */
 function resolverFor(records: Rec[]) {
-  return async (name: string, type: string) => {
+  return async (name: string, type: string): Promise<string[][]> => {
     const key = name.toLowerCase().replace(/\.$/, "");
-    const matching = records.filter((r) => r.name === key && r.type === type);
+    const matching = records.filter((r) => r.name === key && r.type === type && type === "TXT");
     if (matching.length === 0) throw Object.assign(new Error(`no ${type} for ${name}`), { code: "ENOTFOUND" });
-    if (type === "MX") return matching.map((r) => ({ exchange: r.value, priority: r.priority ?? 10 }));
     return matching.map((r) => [r.value]);
   };
 }
