@@ -1,7 +1,7 @@
 // `npm run inbound` (and beside the web server and the worker in `npm run dev` / `npm start`): the
 // SMTP listener that receives delivery reports and complaints at the return-path MX. It only stores
 // them; the worker records them. INBOUND_SMTP_PORT=0 turns it off.
-import { db } from "@/lib/db";
+import { pool } from "@/lib/db/pool";
 import { ensureDatabase } from "@/lib/db/ensure-database";
 import { env } from "@/lib/env";
 import { startInboundServer } from "@/lib/feedback/inbound-server";
@@ -16,7 +16,7 @@ console.log(`[inbound] receiving delivery reports on ${env.inboundSmtpListen}:${
 
 async function shutdown() {
   await server.close();
-  await db.$disconnect();
+  await pool.end();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown());

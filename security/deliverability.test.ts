@@ -74,8 +74,8 @@ describe("deliverability intake", () => {
     const emails = await Promise.all(Array.from({ length: 11 }, () => sentEmail(organizationId, domain)));
     const tokens = emails.map((e) => returnPathAddress(e.id, `bounces.${domain}`));
     await expect(send(tokens[0], `X-Pad: ${"a".repeat(3 * 1024 * 1024)}\r\n\r\nbody\r\n`)).rejects.toMatchObject({ responseCode: 552 });
-    const many = await send(tokens.join(", "), "Subject: many\r\n\r\nhi\r\n");
-    expect(many.rejectedErrors?.map((e) => (e as { responseCode?: number }).responseCode)).toEqual([452]);
+    const many = (await send(tokens.join(", "), "Subject: many\r\n\r\nhi\r\n")) as { rejectedErrors?: { responseCode?: number }[] };
+    expect(many.rejectedErrors?.map((e) => e.responseCode)).toEqual([452]);
     expect(await db.feedbackReport.count({ where: { recipient: { in: tokens } } })).toBe(10);
   });
 

@@ -69,7 +69,7 @@ async function reset(bench: Bench, organizationId: string) {
 }
 
 /** Sends every report to `port` over pooled connections, as receiving systems would, and waits until `done()` counts them all. */
-async function deliver(port: number, messages: { to: string; raw: string }[], done: () => Promise<number>): Promise<number> {
+async function deliver(port: number, messages: { to: string; raw: string }[], done: () => Promise<number>, log?: (message: string) => void): Promise<number> {
   const transport = nodemailer.createTransport({
     host: "127.0.0.1",
     port,
@@ -89,6 +89,7 @@ async function deliver(port: number, messages: { to: string; raw: string }[], do
   };
   await Promise.all(Array.from({ length: CONNECTIONS * 4 }, lane));
   transport.close();
+  log?.(`    all ${messages.length} accepted after ${Math.round(performance.now() - started)} ms`);
   let idleSince = performance.now();
   let last = -1;
   for (;;) {
@@ -159,7 +160,7 @@ export const intakeScenario: Scenario = {
           round,
           async () => {
             await reset(bench, organizationId);
-            const rate = await deliver(port, messages, recorded);
+            const rate = await deliver(port, messages, recorded, bench.log);
             const wrong = await bench.pg.query("SELECT count(*)::int AS n FROM feedback_reports WHERE status <> 'processed' OR result LIKE '%already%'");
             if (wrong.rows[0].n > 0) throw new Error(`${wrong.rows[0].n} reports were not recorded as new outcomes`);
             product.push(rate);

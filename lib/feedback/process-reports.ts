@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { db, Prisma } from "@/lib/db";
 import { domainOf } from "@/lib/services/sender-domains";
+import { reportFingerprint } from "./fingerprint";
 import { arfOutcome, dsnOutcome, parseReport, type FeedbackKind, type ParsedReport } from "./parse-report";
 import { recordFeedback, type FeedbackOutcome } from "./record-feedback";
 import { readReturnPath } from "./verp";
@@ -13,7 +13,6 @@ type Verdict = { id: string; status: "processed" | "discarded"; result: string; 
 const MAX_ATTEMPTS = 5;
 const LEASE_SECONDS = 120;
 
-export const reportFingerprint = (recipient: string, raw: Buffer) => createHash("sha256").update(recipient.toLowerCase()).update("\0").update(raw).digest("hex");
 
 /** Stores a report found in an inbox, for the worker to record like one that came by SMTP. Answers false for a repeat. */
 export async function queueInboxReport(inbox: { id: string; organization_id: string }, raw: Buffer): Promise<boolean> {
