@@ -56,8 +56,8 @@ test("the suppression list: add, search, filter, import a CSV and remove", async
   await dialog.getByLabel("Addresses").fill("first@example.net\nsecond@example.net, First@Example.net");
   await dialog.getByRole("button", { name: "Suppress" }).click();
   await expect(page.getByText("Suppressed 2 of 2 addresses")).toBeVisible();
-  await expect(page.getByRole("cell", { name: "first@example.net" })).toBeVisible();
-  await expect(page.getByRole("cell", { name: "second@example.net" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "first@example.net", exact: true })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "second@example.net", exact: true })).toBeVisible();
 
   await page.getByLabel("CSV file of addresses to suppress").setInputFiles({
     name: "bounced.csv",
@@ -65,12 +65,12 @@ test("the suppression list: add, search, filter, import a CSV and remove", async
     buffer: Buffer.from("Name,Email\nThird,third@example.net\nFirst,first@example.net\nBroken,not-an-address\n"),
   });
   await expect(page.getByText("1 of 2 addresses newly suppressed.")).toBeVisible();
-  await expect(page.getByRole("cell", { name: "third@example.net" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "third@example.net", exact: true })).toBeVisible();
   await expect(page.getByRole("table").getByRole("row")).toHaveCount(4);
 
   await page.getByLabel("Search suppressed addresses").fill("seco");
   await expect(page.getByRole("table").getByRole("row")).toHaveCount(2);
-  await expect(page.getByRole("cell", { name: "second@example.net" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "second@example.net", exact: true })).toBeVisible();
   await page.getByLabel("Search suppressed addresses").fill("");
   await page.getByLabel("Reason").selectOption("hard_bounce");
   await expect(page.getByRole("heading", { name: "No suppressed address matches" })).toBeVisible();
@@ -81,7 +81,7 @@ test("the suppression list: add, search, filter, import a CSV and remove", async
   await page.getByRole("menuitem", { name: "Remove" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Remove suppression" }).click();
   await expect(page.getByText("second@example.net can receive mail again")).toBeVisible();
-  await expect(page.getByRole("cell", { name: "second@example.net" })).toHaveCount(0);
+  await expect(page.getByRole("cell", { name: "second@example.net", exact: true })).toHaveCount(0);
   const list = await (await page.request.get("/v1/suppressions")).json();
   expect(list.data.map((s: { email: string }) => s.email).sort()).toEqual(["first@example.net", "third@example.net"]);
   await finalScreenshot(page, testInfo, "suppressions");
