@@ -21,6 +21,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/client/cn";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
@@ -31,7 +32,7 @@ type Domain = z.infer<typeof domainSchema>;
 type DnsRecord = Domain["records"][number];
 type Verified = z.infer<typeof verifiedDomain>;
 
-const domainsKey = ["domains"] as const;
+const domainsKey = queryKeys.domains.all();
 
 const purposes: Record<DnsRecord["purpose"], string> = {
   ownership: "Proves you own the domain",
