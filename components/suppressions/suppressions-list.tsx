@@ -1,11 +1,10 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FileUp, Plus, ShieldBan, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import type { z } from "zod";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -28,14 +27,12 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiFetch } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useSuppressionPage, type Suppression } from "@/lib/client/resources/suppressions";
 import { useCursorPager } from "@/lib/client/use-cursor-pager";
-import { MAX_SUPPRESSIONS_PER_REQUEST, type suppression } from "@/lib/schemas/suppressions";
+import { MAX_SUPPRESSIONS_PER_REQUEST } from "@/lib/schemas/suppressions";
 import { readAddresses } from "./read-addresses";
-
-type Suppression = z.infer<typeof suppression>;
-
-const suppressionsKey = ["suppressions"] as const;
 
 const reasonOptions = [
   { value: "", label: "All reasons" },
@@ -91,12 +88,8 @@ export function SuppressionsList() {
   const fileInput = useRef<HTMLInputElement>(null);
   const debouncedSearch = useDebouncedValue(search, 300);
   const filters = { search: debouncedSearch.trim(), reason };
-  const query = useQuery({
-    queryKey: [...suppressionsKey, filters, pager.query],
-    queryFn: () => apiFetch<ListEnvelope<Suppression>>("/v1/suppressions", { query: { ...filters, ...pager.query } }),
-    placeholderData: keepPreviousData,
-  });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: suppressionsKey });
+  const query = useSuppressionPage({ ...filters, ...pager.query });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.suppressions.all() });
 
   const remove = useMutation({
     mutationFn: (entry: Suppression) => apiFetch(`/v1/suppressions/${encodeURIComponent(entry.email)}`, { method: "DELETE" }),
