@@ -3,6 +3,7 @@ import { resolveCaller } from "./credentials";
 import { AppError, errorResponse, type ValidationIssue } from "./errors";
 import type { AnyOperation } from "./operation";
 import { rateLimiter } from "./rate-limit";
+import { requireJsonBody, requireSameOrigin } from "./request-guards";
 import { readSpooledJsonBody, type Spooled } from "./spooled-json-body";
 
 const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
@@ -74,6 +75,9 @@ export async function execute(operation: AnyOperation, request: Request): Promis
   let spooled: Spooled | undefined;
   try {
     const url = new URL(request.url);
+    requireJsonBody(request);
+    // An API key travels in a header no other site can make a browser send; the session cookie goes with any request.
+    if (!request.headers.has("authorization") && request.headers.has("cookie")) requireSameOrigin(request);
     const caller = await resolveCaller(request);
     const retryAfter = rateLimiter.take(caller.user.apiKeyId ?? `user:${caller.user.userId}`);
     if (retryAfter > 0) {
