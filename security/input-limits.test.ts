@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { limits } from "@/lib/schemas/common";
-import { createTestOrg, expectError, request, type TestOrg } from "@/lib/testing/api";
+import { createTestOrg, expectError, type TestOrg } from "@/lib/testing/api";
 
 // Inputs that answered 500 (a year PostgreSQL cannot store, a path parameter that is not UTF-8 once
 // decoded) or were taken without a bound (20 000 metadata keys, 4 MB of metadata on one contact).

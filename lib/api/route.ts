@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { resolveCaller } from "./credentials";
 import { AppError, errorResponse, type ValidationIssue } from "./errors";
 import type { AnyOperation } from "./operation";
-import { rateLimiter } from "./rate-limit";
+import { clientAddress } from "./client-address";
+import { rateLimitHeaders, rateLimits, refusal, type Verdict } from "./rate-limit";
 import { requireJsonBody, requireSameOrigin } from "./request-guards";
 import { readSpooledJsonBody, type Spooled } from "./spooled-json-body";
 
@@ -70,19 +71,41 @@ async function readBody(request: Request, limit: number): Promise<unknown> {
   }
 }
 
-/** Runs one operation for one request: credential, role, input validation, service call, errors. */
+function throwIfRefused(verdicts: Verdict[]) {
+  const refused = refusal(verdicts);
+  if (refused) throw refused;
+}
+
+/** Who is calling, with failed authentications counted against the client's address. */
+async function authenticate(request: Request, limited: (verdicts: Verdict[]) => void) {
+  const address = clientAddress(request);
+  const blocked = rateLimits.blockedAddress(address);
+  limited(blocked);
+  throwIfRefused(blocked);
+  try {
+    return await resolveCaller(request);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "UNAUTHORIZED") {
+      const verdicts = await rateLimits.failedAuthentication(address);
+      limited(verdicts);
+      throwIfRefused(verdicts);
+    }
+    throw error;
+  }
+}
+
+/** Runs one operation for one request: credential, limits, role, input validation, service call, errors. */
 export async function execute(operation: AnyOperation, request: Request): Promise<Response> {
   let spooled: Spooled | undefined;
+  let limits: Verdict[] = [];
   try {
     const url = new URL(request.url);
+    const caller = await authenticate(request, (verdicts) => (limits = verdicts));
+    limits = await rateLimits.forCaller(caller.user.apiKeyId ? `key:${caller.user.apiKeyId}` : `user:${caller.user.userId}`, caller.org?.organizationId ?? null);
+    throwIfRefused(limits);
     requireJsonBody(request);
     // An API key travels in a header no other site can make a browser send; the session cookie goes with any request.
     if (!request.headers.has("authorization") && request.headers.has("cookie")) requireSameOrigin(request);
-    const caller = await resolveCaller(request);
-    const retryAfter = rateLimiter.take(caller.user.apiKeyId ?? `user:${caller.user.userId}`);
-    if (retryAfter > 0) {
-      return errorResponse(new AppError("RATE_LIMITED", `Too many requests; retry in ${retryAfter} s`), { "retry-after": String(retryAfter) });
-    }
     let ctx: unknown = caller.user;
     if (operation.auth !== "user") {
       if (!caller.org) throw new AppError("FORBIDDEN", "You are not a member of any organization");
@@ -104,10 +127,11 @@ export async function execute(operation: AnyOperation, request: Request): Promis
       body = validate(operation.body, raw, "request body");
     }
     const result = await operation.handler(ctx as never, { params, query, body, page, spooled, request });
-    if (result instanceof Response) return result;
-    return Response.json(result, { status: operation.status ?? 200 });
+    const response = result instanceof Response ? result : Response.json(result, { status: operation.status ?? 200 });
+    for (const [name, value] of Object.entries(rateLimitHeaders(limits))) response.headers.set(name, value);
+    return response;
   } catch (error) {
-    return errorResponse(error);
+    return errorResponse(error, rateLimitHeaders(limits));
   } finally {
     await spooled?.dispose();
   }
