@@ -66,6 +66,9 @@ describe("rate limits", () => {
     // While the address waits, not even a valid key is tried from it; another address is unaffected.
     expect((await from("203.0.113.9", org.owner.token)).status).toBe(429);
     expect((await from("203.0.113.10", "a-guess")).status).toBe(401);
+    // A request without any credential guesses nothing and is not counted (a signed-out dashboard tab).
+    for (let i = 0; i < 8; i++) expect((await api.request("GET", "/v1/api-keys", { headers: { [address.PEER_HEADER]: "203.0.113.11" } })).status).toBe(401);
+    expect((await from("203.0.113.11", "a-guess")).status).toBe(401);
     expect((await from("203.0.113.10", org.owner.token)).status).toBe(200);
   });
 });

@@ -1,10 +1,8 @@
 import type { z } from "zod";
-import { resolveCaller } from "./credentials";
+import { admit } from "./admission";
 import { AppError, errorResponse, type ValidationIssue } from "./errors";
 import type { AnyOperation } from "./operation";
-import { clientAddress } from "./client-address";
-import { rateLimitHeaders, rateLimits, refusal, type Verdict } from "./rate-limit";
-import { requireJsonBody, requireSameOrigin } from "./request-guards";
+import { rateLimitHeaders, type Verdict } from "./rate-limit";
 import { readSpooledJsonBody, type Spooled } from "./spooled-json-body";
 
 const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
@@ -71,41 +69,13 @@ async function readBody(request: Request, limit: number): Promise<unknown> {
   }
 }
 
-function throwIfRefused(verdicts: Verdict[]) {
-  const refused = refusal(verdicts);
-  if (refused) throw refused;
-}
-
-/** Who is calling, with failed authentications counted against the client's address. */
-async function authenticate(request: Request, limited: (verdicts: Verdict[]) => void) {
-  const address = clientAddress(request);
-  const blocked = rateLimits.blockedAddress(address);
-  limited(blocked);
-  throwIfRefused(blocked);
-  try {
-    return await resolveCaller(request);
-  } catch (error) {
-    if (error instanceof AppError && error.code === "UNAUTHORIZED") {
-      const verdicts = await rateLimits.failedAuthentication(address);
-      limited(verdicts);
-      throwIfRefused(verdicts);
-    }
-    throw error;
-  }
-}
-
-/** Runs one operation for one request: credential, limits, role, input validation, service call, errors. */
+/** Runs one operation for one request: admission (credential, limits, CSRF), role, input validation, service call, errors. */
 export async function execute(operation: AnyOperation, request: Request): Promise<Response> {
   let spooled: Spooled | undefined;
   let limits: Verdict[] = [];
   try {
     const url = new URL(request.url);
-    const caller = await authenticate(request, (verdicts) => (limits = verdicts));
-    limits = await rateLimits.forCaller(caller.user.apiKeyId ? `key:${caller.user.apiKeyId}` : `user:${caller.user.userId}`, caller.org?.organizationId ?? null);
-    throwIfRefused(limits);
-    requireJsonBody(request);
-    // An API key travels in a header no other site can make a browser send; the session cookie goes with any request.
-    if (!request.headers.has("authorization") && request.headers.has("cookie")) requireSameOrigin(request);
+    const caller = await admit(request, (verdicts) => (limits = verdicts));
     let ctx: unknown = caller.user;
     if (operation.auth !== "user") {
       if (!caller.org) throw new AppError("FORBIDDEN", "You are not a member of any organization");
