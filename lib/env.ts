@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseAllowedEndpoint } from "@/lib/net/host";
 
 // The one place that reads process.env. Everything else imports `env`.
 const schema = z.object({
@@ -29,6 +30,11 @@ const schema = z.object({
     .pipe(z.number().int().min(0).max(20)),
   // Set by `npm run bench` only: serves the framework's bare baseline route.
   BENCH_ROUTES: z.enum(["0", "1"]).default("0"),
+  ALLOWED_PRIVATE_HOSTS: z
+    .string()
+    .default("")
+    .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+    .refine((entries) => entries.every((entry) => parseAllowedEndpoint(entry) !== null), "each entry must be host:port or host:* ([v6]:port for IPv6)"),
 });
 
 const parsed = schema.safeParse(process.env);
@@ -85,6 +91,11 @@ export const env = {
   smtpRelayUrl: raw.SMTP_RELAY_URL ?? raw.SMTP_URL,
   /** How long a worker owns a claimed email before another may take it over (crash recovery). */
   workerLeaseSeconds: raw.WORKER_LEASE_SECONDS,
+  /**
+   * Private endpoints tenants' inboxes and webhooks may reach although the outbound address policy
+   * refuses private addresses (`host:port`, or `host:*` for every port of a host); empty by default.
+   */
+  allowedPrivateHosts: raw.ALLOWED_PRIVATE_HOSTS,
   get authSecret(): string {
     cachedSecret ??= raw.AUTH_SECRET ?? persistedSecret();
     return cachedSecret;
