@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { PEER_HEADER } from "@/lib/api/client-address";
 import { authOptions } from "@/lib/auth/options";
 import { SIGN_IN_ERRORS, signInErrorMessage } from "@/lib/auth/sign-in-errors";
 import { db } from "@/lib/db";
@@ -10,13 +11,14 @@ import { createUser } from "@/lib/testing/accounts";
 type Authorize = (credentials: Record<string, string>, req: { headers: Record<string, string> }) => Promise<unknown>;
 const authorize = (authOptions.providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize;
 
-const fromIp = (ip: string) => ({ headers: { "x-forwarded-for": ip } });
+// The connection's address, as the server records it for every request (lib/api/client-address.ts).
+const fromIp = (ip: string, forwardedFor?: string) => ({ headers: { [PEER_HEADER]: ip, ...(forwardedFor ? { "x-forwarded-for": forwardedFor } : {}) } });
 const randomIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomUUID().slice(0, 8)}`;
 
 /** Runs one sign-in; answers "ok", "invalid", or the refusal's next-auth error. */
-async function attempt(email: string, password: string, ip: string): Promise<string> {
+async function attempt(email: string, password: string, ip: string, forwardedFor?: string): Promise<string> {
   try {
-    return (await authorize({ email, password }, fromIp(ip))) ? "ok" : "invalid";
+    return (await authorize({ email, password }, fromIp(ip, forwardedFor))) ? "ok" : "invalid";
   } catch (error) {
     return (error as Error).message;
   }
@@ -82,6 +84,8 @@ describe("sign-in brute force", () => {
     for (let i = 0; i < 20; i++) expect(await attempt(`spray-${i}-${randomUUID()}@example.test`, "Summer2026!", ip)).toBe("invalid");
     await expectWaitOfAtLeast(`ip:${ip}`, 5);
     expect(await attempt(user.email, "the-right-password", ip)).toMatch(/^TOO_MANY_ATTEMPTS:/);
+    // A made-up X-Forwarded-For does not make it another address (no TRUST_PROXY here).
+    expect(await attempt(user.email, "the-right-password", ip, "203.0.113.77")).toMatch(/^TOO_MANY_ATTEMPTS:/);
     // The same account from another address is fine: the limit is on the address.
     expect(await attempt(user.email, "the-right-password", randomIp())).toBe("ok");
   });

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import { sessionUser, type SessionUser } from "@/lib/auth/session-user";
-import { env } from "@/lib/env";
-import { clientIp } from "@/lib/net/client-ip";
+import { clientAddress } from "./client-address";
 import { AppError, errorResponse } from "./errors";
+import { requireBrowserJsonRequest } from "./request-guards";
 
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -16,23 +16,11 @@ async function readJson(request: Request): Promise<unknown> {
   const text = await request.text();
   if (text.length > MAX_BODY_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", `Request body is larger than ${MAX_BODY_BYTES} bytes`);
   if (!text.trim()) return {};
-  // Account changes take JSON only: a form another site posts cannot be mistaken for one.
-  if (!/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as application/json");
-  }
   try {
     return JSON.parse(text);
   } catch {
     throw new AppError("VALIDATION_ERROR", "Request body must be valid JSON", [{ path: "", message: "invalid JSON" }]);
   }
-}
-
-/** A browser's cross-site request names its origin; one that is not ours changes nothing here. */
-function refuseForeignOrigin(request: Request) {
-  const origin = request.headers.get("origin");
-  if (origin && origin !== new URL(env.appUrl).origin) throw new AppError("FORBIDDEN", "Cross-origin requests are not accepted here");
-  const site = request.headers.get("sec-fetch-site");
-  if (site && site !== "same-origin" && site !== "none") throw new AppError("FORBIDDEN", "Cross-origin requests are not accepted here");
 }
 
 function build<S extends z.ZodType | undefined>(
@@ -42,7 +30,8 @@ function build<S extends z.ZodType | undefined>(
 ) {
   return async (request: Request): Promise<Response> => {
     try {
-      if (request.method !== "GET") refuseForeignOrigin(request);
+      // JSON only, from the dashboard's own origin: a form another site posts changes nothing here.
+      if (request.method !== "GET") requireBrowserJsonRequest(request);
       const user = await sessionUser(request.headers.get("cookie"));
       if (needsSession && !user) throw new AppError("UNAUTHORIZED", "Sign in to continue");
       let body: unknown;
@@ -53,7 +42,7 @@ function build<S extends z.ZodType | undefined>(
         }
         body = parsed.data;
       }
-      const result = await handler({ user, body: body as BodyOf<S>, ip: clientIp(request.headers), request });
+      const result = await handler({ user, body: body as BodyOf<S>, ip: clientAddress(request), request });
       if (result instanceof Response) return result;
       return Response.json(result, { status: options.status ?? 200, headers: { "cache-control": "no-store" } });
     } catch (error) {

@@ -1,8 +1,8 @@
 import { AppError } from "@/lib/api/errors";
 import { selectedOrganizationId, sessionUser } from "@/lib/auth/session-user";
 import { db } from "@/lib/db";
-import { clientIp } from "@/lib/net/client-ip";
 import { authenticateApiKey } from "@/lib/services/api-keys";
+import { clientAddress } from "./client-address";
 import type { OrgContext, UserContext } from "./context";
 
 const unauthorized = () => new AppError("UNAUTHORIZED", "Missing or invalid credentials");
@@ -13,7 +13,7 @@ const unauthorized = () => new AppError("UNAUTHORIZED", "Missing or invalid cred
  * to the user's first organization).
  */
 export async function resolveCaller(request: Request): Promise<{ user: UserContext; org: OrgContext | null }> {
-  const ip = clientIp(request.headers);
+  const ip = clientAddress(request);
   const authorization = request.headers.get("authorization");
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);

@@ -67,4 +67,8 @@ export const queryKeys = {
     list: () => ["audit-log", "list"] as const,
     page: (query: Page) => ["audit-log", "list", query] as const,
   },
+  suppressions: {
+    all: () => ["suppressions"] as const,
+    page: (query: Page) => ["suppressions", "list", query] as const,
+  },
 } as const;

@@ -13,7 +13,8 @@ export async function callRoute(
   path: string,
   options: { method?: string; body?: unknown; cookie?: string; headers?: Record<string, string> } = {},
 ): Promise<RouteResult> {
-  const headers: Record<string, string> = { ...options.headers };
+  // As the dashboard's own pages send it: same origin (the browser adds this; no page can forge it).
+  const headers: Record<string, string> = { "sec-fetch-site": "same-origin", ...options.headers };
   if (options.cookie) headers.cookie = options.cookie;
   if (options.body !== undefined) headers["content-type"] ??= "application/json";
   const response = await handler(

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { PEER_HEADER } from "@/lib/api/client-address";
 import { db } from "@/lib/db";
 import { signInWithPassword } from "@/lib/services/accounts";
 import { recordAudit } from "@/lib/services/audit-log";
@@ -11,7 +12,7 @@ describe("GET /v1/audit-log", () => {
     const org = await createTestOrg();
     const member = await org.addMember("member");
     const created = await org.owner.api.post("/v1/api-keys", { name: "Deploy" });
-    await request("DELETE", `/v1/api-keys/${created.body.id}`, { token: org.owner.token, headers: { "x-forwarded-for": "203.0.113.9" } });
+    await request("DELETE", `/v1/api-keys/${created.body.id}`, { token: org.owner.token, headers: { [PEER_HEADER]: "203.0.113.9" } });
     await org.owner.api.put(`/v1/members/${member.userId}`, { role: "admin" });
     await org.owner.api.post("/v1/invitations", { email: `guest-${randomUUID()}@example.test`, role: "member" });
     await org.owner.api.put("/v1/organization", { name: "Renamed" });
