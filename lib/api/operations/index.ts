@@ -9,6 +9,7 @@ import { inboxesOperations } from "./inboxes";
 import { invitationsOperations } from "./invitations";
 import { membersOperations } from "./members";
 import { organizationOperations } from "./organization";
+import { reportsOperations } from "./reports";
 import { segmentsOperations } from "./segments";
 import { templatesOperations } from "./templates";
 import { threadsOperations } from "./threads";
@@ -27,6 +28,7 @@ export const operations: AnyOperation[] = [
   ...invitationsOperations,
   ...membersOperations,
   ...organizationOperations,
+  ...reportsOperations,
   ...segmentsOperations,
   ...templatesOperations,
   ...threadsOperations,
