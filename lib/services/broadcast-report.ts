@@ -7,12 +7,13 @@ import type { BroadcastReport, ReportRates, ReportTotals } from "@/lib/schemas/r
 const HOURLY_BUCKETS = 72;
 const DAILY_BUCKETS = 365;
 const MAX_LINKS = 100;
+const REPORT_WORK_MEM = "64MB";
 
 // One statement, so every figure comes from the same snapshot. Opens and clicks were classified
 // when recorded (email_events.machine), so nothing here inspects a user agent: the broadcast's
 // emails come from the emails' broadcast index, its engagement from the partial index on
 // email_events (broadcast_id, created_at), each read once.
-const REPORT_SQL = `
+export const REPORT_SQL = `
 WITH b AS (
   SELECT id, started_at, created_at FROM broadcasts WHERE id = $1 AND organization_id = $2
 ),
@@ -54,19 +55,22 @@ funnel AS (
 anchor AS (
   SELECT date_trunc('hour', coalesce(b.started_at, (SELECT min(handed_at) FROM em), b.created_at), 'UTC') AS t0 FROM b
 ),
-points AS (
-  SELECT handed_at AS at, 1 AS sent, 0 AS opened, 0 AS clicked FROM em WHERE handed_at IS NOT NULL
+-- Per hour first (cheap), then each hour into its bucket: a handful of rows get the CASE, not every email.
+hours AS (
+  SELECT date_bin('1 hour', handed_at, a.t0) AS hour, count(*) AS sent, 0 AS opened, 0 AS clicked
+  FROM em CROSS JOIN anchor a WHERE handed_at IS NOT NULL GROUP BY 1
   UNION ALL
-  SELECT created_at, 0, (type = 'opened')::int, (type = 'clicked')::int FROM ev WHERE NOT machine
+  SELECT date_bin('1 hour', created_at, a.t0), 0, count(*) FILTER (WHERE type = 'opened'), count(*) FILTER (WHERE type = 'clicked')
+  FROM ev CROSS JOIN anchor a WHERE NOT machine GROUP BY 1
 ),
 buckets AS (
   SELECT CASE
-           WHEN p.at < a.t0 + interval '${HOURLY_BUCKETS} hours' THEN greatest(date_trunc('hour', p.at, 'UTC'), a.t0)
-           ELSE a.t0 + interval '${HOURLY_BUCKETS} hours'
-                + least(floor(extract(epoch FROM p.at - a.t0 - interval '${HOURLY_BUCKETS} hours') / 86400), ${DAILY_BUCKETS - 1}) * interval '1 day'
+           WHEN h.hour < a.t0 + interval '${HOURLY_BUCKETS} hours' THEN greatest(h.hour, a.t0)
+           ELSE least(date_bin('1 day', h.hour, a.t0 + interval '${HOURLY_BUCKETS} hours'),
+                      a.t0 + interval '${HOURLY_BUCKETS} hours' + interval '${DAILY_BUCKETS - 1} days')
          END AS bucket,
-         p.sent, p.opened, p.clicked
-  FROM points p CROSS JOIN anchor a
+         h.sent, h.opened, h.clicked
+  FROM hours h CROSS JOIN anchor a
 )
 SELECT
   (SELECT count(*) FROM b) AS found,
@@ -143,10 +147,29 @@ function fillTimeline(t0: Date | null, buckets: Row["timeline"]): BroadcastRepor
   return timeline;
 }
 
+/**
+ * Runs the statement with room to hash a large broadcast's emails and events in memory (PostgreSQL's
+ * default 4 MB spills them to disk, which took a third of the time at 100 000 recipients).
+ */
+async function readReport(broadcastId: string, organizationId: string): Promise<Row> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN READ ONLY");
+    await client.query(`SET LOCAL work_mem = '${REPORT_WORK_MEM}'`);
+    const { rows } = await client.query<Row>({ name: "broadcast-report", text: REPORT_SQL, values: [broadcastId, organizationId] });
+    await client.query("COMMIT");
+    return rows[0];
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
 /** GET /v1/broadcasts/{id}/report: what became of a broadcast's emails, in one SQL statement. */
 export async function getBroadcastReport(ctx: OrgContext, broadcastId: string): Promise<BroadcastReport> {
-  const { rows } = await pool.query<Row>({ name: "broadcast-report", text: REPORT_SQL, values: [broadcastId, ctx.organizationId] });
-  const row = rows[0];
+  const row = await readReport(broadcastId, ctx.organizationId);
   if (Number(row.found) === 0) throw notFound("Broadcast");
   const byPosition = new Map(row.funnel.filter((f) => f.position !== null).map((f) => [Number(f.position), f]));
   const all = totalsOf(row.funnel.find((f) => f.position === null));

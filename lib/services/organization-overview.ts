@@ -57,7 +57,8 @@ export async function getOrganizationOverview(ctx: OrgContext, now = new Date())
     }
     daily.push(day);
   }
-  const { unsubscribe: _unsubscribe, ...rates } = ratesOf({ ...totals, unique_opened: totals.opened, unique_clicked: totals.clicked, unsubscribed: 0 });
+  const all = ratesOf({ ...totals, unique_opened: totals.opened, unique_clicked: totals.clicked, unsubscribed: 0 });
+  const rates = { delivery: all.delivery, open: all.open, click: all.click, bounce: all.bounce, complaint: all.complaint };
   const warnings = await collectWarnings(ctx, totals);
   return {
     from: from.toISOString(),
