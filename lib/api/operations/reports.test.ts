@@ -36,7 +36,7 @@ type Fixture = { org: TestOrg; broadcastId: string; stepId: string; contacts: { 
 async function seedReport(): Promise<Fixture> {
   const org = await createTestOrg("Reporting org");
   const organization_id = org.organizationId;
-  const contacts = [];
+  const contacts: { id: string; email: string }[] = [];
   for (const name of ["Ada", "Bo", "Cy", "Di", "Ed"]) {
     contacts.push(await db.contact.create({ data: { organization_id, email: `${name.toLowerCase()}-${randomUUID().slice(0, 6)}@example.net`, first_name: name, last_name: "Reader" } }));
   }
