@@ -68,9 +68,9 @@ export function BroadcastReportView({ broadcast }: { broadcast: Broadcast }) {
     <div className="flex flex-col gap-6">
       <ReportFigures report={data} average={average.data} />
       {machines > 0 && (
-        <Callout tone="info" title={`${formatCount(machines)} opens and clicks by machines left out`}>
-          {formatCount(data.totals.machine_opens)} opens and {formatCount(data.totals.machine_clicks)} clicks came from privacy proxies, image proxies and
-          link scanners, not from people. They are counted here and nowhere else.
+        <Callout tone="info" title="Machine activity left out">
+          Opens: {formatCount(data.totals.machine_opens)}, clicks: {formatCount(data.totals.machine_clicks)}, from privacy proxies, image proxies and link
+          scanners rather than people. They are counted here and in no other figure or rate.
         </Callout>
       )}
       {average.data && average.data.sent > 0 && (
