@@ -17,7 +17,7 @@ import { ReportFigures } from "./report-figures";
 import { useBroadcastAverage, useBroadcastReport } from "./use-reports";
 
 const SERIES: ChartSeries[] = [
-  { key: "sent", label: "Sent", color: "#c7d2fe", kind: "bar", axis: "right" },
+  { key: "sent", label: "Sent", color: "#a5b4fc", kind: "bar", axis: "right" },
   { key: "opened", label: "Opens", color: "#4f46e5", kind: "line" },
   { key: "clicked", label: "Clicks", color: "#059669", kind: "line" },
 ];
@@ -73,7 +73,7 @@ export function BroadcastReportView({ broadcast }: { broadcast: Broadcast }) {
           scanners rather than people. They are counted here and in no other figure or rate.
         </Callout>
       )}
-      {average.data && average.data.sent > 0 && (
+      {average.data && average.data.sent > 0 && average.data.broadcasts > 1 && (
         <p className="-mt-3 text-xs text-zinc-500">
           Averages: your {formatCount(average.data.broadcasts)} broadcasts of the last {average.data.days} days, {formatCount(average.data.sent)} emails.
         </p>

@@ -18,7 +18,7 @@ import { StatTile } from "./stat-tile";
 import { useOrganizationOverview } from "./use-reports";
 
 const SERIES: ChartSeries[] = [
-  { key: "sent", label: "Sent", color: "#c7d2fe", kind: "bar", axis: "right" },
+  { key: "sent", label: "Sent", color: "#a5b4fc", kind: "bar", axis: "right" },
   { key: "opened", label: "Opened", color: "#4f46e5", kind: "line" },
   { key: "clicked", label: "Clicked", color: "#059669", kind: "line" },
   { key: "bounced", label: "Bounced", color: "#dc2626", kind: "line" },
@@ -141,7 +141,7 @@ export function OverviewScreen() {
           {overview.warnings.length === 0 ? (
             <p className="inline-flex items-center gap-2 text-sm text-zinc-600">
               <CheckCircle2 className="size-4 text-emerald-600" aria-hidden />
-              Nothing needs attention: domains verified, inboxes sending, complaints and bounces low.
+              Nothing needs attention: no failing domain or inbox, complaints and bounces low.
             </p>
           ) : (
             overview.warnings.map((warning, index) => <WarningCallout key={`${warning.code}-${warning.resource.id ?? index}`} warning={warning} />)

@@ -5,7 +5,8 @@ import { StatTile } from "./stat-tile";
 /** The headline figures of a report, each rate beside the organization's average when there is one. */
 export function ReportFigures({ report, average }: { report: BroadcastReport; average?: BroadcastAverage }) {
   const { totals, rates } = report;
-  const avg = average && average.sent > 0 ? average.rates : undefined;
+  // Compared only with other broadcasts too: a first broadcast is its own average.
+  const avg = average && average.sent > 0 && average.broadcasts > 1 ? average.rates : undefined;
   return (
     <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
       <StatTile label="Sent" value={formatCount(totals.sent)} detail={`to ${formatCount(totals.recipients)} recipients`} />

@@ -7,7 +7,7 @@ import type { BroadcastReport, ReportRates, ReportTotals } from "@/lib/schemas/r
 const HOURLY_BUCKETS = 72;
 const DAILY_BUCKETS = 365;
 const MAX_LINKS = 100;
-const REPORT_WORK_MEM = "64MB";
+export const REPORT_WORK_MEM = "64MB";
 
 // One statement, so every figure comes from the same snapshot. Opens and clicks were classified
 // when recorded (email_events.machine), so nothing here inspects a user agent: the broadcast's
