@@ -5,10 +5,10 @@ import { useFormContext, useWatch } from "react-hook-form";
 import { Controlled } from "@/components/ui/controlled";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
-import { useSegments } from "@/components/segments/use-segments";
+import { useSegments } from "@/lib/client/resources/segments";
 import type { EditorValues } from "./editor-values";
 import { RecordSelect } from "./record-select";
-import { useTopics } from "./use-sender-options";
+import { useTopics } from "@/lib/client/resources/topics";
 
 const contactsCount = (count: number) => `${count.toLocaleString()} contact${count === 1 ? "" : "s"}`;
 

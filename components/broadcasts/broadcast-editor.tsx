@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { Copy, Megaphone, Save } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
@@ -16,13 +16,15 @@ import { PageHeader } from "@/components/ui/page-header";
 import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
-import { useSegments } from "@/components/segments/use-segments";
+import { useSegments } from "@/lib/client/resources/segments";
 import { ApiError, apiFetch } from "@/lib/client/api";
 import { applyServerErrors } from "@/lib/client/form-errors";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useBroadcast } from "@/lib/client/resources/broadcasts";
 import { updateBroadcastInput } from "@/lib/schemas/broadcasts";
 import { AudienceCard } from "./audience-card";
 import { BroadcastTabs } from "./broadcast-tabs";
-import { broadcastKey, broadcastsKey, isEditable, readOnlyReason, type Broadcast } from "./broadcast-types";
+import { isEditable, readOnlyReason, type Broadcast } from "./broadcast-types";
 import { ContentCard } from "./content-card";
 import { DeliveryCard } from "./delivery-card";
 import { duplicateBroadcast } from "./duplicate-broadcast";
@@ -65,12 +67,12 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
     const body = changedBody(current, values);
     try {
       const updated = await apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}`, { method: "PUT", body });
-      queryClient.setQueryData(broadcastKey(broadcast.id), updated);
+      queryClient.setQueryData(queryKeys.broadcasts.detail(broadcast.id), updated);
       form.reset(toEditorValues(updated));
-      void queryClient.invalidateQueries({ queryKey: [...broadcastsKey, "list"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.list() });
       toast.success("Changes saved");
     } catch (error) {
-      if (error instanceof ApiError && error.code === "BROADCAST_NOT_EDITABLE") void queryClient.invalidateQueries({ queryKey: broadcastKey(broadcast.id), exact: true });
+      if (error instanceof ApiError && error.code === "BROADCAST_NOT_EDITABLE") void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.detail(broadcast.id), exact: true });
       applyServerErrors(error, form.setError, editorFields);
       toast.error(error, "Could not save the broadcast");
     }
@@ -93,7 +95,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
     setDuplicating(true);
     try {
       const copy = await duplicateBroadcast(broadcast);
-      void queryClient.invalidateQueries({ queryKey: broadcastsKey });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.all() });
       toast.success("Duplicated", "This is the new draft.");
       router.push(`/broadcasts/${copy.id}`);
     } catch (error) {
@@ -189,12 +191,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
 
 /** The broadcast editor: every setting, the follow-up sequence, and sending. */
 export function BroadcastEditor({ id }: { id: string }) {
-  const query = useQuery({
-    queryKey: broadcastKey(id),
-    queryFn: () => apiFetch<Broadcast>(`/v1/broadcasts/${id}`),
-    // Counters move while it sends.
-    refetchInterval: (q) => (q.state.data?.status === "sending" ? 5000 : false),
-  });
+  const query = useBroadcast(id);
   if (query.isPending) return <EditorSkeleton />;
   if (query.isError) {
     return <RecordLoadError query={query} list={{ href: "/broadcasts", label: "Broadcasts" }} title="Broadcast" icon={Megaphone} notFoundTitle="Broadcast not found" errorTitle="Could not load the broadcast" />;

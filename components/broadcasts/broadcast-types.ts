@@ -1,16 +1,6 @@
-import type { z } from "zod";
-import type { broadcast } from "@/lib/schemas/broadcasts";
-import type { sequenceStep } from "@/lib/schemas/steps";
+import type { BroadcastStatus } from "@/lib/client/resources/broadcasts";
 
-export type Broadcast = z.infer<typeof broadcast>;
-export type BroadcastStatus = Broadcast["status"];
-export type SequenceStep = z.infer<typeof sequenceStep>;
-
-export const broadcastsKey = ["broadcasts"] as const;
-export const broadcastKey = (id: string) => ["broadcasts", id] as const;
-export const stepsKey = (id: string) => ["broadcasts", id, "steps"] as const;
-export const sendStatusKey = (id: string) => ["broadcasts", id, "status"] as const;
-
+export type { Broadcast, BroadcastStatus, SequenceStep } from "@/lib/client/resources/broadcasts";
 /** The API refuses changes in any other status (400 BROADCAST_NOT_EDITABLE). */
 export const isEditable = (status: BroadcastStatus) => status === "draft" || status === "scheduled";
 

@@ -21,8 +21,9 @@ import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHe
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch } from "@/lib/client/api";
-import { useCursorList } from "@/lib/client/use-cursor-list";
-import { broadcastsKey, rate, type Broadcast } from "./broadcast-types";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useBroadcastPage } from "@/lib/client/resources/broadcasts";
+import { rate, type Broadcast } from "./broadcast-types";
 import { duplicateBroadcast } from "./duplicate-broadcast";
 import { NewBroadcastDialog } from "./new-broadcast-dialog";
 
@@ -53,14 +54,14 @@ function Schedule({ broadcast }: { broadcast: Broadcast }) {
 
 export function BroadcastsList() {
   const [creating, setCreating] = useState(false);
-  const { query, pager } = useCursorList<Broadcast>([...broadcastsKey, "list"], "/v1/broadcasts", 20);
+  const { query, pager } = useBroadcastPage(20);
   const queryClient = useQueryClient();
   const router = useRouter();
   const remove = useMutation({
     mutationFn: (broadcast: Broadcast) => apiFetch(`/v1/broadcasts/${broadcast.id}`, { method: "DELETE" }),
     onSuccess: (_data, broadcast) => {
       toast.success(`Deleted ${broadcast.name}`);
-      void queryClient.invalidateQueries({ queryKey: broadcastsKey });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.all() });
     },
     onError: (error) => toast.error(error, "Could not delete the broadcast"),
   });
@@ -70,7 +71,7 @@ export function BroadcastsList() {
     mutationFn: duplicateBroadcast,
     onSuccess: (copy) => {
       toast.success("Duplicated", "This is the new draft.");
-      void queryClient.invalidateQueries({ queryKey: broadcastsKey });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.all() });
       router.push(`/broadcasts/${copy.id}`);
     },
     onError: (error) => toast.error(error, "Could not duplicate the broadcast"),

@@ -9,7 +9,7 @@ import { FormField } from "@/components/ui/form-field";
 import { SandboxedFrame } from "@/components/ui/sandboxed-frame";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Textarea } from "@/components/ui/textarea";
-import { useAllTemplates } from "@/components/templates/use-templates";
+import { useAllTemplates } from "@/lib/client/resources/templates";
 import { previewHtml } from "@/lib/templating/preview-html";
 import type { EditorValues } from "./editor-values";
 import { RecordSelect } from "./record-select";

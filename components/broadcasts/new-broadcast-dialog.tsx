@@ -12,7 +12,8 @@ import { apiFetch } from "@/lib/client/api";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { useSessionInfo } from "@/lib/client/session";
 import { createBroadcastInput } from "@/lib/schemas/broadcasts";
-import { broadcastsKey, type Broadcast } from "./broadcast-types";
+import { queryKeys } from "@/lib/client/query-keys";
+import type { Broadcast } from "./broadcast-types";
 
 type Values = { name: string; subject: string; from_email: string };
 
@@ -35,8 +36,8 @@ export function NewBroadcastDialog({ open, onOpenChange }: { open: boolean; onOp
   const submit = form.handleSubmit(async (values) => {
     try {
       const created = await apiFetch<Broadcast>("/v1/broadcasts", { method: "POST", body: values });
-      queryClient.setQueryData(["broadcasts", created.id], created);
-      await queryClient.invalidateQueries({ queryKey: broadcastsKey, exact: false, refetchType: "none" });
+      queryClient.setQueryData(queryKeys.broadcasts.detail(created.id), created);
+      await queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.all(), exact: false, refetchType: "none" });
       toast.success("Draft created", "Finish the details, then send or schedule it.");
       router.push(`/broadcasts/${created.id}`);
     } catch (error) {

@@ -15,7 +15,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useNow } from "@/components/ui/use-now";
 import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
-import { broadcastKey, rate, type Broadcast } from "./broadcast-types";
+import { queryKeys } from "@/lib/client/query-keys";
+import { rate, type Broadcast } from "./broadcast-types";
 import { isMissingRoute, useSendStatus, type SendStatus } from "./send-status";
 
 type Action = "send" | "schedule" | "cancel";
@@ -78,7 +79,7 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
 
   // The engine moves the broadcast along (scheduled → sending → sent); reload it when it does.
   useEffect(() => {
-    if (liveStatus && liveStatus !== broadcast.status) void queryClient.invalidateQueries({ queryKey: broadcastKey(broadcast.id), exact: true });
+    if (liveStatus && liveStatus !== broadcast.status) void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.detail(broadcast.id), exact: true });
   }, [liveStatus, broadcast.status, broadcast.id, queryClient]);
 
   const act = useMutation({
@@ -101,7 +102,7 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
         onRefused(error);
       } else toast.error(error, title);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: broadcastKey(broadcast.id) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.detail(broadcast.id) }),
   });
 
   const now = useNow();

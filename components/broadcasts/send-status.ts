@@ -4,7 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { ApiError, apiFetch } from "@/lib/client/api";
 import type { broadcastSendingStatus } from "@/lib/schemas/broadcast-sending";
-import { sendStatusKey, type Broadcast } from "./broadcast-types";
+import { queryKeys } from "@/lib/client/query-keys";
+import type { Broadcast } from "./broadcast-types";
 
 export type SendStatus = z.infer<typeof broadcastSendingStatus>;
 
@@ -17,7 +18,7 @@ export const isMissingRoute = (error: unknown) => error instanceof ApiError && e
 /** GET /v1/broadcasts/{id}/status, polled every 2 s while the broadcast is sending. */
 export function useSendStatus(broadcast: Broadcast) {
   return useQuery({
-    queryKey: sendStatusKey(broadcast.id),
+    queryKey: queryKeys.broadcasts.sendStatus(broadcast.id),
     queryFn: () => apiFetch<SendStatus>(`/v1/broadcasts/${broadcast.id}/status`),
     retry: false,
     refetchInterval: (query) => {

@@ -13,7 +13,7 @@ import { RadioCards } from "@/components/ui/radio-cards";
 import type { EditorValues } from "./editor-values";
 import { firstError } from "./first-error";
 import { RecordSelect } from "./record-select";
-import { useInboxes } from "./use-sender-options";
+import { useInboxes } from "@/lib/client/resources/inboxes";
 
 const modes = [
   { value: "single", label: "One inbox", description: "Every email comes from one inbox, or from the address below." },

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Clock, FileText, ListOrdered, Mail, Pencil, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -12,10 +12,12 @@ import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
-import { useAllTemplates } from "@/components/templates/use-templates";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { useAllTemplates } from "@/lib/client/resources/templates";
+import { apiFetch } from "@/lib/client/api";
 import type { CreateStepInput } from "@/lib/schemas/steps";
-import { stepsKey, type Broadcast, type SequenceStep } from "./broadcast-types";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useSteps } from "@/lib/client/resources/broadcasts";
+import type { Broadcast, SequenceStep } from "./broadcast-types";
 import { StepDialog } from "./step-dialog";
 import { describeDelay } from "./step-values";
 
@@ -46,9 +48,9 @@ function Connector({ minutes }: { minutes: number }) {
 /** The follow-up steps of a broadcast: add, edit, reorder and delete them. */
 export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; editable: boolean }) {
   const queryClient = useQueryClient();
-  const key = stepsKey(broadcast.id);
+  const key = queryKeys.broadcasts.steps(broadcast.id);
   const base = `/v1/broadcasts/${broadcast.id}/steps`;
-  const steps = useQuery({ queryKey: key, queryFn: async () => (await apiFetch<ListEnvelope<SequenceStep>>(base)).data });
+  const steps = useSteps(broadcast.id);
   const templates = useAllTemplates();
   const [editing, setEditing] = useState<{ open: boolean; step?: SequenceStep }>({ open: false });
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });

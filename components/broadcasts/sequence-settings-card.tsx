@@ -8,7 +8,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Label } from "@/components/ui/label";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { RadioCards } from "@/components/ui/radio-cards";
-import { useSegments } from "@/components/segments/use-segments";
+import { useSegments } from "@/lib/client/resources/segments";
 import type { EditorValues } from "./editor-values";
 import { firstError } from "./first-error";
 

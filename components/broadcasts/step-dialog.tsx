@@ -11,7 +11,7 @@ import { Label } from "@/components/ui/label";
 import { RadioCards } from "@/components/ui/radio-cards";
 import { NativeSelect } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-import { useAllTemplates } from "@/components/templates/use-templates";
+import { useAllTemplates } from "@/lib/client/resources/templates";
 import { ApiError } from "@/lib/client/api";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { createStepInput, type CreateStepInput } from "@/lib/schemas/steps";

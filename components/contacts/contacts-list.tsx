@@ -24,7 +24,8 @@ import { TagInput } from "@/components/ui/tag-input";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
-import { useSegments } from "@/components/segments/use-segments";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useSegments } from "@/lib/client/resources/segments";
 import { apiFetch } from "@/lib/client/api";
 import type { ContactRecord } from "@/lib/schemas/contacts";
 import { ContactDialog } from "./contact-dialog";
@@ -56,7 +57,7 @@ export function ContactsList() {
     onSuccess: (_data, contact) => {
       toast.success(`Deleted ${contact.email}`);
       void queryClient.invalidateQueries({ queryKey: contactsKey });
-      void queryClient.invalidateQueries({ queryKey: ["segments"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
     },
     onError: (error) => toast.error(error, "Could not delete the contact"),
   });

@@ -3,11 +3,12 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { apiFetch } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
 import type { contactList } from "@/lib/schemas/contacts";
 
 export type ContactPage = z.infer<typeof contactList>;
 
-export const contactsKey = ["contacts"] as const;
+export const contactsKey = queryKeys.contacts.all();
 
 export type ContactFilters = { search: string; subscribed: "" | "true" | "false"; tags: string[]; segment_id: string };
 
@@ -22,7 +23,7 @@ export function useContactPage(filters: ContactFilters, limit: number, offset: n
     segment_id: filters.segment_id,
   };
   return useQuery({
-    queryKey: [...contactsKey, "page", query],
+    queryKey: queryKeys.contacts.page(query),
     queryFn: ({ signal }) => apiFetch<ContactPage>("/v1/contacts", { query, signal }),
     placeholderData: keepPreviousData,
   });

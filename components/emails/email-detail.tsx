@@ -12,11 +12,12 @@ import { PageHeader } from "@/components/ui/page-header";
 import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { apiFetch } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
 import { ActivityCard } from "./activity-card";
 import { CommentsCard } from "./comments-card";
 import { DraftCard } from "./draft-card";
 import { EmailMessageCard } from "./email-message-card";
-import { emailsKey, threadKey, type EmailDetail as EmailDetailRecord, type Thread } from "./email-types";
+import { threadKey, type EmailDetail as EmailDetailRecord, type Thread } from "./email-types";
 import { ThreadCard } from "./thread-card";
 
 const who = (name: string | null, address: string) => (name ? `${name} <${address}>` : address);
@@ -79,7 +80,7 @@ function Details({ email }: { email: EmailDetailRecord }) {
 
 /** One email: the rendered message, headers, activity, its thread with the draft reply, and comments. */
 export function EmailDetail({ id }: { id: string }) {
-  const query = useQuery({ queryKey: [...emailsKey, id], queryFn: () => apiFetch<EmailDetailRecord>(`/v1/emails/${id}`) });
+  const query = useQuery({ queryKey: queryKeys.emails.detail(id), queryFn: () => apiFetch<EmailDetailRecord>(`/v1/emails/${id}`) });
 
   if (query.isPending) {
     return (

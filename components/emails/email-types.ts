@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { comment } from "@/lib/schemas/comments";
 import type { email, emailDetail, emailPage } from "@/lib/schemas/emails";
 import type { thread } from "@/lib/schemas/threads";
+import { queryKeys } from "@/lib/client/query-keys";
 
 export type Email = z.infer<typeof email>;
 export type EmailDetail = z.infer<typeof emailDetail>;
@@ -9,9 +10,9 @@ export type EmailPage = z.infer<typeof emailPage>;
 export type Thread = z.infer<typeof thread>;
 export type Comment = z.infer<typeof comment>;
 
-export const emailsKey = ["emails"] as const;
-export const threadKey = (id: string) => ["threads", id] as const;
-export const commentsKey = (emailId: string) => ["emails", emailId, "comments"] as const;
+export const emailsKey = queryKeys.emails.all();
+export const threadKey = queryKeys.threads.detail;
+export const commentsKey = queryKeys.emails.comments;
 
 /** The engagement timestamps of an email, in the order they happen. */
 export const emailEvents = [

@@ -20,11 +20,12 @@ import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
-import { broadcastsKey, type Broadcast } from "@/components/broadcasts/broadcast-types";
-import { useAllTemplates } from "@/components/templates/use-templates";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useBroadcastOptions } from "@/lib/client/resources/broadcasts";
+import { useAllTemplates } from "@/lib/client/resources/templates";
+import { apiFetch } from "@/lib/client/api";
 import { EmailStatus } from "@/lib/generated/prisma/enums";
-import { emailsKey, type EmailPage } from "./email-types";
+import type { EmailPage } from "./email-types";
 import { EventIcons } from "./event-icons";
 
 const PAGE_SIZE = 25;
@@ -43,11 +44,11 @@ export function EmailsList() {
   const debouncedTo = useDebouncedValue(to.trim(), 300);
   const debouncedDomain = useDebouncedValue(domain.trim(), 300);
 
-  const broadcasts = useQuery({ queryKey: [...broadcastsKey, "all"], queryFn: async () => (await apiFetch<ListEnvelope<Broadcast>>("/v1/broadcasts")).data });
+  const broadcasts = useBroadcastOptions();
   const templates = useAllTemplates();
   const query = { page, limit: PAGE_SIZE, to: debouncedTo, domain: debouncedDomain, ...filters };
   const emails = useQuery({
-    queryKey: [...emailsKey, "page", query],
+    queryKey: queryKeys.emails.page(query),
     queryFn: ({ signal }) => apiFetch<EmailPage>("/v1/emails", { query, signal }),
     placeholderData: keepPreviousData,
   });

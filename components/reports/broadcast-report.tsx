@@ -14,7 +14,7 @@ import { LazyTimelineChart, type ChartSeries } from "./lazy-chart";
 import { LinksCard } from "./links-card";
 import { RecipientsCard } from "./recipients-card";
 import { ReportFigures } from "./report-figures";
-import { useBroadcastAverage, useBroadcastReport } from "./use-reports";
+import { useBroadcastAverage, useBroadcastReport } from "@/lib/client/resources/reports";
 
 const SERIES: ChartSeries[] = [
   { key: "sent", label: "Sent", color: "#a5b4fc", kind: "bar", axis: "right" },

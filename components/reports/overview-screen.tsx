@@ -15,7 +15,7 @@ import type { OrganizationOverview, OrganizationWarning } from "@/lib/schemas/re
 import { formatCount, formatRate } from "./format";
 import { LazyTimelineChart, type ChartSeries } from "./lazy-chart";
 import { StatTile } from "./stat-tile";
-import { useOrganizationOverview } from "./use-reports";
+import { useOrganizationOverview } from "@/lib/client/resources/reports";
 
 const SERIES: ChartSeries[] = [
   { key: "sent", label: "Sent", color: "#a5b4fc", kind: "bar", axis: "right" },

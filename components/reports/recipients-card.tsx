@@ -15,7 +15,7 @@ import { Tabs, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { toast } from "@/components/ui/toast";
 import type { BroadcastReport, RecipientEvent } from "@/lib/schemas/reports";
 import { formatCount } from "./format";
-import { useBroadcastRecipients, useSaveRecipientsSegment } from "./use-reports";
+import { useBroadcastRecipients, useSaveRecipientsSegment } from "@/lib/client/resources/reports";
 
 const EVENTS: { event: RecipientEvent; label: string; count: (totals: BroadcastReport["totals"]) => number; none: string }[] = [
   { event: "opened", label: "Opened", count: (t) => t.unique_opened, none: "Nobody has opened it yet (opens by privacy proxies and scanners are not listed)." },

@@ -12,7 +12,8 @@ import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { createSegmentInput } from "@/lib/schemas/segments";
-import { segmentsKey, type Segment } from "./use-segments";
+import { queryKeys } from "@/lib/client/query-keys";
+import type { Segment } from "@/lib/client/resources/segments";
 
 type Values = { name: string; description: string };
 
@@ -32,7 +33,7 @@ export function SegmentDialog({ open, onOpenChange, segment }: { open: boolean; 
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = await apiFetch<Segment>(segment ? `/v1/segments/${segment.id}` : "/v1/segments", { method: segment ? "PUT" : "POST", body: toBody(values) });
-      await queryClient.invalidateQueries({ queryKey: segmentsKey });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
       toast.success(segment ? "Segment saved" : `Created ${saved.name}`, segment ? undefined : "Add contacts to it from an import or the API.");
       onOpenChange(false);
     } catch (error) {

@@ -19,7 +19,8 @@ import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch } from "@/lib/client/api";
 import { SegmentDialog } from "./segment-dialog";
-import { segmentsKey, useSegments, type Segment } from "./use-segments";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useSegments, type Segment } from "@/lib/client/resources/segments";
 
 export function SegmentsList() {
   const segments = useSegments();
@@ -29,7 +30,7 @@ export function SegmentsList() {
     mutationFn: (segment: Segment) => apiFetch(`/v1/segments/${segment.id}`, { method: "DELETE" }),
     onSuccess: (_data, segment) => {
       toast.success(`Deleted ${segment.name}`, "Its contacts are still in Contacts.");
-      void queryClient.invalidateQueries({ queryKey: segmentsKey });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
     },
     onError: (error) => toast.error(error, "Could not delete the segment"),
   });

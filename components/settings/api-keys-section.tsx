@@ -21,6 +21,7 @@ import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHe
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/client/cn";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
@@ -29,7 +30,7 @@ import { createApiKeyInput, type CreateApiKeyInput } from "@/lib/schemas/api-key
 type ApiKey = { id: string; name: string; token_hint: string; last_used_at: string | null; revoked_at: string | null; created_at: string };
 type CreatedKey = ApiKey & { token: string };
 
-const apiKeysKey = ["api-keys"] as const;
+const apiKeysKey = queryKeys.apiKeys.all();
 
 function CreateKeyDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (open: boolean) => void; onCreated: (key: CreatedKey) => void }) {
   const form = useForm<CreateApiKeyInput>({ resolver: formResolver(createApiKeyInput), defaultValues: { name: "" } });

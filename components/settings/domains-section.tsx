@@ -20,6 +20,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/client/cn";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
@@ -29,7 +30,7 @@ type DnsRecord = { type: "TXT"; name: string; value: string; purpose: "ownership
 type Domain = { id: string; name: string; status: "pending" | "verified" | "failed"; records: DnsRecord[]; verified_at: string | null; last_checked_at: string | null; created_at: string };
 type Verified = Domain & { verification: { found: boolean; checked_name: string; expected_value: string; reason: string | null } };
 
-const domainsKey = ["domains"] as const;
+const domainsKey = queryKeys.domains.all();
 
 const purposes: Record<DnsRecord["purpose"], string> = {
   ownership: "Proves you own the domain",

@@ -11,7 +11,7 @@ import { apiFetch } from "@/lib/client/api";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { createInboxInput, updateInboxInput } from "@/lib/schemas/inboxes";
-import type { Inbox } from "./inbox-types";
+import type { Inbox } from "@/lib/client/resources/inboxes";
 
 type Connection = { host: string; port: number; secure: boolean; username: string | null | undefined; password: string | null | undefined };
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { Inbox as InboxIcon, Plus } from "lucide-react";
 import { useState } from "react";
 import { Badge, StatusBadge } from "@/components/ui/badge";
@@ -14,13 +14,14 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiFetch } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
 import { InboxFormDialog } from "./inbox-form-dialog";
-import { inboxesKey, type Inbox } from "./inbox-types";
+import { useInboxes, type Inbox } from "@/lib/client/resources/inboxes";
 
 export function InboxesSection() {
   const queryClient = useQueryClient();
-  const inboxes = useQuery({ queryKey: inboxesKey, queryFn: () => apiFetch<ListEnvelope<Inbox>>("/v1/inboxes") });
+  const inboxes = useInboxes();
   const [editing, setEditing] = useState<Inbox | null>(null);
   const [formOpen, setFormOpen] = useState(false);
 
@@ -37,11 +38,11 @@ export function InboxesSection() {
       throw error;
     }
     toast.success(`Deleted ${inbox.name}`);
-    await queryClient.invalidateQueries({ queryKey: inboxesKey });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.inboxes.all() });
   };
   const deleting = useConfirmTarget<Inbox>(remove);
 
-  const rows = inboxes.data?.data ?? [];
+  const rows = inboxes.data ?? [];
   const addButton = (
     <Button onClick={() => openForm(null)}>
       <Plus aria-hidden />
@@ -112,7 +113,7 @@ export function InboxesSection() {
         onOpenChange={setFormOpen}
         onSaved={() => {
           setFormOpen(false);
-          void queryClient.invalidateQueries({ queryKey: inboxesKey });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.inboxes.all() });
         }}
       />
       <ConfirmDialog

@@ -14,6 +14,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { canManage, sessionQueryKey } from "@/lib/client/session";
@@ -22,7 +23,7 @@ import { updateOrganizationInput, type OrganizationRecord, type UpdateOrganizati
 /** The wire shape: timestamps arrive as strings. */
 type Organization = Omit<OrganizationRecord, "created_at" | "updated_at"> & { created_at: string; updated_at: string };
 
-const organizationKey = ["organization"] as const;
+const organizationKey = queryKeys.organization();
 
 const saveOrganization = (body: UpdateOrganizationInput) => apiFetch<Organization>("/v1/organization", { method: "PUT", body });
 

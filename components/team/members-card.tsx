@@ -17,7 +17,7 @@ import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHe
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
-import { canManage, type Role, type SessionInfo } from "@/lib/client/session";
+import { canManage, sessionQueryKey, type Role, type SessionInfo } from "@/lib/client/session";
 import { membersKey, roleOptions, type Member } from "./types";
 
 function Person({ member, isYou }: { member: Member; isYou: boolean }) {
@@ -48,7 +48,7 @@ export function MembersCard({ session }: { session: SessionInfo }) {
     mutationFn: ({ member, role }: { member: Member; role: Role }) => apiFetch<Member>(`/v1/members/${member.user_id}`, { method: "PUT", body: { role } }),
     onSuccess: (updated) => {
       toast.success(`${updated.name || updated.email} is now ${updated.role === "admin" || updated.role === "owner" ? "an" : "a"} ${updated.role}`);
-      if (updated.user_id === session.user.id) void queryClient.invalidateQueries({ queryKey: ["session"] });
+      if (updated.user_id === session.user.id) void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
     },
     onError: (error) => toast.error(error, "Could not change the role"),
     onSettled: () => queryClient.invalidateQueries({ queryKey: membersKey }),

@@ -1,3 +1,4 @@
+import { queryKeys } from "@/lib/client/query-keys";
 import type { Role } from "@/lib/client/session";
 
 export type Member = { user_id: string; email: string; name: string; role: Role; created_at: string };
@@ -13,8 +14,8 @@ export type Invitation = {
   created_at: string;
 };
 
-export const membersKey = ["members"] as const;
-export const invitationsKey = ["invitations"] as const;
+export const membersKey = queryKeys.members.all();
+export const invitationsKey = queryKeys.invitations.all();
 
 export const roleOptions = [
   { value: "member", label: "Member", description: "Sends broadcasts, manages contacts and templates." },

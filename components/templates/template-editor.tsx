@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { Braces, FileText, Save, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
@@ -28,7 +28,8 @@ import { createTemplateInput } from "@/lib/schemas/templates";
 import { extractVariables } from "@/lib/templating/variables";
 import { TemplatePreview } from "./template-preview";
 import { emptyTemplate, templateFields, toTemplateBody, toTemplateValues, type TemplateValues } from "./template-values";
-import { templatesKey, type Template } from "./use-templates";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useTemplate, type Template } from "@/lib/client/resources/templates";
 
 const resolver = bodyResolver<TemplateValues, typeof createTemplateInput>(createTemplateInput, toTemplateBody);
 
@@ -66,8 +67,8 @@ function TemplateForm({ template }: { template?: Template }) {
   const save = form.handleSubmit(async (values) => {
     try {
       const saved = await apiFetch<Template>(template ? `/v1/templates/${template.id}` : "/v1/templates", { method: template ? "PUT" : "POST", body: toTemplateBody(values) });
-      queryClient.setQueryData([...templatesKey, saved.id], saved);
-      void queryClient.invalidateQueries({ queryKey: templatesKey });
+      queryClient.setQueryData(queryKeys.templates.detail(saved.id), saved);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all() });
       form.reset(toTemplateValues(saved));
       toast.success(template ? "Template saved" : `Created ${saved.name}`);
       if (!template) router.replace(`/templates/${saved.id}`);
@@ -84,7 +85,7 @@ function TemplateForm({ template }: { template?: Template }) {
     if (!template) return;
     try {
       await apiFetch(`/v1/templates/${template.id}`, { method: "DELETE" });
-      void queryClient.invalidateQueries({ queryKey: templatesKey });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all() });
       toast.success(`Deleted ${template.name}`);
       router.push("/templates");
     } catch (error) {
@@ -188,11 +189,7 @@ function TemplateForm({ template }: { template?: Template }) {
 
 /** Create (`id` omitted) or edit a template, with a live preview. */
 export function TemplateEditor({ id }: { id?: string }) {
-  const query = useQuery({
-    queryKey: [...templatesKey, id],
-    queryFn: () => apiFetch<Template>(`/v1/templates/${id}`),
-    enabled: Boolean(id),
-  });
+  const query = useTemplate(id);
   if (!id) return <TemplateForm />;
   if (query.isPending) {
     return (

@@ -1,5 +1,5 @@
 import type { CreateTemplateInput } from "@/lib/schemas/templates";
-import type { Template } from "./use-templates";
+import type { Template } from "@/lib/client/resources/templates";
 
 export type TemplateValues = {
   name: string;

@@ -18,17 +18,17 @@ import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHe
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch } from "@/lib/client/api";
-import { useCursorList } from "@/lib/client/use-cursor-list";
-import { templatesKey, type Template } from "./use-templates";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useTemplatePage, type Template } from "@/lib/client/resources/templates";
 
 export function TemplatesList() {
-  const { query, pager } = useCursorList<Template>([...templatesKey, "list"], "/v1/templates", 20);
+  const { query, pager } = useTemplatePage(20);
   const queryClient = useQueryClient();
   const remove = useMutation({
     mutationFn: (template: Template) => apiFetch(`/v1/templates/${template.id}`, { method: "DELETE" }),
     onSuccess: (_data, template) => {
       toast.success(`Deleted ${template.name}`);
-      void queryClient.invalidateQueries({ queryKey: templatesKey });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all() });
     },
     onError: (error) => toast.error(error, "Could not delete the template"),
   });

@@ -1,12 +1,13 @@
 import type { z } from "zod";
+import { queryKeys } from "@/lib/client/query-keys";
 import type { createdWebhook, webhook, webhookDelivery, WebhookEventType } from "@/lib/schemas/webhooks";
 
 export type Webhook = z.infer<typeof webhook>;
 export type CreatedWebhook = z.infer<typeof createdWebhook>;
 export type WebhookDelivery = z.infer<typeof webhookDelivery>;
 
-export const webhooksKey = ["webhooks"] as const;
-export const deliveriesKey = (id: string) => ["webhooks", id, "deliveries"] as const;
+export const webhooksKey = queryKeys.webhooks.all();
+export const deliveriesKey = queryKeys.webhooks.deliveries;
 
 /** The event kinds grouped as a subscriber thinks of them, each with what triggers it. */
 export const eventGroups: { label: string; events: { type: WebhookEventType; description: string }[] }[] = [

@@ -1,20 +1,68 @@
 /**
- * Every react-query key of the dashboard's report screens, from one factory: a key names one
- * resource in one shape (the API's), so two screens can never cache different shapes under it.
- * Keys nest, so invalidating `broadcasts.detail(id)` also refreshes its report and recipient lists.
+ * Every react-query key of the dashboard, in one place.
+ *
+ * The rule that keeps the cache honest: one key, one shape. Each leaf key below is read by
+ * exactly one hook (lib/client/resources/*), so two screens can never store different shapes
+ * under the same key (Settings kept the inbox list envelope under ["inboxes"] while the sender
+ * picker kept a plain array there, and whichever loaded second crashed the other).
+ *
+ * Shape: `[resource, kind, ...args]`. `all()` is the prefix to invalidate everything about a
+ * resource; `list()` is the prefix of its paged lists (the pager appends its cursor); `options()`
+ * is every record as an array, for pickers; `detail(id)` one record, and what hangs off it nests
+ * under it (`steps(id)`, `report(id)`), so invalidating `detail(id)` refreshes those too unless
+ * `exact: true` is passed.
  */
+type Page = Record<string, string | number | boolean | null | undefined>;
+
+const resource = <R extends string>(name: R) => ({
+  all: () => [name] as const,
+  list: () => [name, "list"] as const,
+  options: () => [name, "options"] as const,
+  detail: (id: string) => [name, "detail", id] as const,
+});
+
+const broadcasts = resource("broadcasts");
+const contacts = resource("contacts");
+const emails = resource("emails");
+const webhooks = resource("webhooks");
+
 export const queryKeys = {
+  session: () => ["session"] as const,
+  organization: () => ["organization"] as const,
   broadcasts: {
-    all: ["broadcasts"] as const,
-    detail: (id: string) => ["broadcasts", id] as const,
-    report: (id: string) => ["broadcasts", id, "report"] as const,
-    recipients: (id: string, filter: { event: string; position?: number }) => ["broadcasts", id, "recipients", filter] as const,
+    ...broadcasts,
+    steps: (id: string) => [...broadcasts.detail(id), "steps"] as const,
+    sendStatus: (id: string) => [...broadcasts.detail(id), "send-status"] as const,
+    checks: (id: string) => [...broadcasts.detail(id), "checks"] as const,
+    report: (id: string) => [...broadcasts.detail(id), "report"] as const,
+    /** A page of the recipients with one event: the filter and the pager's cursor. */
+    recipients: (id: string, query: Page) => [...broadcasts.detail(id), "recipients", query] as const,
+    /** The organization's rates over its recent broadcasts, which a report is compared with. */
+    average: () => ["broadcasts", "average"] as const,
   },
-  segments: {
-    all: ["segments"] as const,
+  templates: resource("templates"),
+  inboxes: resource("inboxes"),
+  topics: resource("topics"),
+  segments: resource("segments"),
+  domains: resource("domains"),
+  apiKeys: resource("api-keys"),
+  members: resource("members"),
+  invitations: resource("invitations"),
+  contacts: {
+    ...contacts,
+    page: (query: Page) => [...contacts.list(), query] as const,
+    /** The placeholder menu: contact fields and the metadata keys present in the organization. */
+    fields: () => ["contacts", "fields"] as const,
   },
-  reports: {
-    overview: ["reports", "overview"] as const,
-    broadcastAverage: ["reports", "broadcast-average"] as const,
+  emails: {
+    ...emails,
+    page: (query: Page) => [...emails.list(), query] as const,
+    comments: (emailId: string) => [...emails.detail(emailId), "comments"] as const,
   },
-};
+  threads: resource("threads"),
+  webhooks: {
+    ...webhooks,
+    deliveries: (id: string) => [...webhooks.detail(id), "deliveries"] as const,
+  },
+  overview: () => ["overview"] as const,
+} as const;

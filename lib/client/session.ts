@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { apiFetch } from "./api";
+import { queryKeys } from "./query-keys";
 
 export type Role = "owner" | "admin" | "member";
 
@@ -15,7 +16,7 @@ export type SessionInfo = {
   role: Role | null;
 };
 
-export const sessionQueryKey = ["session"] as const;
+export const sessionQueryKey = queryKeys.session();
 
 export function useSessionInfo() {
   return useQuery({ queryKey: sessionQueryKey, queryFn: () => apiFetch<SessionInfo>("/api/session"), staleTime: 60_000 });

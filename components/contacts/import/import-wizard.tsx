@@ -17,7 +17,8 @@ import { RadioCards } from "@/components/ui/radio-cards";
 import { NativeSelect } from "@/components/ui/select";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
-import { useSegments } from "@/components/segments/use-segments";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useSegments } from "@/lib/client/resources/segments";
 import { ApiError, errorMessage } from "@/lib/client/api";
 import { MAX_IMPORT_BYTES, type ImportContactsResult } from "@/lib/schemas/contacts";
 import { contactsKey } from "../use-contacts";
@@ -70,7 +71,7 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
         setPhase,
       );
       void queryClient.invalidateQueries({ queryKey: contactsKey });
-      void queryClient.invalidateQueries({ queryKey: ["segments"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
       toast.success("Import finished", `${result.created.toLocaleString()} created, ${result.updated.toLocaleString()} updated, ${result.skipped.toLocaleString()} skipped.`);
       onDone(result, values.segment_id || undefined);
     } catch (error) {

@@ -19,15 +19,16 @@ export function useBroadcastReport(id: string, live: boolean) {
 /** The organization's rates over its broadcasts of the last 90 days: moves slowly, so it is kept a while. */
 export function useBroadcastAverage() {
   return useQuery({
-    queryKey: queryKeys.reports.broadcastAverage,
+    queryKey: queryKeys.broadcasts.average(),
     queryFn: () => apiFetch<BroadcastAverage>("/v1/reports/broadcast-average"),
     staleTime: 5 * 60_000,
   });
 }
 
+/** The dashboard's home: 30 days of sending, what is going out, warnings. */
 export function useOrganizationOverview() {
   return useQuery({
-    queryKey: queryKeys.reports.overview,
+    queryKey: queryKeys.overview(),
     queryFn: () => apiFetch<OrganizationOverview>("/v1/reports/overview"),
     refetchInterval: 30_000,
   });
@@ -36,20 +37,22 @@ export function useOrganizationOverview() {
 /** One page of the recipients with an event; the page on screen stays while the next one loads. */
 export function useBroadcastRecipients(id: string, event: RecipientEvent, limit = 10) {
   const pager = useCursorPager(limit);
-  const filter = { event };
-  const query = useQuery({
-    queryKey: [...queryKeys.broadcasts.recipients(id, filter), pager.query],
-    queryFn: () => apiFetch<ListEnvelope<BroadcastRecipient>>(`/v1/broadcasts/${id}/recipients`, { query: { ...filter, ...pager.query } }),
-    placeholderData: keepPreviousData,
-  });
-  return { query, pager };
+  const query = { event, ...pager.query };
+  return {
+    query: useQuery({
+      queryKey: queryKeys.broadcasts.recipients(id, query),
+      queryFn: () => apiFetch<ListEnvelope<BroadcastRecipient>>(`/v1/broadcasts/${id}/recipients`, { query }),
+      placeholderData: keepPreviousData,
+    }),
+    pager,
+  };
 }
 
-/** Saves a recipient list as a new segment; the segments list is refreshed. */
+/** Saves a recipient list as a new segment; the segment lists and pickers are refreshed. */
 export function useSaveRecipientsSegment(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { event: RecipientEvent; name?: string }) => apiFetch<SegmentRecord>(`/v1/broadcasts/${id}/recipients/segment`, { method: "POST", body: input }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() }),
   });
 }

@@ -3,20 +3,15 @@
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
 import type { inbox } from "@/lib/schemas/inboxes";
-import type { topic } from "@/lib/schemas/topics";
-import { fetchAllPages } from "@/components/templates/fetch-all-pages";
 
 export type Inbox = z.infer<typeof inbox>;
-export type Topic = z.infer<typeof topic>;
 
+/** Every inbox of the organization (GET /v1/inboxes is never paged): Settings and the sender pickers share it. */
 export function useInboxes() {
   return useQuery({
-    queryKey: ["inboxes"],
+    queryKey: queryKeys.inboxes.options(),
     queryFn: async () => (await apiFetch<ListEnvelope<Inbox>>("/v1/inboxes")).data,
   });
-}
-
-export function useTopics() {
-  return useQuery({ queryKey: ["topics", "all"], queryFn: () => fetchAllPages<Topic>("/v1/topics") });
 }

@@ -1,0 +1,41 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import type { z } from "zod";
+import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
+import { useCursorList } from "@/lib/client/use-cursor-list";
+import type { broadcast } from "@/lib/schemas/broadcasts";
+import type { sequenceStep } from "@/lib/schemas/steps";
+
+export type Broadcast = z.infer<typeof broadcast>;
+export type BroadcastStatus = Broadcast["status"];
+export type SequenceStep = z.infer<typeof sequenceStep>;
+
+/** One broadcast; polled while it sends, as its counters move. */
+export function useBroadcast(id: string) {
+  return useQuery({
+    queryKey: queryKeys.broadcasts.detail(id),
+    queryFn: () => apiFetch<Broadcast>(`/v1/broadcasts/${id}`),
+    refetchInterval: (q) => (q.state.data?.status === "sending" ? 5000 : false),
+  });
+}
+
+/** One page of the broadcasts list. */
+export const useBroadcastPage = (limit: number) => useCursorList<Broadcast>(queryKeys.broadcasts.list(), "/v1/broadcasts", limit);
+
+/** Every broadcast, for pickers (the list is not paged without `limit`). */
+export function useBroadcastOptions() {
+  return useQuery({
+    queryKey: queryKeys.broadcasts.options(),
+    queryFn: async () => (await apiFetch<ListEnvelope<Broadcast>>("/v1/broadcasts")).data,
+  });
+}
+
+/** The follow-up steps of a broadcast, in sequence order. */
+export function useSteps(broadcastId: string) {
+  return useQuery({
+    queryKey: queryKeys.broadcasts.steps(broadcastId),
+    queryFn: async () => (await apiFetch<ListEnvelope<SequenceStep>>(`/v1/broadcasts/${broadcastId}/steps`)).data,
+  });
+}
