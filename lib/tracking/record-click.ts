@@ -64,10 +64,12 @@ async function sweepLinkScanner(tx: Prisma.TransactionClient, email: TrackedEmai
         SELECT min(created_at) FROM email_events
         WHERE email_id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid AND type = 'clicked' AND NOT machine),
       updated_at = now()
-    WHERE id = ${email.id}::uuid
+    WHERE id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid
     RETURNING clicked_at`;
   if (email.clicked_at !== null && after.clicked_at === null && email.broadcast_id) {
-    await tx.$executeRaw`UPDATE broadcasts SET clicked_count = greatest(clicked_count - 1, 0), updated_at = now() WHERE id = ${email.broadcast_id}::uuid`;
+    await tx.$executeRaw`
+      UPDATE broadcasts SET clicked_count = greatest(clicked_count - 1, 0), updated_at = now()
+      WHERE id = ${email.broadcast_id}::uuid AND organization_id = ${email.organization_id}::uuid`;
   }
   email.clicked_at = after.clicked_at;
   return reason;
