@@ -9,7 +9,7 @@ import type { Scenario } from "./scenario";
 const SEED = `
 WITH gen AS MATERIALIZED (
   SELECT gen_random_uuid() AS id, pos, g, $3::timestamptz + pos * interval '1 day' + (g % 7200) * interval '1 second' AS sent_at,
-         (g * 7919 % 1000) / 1000.0 AS r1, (g * 104729 % 1000) / 1000.0 AS r2
+         (g::bigint * 7919 % 1000) / 1000.0 AS r1, (g::bigint * 104729 % 1000) / 1000.0 AS r2
   FROM (SELECT 0 AS pos, g FROM generate_series(1, $4::int) g
         UNION ALL SELECT 1, g FROM generate_series(1, ($4::int * 2) / 5) g) s
 ),
@@ -27,10 +27,10 @@ emails_in AS (
 ),
 opens AS (
   INSERT INTO email_events (organization_id, email_id, broadcast_id, type, machine, data, created_at)
-  SELECT $1, id, $2, 'opened', false, '{}', sent_at + r2 * interval '100 hours' + n * interval '3 hours'
+  SELECT $1, id, $2, 'opened', false, '{}'::jsonb, sent_at + r2 * interval '100 hours' + n * interval '3 hours'
   FROM gen, generate_series(0, 2) n WHERE r2 < 0.40 AND n <= g % 3
   UNION ALL
-  SELECT $1, id, $2, 'opened', true, '{"machine":"apple_privacy_proxy"}', sent_at + interval '5 seconds' FROM gen WHERE r2 >= 0.40 AND r2 < 0.55
+  SELECT $1, id, $2, 'opened', true, '{"machine":"apple_privacy_proxy"}'::jsonb, sent_at + interval '5 seconds' FROM gen WHERE r2 >= 0.40 AND r2 < 0.55
 ),
 clicks AS (
   INSERT INTO email_events (organization_id, email_id, broadcast_id, type, machine, data, created_at)
