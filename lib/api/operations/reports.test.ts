@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { broadcastRecipient, broadcastReport, type BroadcastReport } from "@/lib/schemas/reports";
@@ -186,6 +188,28 @@ describe("GET /v1/broadcasts/{id}/report", () => {
     expect(await db.segment.count({ where: { organization_id: stranger.organizationId } })).toBe(0);
     expectError(await fixture.org.owner.api.get(`/v1/broadcasts/${randomId()}/report`), 404, "NOT_FOUND");
     expectError(await fixture.org.owner.api.get(`/v1/broadcasts/not-a-uuid/report`), 400, "VALIDATION_ERROR");
+  });
+});
+
+describe("opens and clicks recorded before machines were told apart", () => {
+  it("count as people's once the migration has given them their broadcast", async () => {
+    const org = await createTestOrg();
+    const broadcast = await db.broadcast.create({ data: { organization_id: org.organizationId, name: "Old", subject: "S", from_email: "n@example.com", status: "sent", started_at: T0 } });
+    const email = await db.email.create({
+      data: { organization_id: org.organizationId, message_id: `<${randomUUID()}@x>`, from_email: "n@example.com", to_email: "r@example.net", subject: "S", broadcast_id: broadcast.id, status: "sent", sent_at: T0, opened_at: at(HOUR) },
+    });
+    // As the old code wrote them: no broadcast_id, no machine flag (the column's default).
+    await db.emailEvent.create({ data: { organization_id: org.organizationId, email_id: email.id, type: "opened", data: { user_agent: "Mozilla/5.0" }, created_at: at(HOUR) } });
+    await db.emailEvent.create({ data: { organization_id: org.organizationId, email_id: email.id, type: "clicked", data: { url: A }, created_at: at(2 * HOUR) } });
+    const report = async () => broadcastReport.parse((await org.owner.api.get(`/v1/broadcasts/${broadcast.id}/report`)).body);
+    expect((await report()).totals).toMatchObject({ opened: 0, clicked: 0 });
+
+    const dir = readdirSync("prisma/migrations").find((name) => name.endsWith("_engagement_events_machine_and_broadcast"))!;
+    const backfill = readFileSync(path.join("prisma/migrations", dir, "migration.sql"), "utf8").match(/UPDATE "email_events"[\s\S]*?;/)![0];
+    // Scoped to this test's email, so that it never waits on rows other tests are writing.
+    await db.$executeRawUnsafe(backfill.replace(/;$/, ` AND ev."email_id" = '${email.id}'::uuid;`));
+    expect((await report()).totals).toMatchObject({ opened: 1, unique_opened: 1, clicked: 1, unique_clicked: 1, machine_opens: 0, machine_clicks: 0 });
+    expect((await report()).links).toEqual([{ url: A, clicks: 1, unique_clicks: 1 }]);
   });
 });
 
