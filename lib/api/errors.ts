@@ -20,6 +20,8 @@ export const errorStatus = {
   MAIL_DELIVERY_FAILED: 502,
   BROADCAST_NOT_SENDABLE: 400,
   BROADCAST_NOT_CANCELLABLE: 400,
+  INBOX_NOT_VERIFIED: 400,
+  RECIPIENT_SUPPRESSED: 422,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
