@@ -45,7 +45,7 @@ test.afterAll(async () => {
 
 test.describe.configure({ timeout: 180_000 });
 
-test("send a broadcast, open and click as recipients and as a proxy, read the report, save the openers as a segment, then see the overview", async ({ page, request }, testInfo) => {
+test("send a broadcast, open and click as recipients and as a proxy, read the report, save the openers as a segment, then see the overview", async ({ page, freshPage, request }, testInfo) => {
   const owner = uniqueEmail("reports");
   await signUp(page, { name: "Rita Reports", email: owner, password: "correct horse battery", organizationName: "Report Co" });
   await expect(page).toHaveURL(OVERVIEW_URL);
@@ -60,6 +60,15 @@ test("send a broadcast, open and click as recipients and as a proxy, read the re
     daily_limit: 100,
     smtp: { host: sink.host, port: sink.port, secure: false, username: "news", password: "secret" },
   });
+  // Proof of sender: the confirmation link goes through the inbox's own server (the sink) and is followed by whoever reads it.
+  await api(page, "POST", `/v1/inboxes/${inbox.id}/send-confirmation`);
+  const confirmation = (await sink.waitFor(1, 30_000)).find((m) => m.parsed.subject === "Confirm your sender address")!;
+  const confirmLink = /https?:\/\/\S+\/confirm-sender\/[A-Za-z0-9_-]+/.exec(confirmation.parsed.text ?? "")![0];
+  const reader = await freshPage();
+  await reader.goto(new URL(confirmLink).pathname);
+  await reader.getByRole("button", { name: `Confirm news-${tag}@reports.test` }).click();
+  await expect(reader.getByRole("status")).toContainText("is confirmed");
+
   const people = ["ada", "bo", "cy"].map((name) => ({ email: `${name}-${tag}@example.test`, first_name: name[0].toUpperCase() + name.slice(1) }));
   await api(page, "POST", "/v1/contacts/bulk", { contacts: people });
   const segment = await api<{ id: string }>(page, "POST", "/v1/segments", { name: `Spring list ${tag}` });
@@ -77,7 +86,8 @@ test("send a broadcast, open and click as recipients and as a proxy, read the re
   await page.goto(`/broadcasts/${broadcast.id}`);
   await page.getByRole("button", { name: "Send now" }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "Send now" }).click();
-  const received = await sink.waitFor(3, 60_000);
+  const received = (await sink.waitFor(4, 60_000)).filter((m) => m.parsed.subject === "Spring is here");
+  expect(received).toHaveLength(3);
   const mailTo = (name: string) => received.find((m) => m.envelopeTo.some((to) => to.startsWith(`${name}-${tag}@`)))!;
   await expect.poll(async () => (await api<{ totals: { sent: number } }>(page, "GET", `/v1/broadcasts/${broadcast.id}/report`)).totals.sent, { timeout: 30_000 }).toBe(3);
 

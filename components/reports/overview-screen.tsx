@@ -29,6 +29,7 @@ const WARNING_TITLES: Record<string, string> = {
   DOMAIN_PENDING: "Domain not verified",
   INBOX_FAILING: "Inbox failing",
   INBOX_PAUSED: "Inbox paused",
+  INBOX_UNVERIFIED: "Inbox not verified",
   COMPLAINT_RATE: "Spam complaints",
   BOUNCE_RATE: "Bounces",
 };

@@ -1,6 +1,7 @@
 import type { OrgContext } from "@/lib/api/context";
 import { db } from "@/lib/db";
 import type { OrganizationWarning } from "@/lib/schemas/reports";
+import { inboxProvenSql } from "./sender-proof";
 
 /** What the sending figures of the last 30 days say, for the rate warnings. */
 export type SendingHealth = { sent: number; bounced: number; complained: number };
@@ -45,19 +46,29 @@ const domainWarnings: WarningSource = async (ctx) => {
   );
 };
 
+type InboxRow = { id: string; name: string; from_email: string; paused: boolean; last_error: string | null; proven: boolean };
+
 const inboxWarnings: WarningSource = async (ctx) => {
-  const inboxes = await db.inbox.findMany({
-    where: { organization_id: ctx.organizationId, OR: [{ paused: true }, { last_error: { not: null } }] },
-    select: { id: true, name: true, from_email: true, paused: true, last_error: true },
-    orderBy: { name: "asc" },
-    take: 50,
-  });
+  const inboxes = await db.$queryRaw<InboxRow[]>`
+    SELECT i.id, i.name, i.from_email, i.paused, i.last_error, ${inboxProvenSql("i")} AS proven
+    FROM inboxes i
+    WHERE i.organization_id = ${ctx.organizationId}::uuid AND (i.paused OR i.last_error IS NOT NULL OR NOT ${inboxProvenSql("i")})
+    ORDER BY i.name, i.id
+    LIMIT 50`;
   return inboxes.map((inbox) => {
     const resource = { type: "inbox" as const, id: inbox.id, name: `${inbox.name} <${inbox.from_email}>` };
     if (inbox.last_error) {
       return { code: "INBOX_FAILING", severity: "critical" as const, message: `${inbox.name} cannot send: ${inbox.last_error.slice(0, 300)}`, resource };
     }
-    return { code: "INBOX_PAUSED", severity: "warning" as const, message: `${inbox.name} is paused: nothing is sent from it until it is resumed.`, resource };
+    if (inbox.paused) {
+      return { code: "INBOX_PAUSED", severity: "warning" as const, message: `${inbox.name} is paused: nothing is sent from it until it is resumed.`, resource };
+    }
+    return {
+      code: "INBOX_UNVERIFIED",
+      severity: "warning" as const,
+      message: `${inbox.name} cannot send until ${inbox.from_email} is proven: confirm it by the link mailed through the inbox, or verify its domain.`,
+      resource,
+    };
   });
 };
 

@@ -69,16 +69,18 @@ describe("GET /v1/reports/overview", () => {
     expect(overview.sending).toEqual([{ id: sending.id, name: "Going out", status: "sending", total_recipients: 100, sent_count: 40, started_at: sending.started_at!.toISOString() }]);
   });
 
-  it("warns about unverified domains, paused and failing inboxes, most severe first", async () => {
+  it("warns about unverified domains, paused, failing and unproven inboxes, most severe first", async () => {
     const org = await createTestOrg();
     const organization_id = org.organizationId;
     await db.domain.create({ data: { organization_id, name: "broken.example", status: "failed", verification_token: "t" } });
     await db.domain.create({ data: { organization_id, name: "new.example", status: "pending", verification_token: "t" } });
     await db.domain.create({ data: { organization_id, name: "good.example", status: "verified", verification_token: "t" } });
-    const inbox = { organization_id, from_email: "s@example.com", smtp_host: "127.0.0.1", smtp_port: 2525 };
+    const inbox = { organization_id, from_email: "s@example.com", smtp_host: "127.0.0.1", smtp_port: 2525, sender_confirmed_at: new Date() };
     await db.inbox.create({ data: { ...inbox, name: "Paused inbox", paused: true } });
     await db.inbox.create({ data: { ...inbox, name: "Broken inbox", last_error: "535 Authentication failed", last_error_at: new Date() } });
     await db.inbox.create({ data: { ...inbox, name: "Healthy inbox" } });
+    await db.inbox.create({ data: { ...inbox, name: "Proven by its domain", from_email: "news@good.example", sender_confirmed_at: null } });
+    await db.inbox.create({ data: { ...inbox, name: "Unproven inbox", from_email: "sales@elsewhere.example", sender_confirmed_at: null } });
 
     const { warnings } = await overviewOf(org);
     expect(warnings.map((w) => [w.severity, w.code, w.resource.name])).toEqual([
@@ -86,6 +88,7 @@ describe("GET /v1/reports/overview", () => {
       ["critical", "INBOX_FAILING", "Broken inbox <s@example.com>"],
       ["warning", "DOMAIN_PENDING", "new.example"],
       ["warning", "INBOX_PAUSED", "Paused inbox <s@example.com>"],
+      ["warning", "INBOX_UNVERIFIED", "Unproven inbox <sales@elsewhere.example>"],
     ]);
     expect(warnings[1].message).toContain("535 Authentication failed");
     // Another organization sees none of it.

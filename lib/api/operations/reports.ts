@@ -72,7 +72,7 @@ export const organizationOverviewOperation = defineOperation({
   description:
     "The last 30 days (UTC days, today included): emails sent per day with how many were delivered, opened and clicked by people, " +
     "bounced and complained about, the rates over the period, the broadcasts sending now, and warnings: domains not verified, " +
-    "inboxes paused or failing, a complaint rate near or over 0.3 % or a bounce rate near or over 5 %.",
+    "inboxes paused, failing or not yet proven, a complaint rate near or over 0.3 % or a bounce rate near or over 5 %.",
   auth: "member",
   response: organizationOverview,
   handler: (ctx) => getOrganizationOverview(ctx),
