@@ -22,6 +22,8 @@ export async function launch(mode: "dev" | "start", extraArgs: string[]) {
   children.push(spawn(process.execPath, [nextBin, mode, "-p", String(env.port), ...extraArgs], { stdio: "inherit" }));
   // The worker sends what the web server queues; it is TypeScript, run through tsx like this script.
   children.push(spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], { stdio: "inherit" }));
+  // The listener for delivery reports (INBOUND_SMTP_PORT, 0: none).
+  if (env.inboundSmtpPort > 0) children.push(spawn(process.execPath, ["--import", "tsx", "scripts/inbound.ts"], { stdio: "inherit" }));
 
   const stop = (code: number) => {
     for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");

@@ -4,6 +4,7 @@ import { bulkScenario } from "./bulk";
 import { checkEmailsScenario } from "./check-emails";
 import { getBroadcastScenario } from "./get-broadcast";
 import { importScenario } from "./import";
+import { intakeScenario } from "./intake";
 import { listContactsScenario } from "./list-contacts";
 import { listEmailsScenario } from "./list-emails";
 import { memoryListScenario } from "./memory-list";
@@ -20,4 +21,5 @@ export const scenarios: Scenario[] = [
   broadcastSendScenario,
   broadcastReportScenario,
   memoryListScenario,
+  intakeScenario,
 ];

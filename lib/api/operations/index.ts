@@ -11,6 +11,7 @@ import { membersOperations } from "./members";
 import { organizationOperations } from "./organization";
 import { reportsOperations } from "./reports";
 import { segmentsOperations } from "./segments";
+import { suppressionsOperations } from "./suppressions";
 import { templatesOperations } from "./templates";
 import { threadsOperations } from "./threads";
 import { topicsOperations } from "./topics";
@@ -30,6 +31,7 @@ export const operations: AnyOperation[] = [
   ...organizationOperations,
   ...reportsOperations,
   ...segmentsOperations,
+  ...suppressionsOperations,
   ...templatesOperations,
   ...threadsOperations,
   ...topicsOperations,
