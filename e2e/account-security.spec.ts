@@ -1,5 +1,5 @@
 import { generate } from "otplib";
-import { allowConsoleError, expect, finalScreenshot, newestMailTo, signUp, test, uniqueEmail } from "./fixtures";
+import { allowConsoleError, expect, finalScreenshot, newestMailTo, OVERVIEW_URL, signUp, test, uniqueEmail } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 async function signOut(page: Page) {
@@ -30,7 +30,7 @@ test("a forgotten password is reset with the emailed link, once", async ({ page 
   await expect(page.getByText("Your password was changed and every session was signed out.")).toBeVisible();
   await page.getByLabel("Password").fill("new-password-2");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/broadcasts/);
+  await page.waitForURL(OVERVIEW_URL);
 
   // The link worked once.
   await page.goto(link);
@@ -71,7 +71,7 @@ test("two-factor sign-in: set up with the app's code, then each sign-in asks for
   // A code from the next step: the one used to turn it on cannot be used twice.
   await page.getByLabel("Authentication code").fill(await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
   await page.getByRole("button", { name: "Verify and sign in" }).click();
-  await page.waitForURL(/\/broadcasts/);
+  await page.waitForURL(OVERVIEW_URL);
   await signOut(page);
 
   // A recovery code instead.
@@ -80,7 +80,7 @@ test("two-factor sign-in: set up with the app's code, then each sign-in asks for
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByLabel("Authentication code").fill(codes[0]);
   await page.getByRole("button", { name: "Verify and sign in" }).click();
-  await page.waitForURL(/\/broadcasts/);
+  await page.waitForURL(OVERVIEW_URL);
   await page.goto("/account");
   await expect(page.getByText("9 of 10 recovery codes left.")).toBeVisible();
   await finalScreenshot(page, testInfo, "two-factor-on");

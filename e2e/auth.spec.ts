@@ -1,9 +1,9 @@
-import { allowConsoleError, expect, finalScreenshot, newestMailTo, signUp, test, uniqueEmail } from "./fixtures";
+import { allowConsoleError, expect, finalScreenshot, newestMailTo, OVERVIEW_URL, signUp, test, uniqueEmail } from "./fixtures";
 
 test("sign up, sign out, and sign in again back to the page asked for", async ({ page, context }, testInfo) => {
   const user = { name: "Sam Sender", email: uniqueEmail("signup"), password: "correct-horse-1", organizationName: "Sam's Shop" };
   await signUp(page, user);
-  await expect(page).toHaveURL(/\/broadcasts/);
+  await expect(page).toHaveURL(OVERVIEW_URL);
   await expect(page.getByRole("button", { name: /Organization: Sam's Shop/ })).toBeVisible();
   // A copy of the session cookie, as malware or a shared computer would keep it.
   const copied = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");

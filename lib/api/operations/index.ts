@@ -10,6 +10,7 @@ import { inboxesOperations } from "./inboxes";
 import { invitationsOperations } from "./invitations";
 import { membersOperations } from "./members";
 import { organizationOperations } from "./organization";
+import { reportsOperations } from "./reports";
 import { segmentsOperations } from "./segments";
 import { suppressionsOperations } from "./suppressions";
 import { templatesOperations } from "./templates";
@@ -30,6 +31,7 @@ export const operations: AnyOperation[] = [
   ...invitationsOperations,
   ...membersOperations,
   ...organizationOperations,
+  ...reportsOperations,
   ...segmentsOperations,
   ...suppressionsOperations,
   ...templatesOperations,
