@@ -40,7 +40,7 @@ function responses(op: AnyOperation) {
   const result: Record<string, unknown> = {
     [String(op.status ?? 200)]: { description: "Success", content: { "application/json": { schema: toSchema(op.response, "output") } } },
   };
-  const codes = new Set<ErrorCode>(["UNAUTHORIZED", "INTERNAL_ERROR", ...(op.errors ?? [])]);
+  const codes = new Set<ErrorCode>(["UNAUTHORIZED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE", ...(op.errors ?? [])]);
   if (op.params || op.query || op.body) codes.add("VALIDATION_ERROR");
   if (op.auth === "admin") codes.add("FORBIDDEN");
   if (op.body) codes.add("PAYLOAD_TOO_LARGE");

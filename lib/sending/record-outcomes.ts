@@ -1,7 +1,9 @@
-import { db, Prisma } from "@/lib/db";
+import { Prisma } from "@/lib/db";
 import { emailEventData, type EmailForEvent } from "@/lib/webhooks/email-event-data";
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import type { DeliveryResult } from "./deliver";
+import { engineDb } from "./engine-db";
+import { RETURNED_STATUS } from "./leases";
 import type { Withdrawn } from "./prepare-batch";
 
 /** Waits before attempts 2, 3, …: 1, 5, 15, 60, 240 and 720 minutes; after the last the email fails. */
@@ -12,6 +14,8 @@ export type Outcomes = {
   withdrawn: Withdrawn[];
   /** Emails that could not even be prepared (a broken inbox secret, say): retried like a deferral. */
   broken: { email: { id: string; attempts: number; inbox_id: string | null }; reason: string }[];
+  /** Emails given back unsent (their broadcast paused or cancelled, the worker stopping): not an attempt. */
+  returned?: { id: string; inbox_id: string | null }[];
 };
 
 type Returned = EmailForEvent & { organization_id: string };
@@ -50,9 +54,8 @@ async function recordSent(tx: Prisma.TransactionClient, results: Extract<Deliver
        SELECT organization_id, id, 'sent', jsonb_build_object('response', provider_message_id) FROM updated
      ),
      counters AS (
-       UPDATE broadcasts b SET sent_count = b.sent_count + c.n, updated_at = now()
-       FROM (SELECT broadcast_id, count(*)::int AS n FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id) c
-       WHERE b.id = c.broadcast_id
+       INSERT INTO broadcast_counter_deltas (broadcast_id, sent_count)
+       SELECT broadcast_id, count(*)::int FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id
      ),
      touched_threads AS (
        UPDATE threads t SET last_message_at = u.sent_at, updated_at = now() FROM updated u WHERE t.id = u.thread_id
@@ -95,9 +98,8 @@ async function recordBounced(tx: Prisma.TransactionClient, results: Extract<Deli
        ON CONFLICT (organization_id, email) DO NOTHING
      ),
      counters AS (
-       UPDATE broadcasts b SET bounced_count = b.bounced_count + c.n, updated_at = now()
-       FROM (SELECT broadcast_id, count(*)::int AS n FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id) c
-       WHERE b.id = c.broadcast_id
+       INSERT INTO broadcast_counter_deltas (broadcast_id, bounced_count)
+       SELECT broadcast_id, count(*)::int FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id
      )
      SELECT * FROM updated`;
 }
@@ -127,6 +129,30 @@ async function recordWithdrawn(tx: Prisma.TransactionClient, withdrawn: Withdraw
   await tx.$executeRaw`UPDATE emails e SET status = 'cancelled', last_error = v.reason, locked_until = NULL, updated_at = now()
      FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text)
      WHERE e.id = v.id AND e.status = 'sending'`;
+}
+
+/**
+ * Emails given back unsent: due again (or held while their broadcast is paused, or cancelled with
+ * it), the attempt and the inbox's daily allowance they took at the claim handed back too.
+ */
+async function recordReturned(tx: Prisma.TransactionClient, returned: { id: string; inbox_id: string | null }[]) {
+  if (returned.length === 0) return;
+  const ids = returned.map((r) => r.id);
+  const rows = await tx.$queryRawUnsafe<{ inbox_id: string | null; n: number }[]>(
+    `WITH updated AS (
+       UPDATE emails SET status = ${RETURNED_STATUS}, attempts = GREATEST(attempts - 1, 0), locked_until = NULL, updated_at = now(),
+         last_error = CASE WHEN ${RETURNED_STATUS} = 'cancelled' THEN 'The broadcast was cancelled' ELSE last_error END
+       WHERE id = ANY($1::uuid[]) AND status = 'sending'
+       RETURNING inbox_id
+     )
+     SELECT inbox_id, count(*)::int AS n FROM updated WHERE inbox_id IS NOT NULL GROUP BY inbox_id`,
+    ids,
+  );
+  if (rows.length === 0) return;
+  await tx.$executeRaw`
+    UPDATE inboxes i SET daily_sent_count = GREATEST(i.daily_sent_count - v.n, 0)
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(inbox_id uuid, n int)
+    WHERE i.id = v.inbox_id AND i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date`;
 }
 
 /**
@@ -161,9 +187,10 @@ async function listeningOrganizations(tx: Prisma.TransactionClient, organization
 /**
  * Writes a batch's outcomes in one transaction: each email's status and timestamps (only while it
  * is still this worker's `sending` claim, so a late duplicate never counts twice), its events,
- * the broadcast counters, suppressions, webhook events. Answers the broadcasts touched.
+ * the broadcast counters (as deltas, see broadcast-counters.ts), suppressions, webhook events.
+ * Answers the broadcasts touched.
  */
-export async function recordOutcomes({ results, withdrawn, broken }: Outcomes, delays = RETRY_DELAYS_MS): Promise<string[]> {
+export async function recordOutcomes({ results, withdrawn, broken, returned = [] }: Outcomes, delays = RETRY_DELAYS_MS): Promise<string[]> {
   const sent = results.filter((r): r is Extract<DeliveryResult, { kind: "sent" }> => r.kind === "sent");
   const bounced = results.filter((r): r is Extract<DeliveryResult, { kind: "bounced" }> => r.kind === "bounced");
   const deferred = results.filter((r): r is Extract<DeliveryResult, { kind: "deferred" }> => r.kind === "deferred");
@@ -173,7 +200,7 @@ export async function recordOutcomes({ results, withdrawn, broken }: Outcomes, d
   for (const b of broken) if (b.email.inbox_id) failing.set(b.email.inbox_id, b.reason);
   const working = new Set(sent.map((s) => s.outgoing.inbox?.id).filter((id): id is string => Boolean(id)));
 
-  return db.$transaction(
+  return engineDb().$transaction(
     async (tx) => {
       const sentRows = await recordSent(tx, sent);
       const bouncedRows = await recordBounced(tx, bounced);
@@ -186,6 +213,7 @@ export async function recordOutcomes({ results, withdrawn, broken }: Outcomes, d
         delays,
       );
       await recordWithdrawn(tx, withdrawn);
+      await recordReturned(tx, returned);
       await recordInboxHealth(tx, failing, working);
       const listening = await listeningOrganizations(tx, [...sentRows, ...bouncedRows].map((r) => r.organization_id));
       for (const row of sentRows.filter((r) => listening.has(r.organization_id))) {
