@@ -8,6 +8,7 @@ import { lockBroadcast, serializeBroadcast } from "@/lib/services/broadcasts";
 import { assertVerifiedSenderDomain } from "@/lib/services/sender-domains";
 import { audienceCondition } from "./audience";
 import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "./queue";
+import { notifyBroadcastStopped } from "./stop-signals";
 
 // A client a little behind the server's clock still means "now".
 const PAST_TOLERANCE_MS = 60_000;
@@ -89,6 +90,7 @@ export async function cancelBroadcast(ctx: OrgContext, id: string) {
       data: { status: "cancelled", completed_at: new Date(), paused_reason: null, paused_at: null },
     });
     await dropBroadcastStart(tx, id);
+    await notifyBroadcastStopped(tx, id);
     return serializeBroadcast(row);
   }, BULK_TRANSACTION);
 }
@@ -116,6 +118,7 @@ export async function pauseBroadcastIn(tx: Prisma.TransactionClient, organizatio
   await tx.$executeRaw`
     UPDATE broadcasts SET status = 'paused', paused_reason = ${reason}::"BroadcastPauseReason", paused_at = now(), updated_at = now()
     WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid`;
+  await notifyBroadcastStopped(tx, id);
   return true;
 }
 

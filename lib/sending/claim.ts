@@ -15,6 +15,8 @@ export type ClaimRoom = {
   relay: () => number;
   /** The organizations in the order they should be served (least recently served first). */
   order: (organizationIds: string[]) => string[];
+  /** Inboxes with no room at all: not even locked. */
+  full: () => string[];
 };
 
 export type ClaimOptions = {
@@ -32,7 +34,7 @@ export type ClaimOptions = {
 
 export type Claimed = { id: string; organization_id: string; inbox_id: string | null };
 
-const unlimited: ClaimRoom = { inbox: () => Infinity, relay: () => Infinity, order: (ids) => ids };
+const unlimited: ClaimRoom = { inbox: () => Infinity, relay: () => Infinity, order: (ids) => ids, full: () => [] };
 
 // Due: queued, its time come, and — for a broadcast's email — the broadcast still sending (a
 // paused broadcast's emails wait as `scheduled`, a cancelled one's are cancelled). Batches take due
@@ -170,7 +172,7 @@ export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> 
           (i.next_send_at IS NULL OR i.next_send_at <= now()) AS pace_ready,
           CASE WHEN i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date THEN i.daily_sent_count ELSE 0 END AS used_today
         FROM inboxes i
-        WHERE NOT i.paused ${scoped("i", options.organizationId)}
+        WHERE NOT i.paused ${scoped("i", options.organizationId)} AND i.id <> ALL(${room.full()}::uuid[])
           AND EXISTS (SELECT 1 FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id WHERE e.inbox_id = i.id AND ${due})
         ORDER BY random()
         LIMIT 100

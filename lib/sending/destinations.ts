@@ -6,11 +6,13 @@ import { MAX_CONNECTIONS, type Transports } from "./transports";
 /** Concurrent deliveries to one SMTP server (host and port) across all the inboxes that use it. */
 export const SERVER_CONNECTIONS = 20;
 /** Each destination's queue holds about this much of its own sending time: a slow server gets a short queue. */
-const QUEUE_MS = 500;
+const QUEUE_MS = 2_000;
 /** Most emails queued for one destination (and twice that for one server across its inboxes). */
 const MAX_QUEUE = 400;
 /** What a destination never seen before is assumed to take per email, until it has answered. */
-const FIRST_GUESS_MS = 25;
+const FIRST_GUESS_MS = 200;
+/** A destination fed within this long still counts as at work. */
+const RECENT_MS = 2_000;
 
 type Job = { outgoing: Outgoing; inboxKey: string };
 
@@ -19,6 +21,8 @@ class Destination {
   readonly waiting: Job[] = [];
   active = 0;
   reserved = 0;
+  /** When emails for it last came from a claim: a destination fed recently is worth claiming for. */
+  fedAt = 0;
   /** Moving average of one delivery's time on one connection. */
   serviceMs = FIRST_GUESS_MS;
 
@@ -95,21 +99,40 @@ export class Destinations {
     return this.roomOf(this.destination(inboxKey(inbox.id), serverKeyOf(inbox)));
   }
 
+  /** Inboxes known to have no room now: a claim leaves them alone (and unlocked, for other workers). */
+  fullInboxes(): string[] {
+    const full: string[] = [];
+    for (const d of this.byKey.values()) if (d.key.startsWith("inbox:") && this.roomOf(d) === 0) full.push(d.key.slice("inbox:".length));
+    return full;
+  }
+
   relayRoom(): number {
     return this.roomOf(this.destination(RELAY, RELAY));
   }
 
-  /** Whether any destination seen so far could take more: else claiming waits for one to drain. */
-  anyRoom(): boolean {
-    if (this.byKey.size === 0) return true;
-    for (const d of this.byKey.values()) if (this.roomOf(d) > 0) return true;
-    return false;
+  /**
+   * Whether a claim is worth making now: some destination with work (emails queued or in flight,
+   * or fed in the last seconds) has room for more. With none at work, the worker is idle and a
+   * claim finds out whether there is anything new. Otherwise claiming waits for one to drain (and
+   * looks for new destinations at its own slower pace).
+   */
+  worthClaiming(): boolean {
+    let working = false;
+    const now = Date.now();
+    for (const d of this.byKey.values()) {
+      if (d.load === 0 && now - d.fedAt > RECENT_MS) continue;
+      working = true;
+      if (this.roomOf(d) > 0) return true;
+    }
+    return !working;
   }
 
   /** Counts claimed emails against their destination until they are queued or given back. */
   reserve(inboxId: string | null, delta: number) {
     const d = this.byKey.get(inboxId ? inboxKey(inboxId) : RELAY);
-    if (d) d.reserved = Math.max(0, d.reserved + delta);
+    if (!d) return;
+    d.reserved = Math.max(0, d.reserved + delta);
+    if (delta > 0) d.fedAt = Date.now();
   }
 
   enqueue(outgoing: Outgoing) {

@@ -9,7 +9,7 @@ import { env } from "@/lib/env";
  * same process; and the lease heartbeat has a connection of its own, so a busy engine still
  * renews what it holds.
  */
-const globalForEngine = globalThis as unknown as { engineDb?: PrismaClient; leasePool?: pg.Pool };
+const globalForEngine = globalThis as unknown as { engineDb?: PrismaClient; leasePool?: pg.Pool; recordPool?: pg.Pool };
 
 const ENGINE_CONNECTIONS = 8;
 
@@ -39,9 +39,20 @@ export function leasePool(): pg.Pool {
   return globalForEngine.leasePool;
 }
 
+/** Plain pg for the recorder's one-statement writes of sent emails (record-sent.ts), the engine's most frequent write. */
+export function recordPool(): pg.Pool {
+  if (!globalForEngine.recordPool) {
+    const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 3, connectionTimeoutMillis: 5_000, query_timeout: 60_000 });
+    pool.on("error", ignoreIdleErrors);
+    globalForEngine.recordPool = pool;
+  }
+  return globalForEngine.recordPool;
+}
+
 export async function closeEngineDb(): Promise<void> {
-  const { engineDb: client, leasePool: pool } = globalForEngine;
+  const { engineDb: client, leasePool: lease, recordPool: record } = globalForEngine;
   globalForEngine.engineDb = undefined;
   globalForEngine.leasePool = undefined;
-  await Promise.all([client?.$disconnect(), pool?.end()]);
+  globalForEngine.recordPool = undefined;
+  await Promise.all([client?.$disconnect(), lease?.end(), record?.end()]);
 }

@@ -24,6 +24,9 @@ export type RecorderOptions = {
   onProgress: () => void;
 };
 
+/** A flush waits for this many outcomes, or until the first has waited LINGER_MS: fewer, fuller statements. */
+const FULL_BATCH = 20;
+const LINGER_MS = 10;
 const RETRY_FIRST_MS = 100;
 const RETRY_MOST_MS = 1_000;
 
@@ -36,6 +39,8 @@ const RETRY_MOST_MS = 1_000;
  */
 export class Recorder {
   private buffer: Outcome[] = [];
+  private firstBufferedAt = 0;
+  private lingerTimer: NodeJS.Timeout | null = null;
   private flushing = 0;
   private flushingSent = 0;
   private failing = false;
@@ -62,6 +67,7 @@ export class Recorder {
   }
 
   add(outcome: Outcome) {
+    if (this.buffer.length === 0) this.firstBufferedAt = performance.now();
     this.buffer.push(outcome);
     this.kick();
   }
@@ -74,17 +80,28 @@ export class Recorder {
 
   close() {
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.lingerTimer) clearTimeout(this.lingerTimer);
     this.retryTimer = null;
+    this.lingerTimer = null;
   }
 
   private kick() {
     // While failing, one attempt at a time, on the retry timer.
-    if (this.failing || this.buffer.length === 0 || this.flushing >= 2) return;
+    if (this.failing || this.buffer.length === 0 || this.flushing >= 2 || this.lingerTimer) return;
+    const waited = performance.now() - this.firstBufferedAt;
+    if (this.buffer.length < FULL_BATCH && waited < LINGER_MS) {
+      this.lingerTimer = setTimeout(() => {
+        this.lingerTimer = null;
+        this.kick();
+      }, LINGER_MS - waited);
+      return;
+    }
     void this.flush();
   }
 
   private async flush() {
     const taken = this.buffer.splice(0, this.maxBatch);
+    this.firstBufferedAt = performance.now();
     const sent = taken.filter(isSent).length;
     this.flushing++;
     this.flushingSent += sent;

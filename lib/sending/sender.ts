@@ -7,6 +7,7 @@ import { engineDb } from "./engine-db";
 import { startLeaseKeeper } from "./leases";
 import { prepareBatch, type Outgoing } from "./prepare-batch";
 import { Recorder } from "./recorder";
+import { listenForStops } from "./stop-signals";
 import { Transports } from "./transports";
 
 export type SenderOptions = {
@@ -50,6 +51,8 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 
 /** How often the broadcasts of queued emails are checked for a pause or a cancel. */
 const STOP_CHECK_MS = 1000;
+/** How long an announced pause or cancel keeps a broadcast's newly prepared emails out of the queues (a resume may follow). */
+const STOP_MEMORY_MS = 3000;
 /** How soon after a write the touched broadcasts' counters are folded and their completion checked. */
 const COMPLETION_DELAY_MS = 200;
 
@@ -75,7 +78,20 @@ export function createSender(options: SenderOptions = {}): Sender {
   };
 
   let leases: ReturnType<typeof startLeaseKeeper> | null = null;
+  let stopSignals: ReturnType<typeof listenForStops> | null = null;
+  /** Broadcasts a pause or cancel was just announced for: their emails are given back, not queued. */
+  const stoppedRecently = new Map<string, number>();
+  const recentlyStopped = (broadcastId: string | null) => {
+    const at = broadcastId ? stoppedRecently.get(broadcastId) : undefined;
+    return at !== undefined && Date.now() - at < STOP_MEMORY_MS;
+  };
   const startLeases = () => (leases ??= startLeaseKeeper({ leaseMs, held: () => held, organizationId }));
+  // Only for the worker's pipeline (dispatchOnce): runOnce sends its whole batch before it answers.
+  const listen = () =>
+    (stopSignals ??= listenForStops((broadcastId) => {
+      stoppedRecently.set(broadcastId, Date.now());
+      giveBack(destinations.withdraw((o) => o.email.broadcast_id === broadcastId));
+    }));
 
   const touched = new Set<string>();
   let completionTimer: NodeJS.Timeout | null = null;
@@ -125,6 +141,7 @@ export function createSender(options: SenderOptions = {}): Sender {
     inbox: (inbox: Parameters<Destinations["inboxRoom"]>[0]) => Math.min(destinations.inboxRoom(inbox), maxHeld - held.size),
     relay: () => Math.min(destinations.relayRoom(), maxHeld - held.size),
     order: (ids: string[]) => [...ids].sort((a, b) => (lastServed.get(a) ?? 0) - (lastServed.get(b) ?? 0)),
+    full: () => destinations.fullInboxes(),
   };
 
   /** Gives back, unsent, the queued emails whose broadcast stopped sending or whose inbox was paused. */
@@ -197,7 +214,10 @@ export function createSender(options: SenderOptions = {}): Sender {
       // Claimed but no longer `sending` when read back (taken over meanwhile): nothing to do here.
       for (const id of ids) if (!prepared.has(id)) held.delete(id);
       if (stopping) giveBack(outgoing);
-      else for (const o of outgoing) destinations.enqueue(o);
+      else {
+        giveBack(outgoing.filter((o) => recentlyStopped(o.email.broadcast_id)));
+        for (const o of outgoing) if (!recentlyStopped(o.email.broadcast_id)) destinations.enqueue(o);
+      }
       scheduleStopCheck();
     } catch (error) {
       for (const c of claimed) {
@@ -226,7 +246,7 @@ export function createSender(options: SenderOptions = {}): Sender {
 
   /** Until some destination has room (or none is known yet), at most a short while. */
   function roomToClaim(): Promise<void> {
-    if (destinations.anyRoom() && held.size < maxHeld) return Promise.resolve();
+    if (destinations.worthClaiming() && held.size < maxHeld) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, 250);
       function done() {
@@ -240,6 +260,7 @@ export function createSender(options: SenderOptions = {}): Sender {
 
   async function dispatchOnce(): Promise<number> {
     if (stopping) return 0;
+    listen();
     await roomToClaim();
     if (stopping) return 0;
     return (await claimAndQueue()).length;
@@ -266,7 +287,7 @@ export function createSender(options: SenderOptions = {}): Sender {
     if (stopCheck) clearTimeout(stopCheck);
     if (completionTimer) clearTimeout(completionTimer);
     recorder.close();
-    await leases?.stop();
+    await Promise.all([leases?.stop(), stopSignals?.close()]);
     transports.close();
   }
 
