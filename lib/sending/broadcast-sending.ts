@@ -77,7 +77,7 @@ export async function sendBroadcast(ctx: OrgContext, id: string, input: SendBroa
 export async function cancelBroadcast(ctx: OrgContext, id: string) {
   await ensureQueueSchema();
   return db.$transaction(async (tx) => {
-    const status = await lockBroadcast(tx, ctx, id);
+    const status = await lockForPause(tx, ctx.organizationId, id);
     if (status !== "scheduled" && status !== "sending" && status !== "paused") {
       throw new AppError("BROADCAST_NOT_CANCELLABLE", `A ${status} broadcast cannot be cancelled; only scheduled, sending and paused ones can`);
     }
@@ -95,9 +95,14 @@ export async function cancelBroadcast(ctx: OrgContext, id: string) {
   }, BULK_TRANSACTION);
 }
 
+/**
+ * The broadcast's row for a change of status. FOR NO KEY UPDATE, not FOR UPDATE: a fan-out chunk
+ * inserting emails holds the row's KEY SHARE lock (the foreign key) for seconds, and a pause or
+ * cancel must not wait for it — the chunk sees the new status at its end instead.
+ */
 async function lockForPause(tx: Prisma.TransactionClient, organizationId: string, id: string): Promise<BroadcastStatus> {
   const [row] = await tx.$queryRaw<{ status: BroadcastStatus }[]>`
-    SELECT status::text AS status FROM broadcasts WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid FOR UPDATE`;
+    SELECT status::text AS status FROM broadcasts WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid FOR NO KEY UPDATE`;
   if (!row) throw notFound("Broadcast");
   return row.status;
 }

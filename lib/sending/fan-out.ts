@@ -134,9 +134,10 @@ async function fanOutChunk(
  * interleave (the fan-out lock). The broadcast row is read, not locked, while a chunk is written,
  * and updated only at the chunk's end: a pause or cancel committed meanwhile is seen there, and the
  * chunk's new emails follow it (held as `scheduled`, or cancelled). Ends with `fanned_out_at`, or
- * `failed` when nobody qualified.
+ * `failed` when nobody qualified. startBroadcast's second half (exported for tests that need to
+ * hold the broadcast's row while a chunk runs).
  */
-async function fanOut(broadcastId: string): Promise<StartOutcome> {
+export async function fanOut(broadcastId: string): Promise<StartOutcome> {
   let afterContactId = NIL_UUID;
   let limit = FIRST_CHUNK;
   // Rows created so far (a resumed fan-out starts from those of the run it resumes): where the rotation continues.
