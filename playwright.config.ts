@@ -40,6 +40,8 @@ export default defineConfig({
       APP_URL: `http://localhost:${port}`,
       AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret",
       NEXT_TELEMETRY_DISABLED: "1",
+      // The specs' SMTP sinks listen on random loopback ports (e2e/inboxes.spec.ts); nothing else private is admitted.
+      ALLOWED_PRIVATE_HOSTS: "127.0.0.1:*",
     },
   },
 });

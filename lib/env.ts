@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseAllowedEndpoint } from "@/lib/net/host";
 
 // The one place that reads process.env. Everything else imports `env`.
 const schema = z.object({
@@ -19,6 +20,11 @@ const schema = z.object({
   SMTP_RELAY_URL: z.string().url().optional(),
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
+  ALLOWED_PRIVATE_HOSTS: z
+    .string()
+    .default("")
+    .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+    .refine((entries) => entries.every((entry) => parseAllowedEndpoint(entry) !== null), "each entry must be host:port or host:* ([v6]:port for IPv6)"),
 });
 
 const parsed = schema.safeParse(process.env);
@@ -67,6 +73,11 @@ export const env = {
   smtpRelayUrl: raw.SMTP_RELAY_URL ?? raw.SMTP_URL,
   /** How long a worker owns a claimed email before another may take it over (crash recovery). */
   workerLeaseSeconds: raw.WORKER_LEASE_SECONDS,
+  /**
+   * Private endpoints tenants' inboxes and webhooks may reach although the outbound address policy
+   * refuses private addresses (`host:port`, or `host:*` for every port of a host); empty by default.
+   */
+  allowedPrivateHosts: raw.ALLOWED_PRIVATE_HOSTS,
   get authSecret(): string {
     cachedSecret ??= raw.AUTH_SECRET ?? persistedSecret();
     return cachedSecret;

@@ -1,5 +1,6 @@
 import { Prisma } from "@/lib/db";
 import type { SendingSpeed } from "@/lib/generated/prisma/enums";
+import { inboxProvenSql } from "@/lib/services/sender-proof";
 import { engineDb } from "./engine-db";
 import { dailyCap, pacingGapMs, resolveSpeed, type InboxPacing } from "./speeds";
 
@@ -156,8 +157,8 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
 /**
  * Takes up to `batchSize` due emails for this worker: status `sending`, leased, attempt counted.
  *
- * Per inbox, under its row lock (so two workers never both spend one inbox's pacing slot or daily
- * allowance): due `instant` emails (transactional ones included) up to the daily limit, and — when
+ * Per inbox whose from address is proven (an unverified one's emails wait), under its row lock (so
+ * two workers never both spend one inbox's pacing slot or daily allowance): due `instant` emails (transactional ones included) up to the daily limit, and — when
  * its pacing gap has passed — one paced email, after which the next gap is drawn. The batch is
  * dealt fairly: first across organizations (in the order `room.order` gives), then across each
  * organization's inboxes and its relay emails, never beyond what `room` allows a destination.
@@ -172,7 +173,7 @@ export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> 
           (i.next_send_at IS NULL OR i.next_send_at <= now()) AS pace_ready,
           CASE WHEN i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date THEN i.daily_sent_count ELSE 0 END AS used_today
         FROM inboxes i
-        WHERE NOT i.paused ${scoped("i", options.organizationId)} AND i.id <> ALL(${room.full()}::uuid[])
+        WHERE NOT i.paused AND ${inboxProvenSql("i")} ${scoped("i", options.organizationId)} AND i.id <> ALL(${room.full()}::uuid[])
           AND EXISTS (SELECT 1 FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id WHERE e.inbox_id = i.id AND ${due})
         ORDER BY random()
         LIMIT 100

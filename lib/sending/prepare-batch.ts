@@ -33,6 +33,8 @@ type BatchData = {
   optOutTopics: Set<string>;
   /** DKIM keys of the organizations' verified sender domains, by `organization:domain`. */
   dkim: Map<string, { domainName: string; keySelector: string; privateKey: string }>;
+  /** The verified domains among the emails' from domains, by `organization:domain`. */
+  verifiedDomains: Set<string>;
 };
 
 const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
@@ -71,9 +73,8 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
   const domains = await db.domain.findMany({
     where: {
       organization_id: { in: present(emails.map((e) => e.organization_id)) },
-      name: { in: present(emails.map((e) => domainOf(e.from_email))) },
+      name: { in: present([...emails.map((e) => domainOf(e.from_email)), ...inboxes.map((i) => domainOf(i.from_email))]) },
       status: "verified",
-      dkim_private_key_encrypted: { not: null },
     },
     select: { organization_id: true, name: true, dkim_selector: true, dkim_private_key_encrypted: true },
   });
@@ -93,6 +94,7 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
     suppressed: new Set(suppressions.map((s) => suppressionKey(s.organization_id, s.email))),
     topicChoices: new Map(choices.map((c) => [`${c.contact_id}:${c.topic_id}`, c.subscribed])),
     optOutTopics: new Set(optOutTopics.map((t) => t.id)),
+    verifiedDomains: new Set(domains.map((d) => `${d.organization_id}:${d.name}`)),
     dkim: new Map(
       domains.flatMap((d) => {
         const privateKey = readableSecret(d.dkim_private_key_encrypted);
@@ -102,9 +104,17 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
   };
 }
 
+const atVerifiedDomain = (organizationId: string, address: string, data: BatchData) => data.verifiedDomains.has(`${organizationId}:${domainOf(address)}`);
+
 /** Why a claimed email must not go out now that it is its turn (the audience may have changed since the fan-out). */
 function withdrawal(email: Email, data: BatchData): string | null {
   if (data.suppressed.has(suppressionKey(email.organization_id, email.to_email))) return "The address is suppressed";
+  // Through an inbox, only its own address or one at a verified domain: an email created before the
+  // inbox's address changed does not go out under the new server's proof.
+  const inbox = email.inbox_id ? data.inboxes.get(email.inbox_id) : undefined;
+  if (inbox && inbox.from_email.toLowerCase() !== email.from_email.toLowerCase() && !atVerifiedDomain(email.organization_id, email.from_email, data)) {
+    return "The from address is neither the inbox's own nor at a verified domain";
+  }
   const broadcast = email.broadcast_id ? data.broadcasts.get(email.broadcast_id) : undefined;
   if (!broadcast) return null;
   const contact = email.contact_id ? data.contacts.get(email.contact_id) : undefined;
@@ -149,6 +159,10 @@ function compose(email: Email, data: BatchData): Draft {
   const inbox = email.inbox_id ? (data.inboxes.get(email.inbox_id) ?? null) : null;
   // Deleted since the claim: retried, and then it is a relay email (its inbox_id is cleared).
   if (email.inbox_id && !inbox) throw new Error("The email's inbox no longer exists");
+  // Unverified since the claim (its address or server changed): retried, and claimed only once it is proven again.
+  if (inbox && inbox.sender_confirmed_at === null && !atVerifiedDomain(inbox.organization_id, inbox.from_email, data)) {
+    throw new Error("The inbox's from address is not verified");
+  }
   const extraHeaders: Record<string, string> = {};
   let rendered: RenderedEmail;
   if (email.broadcast_id) {

@@ -1,4 +1,5 @@
 import { env } from "@/lib/env";
+import type { OutboundPolicy } from "@/lib/net/outbound-policy";
 import { foldBroadcastCounters } from "./broadcast-counters";
 import { claimDueEmails, type Claimed } from "./claim";
 import { completeFinishedBroadcasts } from "./complete-broadcasts";
@@ -27,6 +28,10 @@ export type SenderOptions = {
   maxUnrecorded?: number;
   /** Most emails one worker holds (claimed, not yet recorded) across all destinations. */
   maxHeld?: number;
+  /** Where inboxes' SMTP servers may be; the operator's policy (ALLOWED_PRIVATE_HOSTS) when not given. */
+  policy?: OutboundPolicy;
+  /** Connection and greeting timeouts of inboxes' SMTP servers (30 s). */
+  smtpConnectTimeoutMs?: number;
 };
 
 export type Sender = {
@@ -63,7 +68,10 @@ export function createSender(options: SenderOptions = {}): Sender {
   const organizationId = options.organizationId;
   const maxUnrecorded = options.maxUnrecorded ?? 40;
   const maxHeld = options.maxHeld ?? 2000;
-  const transports = new Transports("relayUrl" in options ? options.relayUrl : env.smtpRelayUrl);
+  const transports = new Transports("relayUrl" in options ? options.relayUrl : env.smtpRelayUrl, {
+    policy: options.policy,
+    connectTimeoutMs: options.smtpConnectTimeoutMs,
+  });
 
   /** Every email this worker holds (claimed, not yet recorded), with when it was claimed. */
   const held = new Map<string, number>();

@@ -8,6 +8,7 @@ import type { BroadcastStatus, SendingSpeed, SequenceMode } from "@/lib/generate
 import type { CreateBroadcastInput, UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
 import { inboxSenderDefaults } from "./inbox-sender-defaults";
 import { assertOwned, type DbClient, type Reference } from "./owned-records";
+import { assertInboxesVerified } from "./sender-proof";
 
 const EDITABLE_STATUSES: readonly BroadcastStatus[] = ["draft", "scheduled"];
 
@@ -115,6 +116,8 @@ async function resolveChanges(client: DbClient, ctx: OrgContext, input: UpdateBr
     data.inbox_ids = [];
   }
   if (inbox_ids && inbox_ids.length > 0) data.inbox_id = null;
+  // An inbox chosen for sending must be able to send (checked again when the broadcast is sent).
+  await assertInboxesVerified(client, ctx, [...single(input.inbox_id, "inbox_id"), ...many(input.inbox_ids, "inbox_ids")]);
   return data;
 }
 

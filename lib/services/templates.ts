@@ -7,7 +7,7 @@ import type { CreateTemplateInput, UpdateTemplateInput } from "@/lib/schemas/tem
 import { previewHtml } from "@/lib/templating/preview-html";
 import { extractVariables } from "@/lib/templating/variables";
 import { inboxSenderDefaults } from "./inbox-sender-defaults";
-import { assertVerifiedSenderDomain } from "./sender-domains";
+import { assertInboxesVerified, assertProvenSender } from "./sender-proof";
 
 const serializeTemplate = (t: Template) => ({
   id: t.id,
@@ -36,10 +36,10 @@ type Content = Pick<Template, "subject" | "html_content" | "text_content">;
  * content the template will have when the request does not list them.
  */
 async function resolveChanges(ctx: OrgContext, input: UpdateTemplateInput, current: Content | null) {
-  // Only an address the request names must be at a verified domain: an inbox's own address is
-  // authenticated by that inbox's mail server.
-  if (input.from_email) await assertVerifiedSenderDomain(ctx, input.from_email, "from_email");
+  // A template's sender is proven like any: an address at a verified domain, or a verified inbox's.
+  if (input.from_email) await assertProvenSender(db, ctx, input.from_email, "from_email", { anyInbox: true });
   const defaults = input.inbox_id ? await inboxSenderDefaults(db, ctx, input.inbox_id, "inbox_id", input) : {};
+  if (input.inbox_id) await assertInboxesVerified(db, ctx, [{ id: input.inbox_id, path: "inbox_id" }]);
   const touchesContent = input.subject !== undefined || input.html_content !== undefined || input.text_content !== undefined;
   const variables =
     input.variables ??
