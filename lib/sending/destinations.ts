@@ -13,6 +13,8 @@ const MAX_QUEUE = 400;
 const FIRST_GUESS_MS = 200;
 /** A destination fed within this long still counts as at work. */
 const RECENT_MS = 2_000;
+/** A destination idle this long is forgotten (its pace is measured again if it comes back). */
+const IDLE_MS = 60_000;
 
 type Job = { outgoing: Outgoing; inboxKey: string };
 
@@ -69,8 +71,16 @@ export class Destinations {
   private readonly byKey = new Map<string, Destination>();
   private readonly serverActive = new Map<string, number>();
   private turn = 0;
+  private prunedAt = Date.now();
 
   constructor(private readonly options: DestinationsOptions) {}
+
+  /** Forgets destinations idle for a minute: the worker's bookkeeping follows the inboxes at work, not every inbox it ever served. */
+  private prune(now: number) {
+    if (now - this.prunedAt < 10_000) return;
+    this.prunedAt = now;
+    for (const [key, d] of this.byKey) if (d.load === 0 && now - d.fedAt > IDLE_MS) this.byKey.delete(key);
+  }
 
   private destination(key: string, serverKey: string): Destination {
     let d = this.byKey.get(key);
@@ -119,6 +129,7 @@ export class Destinations {
   worthClaiming(): boolean {
     let working = false;
     const now = Date.now();
+    this.prune(now);
     for (const d of this.byKey.values()) {
       if (d.load === 0 && now - d.fedAt > RECENT_MS) continue;
       working = true;
