@@ -16,7 +16,7 @@ describe("a 100 000-recipient fan-out beside sending, no fault at all", () => {
     sink = await startSmtpSink({ parse: false });
   });
   afterAll(async () => {
-    if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
+    if (worker?.child.exitCode === null) worker.child.kill("SIGKILL");
     await sink.close();
   });
 

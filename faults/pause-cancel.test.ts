@@ -42,7 +42,7 @@ describe("pause, resume and cancel while a worker sends", () => {
     worker = startWorkerProcess(url());
   });
   afterAll(async () => {
-    if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
+    if (worker?.child.exitCode === null) worker.child.kill("SIGKILL");
     await sink.close();
   });
 

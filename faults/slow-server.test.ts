@@ -43,7 +43,7 @@ describe("one tenant's slow SMTP server beside another's fast one", () => {
     worker = startWorkerProcess(url());
   });
   afterAll(async () => {
-    if (worker.child.exitCode === null) worker.child.kill("SIGKILL");
+    if (worker?.child.exitCode === null) worker.child.kill("SIGKILL");
     await fast.close();
     await slow.close();
   });

@@ -97,6 +97,7 @@ export function createSender(options: SenderOptions = {}): Sender {
   // Only for the worker's pipeline (dispatchOnce): runOnce sends its whole batch before it answers.
   const listen = () =>
     (stopSignals ??= listenForStops((broadcastId) => {
+      for (const [id, at] of stoppedRecently) if (Date.now() - at >= STOP_MEMORY_MS) stoppedRecently.delete(id);
       stoppedRecently.set(broadcastId, Date.now());
       giveBack(destinations.withdraw((o) => o.email.broadcast_id === broadcastId));
     }));
