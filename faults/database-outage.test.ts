@@ -9,7 +9,7 @@ import { startOwnCluster, type OwnCluster } from "@/lib/testing/own-cluster";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { startWorkerProcess, waitUntil, type WorkerProcess } from "@/lib/testing/worker-process";
 
-const RECIPIENTS = 10_000;
+const RECIPIENTS = 6_000;
 const OUTAGES_MS = [10_000, 60_000];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -26,6 +26,8 @@ export type RecorderOptions = {
 
 /** A flush waits for this many outcomes, or until the first has waited LINGER_MS: fewer, fuller statements. */
 const FULL_BATCH = 20;
+/** Writes in flight at once: an outcome waits for a free one less, and the bound on unrecorded emails binds later. */
+const MAX_FLUSHES = 3;
 const LINGER_MS = 10;
 const RETRY_FIRST_MS = 100;
 const RETRY_MOST_MS = 1_000;
@@ -87,7 +89,7 @@ export class Recorder {
 
   private kick() {
     // While failing, one attempt at a time, on the retry timer.
-    if (this.failing || this.buffer.length === 0 || this.flushing >= 2 || this.lingerTimer) return;
+    if (this.failing || this.buffer.length === 0 || this.flushing >= MAX_FLUSHES || this.lingerTimer) return;
     const waited = performance.now() - this.firstBufferedAt;
     if (this.buffer.length < FULL_BATCH && waited < LINGER_MS) {
       this.lingerTimer = setTimeout(() => {
