@@ -20,11 +20,31 @@ const schema = z.object({
   SMTP_RELAY_URL: z.string().url().optional(),
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
+  INVITATIONS_PER_DAY: z.coerce.number().int().min(1).default(50),
+  INVITATION_RESENDS_PER_DAY: z.coerce.number().int().min(0).default(3),
+  RATE_LIMIT_ORGANIZATION_PER_SECOND: z.coerce.number().min(0).default(100),
+  RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().min(0).default(30),
+  // How many proxies in front of the app append to X-Forwarded-For; 0 (or false): the header is not believed.
+  TRUST_PROXY: z
+    .string()
+    .default("0")
+    .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value)))
+    .pipe(z.number().int().min(0).max(20)),
+  // Set by `npm run bench` only: serves the framework's bare baseline route.
+  BENCH_ROUTES: z.enum(["0", "1"]).default("0"),
   ALLOWED_PRIVATE_HOSTS: z
     .string()
     .default("")
     .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
     .refine((entries) => entries.every((entry) => parseAllowedEndpoint(entry) !== null), "each entry must be host:port or host:* ([v6]:port for IPv6)"),
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
+  INBOUND_SMTP_HOST: z.string().optional(),
+  INBOUND_SMTP_LISTEN: z.string().default("0.0.0.0"),
+  RELAY_SPF: z.string().optional(),
+  RETURN_PATH_LABEL: z
+    .string()
+    .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/i, "must be one DNS label, e.g. bounces")
+    .default("bounces"),
 });
 
 const parsed = schema.safeParse(process.env);
@@ -53,6 +73,15 @@ function persistedSecret(): string {
 
 let cachedSecret: string | undefined;
 
+/** `ip4:`/`ip6:` for a relay given by address, `a:` for one given by name; nothing without a relay. */
+function relaySpfFromUrl(url: string | undefined): string {
+  if (!url) return "";
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return `ip4:${host}`;
+  if (host.includes(":")) return `ip6:${host}`;
+  return `a:${host}`;
+}
+
 export const env = {
   nodeEnv: raw.NODE_ENV,
   isProduction: raw.NODE_ENV === "production",
@@ -67,17 +96,42 @@ export const env = {
   appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
   dnsResolver: raw.DNS_RESOLVER,
   chromiumPath: raw.CHROMIUM_PATH,
-  /** Sustained requests per second per credential (bursts of twice that); 0 turns the limit off. */
+  /** Sustained requests per second per API key or signed-in user (bursts of twice that); 0 turns the limit off. */
   rateLimitPerSecond: raw.RATE_LIMIT_PER_SECOND,
+  /** Sustained requests per second per organization, all its keys and users together (bursts of twice that); 0: off. */
+  rateLimitOrganizationPerSecond: raw.RATE_LIMIT_ORGANIZATION_PER_SECOND,
+  /** Failed authentications per client address per minute (as a burst, refilled evenly over the minute); 0: off. */
+  rateLimitAuthFailuresPerMinute: raw.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
+  /** Proxies in front of the app whose X-Forwarded-For entries are believed; 0: the connection's address is the client's. */
+  trustProxy: raw.TRUST_PROXY,
+  /** Whether the benchmark's baseline route answers (only `npm run bench` sets BENCH_ROUTES=1). */
+  benchRoutes: raw.BENCH_ROUTES === "1",
   /** The organizations' default relay for broadcasts and emails without an inbox; SMTP_URL when unset. */
   smtpRelayUrl: raw.SMTP_RELAY_URL ?? raw.SMTP_URL,
   /** How long a worker owns a claimed email before another may take it over (crash recovery). */
   workerLeaseSeconds: raw.WORKER_LEASE_SECONDS,
+  /** Invitation emails (new ones and resends) one organization may send in 24 hours. */
+  invitationsPerDay: raw.INVITATIONS_PER_DAY,
+  /** Resends of one invitation in 24 hours. */
+  invitationResendsPerDay: raw.INVITATION_RESENDS_PER_DAY,
   /**
    * Private endpoints tenants' inboxes and webhooks may reach although the outbound address policy
    * refuses private addresses (`host:port`, or `host:*` for every port of a host); empty by default.
    */
   allowedPrivateHosts: raw.ALLOWED_PRIVATE_HOSTS,
+  /** Port of the listener that receives delivery reports and complaints; 0: no listener. */
+  inboundSmtpPort: raw.INBOUND_SMTP_PORT,
+  /** Address the listener binds to. */
+  inboundSmtpListen: raw.INBOUND_SMTP_LISTEN,
+  /** The host the return-path MX records name: where receiving systems send their reports. */
+  inboundSmtpHost: (raw.INBOUND_SMTP_HOST ?? new URL(raw.APP_URL ?? `http://localhost:${raw.PORT}`).hostname).toLowerCase().replace(/\.$/, ""),
+  /**
+   * SPF mechanisms that authorize the relay (`include:relay.example`, `ip4:192.0.2.10`, …), published
+   * at each domain's return path. Unset: derived from the relay's host.
+   */
+  relaySpf: raw.RELAY_SPF?.trim() || relaySpfFromUrl(raw.SMTP_RELAY_URL ?? raw.SMTP_URL),
+  /** Default label of a new domain's return-path subdomain (`bounces` → bounces.example.com). */
+  returnPathLabel: raw.RETURN_PATH_LABEL.toLowerCase(),
   get authSecret(): string {
     cachedSecret ??= raw.AUTH_SECRET ?? persistedSecret();
     return cachedSecret;

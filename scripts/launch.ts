@@ -24,6 +24,8 @@ export async function launch(mode: "dev" | "start", extraArgs: string[]) {
     // The worker sends what the web server queues; it is TypeScript, run through tsx like this script.
     { name: "worker", args: ["--import", "tsx", "worker/index.ts"] },
   ];
+  // The listener for delivery reports (INBOUND_SMTP_PORT, 0: none).
+  if (env.inboundSmtpPort > 0) children.push({ name: "inbound", args: ["--import", "tsx", "scripts/inbound.ts"] });
   const supervisor = supervise(children);
   const stop = (signal: NodeJS.Signals) => {
     void supervisor.stop(signal).then(() => process.exit(0));

@@ -31,8 +31,8 @@ describe("suppressed recipients", () => {
     const since = new Date("2026-09-15T12:00:00.000Z");
     const { body: contact } = await org.owner.api.post("/v1/contacts", { email: "bounced@example.test" });
     expect(contact.suppression).toBeNull();
-    await db.suppression.create({ data: { organization_id: org.organizationId, email: "bounced@example.test", reason: "bounce", created_at: since } });
-    const expected = { reason: "bounce", suppressed_at: since.toISOString() };
+    await db.suppression.create({ data: { organization_id: org.organizationId, email: "bounced@example.test", reason: "hard_bounce", created_at: since } });
+    const expected = { reason: "hard_bounce", suppressed_at: since.toISOString() };
     expect((await org.owner.api.get(`/v1/contacts/${contact.id}`)).body.suppression).toEqual(expected);
     const page = await org.owner.api.get("/v1/contacts?limit=10&search=bounced");
     expect(page.body.contacts[0].suppression).toEqual(expected);

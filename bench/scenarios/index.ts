@@ -1,8 +1,10 @@
+import { broadcastReportScenario } from "./broadcast-report";
 import { broadcastSendScenario } from "./broadcast-send";
 import { bulkScenario } from "./bulk";
 import { checkEmailsScenario } from "./check-emails";
 import { getBroadcastScenario } from "./get-broadcast";
 import { importScenario } from "./import";
+import { intakeScenario } from "./intake";
 import { listContactsScenario } from "./list-contacts";
 import { listEmailsScenario } from "./list-emails";
 import { memoryListScenario } from "./memory-list";
@@ -17,5 +19,7 @@ export const scenarios: Scenario[] = [
   listEmailsScenario,
   getBroadcastScenario,
   broadcastSendScenario,
+  broadcastReportScenario,
   memoryListScenario,
+  intakeScenario,
 ];

@@ -8,6 +8,11 @@ export const errorStatus = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   INVITATION_EMAIL_MISMATCH: 403,
+  EMAIL_NOT_VERIFIED: 403,
+  INVALID_TOKEN: 400,
+  INVALID_PASSWORD: 400,
+  INVALID_TWO_FACTOR_CODE: 400,
+  TWO_FACTOR_NOT_SET_UP: 400,
   NOT_FOUND: 404,
   CONFLICT: 409,
   ALREADY_MEMBER: 409,
@@ -37,6 +42,8 @@ export type ValidationIssue = { path: string; message: string };
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: unknown;
+  /** Seconds to wait, sent as Retry-After (429s). */
+  retryAfterSeconds?: number;
 
   constructor(code: ErrorCode, message: string, details?: unknown) {
     super(message);
@@ -51,6 +58,13 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+
+/** A 429 whose Retry-After says when to come back. */
+export function rateLimited(message: string, retryAfterSeconds: number): AppError {
+  const error = new AppError("RATE_LIMITED", message);
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return error;
+}
 
 /** A 400 that names the offending field, for ids that do not belong to the caller's organization. */
 export const invalidField = (path: string, message: string) =>
@@ -74,7 +88,9 @@ export function errorResponse(error: unknown, headers?: HeadersInit): Response {
   if (error instanceof AppError) {
     const body: { error: string; code: string; details?: unknown } = { error: error.message, code: error.code };
     if (error.details !== undefined) body.details = error.details;
-    return Response.json(body, { status: error.status, headers });
+    const response = Response.json(body, { status: error.status, headers });
+    if (error.retryAfterSeconds !== undefined) response.headers.set("retry-after", String(error.retryAfterSeconds));
+    return response;
   }
   // Constraint races a service did not foresee still get a meaningful answer, never the driver's text.
   const prismaCode = (error as { code?: unknown } | null)?.code;

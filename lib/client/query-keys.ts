@@ -35,6 +35,10 @@ export const queryKeys = {
     sendStatus: (id: string) => [...broadcasts.detail(id), "send-status"] as const,
     checks: (id: string) => [...broadcasts.detail(id), "checks"] as const,
     report: (id: string) => [...broadcasts.detail(id), "report"] as const,
+    /** A page of the recipients with one event: the filter and the pager's cursor. */
+    recipients: (id: string, query: Page) => [...broadcasts.detail(id), "recipients", query] as const,
+    /** The organization's rates over its recent broadcasts, which a report is compared with. */
+    average: () => ["broadcasts", "average"] as const,
   },
   templates: resource("templates"),
   inboxes: resource("inboxes"),
@@ -61,4 +65,14 @@ export const queryKeys = {
     deliveries: (id: string) => [...webhooks.detail(id), "deliveries"] as const,
   },
   overview: () => ["overview"] as const,
+  /** The signed-in user's own settings (GET /api/account). */
+  account: () => ["account"] as const,
+  auditLog: {
+    list: () => ["audit-log", "list"] as const,
+    page: (query: Page) => ["audit-log", "list", query] as const,
+  },
+  suppressions: {
+    all: () => ["suppressions"] as const,
+    page: (query: Page) => ["suppressions", "list", query] as const,
+  },
 } as const;

@@ -36,6 +36,8 @@ export const serializeBroadcast = (b: Broadcast) => ({
   opened_count: b.opened_count,
   clicked_count: b.clicked_count,
   bounced_count: b.bounced_count,
+  soft_bounced_count: b.soft_bounced_count,
+  complained_count: b.complained_count,
   replied_count: b.replied_count,
   unsubscribed_count: b.unsubscribed_count,
   failure_reason: b.failure_reason,

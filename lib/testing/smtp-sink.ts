@@ -7,6 +7,9 @@ export type ReceivedMail = {
   envelopeTo: string[];
   /** The SMTP AUTH user of the session, when the client authenticated. */
   user: string | null;
+  /** Parameters of MAIL FROM (RET, ENVID, …) and of each RCPT TO (NOTIFY, ORCPT, …), uppercase names. */
+  mailFromArgs: Record<string, unknown>;
+  rcptArgs: Record<string, unknown>[];
   receivedAt: number;
   /** The Message-ID header, read without parsing the whole message. */
   messageId: string | null;
@@ -62,6 +65,8 @@ export type SmtpSinkOptions = {
   answerDelayMs?: number;
   /** false: keep only the envelope and Message-ID, not the parsed message (tens of thousands of emails). */
   parse?: boolean;
+  /** Offer the DSN extension (RFC 3461). */
+  dsn?: boolean;
 };
 
 export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
@@ -76,6 +81,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     allowInsecureAuth: true,
     logger: false,
     size: 50 * 1024 * 1024,
+    // With `dsn`, the sink announces DSN (RFC 3461) as a relay that reports delivery would.
+    hideDSN: !options.dsn,
     onAuth(auth, _session, callback) {
       const expected = options.credentials;
       if (expected && (auth.username !== expected.user || auth.password !== expected.pass)) {
@@ -105,6 +112,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
             envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
             envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
             user: typeof session.user === "string" ? session.user : null,
+            mailFromArgs: session.envelope.mailFrom ? { ...(session.envelope.mailFrom.args || {}) } : {},
+            rcptArgs: session.envelope.rcptTo.map((rcpt) => ({ ...(rcpt.args || {}) })),
             receivedAt: Date.now(),
             messageId: messageIdOf(raw),
             raw: options.parse === false ? Buffer.alloc(0) : raw,

@@ -101,6 +101,8 @@ describe("Broadcasts", () => {
         opened_count: 0,
         clicked_count: 0,
         bounced_count: 0,
+        soft_bounced_count: 0,
+        complained_count: 0,
         replied_count: 0,
         unsubscribed_count: 0,
         failure_reason: null,

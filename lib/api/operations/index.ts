@@ -1,5 +1,6 @@
 import type { AnyOperation } from "@/lib/api/operation";
 import { apiKeyOperations } from "./api-keys";
+import { auditLogOperations } from "./audit-log";
 import { broadcastsOperations } from "./broadcasts";
 import { broadcastSendingOperations } from "./broadcast-sending";
 import { contactsOperations } from "./contacts";
@@ -9,7 +10,9 @@ import { inboxesOperations } from "./inboxes";
 import { invitationsOperations } from "./invitations";
 import { membersOperations } from "./members";
 import { organizationOperations } from "./organization";
+import { reportsOperations } from "./reports";
 import { segmentsOperations } from "./segments";
+import { suppressionsOperations } from "./suppressions";
 import { templatesOperations } from "./templates";
 import { threadsOperations } from "./threads";
 import { topicsOperations } from "./topics";
@@ -18,6 +21,7 @@ import { webhooksOperations } from "./webhooks";
 /** Every /v1 operation: served by app/v1, described by /v1/openapi.json, fuzzed by the tests. */
 export const operations: AnyOperation[] = [
   ...apiKeyOperations,
+  ...auditLogOperations,
   ...broadcastsOperations,
   ...broadcastSendingOperations,
   ...contactsOperations,
@@ -27,7 +31,9 @@ export const operations: AnyOperation[] = [
   ...invitationsOperations,
   ...membersOperations,
   ...organizationOperations,
+  ...reportsOperations,
   ...segmentsOperations,
+  ...suppressionsOperations,
   ...templatesOperations,
   ...threadsOperations,
   ...topicsOperations,
