@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import type { Page } from "@playwright/test";
+import { e2eDataDir } from "../playwright.config";
 import { allowConsoleError, expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
 
 const followUps = (page: Page) => page.getByRole("list", { name: "Emails in the sequence" }).getByRole("listitem").filter({ hasText: "Follow-up" });
@@ -103,4 +105,47 @@ test("edit a broadcast, see server errors on their fields, and add, reorder and 
   await page.getByRole("link", { name: "Spring launch" }).click();
   await expect(page.getByRole("heading", { name: /Spring launch/ })).toBeVisible();
   await finalScreenshot(page, testInfo, "broadcast-editor");
+});
+
+test("pause a sending broadcast, see why it is paused, resume it, and cancel it", async ({ page }, testInfo) => {
+  await signUp(page, { name: "Paula Pause", email: uniqueEmail("pausing"), password: "correct horse battery", organizationName: "Pause Co" });
+  const origin = new URL(page.url()).origin;
+  const api = async (method: string, path: string, data?: unknown) => {
+    const response = await page.request.fetch(path, { method, data, headers: { origin } });
+    expect(response.ok(), `${method} ${path}: ${response.status()} ${await response.text()}`).toBe(true);
+    return response.json();
+  };
+  const organization = await api("GET", "/v1/organization");
+  // A verified sending domain, as an operator vouches for one (there is no DNS here).
+  execFileSync(process.execPath, ["--import", "tsx", "cli/index.ts", "domain:create", "--organization", organization.id, "--name", "pausing.test", "--verified"], {
+    env: { ...process.env, DATA_DIR: e2eDataDir, EMBEDDED_PG_PORT: process.env.E2E_PG_PORT ?? "54349", AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret" },
+  });
+  const contact = await api("POST", "/v1/contacts", { email: uniqueEmail("reader"), first_name: "Rea" });
+  const segment = await api("POST", "/v1/segments", { name: "Readers" });
+  await api("POST", `/v1/segments/${segment.id}/contacts`, { contact_ids: [contact.id] });
+  const broadcast = await api("POST", "/v1/broadcasts", { name: "Autumn news", subject: "News", from_email: "news@pausing.test", html_content: "<p>Hi</p>", segment_id: segment.id });
+  await api("POST", `/v1/broadcasts/${broadcast.id}/send`, {});
+
+  // No relay is configured here: the email waits for its retry, and the broadcast stays sending.
+  await page.goto(`/broadcasts/${broadcast.id}`);
+  const pause = page.getByRole("button", { name: "Pause", exact: true });
+  await expect(pause).toBeVisible({ timeout: 30_000 });
+  await pause.click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Pause sending" }).click();
+  await expect(page.getByText("Broadcast paused")).toBeVisible();
+  await expect(page.getByText("Someone on your team paused it.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Resume", exact: true })).toBeVisible();
+  expect(await api("GET", `/v1/broadcasts/${broadcast.id}`)).toMatchObject({ status: "paused", paused_reason: "manual" });
+
+  await page.getByRole("button", { name: "Resume", exact: true }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Resume sending" }).click();
+  await expect(page.getByText("Sending resumed")).toBeVisible();
+  await expect(pause).toBeVisible();
+
+  await page.getByRole("button", { name: "Cancel", exact: true }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Cancel broadcast" }).click();
+  await expect(page.getByText("Broadcast cancelled")).toBeVisible();
+  await expect(pause).toBeHidden();
+  expect(await api("GET", `/v1/broadcasts/${broadcast.id}`)).toMatchObject({ status: "cancelled" });
+  await finalScreenshot(page, testInfo, "broadcast-paused-resumed-cancelled");
 });

@@ -5,8 +5,15 @@ import { env } from "@/lib/env";
 // One client per process; Next's dev server reloads modules, so it is kept on globalThis.
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
 
+// A connection the database drops while idle (a restart, an outage) is replaced on next use; its
+// error event must not end the process. connectionTimeoutMillis: a request fails (503) rather than
+// waits forever for a database that does not answer.
+const onLost = (error: Error) => console.warn(`[db] database connection lost: ${error.message}`);
+
 function createClient(): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: env.databaseUrl, max: 10 }) });
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString: env.databaseUrl, max: 10, connectionTimeoutMillis: 10_000 }, { onPoolError: onLost, onConnectionError: onLost }),
+  });
 }
 
 export const db: PrismaClient = globalForPrisma.prisma ?? createClient();

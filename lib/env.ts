@@ -18,7 +18,7 @@ const schema = z.object({
   DNS_RESOLVER: z.string().optional(),
   CHROMIUM_PATH: z.string().optional(),
   SMTP_RELAY_URL: z.string().url().optional(),
-  WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   INVITATIONS_PER_DAY: z.coerce.number().int().min(1).default(50),
   INVITATION_RESENDS_PER_DAY: z.coerce.number().int().min(0).default(3),

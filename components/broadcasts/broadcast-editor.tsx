@@ -135,7 +135,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
             title="Read-only"
             className="mb-6"
             action={
-              broadcast.status !== "sending" && (
+              broadcast.status !== "sending" && broadcast.status !== "paused" && (
                 <Button variant="secondary" size="sm" onClick={() => void duplicate()} loading={duplicating}>
                   <Copy aria-hidden />
                   Duplicate

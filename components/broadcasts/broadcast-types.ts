@@ -1,4 +1,4 @@
-import type { BroadcastStatus } from "@/lib/client/resources/broadcasts";
+import type { Broadcast, BroadcastStatus } from "@/lib/client/resources/broadcasts";
 
 export type { Broadcast, BroadcastStatus, SequenceStep } from "@/lib/client/resources/broadcasts";
 /** The API refuses changes in any other status (400 BROADCAST_NOT_EDITABLE). */
@@ -9,9 +9,17 @@ export const readOnlyReason: Record<BroadcastStatus, string> = {
   draft: "",
   scheduled: "",
   sending: "This broadcast is being sent. Its settings are locked until sending finishes or you cancel it.",
+  paused: "This broadcast is paused part-way through sending. Its settings stay locked: resume it to send the rest, or cancel it.",
   sent: "This broadcast has been sent, so it can no longer be changed. Duplicate it to send the same content again.",
   cancelled: "This broadcast was cancelled, so it can no longer be changed or sent. Duplicate it to send this content after all.",
   failed: "This broadcast failed to send, so it can no longer be changed. Duplicate it to try again.",
+};
+
+/** Why a paused broadcast is paused, in words. */
+export const pausedReasonText: Record<NonNullable<Broadcast["paused_reason"]>, string> = {
+  manual: "Someone on your team paused it.",
+  bounce_rate: "It paused itself: too many of its emails bounced. Check the list's quality before resuming.",
+  complaint_rate: "It paused itself: too many recipients marked it as spam. Check the audience and content before resuming.",
 };
 
 /** `part` as a share of `whole`, e.g. "42.5%"; empty when nothing was sent yet. */

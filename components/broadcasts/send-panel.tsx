@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { AlertTriangle, ArrowRight, CalendarClock, Send, XCircle } from "lucide-react";
+import { AlertTriangle, ArrowRight, CalendarClock, Pause, Play, Send, XCircle } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { StatusBadge } from "@/components/ui/badge";
@@ -16,10 +16,10 @@ import { toast } from "@/components/ui/toast";
 import { useNow } from "@/components/ui/use-now";
 import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
-import { rate, type Broadcast } from "./broadcast-types";
+import { pausedReasonText, rate, type Broadcast } from "./broadcast-types";
 import { isMissingRoute, useSendStatus, type SendStatus } from "./send-status";
 
-type Action = "send" | "schedule" | "cancel";
+type Action = "send" | "schedule" | "cancel" | "pause" | "resume";
 
 function Stat({ label, value, share }: { label: string; value: number; share?: string }) {
   return (
@@ -62,6 +62,16 @@ const confirmations: Record<Action, { title: string; label: string; destructive:
   send: { title: "Send this broadcast now?", label: "Send now", destructive: false },
   schedule: { title: "Schedule this broadcast?", label: "Schedule it", destructive: false },
   cancel: { title: "Cancel this broadcast?", label: "Cancel broadcast", destructive: true },
+  pause: { title: "Pause this broadcast?", label: "Pause sending", destructive: false },
+  resume: { title: "Resume this broadcast?", label: "Resume sending", destructive: false },
+};
+
+const done: Record<Action, string> = {
+  send: "Sending started",
+  schedule: "Broadcast scheduled",
+  cancel: "Broadcast cancelled",
+  pause: "Broadcast paused",
+  resume: "Sending resumed",
 };
 
 /** Status, progress, "why is this not sending", and the send, schedule and cancel buttons. */
@@ -84,14 +94,11 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
 
   const act = useMutation({
     mutationFn: (chosen: Action) =>
-      chosen === "cancel"
-        ? apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}/cancel`, { method: "POST" })
-        : apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}/send`, { method: "POST", body: chosen === "schedule" ? { scheduled_at: broadcast.scheduled_at } : {} }),
+      chosen === "send" || chosen === "schedule"
+        ? apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}/send`, { method: "POST", body: chosen === "schedule" ? { scheduled_at: broadcast.scheduled_at } : {} })
+        : apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}/${chosen}`, { method: "POST" }),
     onSuccess: (_data, chosen) => {
-      toast.success(
-        chosen === "send" ? "Sending started" : chosen === "schedule" ? "Broadcast scheduled" : "Broadcast cancelled",
-        chosen === "schedule" ? `It goes out ${formatDateTime(broadcast.scheduled_at)}.` : undefined,
-      );
+      toast.success(done[chosen], chosen === "schedule" ? `It goes out ${formatDateTime(broadcast.scheduled_at)}.` : undefined);
     },
     onError: (error, chosen) => {
       const title = `Could not ${chosen} the broadcast`;
@@ -109,16 +116,20 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
   const scheduledFuture = Boolean(broadcast.scheduled_at && new Date(broadcast.scheduled_at).getTime() > now);
   const canSend = broadcast.status === "draft" || broadcast.status === "scheduled";
   const canSchedule = broadcast.status === "draft" || broadcast.status === "scheduled";
-  const canCancel = broadcast.status === "scheduled" || broadcast.status === "sending";
+  const canCancel = broadcast.status === "scheduled" || broadcast.status === "sending" || broadcast.status === "paused";
+  const canPause = broadcast.status === "sending";
+  const canResume = broadcast.status === "paused";
   const engaged = broadcast.status !== "draft" && broadcast.status !== "scheduled";
   // Being a draft, sent, cancelled or failed is what the badge, the banner and the buttons already say.
-  const reasons = (status.data?.reasons ?? []).filter((reason) => !["DRAFT", "SENT", "CANCELLED", "FAILED"].includes(reason.code));
+  const reasons = (status.data?.reasons ?? []).filter((reason) => !["DRAFT", "SENT", "CANCELLED", "FAILED"].includes(reason.code) && !reason.code.startsWith("PAUSED"));
 
   const description: Record<Action, string> = {
     send: `It goes to ${audience} right away, at the chosen sending speed. You can cancel while it is sending; emails already sent cannot be recalled.`,
     schedule: `It goes to ${audience} on ${formatDateTime(broadcast.scheduled_at)}. You can still edit, reschedule or cancel it until then.`,
+    pause: "Nothing more goes out until you resume it; emails already on their way to a mail server still arrive. Follow-up steps wait too.",
+    resume: "It continues where it stopped. Recipients who already got it do not get it again.",
     cancel:
-      broadcast.status === "sending"
+      broadcast.status === "sending" || broadcast.status === "paused"
         ? "Emails not yet sent will not go out, and follow-up steps stop. Emails already sent cannot be recalled."
         : "Nothing goes out, and a cancelled broadcast cannot be sent again. To send later instead, pick a new time and reschedule.",
   };
@@ -134,6 +145,12 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
           </p>
         )}
         {broadcast.status === "failed" && broadcast.failure_reason && <Callout tone="danger" title="Sending failed">{broadcast.failure_reason}</Callout>}
+        {broadcast.status === "paused" && (
+          <Callout tone="warning" title="Paused">
+            {pausedReasonText[broadcast.paused_reason ?? "manual"]}
+            {broadcast.paused_at && <> Paused <RelativeTime value={broadcast.paused_at} />.</>}
+          </Callout>
+        )}
         {status.isPending ? (
           <div className="flex flex-col gap-2" aria-hidden>
             <Skeleton className="h-2 w-full" />
@@ -197,7 +214,7 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
           </Link>
         )}
       </CardBody>
-      {(canSend || canCancel) && (
+      {(canSend || canCancel || canPause || canResume) && (
         <CardFooter className="flex-col items-stretch gap-2">
           {dirty && canSend && <p className="text-xs text-amber-700">Save your changes before sending.</p>}
           {canSchedule && !scheduledFuture && <p className="text-xs text-zinc-500">To schedule, pick a future time under Delivery and save.</p>}
@@ -206,6 +223,18 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
               <Button variant="secondary" onClick={() => confirm("cancel")} disabled={act.isPending}>
                 <XCircle aria-hidden />
                 Cancel
+              </Button>
+            )}
+            {canPause && (
+              <Button variant="secondary" onClick={() => confirm("pause")} disabled={act.isPending}>
+                <Pause aria-hidden />
+                Pause
+              </Button>
+            )}
+            {canResume && (
+              <Button onClick={() => confirm("resume")} disabled={act.isPending}>
+                <Play aria-hidden />
+                Resume
               </Button>
             )}
             {canSchedule && (

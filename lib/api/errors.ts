@@ -1,3 +1,5 @@
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+
 export const errorStatus = {
   VALIDATION_ERROR: 400,
   BROADCAST_NOT_EDITABLE: 400,
@@ -27,6 +29,9 @@ export const errorStatus = {
   BROADCAST_NOT_CANCELLABLE: 400,
   INBOX_NOT_VERIFIED: 400,
   RECIPIENT_SUPPRESSED: 422,
+  BROADCAST_NOT_PAUSABLE: 400,
+  BROADCAST_NOT_RESUMABLE: 400,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -73,6 +78,9 @@ export class PaginationError extends Error {
   }
 }
 
+/** Seconds a client is asked to wait before retrying while the database is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 export function errorResponse(error: unknown, headers?: HeadersInit): Response {
   if (error instanceof PaginationError) {
     return Response.json({ name: "validation_error", statusCode: 422, message: error.message }, { status: 422, headers });
@@ -88,6 +96,13 @@ export function errorResponse(error: unknown, headers?: HeadersInit): Response {
   const prismaCode = (error as { code?: unknown } | null)?.code;
   if (prismaCode === "P2002") return errorResponse(new AppError("CONFLICT", "A record with these values already exists"), headers);
   if (prismaCode === "P2025") return errorResponse(new AppError("NOT_FOUND", "Record not found"), headers);
+  // The database is down or restarting: nothing is wrong with the request, it is worth repeating.
+  if (isDatabaseUnavailable(error)) {
+    console.error("[api] database unavailable:", (error as Error).message ?? error);
+    const retry = new Headers(headers);
+    retry.set("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    return errorResponse(new AppError("SERVICE_UNAVAILABLE", "The service is temporarily unavailable; retry shortly"), retry);
+  }
   console.error(error);
   return Response.json({ error: "Internal server error", code: "INTERNAL_ERROR" }, { status: 500, headers });
 }

@@ -4,5 +4,12 @@ import { env } from "@/lib/env";
 // Plain pg for what Prisma cannot express: COPY streams, server-side cursors, SKIP LOCKED claims.
 const globalForPool = globalThis as unknown as { pgPool?: pg.Pool };
 
-export const pool: pg.Pool = globalForPool.pgPool ?? new pg.Pool({ connectionString: env.databaseUrl, max: 10 });
+function createPool(): pg.Pool {
+  const created = new pg.Pool({ connectionString: env.databaseUrl, max: 10, connectionTimeoutMillis: 10_000 });
+  // An idle connection the database drops (a restart) must not end the process: the pool replaces it.
+  created.on("error", (error) => console.warn(`[db] database connection lost: ${error.message}`));
+  return created;
+}
+
+export const pool: pg.Pool = globalForPool.pgPool ?? createPool();
 if (!env.isProduction) globalForPool.pgPool = pool;

@@ -50,7 +50,7 @@ function responses(op: AnyOperation) {
       content: { "application/json": { schema: toSchema(op.response, "output") } },
     },
   };
-  const codes = new Set<ErrorCode>(["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR", ...(op.errors ?? [])]);
+  const codes = new Set<ErrorCode>(["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE", ...(op.errors ?? [])]);
   if (op.params || op.query || op.body) codes.add("VALIDATION_ERROR");
   if (op.auth === "admin") codes.add("FORBIDDEN");
   if (op.body) codes.add("PAYLOAD_TOO_LARGE");

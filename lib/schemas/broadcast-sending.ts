@@ -14,7 +14,9 @@ export const sendingReason = z.object({
   code: z.string().meta({
     description:
       "DRAFT, SCHEDULED, STARTING, PREPARING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, " +
-      "DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP",
+      "DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), " +
+      "PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE (by a circuit breaker), RECOVERING (emails held by a worker that stopped " +
+      "answering are taken over when their lease ends, `resumes_at`)",
   }),
   message: z.string(),
   resumes_at: dateTime.nullable().optional().meta({ description: "When the blocker lifts by itself, when known." }),

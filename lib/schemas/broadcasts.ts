@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./common";
 
-export const broadcastStatus = z.enum(["draft", "scheduled", "sending", "sent", "cancelled", "failed"]);
+export const broadcastStatus = z.enum(["draft", "scheduled", "sending", "paused", "sent", "cancelled", "failed"]);
+export const broadcastPauseReason = z.enum(["manual", "bounce_rate", "complaint_rate"]).meta({
+  description:
+    "Why the broadcast is paused: `manual` (a person, `POST /v1/broadcasts/{id}/pause`), `bounce_rate` or `complaint_rate` (a circuit breaker).",
+});
 export const sendingSpeed = z.enum(["auto", "warmup", "very_slow", "slow", "normal", "instant"]);
 export const sequenceMode = z.enum(["sales", "marketing"]);
 
@@ -108,6 +112,8 @@ export const broadcast = z.object({
   replied_count: counter.meta({ description: "Extension." }),
   unsubscribed_count: counter.meta({ description: "Extension." }),
   failure_reason: z.string().nullable().meta({ description: "Extension: why a failed broadcast failed." }),
+  paused_reason: broadcastPauseReason.nullable().meta({ description: "Extension: why a `paused` broadcast is paused; null otherwise." }),
+  paused_at: dateTime.nullable().meta({ description: "Extension: when it was paused; null unless `paused`." }),
   scheduled_at: dateTime.nullable(),
   started_at: dateTime.nullable(),
   completed_at: dateTime.nullable(),

@@ -1,12 +1,14 @@
 import type { OrgContext } from "@/lib/api/context";
-import { AppError, invalidField, type ValidationIssue } from "@/lib/api/errors";
+import { AppError, invalidField, notFound, type ValidationIssue } from "@/lib/api/errors";
 import { db, type Prisma } from "@/lib/db";
 import type { Broadcast } from "@/lib/generated/prisma/client";
+import type { BroadcastPauseReason, BroadcastStatus } from "@/lib/generated/prisma/enums";
 import type { SendBroadcastInput } from "@/lib/schemas/broadcast-sending";
 import { lockBroadcast, serializeBroadcast } from "@/lib/services/broadcasts";
 import { assertInboxesVerified, assertProvenSender } from "@/lib/services/sender-proof";
 import { audienceCondition } from "./audience";
 import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "./queue";
+import { notifyBroadcastStopped } from "./stop-signals";
 
 // A client a little behind the server's clock still means "now".
 const PAST_TOLERANCE_MS = 60_000;
@@ -82,15 +84,17 @@ export async function sendBroadcast(ctx: OrgContext, id: string, input: SendBroa
 }
 
 /**
- * Cancels a scheduled or sending broadcast: its start job is dropped and every email not yet
- * handed to SMTP is cancelled; emails already in flight finish and are counted.
+ * Cancels a scheduled, sending or paused broadcast: its start job is dropped and every email not
+ * yet handed to SMTP is cancelled — the queued and held ones here, those a worker has claimed but
+ * not yet sent within a second or so (the worker gives them back, sender.ts). Emails already
+ * handed to an SMTP server finish and are counted.
  */
 export async function cancelBroadcast(ctx: OrgContext, id: string) {
   await ensureQueueSchema();
   return db.$transaction(async (tx) => {
-    const status = await lockBroadcast(tx, ctx, id);
-    if (status !== "scheduled" && status !== "sending") {
-      throw new AppError("BROADCAST_NOT_CANCELLABLE", `A ${status} broadcast cannot be cancelled; only scheduled and sending ones can`);
+    const status = await lockForPause(tx, ctx.organizationId, id);
+    if (status !== "scheduled" && status !== "sending" && status !== "paused") {
+      throw new AppError("BROADCAST_NOT_CANCELLABLE", `A ${status} broadcast cannot be cancelled; only scheduled, sending and paused ones can`);
     }
     await tx.email.updateMany({
       where: { broadcast_id: id, organization_id: ctx.organizationId, status: { in: ["queued", "scheduled"] } },
@@ -98,9 +102,75 @@ export async function cancelBroadcast(ctx: OrgContext, id: string) {
     });
     const row = await tx.broadcast.update({
       where: { id, organization_id: ctx.organizationId },
-      data: { status: "cancelled", completed_at: new Date() },
+      data: { status: "cancelled", completed_at: new Date(), paused_reason: null, paused_at: null },
     });
     await dropBroadcastStart(tx, id);
+    await notifyBroadcastStopped(tx, id);
+    return serializeBroadcast(row);
+  }, BULK_TRANSACTION);
+}
+
+/**
+ * The broadcast's row for a change of status. FOR NO KEY UPDATE, not FOR UPDATE: a fan-out chunk
+ * inserting emails holds the row's KEY SHARE lock (the foreign key) for seconds, and a pause or
+ * cancel must not wait for it — the chunk sees the new status at its end instead.
+ */
+async function lockForPause(tx: Prisma.TransactionClient, organizationId: string, id: string): Promise<BroadcastStatus> {
+  const [row] = await tx.$queryRaw<{ status: BroadcastStatus }[]>`
+    SELECT status::text AS status FROM broadcasts WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid FOR NO KEY UPDATE`;
+  if (!row) throw notFound("Broadcast");
+  return row.status;
+}
+
+/**
+ * Pauses a sending broadcast, in the caller's transaction: it becomes `paused` with the reason,
+ * nothing more of it is claimed, and its queued emails wait as `scheduled`. Emails a worker has
+ * claimed but not yet handed to SMTP are given back by that worker within a second or so (held
+ * too); those already handed to an SMTP server finish and are counted. The one way to pause:
+ * people through the API (`manual`), circuit breakers with their own reason.
+ * Answers false (and changes nothing) when the broadcast is not sending.
+ */
+export async function pauseBroadcastIn(tx: Prisma.TransactionClient, organizationId: string, id: string, reason: BroadcastPauseReason): Promise<boolean> {
+  if ((await lockForPause(tx, organizationId, id)) !== "sending") return false;
+  await tx.$executeRaw`
+    UPDATE emails SET status = 'scheduled', updated_at = now()
+    WHERE broadcast_id = ${id}::uuid AND organization_id = ${organizationId}::uuid AND status = 'queued'`;
+  await tx.$executeRaw`
+    UPDATE broadcasts SET status = 'paused', paused_reason = ${reason}::"BroadcastPauseReason", paused_at = now(), updated_at = now()
+    WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid`;
+  await notifyBroadcastStopped(tx, id);
+  return true;
+}
+
+/** `POST /v1/broadcasts/{id}/pause`: a person pauses a sending broadcast. */
+export async function pauseBroadcast(ctx: OrgContext, id: string) {
+  return db.$transaction(async (tx) => {
+    if (!(await pauseBroadcastIn(tx, ctx.organizationId, id, "manual"))) {
+      const status = await lockForPause(tx, ctx.organizationId, id);
+      throw new AppError("BROADCAST_NOT_PAUSABLE", `A ${status} broadcast cannot be paused; only sending ones can`);
+    }
+    return serializeBroadcast(await tx.broadcast.findUniqueOrThrow({ where: { id, organization_id: ctx.organizationId } }));
+  }, BULK_TRANSACTION);
+}
+
+/**
+ * `POST /v1/broadcasts/{id}/resume`: a paused broadcast sends again from where it stopped — its
+ * held emails are queued again (each still goes out at most once: a recipient's email is one
+ * row), and a fan-out the pause interrupted carries on.
+ */
+export async function resumeBroadcast(ctx: OrgContext, id: string) {
+  await ensureQueueSchema();
+  return db.$transaction(async (tx) => {
+    const status = await lockForPause(tx, ctx.organizationId, id);
+    if (status !== "paused") throw new AppError("BROADCAST_NOT_RESUMABLE", `A ${status} broadcast cannot be resumed; only paused ones can`);
+    await tx.$executeRaw`
+      UPDATE emails SET status = 'queued', updated_at = now()
+      WHERE broadcast_id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid AND status = 'scheduled'`;
+    const row = await tx.broadcast.update({
+      where: { id, organization_id: ctx.organizationId },
+      data: { status: "sending", paused_reason: null, paused_at: null },
+    });
+    if (!row.fanned_out_at) await queueBroadcastStart(tx, { broadcastId: id, organizationId: ctx.organizationId }, new Date());
     return serializeBroadcast(row);
   }, BULK_TRANSACTION);
 }

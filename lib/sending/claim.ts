@@ -1,7 +1,24 @@
-import { db, Prisma } from "@/lib/db";
+import { Prisma } from "@/lib/db";
 import type { SendingSpeed } from "@/lib/generated/prisma/enums";
 import { inboxProvenSql } from "@/lib/services/sender-proof";
+import { engineDb } from "./engine-db";
 import { dailyCap, pacingGapMs, resolveSpeed, type InboxPacing } from "./speeds";
+
+/** Where an inbox's emails go: its SMTP server (host and port), which several inboxes may share. */
+export type InboxServer = { id: string; organization_id: string; smtp_host: string; smtp_port: number };
+
+/**
+ * How many more emails this worker wants for each destination right now. A slow or failing server
+ * fills its own small queue and then gets none, so it never takes the claims of others.
+ */
+export type ClaimRoom = {
+  inbox: (inbox: InboxServer) => number;
+  relay: () => number;
+  /** The organizations in the order they should be served (least recently served first). */
+  order: (organizationIds: string[]) => string[];
+  /** Inboxes with no room at all: not even locked. */
+  full: () => string[];
+};
 
 export type ClaimOptions = {
   /** Most emails one claim takes. */
@@ -12,11 +29,18 @@ export type ClaimOptions = {
   paceScale: number;
   /** Only this organization's emails (tests share one database). */
   organizationId?: string;
+  /** Per-destination limits and the fair order; without it every destination has the whole batch. */
+  room?: ClaimRoom;
 };
 
+export type Claimed = { id: string; organization_id: string; inbox_id: string | null };
+
+const unlimited: ClaimRoom = { inbox: () => Infinity, relay: () => Infinity, order: (ids) => ids, full: () => [] };
+
 // Due: queued, its time come, and — for a broadcast's email — the broadcast still sending (a
-// cancelled or failed broadcast's stragglers stay put). Batches take due rows in index order, not
-// sorted: sorting every queued row for each batch would make a large broadcast quadratic.
+// paused broadcast's emails wait as `scheduled`, a cancelled one's are cancelled). Batches take due
+// rows in index order, not sorted: sorting every queued row for each batch would make a large
+// broadcast quadratic.
 const due = Prisma.sql`e.status = 'queued' AND e.direction = 'outbound'
   AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= now())
   AND (e.broadcast_id IS NULL OR b.status = 'sending')`;
@@ -34,127 +58,179 @@ async function markSending(tx: Prisma.TransactionClient, ids: string[], leaseMs:
 }
 
 /**
- * Emails that go through the organization's relay (no inbox): no pacing, no daily limit. A
- * broadcast's email goes only from a verified domain (transactional ones were checked when
- * created); otherwise it waits, and the broadcast's status says why.
+ * Organizations with queued relay emails (no inbox), found by skipping through the index one
+ * organization at a time: as cheap with one huge broadcast queued as with none.
  */
-async function claimRelayEmails(options: ClaimOptions, limit: number): Promise<string[]> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    WITH picked AS (
+async function relayOrganizations(organizationId: string | undefined): Promise<string[]> {
+  if (organizationId) {
+    const rows = await engineDb().$queryRaw<{ id: string }[]>`
+      SELECT ${organizationId}::uuid AS id WHERE EXISTS (
+        SELECT 1 FROM emails e WHERE e.inbox_id IS NULL AND e.organization_id = ${organizationId}::uuid AND e.status = 'queued')`;
+    return rows.map((r) => r.id);
+  }
+  const rows = await engineDb().$queryRaw<{ id: string }[]>`
+    WITH RECURSIVE orgs(id) AS (
+      (SELECT e.organization_id FROM emails e WHERE e.inbox_id IS NULL AND e.status = 'queued' ORDER BY e.organization_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT e.organization_id FROM emails e
+              WHERE e.inbox_id IS NULL AND e.status = 'queued' AND e.organization_id > o.id ORDER BY e.organization_id LIMIT 1)
+      FROM orgs o WHERE o.id IS NOT NULL
+    )
+    SELECT id FROM orgs WHERE id IS NOT NULL LIMIT 1000`;
+  return rows.map((r) => r.id);
+}
+
+type ReadyInbox = InboxPacing & InboxServer & { used_today: number; pace_ready: boolean };
+
+/** Splits `budget` over `keys` in turn, one at a time, each at most its own `cap`. */
+function deal(budget: number, keys: string[], cap: (key: string) => number): Map<string, number> {
+  const shares = new Map(keys.map((key) => [key, 0]));
+  let left = budget;
+  let open = keys.filter((key) => cap(key) > 0);
+  while (left > 0 && open.length > 0) {
+    const each = Math.max(1, Math.floor(left / open.length));
+    for (const key of open) {
+      if (left <= 0) break;
+      const give = Math.min(each, cap(key) - shares.get(key)!, left);
+      shares.set(key, shares.get(key)! + give);
+      left -= give;
+    }
+    open = open.filter((key) => shares.get(key)! < cap(key));
+  }
+  return shares;
+}
+
+/**
+ * Up to `budget` emails of one inbox (locked by the caller): due `instant` emails (transactional
+ * ones included) within the daily limit, and one paced email when the inbox's pacing gap has
+ * passed, after which the next gap is drawn.
+ */
+async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOptions, inbox: ReadyInbox, budget: number): Promise<Claimed[]> {
+  if (budget <= 0) return [];
+  const claimed: Claimed[] = [];
+  let used = inbox.used_today;
+  const instantRoom = Math.min(budget, inbox.daily_limit - used);
+  if (instantRoom > 0) {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
       SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
-      WHERE e.inbox_id IS NULL AND ${due} ${scoped("e", options.organizationId)}
-        AND (b.id IS NULL OR EXISTS (
-          SELECT 1 FROM domains d WHERE d.organization_id = e.organization_id AND d.status = 'verified'
-            AND d.name = lower(split_part(e.from_email, '@', 2))))
-      LIMIT ${limit}
-      FOR UPDATE OF e SKIP LOCKED
+      WHERE e.inbox_id = ${inbox.id}::uuid AND ${due} AND (e.broadcast_id IS NULL OR b.sending_speed = 'instant')
+      LIMIT ${instantRoom}
+      FOR UPDATE OF e SKIP LOCKED`;
+    await markSending(tx, rows.map((r) => r.id), options.leaseMs);
+    for (const row of rows) claimed.push({ id: row.id, organization_id: inbox.organization_id, inbox_id: inbox.id });
+    used += rows.length;
+  }
+
+  let gapMs: number | null = null;
+  let warmingUp = false;
+  if (inbox.pace_ready && claimed.length < budget) {
+    const [next] = await tx.$queryRaw<{ id: string; sending_speed: SendingSpeed | null }[]>`
+      SELECT e.id, b.sending_speed::text AS sending_speed FROM emails e JOIN broadcasts b ON b.id = e.broadcast_id
+      WHERE e.inbox_id = ${inbox.id}::uuid AND ${due} AND b.sending_speed IS DISTINCT FROM 'instant'
+      ORDER BY COALESCE(e.next_attempt_at, e.created_at), e.sequence_position
+      LIMIT 1
+      FOR UPDATE OF e SKIP LOCKED`;
+    if (next) {
+      const speed = resolveSpeed(next.sending_speed, inbox);
+      if (used < dailyCap(speed, inbox)) {
+        await markSending(tx, [next.id], options.leaseMs);
+        claimed.push({ id: next.id, organization_id: inbox.organization_id, inbox_id: inbox.id });
+        used += 1;
+        gapMs = pacingGapMs(speed, options.paceScale);
+        warmingUp = speed === "warmup";
+      }
+    }
+  }
+
+  if (used !== inbox.used_today || gapMs !== null) {
+    await tx.$executeRaw`
+      UPDATE inboxes SET
+        daily_sent_date = (now() AT TIME ZONE 'UTC')::date,
+        daily_sent_count = ${used}::int,
+        next_send_at = CASE WHEN ${gapMs}::int IS NULL THEN next_send_at ELSE now() + ${gapMs}::int * interval '1 millisecond' END,
+        warmup_started_at = CASE WHEN ${warmingUp}::boolean THEN COALESCE(warmup_started_at, now()) ELSE warmup_started_at END
+      WHERE id = ${inbox.id}::uuid`;
+  }
+  return claimed;
+}
+
+/**
+ * Takes up to `batchSize` due emails for this worker: status `sending`, leased, attempt counted.
+ *
+ * Per inbox whose from address is proven (an unverified one's emails wait), under its row lock (so
+ * two workers never both spend one inbox's pacing slot or daily allowance): due `instant` emails (transactional ones included) up to the daily limit, and — when
+ * its pacing gap has passed — one paced email, after which the next gap is drawn. The batch is
+ * dealt fairly: first across organizations (in the order `room.order` gives), then across each
+ * organization's inboxes and its relay emails, never beyond what `room` allows a destination.
+ */
+export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> {
+  const room = options.room ?? unlimited;
+  const relayOrgs = room.relay() > 0 ? await relayOrganizations(options.organizationId) : [];
+  return engineDb().$transaction(
+    async (tx) => {
+      const inboxes = await tx.$queryRaw<ReadyInbox[]>`
+        SELECT i.id, i.organization_id, i.smtp_host, i.smtp_port, i.daily_limit, i.created_at, i.warmup_started_at, i.last_error_at,
+          (i.next_send_at IS NULL OR i.next_send_at <= now()) AS pace_ready,
+          CASE WHEN i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date THEN i.daily_sent_count ELSE 0 END AS used_today
+        FROM inboxes i
+        WHERE NOT i.paused AND ${inboxProvenSql("i")} ${scoped("i", options.organizationId)} AND i.id <> ALL(${room.full()}::uuid[])
+          AND EXISTS (SELECT 1 FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id WHERE e.inbox_id = i.id AND ${due})
+        ORDER BY random()
+        LIMIT 100
+        FOR UPDATE OF i SKIP LOCKED`;
+
+      const inboxRoom = new Map(inboxes.map((inbox) => [inbox.id, Math.max(0, Math.min(room.inbox(inbox), inbox.daily_limit - inbox.used_today))]));
+      const orgs = room.order([...new Set([...inboxes.map((i) => i.organization_id), ...relayOrgs])]);
+      // An organization can take at most what its destinations have room for.
+      const relayRoom = room.relay();
+      const orgCap = (org: string) =>
+        inboxes.filter((i) => i.organization_id === org).reduce((sum, i) => sum + inboxRoom.get(i.id)! + (i.pace_ready ? 1 : 0), 0) +
+        (relayOrgs.includes(org) ? relayRoom : 0);
+      const orgShares = deal(options.batchSize, orgs, orgCap);
+
+      const claimed: Claimed[] = [];
+      const relayShares = new Map<string, number>();
+      let relayLeft = relayRoom;
+      for (const org of orgs) {
+        const own = inboxes.filter((i) => i.organization_id === org);
+        const destinations = [...own.map((i) => i.id), ...(relayOrgs.includes(org) ? ["relay"] : [])];
+        const allotted = deal(orgShares.get(org)!, destinations, (key) =>
+          key === "relay" ? relayLeft : inboxRoom.get(key)! + (own.find((i) => i.id === key)!.pace_ready ? 1 : 0),
+        );
+        for (const inbox of own) claimed.push(...(await claimFromInbox(tx, options, inbox, Math.min(allotted.get(inbox.id)!, inboxRoom.get(inbox.id)! + 1))));
+        const relayShare = allotted.get("relay") ?? 0;
+        if (relayShare > 0) {
+          relayShares.set(org, relayShare);
+          relayLeft -= relayShare;
+        }
+      }
+      // Relay emails are claimed in the same transaction: the inbox locks and the claim commit together.
+      const viaRelay = relayShares.size > 0 ? await claimRelayIn(tx, options, relayShares) : [];
+      return [...claimed, ...viaRelay];
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
+}
+
+async function claimRelayIn(tx: Prisma.TransactionClient, options: ClaimOptions, shares: Map<string, number>): Promise<Claimed[]> {
+  const wanted = [...shares].filter(([, n]) => n > 0);
+  if (wanted.length === 0) return [];
+  return tx.$queryRaw<Claimed[]>`
+    WITH want AS (
+      SELECT * FROM unnest(${wanted.map(([id]) => id)}::uuid[], ${wanted.map(([, n]) => n)}::int[]) AS w(organization_id, share)
+    ),
+    picked AS (
+      SELECT p.id FROM want w CROSS JOIN LATERAL (
+        SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
+        WHERE e.inbox_id IS NULL AND e.organization_id = w.organization_id AND ${due}
+          AND (b.id IS NULL OR EXISTS (
+            SELECT 1 FROM domains d WHERE d.organization_id = e.organization_id AND d.status = 'verified'
+              AND d.name = lower(split_part(e.from_email, '@', 2))))
+        LIMIT w.share
+        FOR UPDATE OF e SKIP LOCKED
+      ) p
     )
     UPDATE emails e SET status = 'sending', locked_until = ${leaseUntil(options.leaseMs)}, attempts = e.attempts + 1, updated_at = now()
     FROM picked WHERE e.id = picked.id
-    RETURNING e.id`;
-  return rows.map((row) => row.id);
-}
-
-type ReadyInbox = InboxPacing & { id: string; used_today: number; pace_ready: boolean };
-
-/**
- * Per inbox whose from address is proven (an unverified one's emails wait), under its row lock (so
- * two workers never both spend one inbox's pacing slot or daily allowance): every due `instant` email (transactional ones included) up to the daily limit, and
- * — when its pacing gap has passed — one paced email, after which the next gap is drawn.
- */
-async function claimInboxEmails(options: ClaimOptions, limit: number): Promise<string[]> {
-  return db.$transaction(async (tx) => {
-    const inboxes = await tx.$queryRaw<ReadyInbox[]>`
-      SELECT i.id, i.daily_limit, i.created_at, i.warmup_started_at, i.last_error_at,
-        (i.next_send_at IS NULL OR i.next_send_at <= now()) AS pace_ready,
-        CASE WHEN i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date THEN i.daily_sent_count ELSE 0 END AS used_today
-      FROM inboxes i
-      WHERE NOT i.paused AND ${inboxProvenSql("i")} ${scoped("i", options.organizationId)}
-        AND EXISTS (SELECT 1 FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id WHERE e.inbox_id = i.id AND ${due})
-      ORDER BY i.next_send_at NULLS FIRST
-      LIMIT 100
-      FOR UPDATE OF i SKIP LOCKED`;
-
-    const claimed: string[] = [];
-    // Spread over the inboxes, so each one's connections work on the batch in parallel.
-    const share = Math.ceil(limit / Math.max(1, inboxes.length));
-    for (const inbox of inboxes) {
-      const budget = limit - claimed.length;
-      if (budget <= 0) break;
-      let used = inbox.used_today;
-      const instantRoom = Math.min(budget, share, inbox.daily_limit - used);
-      if (instantRoom > 0) {
-        const rows = await tx.$queryRaw<{ id: string }[]>`
-          SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
-          WHERE e.inbox_id = ${inbox.id}::uuid AND ${due} AND (e.broadcast_id IS NULL OR b.sending_speed = 'instant')
-          LIMIT ${instantRoom}
-          FOR UPDATE OF e SKIP LOCKED`;
-        await markSending(tx, rows.map((r) => r.id), options.leaseMs);
-        claimed.push(...rows.map((r) => r.id));
-        used += rows.length;
-      }
-
-      let gapMs: number | null = null;
-      let warmingUp = false;
-      if (inbox.pace_ready && claimed.length < limit) {
-        const [next] = await tx.$queryRaw<{ id: string; sending_speed: SendingSpeed | null }[]>`
-          SELECT e.id, b.sending_speed::text AS sending_speed FROM emails e JOIN broadcasts b ON b.id = e.broadcast_id
-          WHERE e.inbox_id = ${inbox.id}::uuid AND ${due} AND b.sending_speed IS DISTINCT FROM 'instant'
-          ORDER BY COALESCE(e.next_attempt_at, e.created_at), e.sequence_position
-          LIMIT 1
-          FOR UPDATE OF e SKIP LOCKED`;
-        if (next) {
-          const speed = resolveSpeed(next.sending_speed, inbox);
-          if (used < dailyCap(speed, inbox)) {
-            await markSending(tx, [next.id], options.leaseMs);
-            claimed.push(next.id);
-            used += 1;
-            gapMs = pacingGapMs(speed, options.paceScale);
-            warmingUp = speed === "warmup";
-          }
-        }
-      }
-
-      if (used !== inbox.used_today || gapMs !== null) {
-        await tx.$executeRaw`
-          UPDATE inboxes SET
-            daily_sent_date = (now() AT TIME ZONE 'UTC')::date,
-            daily_sent_count = ${used}::int,
-            next_send_at = CASE WHEN ${gapMs}::int IS NULL THEN next_send_at ELSE now() + ${gapMs}::int * interval '1 millisecond' END,
-            warmup_started_at = CASE WHEN ${warmingUp}::boolean THEN COALESCE(warmup_started_at, now()) ELSE warmup_started_at END
-          WHERE id = ${inbox.id}::uuid`;
-      }
-    }
-    return claimed;
-  }, { timeout: 30_000, maxWait: 30_000 });
-}
-
-/** Takes up to `batchSize` due emails for this worker: status `sending`, leased, attempt counted. */
-export async function claimDueEmails(options: ClaimOptions): Promise<string[]> {
-  const viaInboxes = await claimInboxEmails(options, options.batchSize);
-  const viaRelay = await claimRelayEmails(options, options.batchSize - viaInboxes.length);
-  return [...viaInboxes, ...viaRelay];
-}
-
-/**
- * Crash recovery: emails whose worker's lease ran out (it died mid-send) are due again — or
- * cancelled, when their broadcast was cancelled meanwhile. Their Message-ID is the row's, so a
- * resend of one that did go out carries the same one.
- */
-export async function releaseExpiredLeases(organizationId?: string): Promise<number> {
-  return db.$executeRaw`
-    UPDATE emails SET locked_until = NULL, updated_at = now(),
-      status = CASE WHEN EXISTS (SELECT 1 FROM broadcasts b WHERE b.id = emails.broadcast_id AND b.status = 'cancelled')
-        THEN 'cancelled'::"EmailStatus" ELSE 'queued'::"EmailStatus" END
-    WHERE id IN (
-      SELECT e.id FROM emails e
-      WHERE e.status = 'sending' AND e.locked_until < now() ${scoped("e", organizationId)}
-      LIMIT 5000
-      FOR UPDATE SKIP LOCKED)`;
-}
-
-/** Keeps this worker's claim on emails it is still sending. */
-export async function extendLeases(ids: string[], leaseMs: number): Promise<void> {
-  await db.$executeRaw`
-    UPDATE emails SET locked_until = ${leaseUntil(leaseMs)} WHERE id = ANY(${ids}::uuid[]) AND status = 'sending'`;
+    RETURNING e.id, e.organization_id, e.inbox_id`;
 }

@@ -1,5 +1,7 @@
-import { db, Prisma } from "@/lib/db";
+import { Prisma } from "@/lib/db";
 import { emitEvent } from "@/lib/webhooks/emit-event";
+import { foldBroadcastCounters } from "./broadcast-counters";
+import { engineDb } from "./engine-db";
 
 type Finished = {
   id: string;
@@ -21,18 +23,24 @@ type Finished = {
 export async function completeFinishedBroadcasts(broadcastIds?: string[]): Promise<number> {
   if (broadcastIds && broadcastIds.length === 0) return 0;
   const only = broadcastIds ? Prisma.sql`AND b.id = ANY(${broadcastIds}::uuid[])` : Prisma.empty;
-  return db.$transaction(async (tx) => {
+  return engineDb().$transaction(async (tx) => {
+    const done = await tx.$queryRaw<{ id: string }[]>`
+      SELECT b.id FROM broadcasts b
+      WHERE b.status = 'sending' AND b.fanned_out_at IS NOT NULL ${only}
+        AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.broadcast_id = b.id AND e.status IN ('queued', 'scheduled', 'sending'))
+        AND NOT EXISTS (SELECT 1 FROM sequence_steps s WHERE s.broadcast_id = b.id AND s.dispatched_at IS NULL)
+      FOR UPDATE OF b SKIP LOCKED`;
+    if (done.length === 0) return 0;
+    const ids = done.map((row) => row.id);
+    // The final counts, for the status and the event: every delta recorded so far.
+    await foldBroadcastCounters(ids, tx);
     const finished = await tx.$queryRaw<Finished[]>`
       WITH done AS (
         SELECT b.id,
           (b.sent_count = 0 AND b.bounced_count = 0
             AND EXISTS (SELECT 1 FROM emails f WHERE f.broadcast_id = b.id AND f.status = 'failed')) AS all_failed,
           (SELECT f.last_error FROM emails f WHERE f.broadcast_id = b.id AND f.status = 'failed' ORDER BY f.updated_at DESC LIMIT 1) AS last_error
-        FROM broadcasts b
-        WHERE b.status = 'sending' AND b.fanned_out_at IS NOT NULL ${only}
-          AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.broadcast_id = b.id AND e.status IN ('queued', 'scheduled', 'sending'))
-          AND NOT EXISTS (SELECT 1 FROM sequence_steps s WHERE s.broadcast_id = b.id AND s.dispatched_at IS NULL)
-        FOR UPDATE OF b SKIP LOCKED
+        FROM broadcasts b WHERE b.id = ANY(${ids}::uuid[])
       )
       UPDATE broadcasts b SET
         status = CASE WHEN done.all_failed THEN 'failed'::"BroadcastStatus" ELSE 'sent'::"BroadcastStatus" END,

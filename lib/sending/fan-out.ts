@@ -34,12 +34,23 @@ const FIRST_CHUNK = 200;
 const CHUNK = 5_000;
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
+const broadcastColumns = Prisma.sql`id, organization_id, status::text AS status, scheduled_at, fanned_out_at, subject, from_email,
+  from_name, reply_to, template_id, html_content, text_content, segment_id, topic_id, inbox_id, inbox_ids::text[] AS inbox_ids, tags`;
+
 async function lockBroadcastRow(tx: Prisma.TransactionClient, broadcastId: string): Promise<FanningBroadcast | undefined> {
-  const [row] = await tx.$queryRaw<FanningBroadcast[]>`
-    SELECT id, organization_id, status::text AS status, scheduled_at, fanned_out_at, subject, from_email, from_name, reply_to,
-      template_id, html_content, text_content, segment_id, topic_id, inbox_id, inbox_ids::text[] AS inbox_ids, tags
-    FROM broadcasts WHERE id = ${broadcastId}::uuid FOR UPDATE`;
+  const [row] = await tx.$queryRaw<FanningBroadcast[]>`SELECT ${broadcastColumns} FROM broadcasts WHERE id = ${broadcastId}::uuid FOR UPDATE`;
   return row;
+}
+
+/**
+ * The fan-out's own lock: one fan-out per broadcast at a time (a second one, started by the
+ * housekeeping while the first is alive, simply stops). It is not the broadcast row's lock, so
+ * nobody else ever waits for a chunk: not the recording of outcomes, not a pause or a cancel.
+ */
+async function takeFanOutLock(tx: Prisma.TransactionClient, broadcastId: string): Promise<boolean> {
+  const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`
+    SELECT pg_try_advisory_xact_lock(hashtextextended('fan-out:' || ${broadcastId}, 0)) AS locked`;
+  return locked;
 }
 
 /** Why the broadcast cannot start now, as its failure reason; null when it can. */
@@ -129,11 +140,15 @@ async function fanOutChunk(
 
 /**
  * Creates the email records of a `sending` broadcast chunk by chunk, each chunk its own
- * transaction under the broadcast's row lock — so sending starts after the first small chunk,
- * a crash loses nothing (a resumed fan-out skips recipients who have their row), and two fan-outs
- * of one broadcast never interleave. Ends with `fanned_out_at`, or `failed` when nobody qualified.
+ * transaction — so sending starts after the first small chunk, a crash loses nothing (a resumed
+ * fan-out skips recipients who have their row), and two fan-outs of one broadcast never
+ * interleave (the fan-out lock). The broadcast row is read, not locked, while a chunk is written,
+ * and updated only at the chunk's end: a pause or cancel committed meanwhile is seen there, and the
+ * chunk's new emails follow it (held as `scheduled`, or cancelled). Ends with `fanned_out_at`, or
+ * `failed` when nobody qualified. startBroadcast's second half (exported for tests that need to
+ * hold the broadcast's row while a chunk runs).
  */
-async function fanOut(broadcastId: string): Promise<StartOutcome> {
+export async function fanOut(broadcastId: string): Promise<StartOutcome> {
   let afterContactId = NIL_UUID;
   let limit = FIRST_CHUNK;
   // Rows created so far (a resumed fan-out starts from those of the run it resumes): where the rotation continues.
@@ -141,22 +156,34 @@ async function fanOut(broadcastId: string): Promise<StartOutcome> {
   for (;;) {
     const step = await db.$transaction(
       async (tx) => {
-        const b = await lockBroadcastRow(tx, broadcastId);
+        if (!(await takeFanOutLock(tx, broadcastId))) return "stop" as const;
+        const [b] = await tx.$queryRaw<FanningBroadcast[]>`SELECT ${broadcastColumns} FROM broadcasts WHERE id = ${broadcastId}::uuid`;
         if (!b || b.status !== "sending" || b.fanned_out_at || !b.segment_id) return "stop" as const;
         const chunk = await fanOutChunk(tx, { ...b, segment_id: b.segment_id }, { afterContactId, limit, offset });
-        offset += chunk.created;
         const finished = chunk.scanned < limit;
-        if (finished && offset === 0) {
-          await tx.broadcast.update({
-            where: { id: b.id },
-            data: { status: "failed", failure_reason: "No recipients: the segment has no subscribed, unsuppressed contacts for this broadcast.", completed_at: new Date() },
-          });
-          return "failed" as const;
+        if (finished && offset + chunk.created === 0) {
+          const failed = await tx.$executeRaw`
+            UPDATE broadcasts SET status = 'failed', completed_at = now(), updated_at = now(),
+              failure_reason = 'No recipients: the segment has no subscribed, unsuppressed contacts for this broadcast.'
+            WHERE id = ${b.id}::uuid AND status = 'sending'`;
+          return failed > 0 ? ("failed" as const) : ("stop" as const);
         }
-        await tx.broadcast.update({
-          where: { id: b.id },
-          data: { total_recipients: { increment: chunk.created }, ...(finished && { fanned_out_at: new Date() }) },
-        });
+        // The status as of now (a pause or cancel that committed during the chunk waits no longer than this).
+        const [after] = await tx.$queryRaw<{ status: string }[]>`
+          UPDATE broadcasts SET total_recipients = total_recipients + ${chunk.created}::int, updated_at = now(),
+            fanned_out_at = CASE WHEN ${finished}::boolean AND status = 'sending' THEN now() ELSE fanned_out_at END
+          WHERE id = ${b.id}::uuid
+          RETURNING status::text AS status`;
+        if (after?.status !== "sending") {
+          // Stopped during the chunk: its new emails were not there for the pause or cancel to see.
+          await tx.$executeRaw`
+            UPDATE emails SET status = CASE WHEN ${after?.status ?? "cancelled"} = 'paused' THEN 'scheduled'::"EmailStatus" ELSE 'cancelled'::"EmailStatus" END,
+              last_error = CASE WHEN ${after?.status ?? "cancelled"} = 'paused' THEN last_error ELSE 'The broadcast was cancelled' END,
+              updated_at = now()
+            WHERE broadcast_id = ${b.id}::uuid AND status = 'queued'`;
+          return "stop" as const;
+        }
+        offset += chunk.created;
         if (finished) return "done" as const;
         afterContactId = chunk.lastContactId ?? afterContactId;
         return "more" as const;

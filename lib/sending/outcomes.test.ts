@@ -3,9 +3,10 @@ import { db } from "@/lib/db";
 import { createTestOrg } from "@/lib/testing/api";
 import { drain, seedSegment, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
-import { claimDueEmails, releaseExpiredLeases } from "./claim";
+import { claimDueEmails } from "./claim";
 import { classifyFailure } from "./deliver";
 import { startBroadcast } from "./fan-out";
+import { releaseExpiredLeases } from "./leases";
 import { createSender } from "./sender";
 
 let sink: SmtpSink;
@@ -139,7 +140,7 @@ describe("SMTP outcomes", () => {
 });
 
 describe("crash recovery", () => {
-  it("an email whose lease ran out is due again; of a broadcast cancelled meanwhile, cancelled", async () => {
+  it("an email whose lease ran out is due again; of a broadcast paused meanwhile, held; of one cancelled, cancelled", async () => {
     const org = await createTestOrg();
     const tag = org.organizationId.slice(0, 8);
     const inbox = await sinkInbox(org.organizationId, sink, { smtp_username: "outcomes", password: "right" });
@@ -151,10 +152,18 @@ describe("crash recovery", () => {
     expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "queued", locked_until: null, attempts: 1 });
 
     await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationId: org.organizationId });
+    await db.broadcast.update({ where: { id: kept }, data: { status: "paused", paused_reason: "manual" } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await releaseExpiredLeases(org.organizationId);
+    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "scheduled", attempts: 2 });
+
+    await db.email.updateMany({ where: { broadcast_id: kept }, data: { status: "queued" } });
+    await db.broadcast.update({ where: { id: kept }, data: { status: "sending", paused_reason: null } });
+    await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationId: org.organizationId });
     await db.broadcast.update({ where: { id: kept }, data: { status: "cancelled" } });
     await new Promise((resolve) => setTimeout(resolve, 20));
     await releaseExpiredLeases(org.organizationId);
-    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "cancelled", attempts: 2 });
+    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "cancelled", attempts: 3 });
   });
 });
 

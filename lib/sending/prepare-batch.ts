@@ -1,9 +1,9 @@
 import type Mail from "nodemailer/lib/mailer";
 import { openSecret } from "@/lib/crypto/secret-box";
-import { db } from "@/lib/db";
 import { trackOutgoing } from "@/lib/tracking/track-outgoing";
 import type { Broadcast, Contact, Email, Inbox, SequenceStep, Template } from "@/lib/generated/prisma/client";
 import { domainOf } from "@/lib/services/sender-domains";
+import { engineDb } from "./engine-db";
 import { mimeMessage } from "./mime-message";
 import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "./render";
 import { unsubscribeUrls } from "./unsubscribe-token";
@@ -56,6 +56,7 @@ function readableSecret(sealed: string | null): string | null {
 }
 
 async function loadBatchData(emails: Email[]): Promise<BatchData> {
+  const db = engineDb();
   const [broadcasts, steps, contacts, inboxes, suppressions] = await Promise.all([
     db.broadcast.findMany({ where: { id: { in: present(emails.map((e) => e.broadcast_id)) } } }),
     db.sequenceStep.findMany({ where: { id: { in: present(emails.map((e) => e.step_id)) } } }),
@@ -225,7 +226,7 @@ function build({ extraHeaders, dkim, returnPath, ...draft }: Draft): Outgoing {
 
 /** Loads what the claimed emails need and renders each; the ones that must not go out are withdrawn. */
 export async function prepareBatch(ids: string[]): Promise<{ outgoing: Outgoing[]; withdrawn: Withdrawn[]; broken: { email: Email; error: unknown }[] }> {
-  const emails = await db.email.findMany({ where: { id: { in: ids }, status: "sending" } });
+  const emails = await engineDb().email.findMany({ where: { id: { in: ids }, status: "sending" } });
   const data = await loadBatchData(emails);
   const drafts: Draft[] = [];
   const withdrawn: Withdrawn[] = [];

@@ -1,7 +1,10 @@
-import { db, Prisma } from "@/lib/db";
+import { Prisma } from "@/lib/db";
 import { emailEventData, type EmailForEvent } from "@/lib/webhooks/email-event-data";
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import type { DeliveryResult } from "./deliver";
+import { engineDb } from "./engine-db";
+import { RETURNED_STATUS } from "./leases";
+import { recordSent } from "./record-sent";
 import type { Withdrawn } from "./prepare-batch";
 
 /** Waits before attempts 2, 3, …: 1, 5, 15, 60, 240 and 720 minutes; after the last the email fails. */
@@ -12,6 +15,8 @@ export type Outcomes = {
   withdrawn: Withdrawn[];
   /** Emails that could not even be prepared (a broken inbox secret, say): retried like a deferral. */
   broken: { email: { id: string; attempts: number; inbox_id: string | null }; reason: string }[];
+  /** Emails given back unsent (their broadcast paused or cancelled, the worker stopping): not an attempt. */
+  returned?: { id: string; inbox_id: string | null }[];
 };
 
 type Returned = EmailForEvent & { organization_id: string };
@@ -20,46 +25,6 @@ type Returned = EmailForEvent & { organization_id: string };
 const returning = Prisma.raw(
   "e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.thread_id, e.from_email, e.to_email, e.subject, e.tags, e.created_at",
 );
-
-async function recordSent(tx: Prisma.TransactionClient, results: Extract<DeliveryResult, { kind: "sent" }>[]): Promise<Returned[]> {
-  if (results.length === 0) return [];
-  const rows = JSON.stringify(
-    results.map((r) => ({
-      id: r.outgoing.email.id,
-      sent_at: r.acceptedAt.toISOString(),
-      provider_message_id: r.response,
-      subject: r.outgoing.rendered.subject,
-      html_content: r.outgoing.rendered.html,
-      text_content: r.outgoing.rendered.text,
-      headers: r.outgoing.headers,
-    })),
-  );
-  const sent = await tx.$queryRaw<Returned[]>`WITH v AS (
-       SELECT * FROM jsonb_to_recordset(${rows}::jsonb)
-         AS v(id uuid, sent_at timestamptz, provider_message_id text, subject text, html_content text, text_content text, headers jsonb)
-     ),
-     updated AS (
-       UPDATE emails e SET status = 'sent', sent_at = v.sent_at, provider_message_id = v.provider_message_id,
-         subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers,
-         last_error = NULL, locked_until = NULL, next_attempt_at = NULL, updated_at = now()
-       FROM v WHERE e.id = v.id AND e.status = 'sending'
-       RETURNING ${returning}, e.sent_at, e.provider_message_id
-     ),
-     events AS (
-       INSERT INTO email_events (organization_id, email_id, type, data)
-       SELECT organization_id, id, 'sent', jsonb_build_object('response', provider_message_id) FROM updated
-     ),
-     counters AS (
-       UPDATE broadcasts b SET sent_count = b.sent_count + c.n, updated_at = now()
-       FROM (SELECT broadcast_id, count(*)::int AS n FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id) c
-       WHERE b.id = c.broadcast_id
-     ),
-     touched_threads AS (
-       UPDATE threads t SET last_message_at = u.sent_at, updated_at = now() FROM updated u WHERE t.id = u.thread_id
-     )
-     SELECT * FROM updated`;
-  return sent;
-}
 
 async function recordBounced(tx: Prisma.TransactionClient, results: Extract<DeliveryResult, { kind: "bounced" }>[]): Promise<(Returned & { code: number; reason: string })[]> {
   if (results.length === 0) return [];
@@ -97,9 +62,8 @@ async function recordBounced(tx: Prisma.TransactionClient, results: Extract<Deli
        ON CONFLICT (organization_id, email) DO NOTHING
      ),
      counters AS (
-       UPDATE broadcasts b SET bounced_count = b.bounced_count + c.n, updated_at = now()
-       FROM (SELECT broadcast_id, count(*)::int AS n FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id) c
-       WHERE b.id = c.broadcast_id
+       INSERT INTO broadcast_counter_deltas (broadcast_id, bounced_count)
+       SELECT broadcast_id, count(*)::int FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id
      )
      SELECT * FROM updated`;
 }
@@ -132,21 +96,40 @@ async function recordWithdrawn(tx: Prisma.TransactionClient, withdrawn: Withdraw
 }
 
 /**
- * An inbox whose server refused the connection or the login shows it; one that sent again is
- * cleared. Raw SQL: a deleted inbox is simply not there, and `updated_at` (which versions the
+ * Emails given back unsent: due again (or held while their broadcast is paused, or cancelled with
+ * it), the attempt and the inbox's daily allowance they took at the claim handed back too.
+ */
+async function recordReturned(tx: Prisma.TransactionClient, returned: { id: string; inbox_id: string | null }[]) {
+  if (returned.length === 0) return;
+  const ids = returned.map((r) => r.id);
+  const rows = await tx.$queryRawUnsafe<{ inbox_id: string | null; n: number }[]>(
+    `WITH updated AS (
+       UPDATE emails SET status = ${RETURNED_STATUS}, attempts = GREATEST(attempts - 1, 0), locked_until = NULL, updated_at = now(),
+         last_error = CASE WHEN ${RETURNED_STATUS} = 'cancelled' THEN 'The broadcast was cancelled' ELSE last_error END
+       WHERE id = ANY($1::uuid[]) AND status = 'sending'
+       RETURNING inbox_id
+     )
+     SELECT inbox_id, count(*)::int AS n FROM updated WHERE inbox_id IS NOT NULL GROUP BY inbox_id`,
+    ids,
+  );
+  if (rows.length === 0) return;
+  await tx.$executeRaw`
+    UPDATE inboxes i SET daily_sent_count = GREATEST(i.daily_sent_count - v.n, 0)
+    FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS v(inbox_id uuid, n int)
+    WHERE i.id = v.inbox_id AND i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date`;
+}
+
+/**
+ * An inbox whose server refused the connection or the login shows it (one that sent again is
+ * cleared by record-sent.ts). Raw SQL: a deleted inbox is simply not there, and `updated_at` (which versions the
  * inbox's SMTP settings) stays as it is.
  */
-async function recordInboxHealth(tx: Prisma.TransactionClient, failing: Map<string, string>, working: Set<string>) {
-  if (failing.size > 0) {
-    const rows = JSON.stringify([...failing].map(([id, reason]) => ({ id, reason })));
-    await tx.$executeRaw`
-      UPDATE inboxes i SET last_error = v.reason, last_error_at = now()
-      FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text) WHERE i.id = v.id`;
-  }
-  const recovered = [...working].filter((id) => !failing.has(id));
-  if (recovered.length > 0) {
-    await tx.$executeRaw`UPDATE inboxes SET last_error = NULL WHERE id = ANY(${recovered}::uuid[]) AND last_error IS NOT NULL`;
-  }
+async function recordInboxHealth(tx: Prisma.TransactionClient, failing: Map<string, string>) {
+  if (failing.size === 0) return;
+  const rows = JSON.stringify([...failing].map(([id, reason]) => ({ id, reason })));
+  await tx.$executeRaw`
+    UPDATE inboxes i SET last_error = v.reason, last_error_at = now()
+    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text) WHERE i.id = v.id`;
 }
 
 /** Organizations with an enabled webhook at all: a batch of a thousand emails skips the others' events in one query. */
@@ -161,11 +144,12 @@ async function listeningOrganizations(tx: Prisma.TransactionClient, organization
 }
 
 /**
- * Writes a batch's outcomes in one transaction: each email's status and timestamps (only while it
- * is still this worker's `sending` claim, so a late duplicate never counts twice), its events,
- * the broadcast counters, suppressions, webhook events. Answers the broadcasts touched.
+ * Writes a batch's outcomes: the accepted emails in one statement (record-sent.ts), the rest in one
+ * transaction — each email's status and timestamps (only while it is still a `sending` claim, so a
+ * late duplicate never counts twice), its events, the broadcast counters (as deltas, see
+ * broadcast-counters.ts), suppressions, webhook events. Answers the broadcasts touched.
  */
-export async function recordOutcomes({ results, withdrawn, broken }: Outcomes, delays = RETRY_DELAYS_MS): Promise<string[]> {
+export async function recordOutcomes({ results, withdrawn, broken, returned = [] }: Outcomes, delays = RETRY_DELAYS_MS): Promise<string[]> {
   const sent = results.filter((r): r is Extract<DeliveryResult, { kind: "sent" }> => r.kind === "sent");
   const bounced = results.filter((r): r is Extract<DeliveryResult, { kind: "bounced" }> => r.kind === "bounced");
   const deferred = results.filter((r): r is Extract<DeliveryResult, { kind: "deferred" }> => r.kind === "deferred");
@@ -173,11 +157,13 @@ export async function recordOutcomes({ results, withdrawn, broken }: Outcomes, d
   const failing = new Map<string, string>();
   for (const d of deferred) if (d.inboxProblem && d.outgoing.inbox) failing.set(d.outgoing.inbox.id, d.reason);
   for (const b of broken) if (b.email.inbox_id) failing.set(b.email.inbox_id, b.reason);
-  const working = new Set(sent.map((s) => s.outgoing.inbox?.id).filter((id): id is string => Boolean(id)));
 
-  return db.$transaction(
+  // Accepted emails, the bulk of every batch, in one statement of their own (record-sent.ts).
+  const touched = new Set(await recordSent(sent));
+  if (bounced.length + deferred.length + broken.length + withdrawn.length + returned.length === 0) return [...touched];
+
+  return engineDb().$transaction(
     async (tx) => {
-      const sentRows = await recordSent(tx, sent);
       const bouncedRows = await recordBounced(tx, bounced);
       await recordDeferred(
         tx,
@@ -188,11 +174,9 @@ export async function recordOutcomes({ results, withdrawn, broken }: Outcomes, d
         delays,
       );
       await recordWithdrawn(tx, withdrawn);
-      await recordInboxHealth(tx, failing, working);
-      const listening = await listeningOrganizations(tx, [...sentRows, ...bouncedRows].map((r) => r.organization_id));
-      for (const row of sentRows.filter((r) => listening.has(r.organization_id))) {
-        await emitEvent(tx, { organizationId: row.organization_id, type: "email.sent", data: emailEventData(row) });
-      }
+      await recordReturned(tx, returned);
+      await recordInboxHealth(tx, failing);
+      const listening = await listeningOrganizations(tx, bouncedRows.map((r) => r.organization_id));
       for (const row of bouncedRows.filter((r) => listening.has(r.organization_id))) {
         await emitEvent(tx, {
           organizationId: row.organization_id,
@@ -200,9 +184,10 @@ export async function recordOutcomes({ results, withdrawn, broken }: Outcomes, d
           data: emailEventData(row, { bounce: { type: "hard", code: row.code, message: row.reason } }),
         });
       }
-      const touched = [...sentRows, ...bouncedRows].map((r) => r.broadcast_id);
-      touched.push(...deferred.map((d) => d.outgoing.email.broadcast_id), ...withdrawn.map((w) => w.email.broadcast_id));
-      return [...new Set(touched.filter((id): id is string => Boolean(id)))];
+      for (const id of [...bouncedRows.map((r) => r.broadcast_id), ...deferred.map((d) => d.outgoing.email.broadcast_id), ...withdrawn.map((w) => w.email.broadcast_id)]) {
+        if (id) touched.add(id);
+      }
+      return [...touched];
     },
     { timeout: 60_000, maxWait: 30_000 },
   );

@@ -1,10 +1,14 @@
 import { env } from "@/lib/env";
 import type { OutboundPolicy } from "@/lib/net/outbound-policy";
-import { claimDueEmails, extendLeases, releaseExpiredLeases } from "./claim";
+import { foldBroadcastCounters } from "./broadcast-counters";
+import { claimDueEmails, type Claimed } from "./claim";
 import { completeFinishedBroadcasts } from "./complete-broadcasts";
-import { deliver, type DeliveryResult } from "./deliver";
-import { prepareBatch, type Outgoing, type Withdrawn } from "./prepare-batch";
-import { recordOutcomes, RETRY_DELAYS_MS } from "./record-outcomes";
+import { Destinations } from "./destinations";
+import { engineDb } from "./engine-db";
+import { startLeaseKeeper } from "./leases";
+import { prepareBatch, type Outgoing } from "./prepare-batch";
+import { Recorder } from "./recorder";
+import { listenForStops } from "./stop-signals";
 import { Transports } from "./transports";
 
 export type SenderOptions = {
@@ -17,8 +21,13 @@ export type SenderOptions = {
   retryDelaysMs?: number[];
   /** Only this organization's emails (tests share one database). */
   organizationId?: string;
-  /** dispatchOnce claims more only while fewer emails than this wait for their SMTP connection. */
-  maxQueued?: number;
+  /**
+   * Most emails accepted by SMTP servers and not yet recorded; no email is handed to SMTP while
+   * that many wait. A worker killed at any moment repeats at most about this many.
+   */
+  maxUnrecorded?: number;
+  /** Most emails one worker holds (claimed, not yet recorded) across all destinations. */
+  maxHeld?: number;
   /** Where inboxes' SMTP servers may be; the operator's policy (ALLOWED_PRIVATE_HOSTS) when not given. */
   policy?: OutboundPolicy;
   /** Connection and greeting timeouts of inboxes' SMTP servers (30 s). */
@@ -29,110 +38,274 @@ export type Sender = {
   /** Claims one batch of due emails, sends it and records the outcomes. Answers how many it claimed. */
   runOnce: () => Promise<number>;
   /**
-   * Claims and prepares one batch and hands it to the SMTP connections; its delivery and
-   * recording go on in the background. Waits first while enough emails are already queued for
-   * the connections. Answers how many it claimed.
+   * Claims and prepares one batch and queues it for its SMTP destinations; delivery and recording
+   * go on in the background. Waits first while every destination seen so far has enough queued.
+   * Answers how many it claimed.
    */
   dispatchOnce: () => Promise<number>;
-  /** Resolves once every dispatched batch is delivered and recorded. */
+  /** Resolves once every claimed email is delivered and recorded (or given back). */
   drain: () => Promise<void>;
-  close: () => void;
-};
-
-type Batch = {
-  ids: string[];
-  outgoing: Outgoing[];
-  withdrawn: Withdrawn[];
-  broken: { email: Outgoing["email"]; reason: string }[];
-  heartbeat: NodeJS.Timeout;
+  /** Claims nothing more, gives back the emails not yet handed to SMTP, and drains. */
+  stop: () => Promise<void>;
+  close: () => Promise<void>;
+  /** Counters for tests and logs. */
+  stats: () => { held: number; waiting: number; active: number; unrecordedSent: number };
 };
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+
+/** How often the broadcasts of queued emails are checked for a pause or a cancel. */
+const STOP_CHECK_MS = 1000;
+/** How long an announced pause or cancel keeps a broadcast's newly prepared emails out of the queues (a resume may follow). */
+const STOP_MEMORY_MS = 3000;
+/** How soon after a write the touched broadcasts' counters are folded and their completion checked. */
+const COMPLETION_DELAY_MS = 200;
 
 export function createSender(options: SenderOptions = {}): Sender {
   const batchSize = options.batchSize ?? 100;
   const leaseMs = options.leaseMs ?? env.workerLeaseSeconds * 1000;
   const paceScale = options.paceScale ?? 1;
-  const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const organizationId = options.organizationId;
-  const maxQueued = options.maxQueued ?? batchSize * 2;
+  const maxUnrecorded = options.maxUnrecorded ?? 40;
+  const maxHeld = options.maxHeld ?? 2000;
   const transports = new Transports("relayUrl" in options ? options.relayUrl : env.smtpRelayUrl, {
     policy: options.policy,
     connectTimeoutMs: options.smtpConnectTimeoutMs,
   });
-  let lastRelease = 0;
-  let queued = 0;
-  const delivered = new Set<() => void>();
-  const inFlight = new Set<Promise<void>>();
 
-  async function claimBatch(): Promise<Batch | null> {
-    if (Date.now() - lastRelease > Math.min(leaseMs, 5_000)) {
-      lastRelease = Date.now();
-      await releaseExpiredLeases(organizationId);
+  /** Every email this worker holds (claimed, not yet recorded), with when it was claimed. */
+  const held = new Map<string, number>();
+  /** Waiters on a recorded id (runOnce). */
+  const waiters = new Map<string, () => void>();
+  const lastServed = new Map<string, number>();
+  let stopping = false;
+  let claiming: Promise<unknown> = Promise.resolve();
+  let roomWaiters: (() => void)[] = [];
+  const wakeRoomWaiters = () => {
+    for (const wake of roomWaiters.splice(0)) wake();
+  };
+
+  let leases: ReturnType<typeof startLeaseKeeper> | null = null;
+  let stopSignals: ReturnType<typeof listenForStops> | null = null;
+  /** Broadcasts a pause or cancel was just announced for: their emails are given back, not queued. */
+  const stoppedRecently = new Map<string, number>();
+  const recentlyStopped = (broadcastId: string | null) => {
+    const at = broadcastId ? stoppedRecently.get(broadcastId) : undefined;
+    return at !== undefined && Date.now() - at < STOP_MEMORY_MS;
+  };
+  const startLeases = () => (leases ??= startLeaseKeeper({ leaseMs, held: () => held, organizationId }));
+  // Only for the worker's pipeline (dispatchOnce): runOnce sends its whole batch before it answers.
+  const listen = () =>
+    (stopSignals ??= listenForStops((broadcastId) => {
+      for (const [id, at] of stoppedRecently) if (Date.now() - at >= STOP_MEMORY_MS) stoppedRecently.delete(id);
+      stoppedRecently.set(broadcastId, Date.now());
+      giveBack(destinations.withdraw((o) => o.email.broadcast_id === broadcastId));
+    }));
+
+  const touched = new Set<string>();
+  let completionTimer: NodeJS.Timeout | null = null;
+  let completing: Promise<void> = Promise.resolve();
+  const completeTouched = () => {
+    completionTimer = null;
+    const ids = [...touched];
+    touched.clear();
+    if (ids.length === 0) return completing;
+    completing = completing
+      .then(() => foldBroadcastCounters(ids))
+      .then(() => completeFinishedBroadcasts(ids))
+      .then(() => undefined)
+      .catch((error: unknown) => console.error("[sender] folding counters / completing broadcasts failed (the housekeeping retries):", describe(error)));
+    return completing;
+  };
+
+  const recorder = new Recorder({
+    retryDelaysMs: options.retryDelaysMs,
+    onRecorded: (ids, broadcasts) => {
+      for (const id of ids) {
+        held.delete(id);
+        const wake = waiters.get(id);
+        if (wake) {
+          waiters.delete(id);
+          wake();
+        }
+      }
+      for (const id of broadcasts) touched.add(id);
+      if (broadcasts.length > 0 && !completionTimer) completionTimer = setTimeout(completeTouched, COMPLETION_DELAY_MS);
+    },
+    onFailure: () => leases?.noteFailure(),
+    onProgress: () => {
+      destinations.pump();
+      wakeRoomWaiters();
+    },
+  });
+
+  const destinations = new Destinations({
+    transports,
+    mayHand: () => recorder.unrecordedSent < maxUnrecorded,
+    onResult: (result) => recorder.add({ kind: "result", result }),
+    onRoom: wakeRoomWaiters,
+  });
+
+  const room = {
+    inbox: (inbox: Parameters<Destinations["inboxRoom"]>[0]) => Math.min(destinations.inboxRoom(inbox), maxHeld - held.size),
+    relay: () => Math.min(destinations.relayRoom(), maxHeld - held.size),
+    order: (ids: string[]) => [...ids].sort((a, b) => (lastServed.get(a) ?? 0) - (lastServed.get(b) ?? 0)),
+    full: () => destinations.fullInboxes(),
+  };
+
+  /** Gives back, unsent, the queued emails whose broadcast stopped sending or whose inbox was paused. */
+  let stopCheck: NodeJS.Timeout | null = null;
+  async function checkStops() {
+    stopCheck = null;
+    const broadcastIds = new Set<string>();
+    const inboxIds = new Set<string>();
+    destinations.forEachWaiting((o) => {
+      if (o.email.broadcast_id) broadcastIds.add(o.email.broadcast_id);
+      if (o.inbox) inboxIds.add(o.inbox.id);
+    });
+    if (broadcastIds.size > 0 || inboxIds.size > 0) {
+      try {
+        const [stopped, paused] = await Promise.all([
+          engineDb().$queryRaw<{ id: string }[]>`SELECT id FROM broadcasts WHERE id = ANY(${[...broadcastIds]}::uuid[]) AND status <> 'sending'`,
+          engineDb().$queryRaw<{ id: string }[]>`SELECT id FROM inboxes WHERE id = ANY(${[...inboxIds]}::uuid[]) AND paused`,
+        ]);
+        const stoppedIds = new Set(stopped.map((r) => r.id));
+        const pausedIds = new Set(paused.map((r) => r.id));
+        if (stoppedIds.size > 0 || pausedIds.size > 0) {
+          giveBack(destinations.withdraw((o) => (o.email.broadcast_id !== null && stoppedIds.has(o.email.broadcast_id)) || (o.inbox !== null && pausedIds.has(o.inbox.id))));
+        }
+      } catch {
+        // The database is away: the emails stay queued, and the recorder holds back new sends anyway.
+      }
     }
-    const ids = await claimDueEmails({ batchSize, leaseMs, paceScale, organizationId });
-    if (ids.length === 0) return null;
-    // A slow SMTP server must not let the lease run out under a worker that is still sending.
-    const heartbeat = setInterval(() => void extendLeases(ids, leaseMs).catch(() => undefined), Math.max(250, leaseMs / 3));
+    scheduleStopCheck();
+  }
+  function scheduleStopCheck() {
+    if (stopCheck || stopping) return;
+    stopCheck = setTimeout(() => void checkStops(), STOP_CHECK_MS);
+    stopCheck.unref();
+  }
+
+  function giveBack(outgoing: Outgoing[]) {
+    for (const o of outgoing) recorder.add({ kind: "returned", id: o.email.id, inbox_id: o.inbox?.id ?? null });
+  }
+
+  /** Claims and prepares one batch and queues it; answers the ids claimed. */
+  async function claimAndQueue(): Promise<string[]> {
+    startLeases();
+    // One claim at a time per worker, so each sees the room the previous one left.
+    let claimed: Claimed[] = [];
+    const claim = claiming.then(async () => {
+      if (stopping) return;
+      claimed = await claimDueEmails({ batchSize, leaseMs, paceScale, organizationId, room });
+      const now = Date.now();
+      for (const c of claimed) {
+        held.set(c.id, now);
+        lastServed.set(c.organization_id, now);
+        destinations.reserve(c.inbox_id, 1);
+      }
+    });
+    claiming = claim.catch(() => undefined);
     try {
-      const { outgoing, withdrawn, broken } = await prepareBatch(ids);
-      return { ids, outgoing, withdrawn, broken: broken.map((b) => ({ email: b.email, reason: describe(b.error) })), heartbeat };
+      await claim;
     } catch (error) {
-      clearInterval(heartbeat);
+      leases?.noteFailure();
       throw error;
     }
-  }
-
-  function send(batch: Batch): Promise<DeliveryResult>[] {
-    queued += batch.outgoing.length;
-    return batch.outgoing.map((item) =>
-      deliver(item, transports).finally(() => {
-        queued--;
-        for (const wake of delivered) wake();
-      }),
-    );
-  }
-
-  async function finish(batch: Batch, deliveries: Promise<DeliveryResult>[]): Promise<void> {
+    if (claimed.length === 0) return [];
+    const ids = claimed.map((c) => c.id);
     try {
-      const results = await Promise.all(deliveries);
-      const touched = await recordOutcomes({ results, withdrawn: batch.withdrawn, broken: batch.broken }, delays);
-      await completeFinishedBroadcasts(touched);
-    } finally {
-      clearInterval(batch.heartbeat);
+      const { outgoing, withdrawn, broken } = await prepareBatch(ids);
+      const prepared = new Set([...outgoing, ...broken].map((o) => o.email.id).concat(withdrawn.map((w) => w.email.id)));
+      for (const c of claimed) destinations.reserve(c.inbox_id, -1);
+      for (const w of withdrawn) recorder.add({ kind: "withdrawn", withdrawn: w });
+      for (const b of broken) recorder.add({ kind: "broken", email: b.email, reason: describe(b.error) });
+      // Claimed but no longer `sending` when read back (taken over meanwhile): nothing to do here.
+      for (const id of ids) if (!prepared.has(id)) held.delete(id);
+      if (stopping) giveBack(outgoing);
+      else {
+        giveBack(outgoing.filter((o) => recentlyStopped(o.email.broadcast_id)));
+        for (const o of outgoing) if (!recentlyStopped(o.email.broadcast_id)) destinations.enqueue(o);
+      }
+      scheduleStopCheck();
+    } catch (error) {
+      for (const c of claimed) {
+        destinations.reserve(c.inbox_id, -1);
+        recorder.add({ kind: "returned", id: c.id, inbox_id: c.inbox_id });
+      }
+      throw error;
     }
+    return ids;
+  }
+
+  function recorded(ids: string[]): Promise<void> {
+    return Promise.all(
+      ids.filter((id) => held.has(id)).map((id) => new Promise<void>((resolve) => waiters.set(id, resolve))),
+    ).then(() => undefined);
   }
 
   async function runOnce(): Promise<number> {
-    const batch = await claimBatch();
-    if (!batch) return 0;
-    await finish(batch, send(batch));
-    return batch.ids.length;
+    const ids = await claimAndQueue();
+    if (ids.length === 0) return 0;
+    await recorded(ids);
+    if (completionTimer) clearTimeout(completionTimer);
+    await completeTouched();
+    return ids.length;
+  }
+
+  /** Until some destination has room (or none is known yet), at most a short while. */
+  function roomToClaim(): Promise<void> {
+    if (destinations.worthClaiming() && held.size < maxHeld) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, 250);
+      function done() {
+        clearTimeout(timer);
+        roomWaiters = roomWaiters.filter((w) => w !== done);
+        resolve();
+      }
+      roomWaiters.push(done);
+    });
   }
 
   async function dispatchOnce(): Promise<number> {
-    while (queued >= maxQueued) {
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          delivered.delete(wake);
-          resolve();
-        };
-        delivered.add(wake);
-      });
-    }
-    const batch = await claimBatch();
-    if (!batch) return 0;
-    // Unrecorded outcomes are safe: the emails stay `sending` under their lease, and a lease that
-    // runs out makes them due again, as after a crash.
-    const finishing = finish(batch, send(batch)).catch((error: unknown) => console.error("[sender] recording a batch failed:", error));
-    inFlight.add(finishing);
-    void finishing.then(() => inFlight.delete(finishing));
-    return batch.ids.length;
+    if (stopping) return 0;
+    listen();
+    await roomToClaim();
+    if (stopping) return 0;
+    return (await claimAndQueue()).length;
   }
 
   async function drain(): Promise<void> {
-    while (inFlight.size > 0) await Promise.all(inFlight);
+    while (held.size > 0 || recorder.pending > 0) {
+      await recorder.drained();
+      if (held.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    if (completionTimer) clearTimeout(completionTimer);
+    await completeTouched();
   }
 
-  return { runOnce, dispatchOnce, drain, close: () => transports.close() };
+  async function stop(): Promise<void> {
+    stopping = true;
+    await claiming;
+    giveBack(destinations.withdraw(() => true));
+    await drain();
+  }
+
+  async function close(): Promise<void> {
+    stopping = true;
+    if (stopCheck) clearTimeout(stopCheck);
+    if (completionTimer) clearTimeout(completionTimer);
+    recorder.close();
+    await Promise.all([leases?.stop(), stopSignals?.close()]);
+    transports.close();
+  }
+
+  return {
+    runOnce,
+    dispatchOnce,
+    drain,
+    stop,
+    close,
+    stats: () => ({ held: held.size, waiting: destinations.waitingCount, active: destinations.activeCount, unrecordedSent: recorder.unrecordedSent }),
+  };
 }

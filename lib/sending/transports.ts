@@ -15,7 +15,7 @@ export type InboxSmtp = {
 };
 
 /** Connections kept open per SMTP server: enough to pipeline an instant broadcast, few enough to be polite. */
-const MAX_CONNECTIONS = 5;
+export const MAX_CONNECTIONS = 5;
 
 /**
  * SMTP is a conversation of small commands. With Nagle's algorithm on, each one can wait for the

@@ -11,6 +11,7 @@ export type Reason = { code: string; message: string; resumes_at?: string | null
 
 type Progress = { total: number; queued: number; sent: number; bounced: number; failed: number; cancelled: number };
 
+// `scheduled`: held while the broadcast is paused.
 const PENDING = ["queued", "scheduled", "sending"];
 const OUT = ["sent", "delivered", "complained"];
 // An inbox error this recent still describes the inbox.
@@ -87,11 +88,49 @@ async function relayReasons(b: Broadcast): Promise<Reason[]> {
   return reasons;
 }
 
+/**
+ * Emails claimed by a worker that stopped renewing their lease (it crashed, or lost the database):
+ * a live worker renews every quarter lease, so a lease with less than half of it left has missed
+ * renewals. They are taken over when it runs out.
+ */
+async function recoveryReason(b: Broadcast, now: Date): Promise<Reason | null> {
+  const leaseMs = env.workerLeaseSeconds * 1000;
+  const [row] = await db.$queryRaw<{ n: number; until: Date | null }[]>`
+    SELECT count(*)::int AS n, max(locked_until) AS until FROM emails
+    WHERE broadcast_id = ${b.id}::uuid AND organization_id = ${b.organization_id}::uuid AND status = 'sending'
+      AND locked_until < ${new Date(now.getTime() + leaseMs / 2)}`;
+  if (!row || row.n === 0) return null;
+  const at = new Date(Math.max(row.until?.getTime() ?? now.getTime(), now.getTime()) + 1000).toISOString();
+  return {
+    code: "RECOVERING",
+    message: `${row.n} email${row.n === 1 ? " was" : "s were"} being sent by a worker that stopped answering; another worker takes them over when their lease ends, by ${at}. An email already accepted by its server keeps its Message-ID if it goes again.`,
+    resumes_at: at,
+  };
+}
+
+const pausedBy: Record<string, { code: string; who: string }> = {
+  manual: { code: "PAUSED", who: "by a person" },
+  bounce_rate: { code: "PAUSED_BOUNCE_RATE", who: "by the circuit breaker: too many of its emails bounced" },
+  complaint_rate: { code: "PAUSED_COMPLAINT_RATE", who: "by the circuit breaker: too many recipients marked it as spam" },
+};
+
+function pausedReason(b: Broadcast): Reason {
+  const by = pausedBy[b.paused_reason ?? "manual"] ?? pausedBy.manual;
+  const since = b.paused_at ? ` at ${b.paused_at.toISOString()}` : "";
+  return { code: by.code, message: `Paused ${by.who}${since}. Nothing more goes out until it is resumed.` };
+}
+
 /** Reasons a `sending` broadcast sends nothing (or less) right now; `sending` says whether anything can go. */
 async function sendingReasons(b: Broadcast, progress: Progress, now: Date): Promise<{ reasons: Reason[]; sending: boolean }> {
+  const recovering = await recoveryReason(b, now);
+  const rest = await sendingReasonsWithoutRecovery(b, progress, now);
+  return recovering ? { sending: rest.sending, reasons: [recovering, ...rest.reasons] } : rest;
+}
+
+async function sendingReasonsWithoutRecovery(b: Broadcast, progress: Progress, now: Date): Promise<{ reasons: Reason[]; sending: boolean }> {
   if (!b.fanned_out_at) {
     const preparing: Reason = { code: "PREPARING", message: `Creating the email records: ${progress.total} so far; sending has begun with them.` };
-    const rest = progress.queued > 0 ? await sendingReasons({ ...b, fanned_out_at: now }, progress, now) : { sending: true, reasons: [] };
+    const rest = progress.queued > 0 ? await sendingReasonsWithoutRecovery({ ...b, fanned_out_at: now }, progress, now) : { sending: true, reasons: [] };
     return { sending: rest.sending, reasons: [preparing, ...rest.reasons] };
   }
   if (progress.queued === 0) {
@@ -157,6 +196,12 @@ export async function getBroadcastSendingStatus(ctx: OrgContext, id: string) {
     case "sending":
       ({ reasons, sending } = await sendingReasons(b, progress, now));
       break;
+    case "paused": {
+      // Emails claimed before the pause may still be finishing at their servers.
+      const recovering = await recoveryReason(b, now);
+      reasons = [pausedReason(b), ...(recovering ? [recovering] : [])];
+      break;
+    }
   }
   return { status: b.status, sending, reasons, progress };
 }

@@ -105,7 +105,9 @@ async function dispatchStep(tx: Prisma.TransactionClient, b: SequencedBroadcast,
     await tx.$executeRaw`
       UPDATE broadcasts
       SET total_recipients = total_recipients + ${counts.queued},
-          status = 'sending', completed_at = CASE WHEN status = 'sent' THEN NULL ELSE completed_at END,
+          -- A pause or cancel committed since this dispatch began stays as it is.
+          status = CASE WHEN status IN ('sending', 'sent') THEN 'sending'::"BroadcastStatus" ELSE status END,
+          completed_at = CASE WHEN status = 'sent' THEN NULL ELSE completed_at END,
           updated_at = now()
       WHERE id = ${b.id}::uuid`;
   }

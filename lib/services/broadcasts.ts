@@ -41,6 +41,8 @@ export const serializeBroadcast = (b: Broadcast) => ({
   replied_count: b.replied_count,
   unsubscribed_count: b.unsubscribed_count,
   failure_reason: b.failure_reason,
+  paused_reason: b.paused_reason,
+  paused_at: b.paused_at,
   scheduled_at: b.scheduled_at,
   started_at: b.started_at,
   completed_at: b.completed_at,

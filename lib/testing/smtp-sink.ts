@@ -59,7 +59,17 @@ function smtpError(code: number): Error & { responseCode: number } {
  * `credentials` a wrong password is refused), parses it with mailparser, and answers chosen codes
  * for chosen recipients.
  */
-export async function startSmtpSink(options: { credentials?: { user: string; pass: string }; dsn?: boolean } = {}): Promise<SmtpSink> {
+export type SmtpSinkOptions = {
+  credentials?: { user: string; pass: string };
+  /** Answers each message this long after it arrived (a slow server); it counts as received when answered. */
+  answerDelayMs?: number;
+  /** false: keep only the envelope and Message-ID, not the parsed message (tens of thousands of emails). */
+  parse?: boolean;
+  /** Offer the DSN extension (RFC 3461). */
+  dsn?: boolean;
+};
+
+export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   const attempts = new Map<string, number>();
   const rules = new Map<string, Rule>();
@@ -96,7 +106,8 @@ export async function startSmtpSink(options: { credentials?: { user: string; pas
       stream.on("end", async () => {
         const raw = Buffer.concat(chunks);
         try {
-          const parsed = await simpleParser(raw);
+          if (options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, options.answerDelayMs));
+          const parsed = options.parse === false ? ({} as ParsedMail) : await simpleParser(raw);
           received.push({
             envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
             envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
@@ -105,7 +116,7 @@ export async function startSmtpSink(options: { credentials?: { user: string; pas
             rcptArgs: session.envelope.rcptTo.map((rcpt) => ({ ...(rcpt.args || {}) })),
             receivedAt: Date.now(),
             messageId: messageIdOf(raw),
-            raw,
+            raw: options.parse === false ? Buffer.alloc(0) : raw,
             parsed,
           });
           for (const waiter of waiters.filter((w) => received.length >= w.count)) {

@@ -189,6 +189,66 @@ describe("sending broadcasts", () => {
     expectError(await client(null).get(`/v1/broadcasts/${theirs.id}/status`), 401, "UNAUTHORIZED");
   });
 
+  it("pauses a sending broadcast with its reason, holds its queued emails, explains it, and resumes where it stopped", async () => {
+    const { id } = await draft();
+    await org.owner.api.post(`/v1/broadcasts/${id}/send`);
+    await startBroadcast(id);
+    const [first] = await db.email.findMany({ where: { broadcast_id: id }, take: 1 });
+    await db.email.update({ where: { id: first.id }, data: { status: "sent", sent_at: new Date() } });
+
+    const paused = await org.owner.api.post(`/v1/broadcasts/${id}/pause`);
+    expect(paused.status).toBe(200);
+    expect(paused.body).toMatchObject({ id, status: "paused", paused_reason: "manual" });
+    expect(new Date(paused.body.paused_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect((await db.email.findMany({ where: { broadcast_id: id } })).map((e) => e.status).sort()).toEqual(["scheduled", "sent"]);
+    const status = (await org.owner.api.get(`/v1/broadcasts/${id}/status`)).body;
+    expect(status).toMatchObject({ status: "paused", sending: false, reasons: [{ code: "PAUSED", message: expect.stringContaining("by a person") }] });
+    expect(status.progress).toMatchObject({ total: 2, queued: 1, sent: 1 });
+    expectError(await org.owner.api.post(`/v1/broadcasts/${id}/pause`), 400, "BROADCAST_NOT_PAUSABLE");
+    expectError(await org.owner.api.post(`/v1/broadcasts/${id}/send`), 400, "BROADCAST_NOT_EDITABLE");
+
+    const resumed = await org.owner.api.post(`/v1/broadcasts/${id}/resume`);
+    expect(resumed.body).toMatchObject({ id, status: "sending", paused_reason: null, paused_at: null });
+    expect((await db.email.findMany({ where: { broadcast_id: id } })).map((e) => e.status).sort()).toEqual(["queued", "sent"]);
+    expectError(await org.owner.api.post(`/v1/broadcasts/${id}/resume`), 400, "BROADCAST_NOT_RESUMABLE");
+  });
+
+  it("resumes a fan-out the pause interrupted: its start job is queued again", async () => {
+    const { id } = await draft();
+    await org.owner.api.post(`/v1/broadcasts/${id}/send`);
+    // Started, but not one email record yet: the fan-out had not begun when the pause came.
+    await db.broadcast.update({ where: { id }, data: { status: "sending", started_at: new Date() } });
+    await db.$executeRaw`SELECT graphile_worker.remove_job(${id})`;
+    expect((await org.owner.api.post(`/v1/broadcasts/${id}/pause`)).body.status).toBe("paused");
+    expect(await startBroadcast(id)).toBe("skipped");
+    expect((await org.owner.api.post(`/v1/broadcasts/${id}/resume`)).body.status).toBe("sending");
+    expect(await jobOf(id)).toMatchObject({ task_identifier: "broadcast:start" });
+    expect(await startBroadcast(id)).toBe("started");
+    expect(await db.email.count({ where: { broadcast_id: id, status: "queued" } })).toBe(2);
+  });
+
+  it("cancels a paused broadcast; refuses to pause or resume a draft, a scheduled or a cancelled one", async () => {
+    const { id } = await draft();
+    expectError(await org.owner.api.post(`/v1/broadcasts/${id}/pause`), 400, "BROADCAST_NOT_PAUSABLE");
+    expectError(await org.owner.api.post(`/v1/broadcasts/${id}/resume`), 400, "BROADCAST_NOT_RESUMABLE");
+    await org.owner.api.post(`/v1/broadcasts/${id}/send`, { scheduled_at: inAnHour() });
+    expectError(await org.owner.api.post(`/v1/broadcasts/${id}/pause`), 400, "BROADCAST_NOT_PAUSABLE");
+    await org.owner.api.post(`/v1/broadcasts/${id}/send`);
+    await startBroadcast(id);
+    await org.owner.api.post(`/v1/broadcasts/${id}/pause`);
+    const cancelled = await org.owner.api.post(`/v1/broadcasts/${id}/cancel`);
+    expect(cancelled.body).toMatchObject({ status: "cancelled", paused_reason: null });
+    expect((await db.email.findMany({ where: { broadcast_id: id } })).map((e) => e.status)).toEqual(["cancelled", "cancelled"]);
+    expectError(await org.owner.api.post(`/v1/broadcasts/${id}/resume`), 400, "BROADCAST_NOT_RESUMABLE");
+  });
+
+  it("404s pause and resume of another organization's broadcast", async () => {
+    const theirs = await draft({}, other);
+    expectError(await org.owner.api.post(`/v1/broadcasts/${theirs.id}/pause`), 404, "NOT_FOUND");
+    expectError(await org.owner.api.post(`/v1/broadcasts/${theirs.id}/resume`), 404, "NOT_FOUND");
+    expectError(await client(null).post(`/v1/broadcasts/${theirs.id}/pause`), 401, "UNAUTHORIZED");
+  });
+
   it("lets a member send and cancel", async () => {
     const member = await org.addMember("member");
     const { id } = await draft();

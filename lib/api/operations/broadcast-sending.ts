@@ -2,7 +2,7 @@ import { defineOperation } from "@/lib/api/operation";
 import { broadcast } from "@/lib/schemas/broadcasts";
 import { broadcastSendingStatus, sendBroadcastInput } from "@/lib/schemas/broadcast-sending";
 import { idParams } from "@/lib/schemas/common";
-import { cancelBroadcast, sendBroadcast } from "@/lib/sending/broadcast-sending";
+import { cancelBroadcast, pauseBroadcast, resumeBroadcast, sendBroadcast } from "@/lib/sending/broadcast-sending";
 import { sendingSpeedReference } from "@/lib/sending/speeds";
 import { getBroadcastSendingStatus } from "@/lib/sending/why-not-sending";
 
@@ -41,13 +41,48 @@ export const cancelBroadcastOperation = defineOperation({
   tag,
   summary: "Cancel a broadcast",
   description:
-    "A scheduled or sending broadcast becomes `cancelled`: it will not start, and its emails not yet handed to SMTP are " +
-    "cancelled; emails already in flight finish and are counted. Other statuses: 400 BROADCAST_NOT_CANCELLABLE.",
+    "A scheduled, sending or paused broadcast becomes `cancelled`: it will not start, and its emails not yet handed to an " +
+    "SMTP server are cancelled — those already claimed by a worker within about a second, so sending stops within a few " +
+    "seconds. Emails already handed to a server finish and are counted. Other statuses: 400 BROADCAST_NOT_CANCELLABLE.",
   auth: "member",
   params: idParams,
   response: broadcast,
   errors: ["BROADCAST_NOT_CANCELLABLE", "NOT_FOUND"],
   handler: (ctx, { params }) => cancelBroadcast(ctx, params.id),
+});
+
+export const pauseBroadcastOperation = defineOperation({
+  method: "POST",
+  path: "/v1/broadcasts/{id}/pause",
+  tag,
+  summary: "Pause a sending broadcast",
+  description:
+    "A `sending` broadcast becomes `paused` with `paused_reason` `manual` and `paused_at`. Nothing more of it is sent: its " +
+    "emails not yet handed to an SMTP server wait (status `scheduled`) — those already claimed by a worker are given back " +
+    "within about a second, so sending stops within a few seconds; emails already handed to a server finish and are counted. " +
+    "Follow-up steps wait too. Resume it with `POST /v1/broadcasts/{id}/resume`; cancel it with `/cancel`. A broadcast may " +
+    "also pause itself (`paused_reason` `bounce_rate` or `complaint_rate`). Other statuses: 400 BROADCAST_NOT_PAUSABLE.",
+  auth: "member",
+  params: idParams,
+  response: broadcast,
+  errors: ["BROADCAST_NOT_PAUSABLE", "NOT_FOUND"],
+  handler: (ctx, { params }) => pauseBroadcast(ctx, params.id),
+});
+
+export const resumeBroadcastOperation = defineOperation({
+  method: "POST",
+  path: "/v1/broadcasts/{id}/resume",
+  tag,
+  summary: "Resume a paused broadcast",
+  description:
+    "A `paused` broadcast becomes `sending` again and continues where it stopped: its waiting emails are queued again and a " +
+    "fan-out the pause interrupted carries on. A recipient who already got the email does not get it again. " +
+    "Other statuses: 400 BROADCAST_NOT_RESUMABLE.",
+  auth: "member",
+  params: idParams,
+  response: broadcast,
+  errors: ["BROADCAST_NOT_RESUMABLE", "NOT_FOUND"],
+  handler: (ctx, { params }) => resumeBroadcast(ctx, params.id),
 });
 
 export const broadcastSendingStatusOperation = defineOperation({
@@ -59,7 +94,8 @@ export const broadcastSendingStatusOperation = defineOperation({
     "The broadcast's status, whether emails of it can go out right now, its progress over its email records, and `reasons` " +
     "when it is not sending (or not at full speed): a draft, scheduled for later, no recipients, an inbox paused, failing or " +
     "at its daily limit (with `resumes_at`), no relay or no verified domain for it, waiting for a retry or the next sequence " +
-    "step, cancelled, failed (with the reason), or finished.",
+    "step, paused (by whom or which breaker, and since when), emails being taken over from a worker that stopped (with " +
+    "`resumes_at`), cancelled, failed (with the reason), or finished.",
   auth: "member",
   params: idParams,
   response: broadcastSendingStatus,
@@ -67,4 +103,10 @@ export const broadcastSendingStatusOperation = defineOperation({
   handler: (ctx, { params }) => getBroadcastSendingStatus(ctx, params.id),
 });
 
-export const broadcastSendingOperations = [sendBroadcastOperation, cancelBroadcastOperation, broadcastSendingStatusOperation];
+export const broadcastSendingOperations = [
+  sendBroadcastOperation,
+  cancelBroadcastOperation,
+  pauseBroadcastOperation,
+  resumeBroadcastOperation,
+  broadcastSendingStatusOperation,
+];

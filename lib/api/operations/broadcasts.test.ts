@@ -106,6 +106,8 @@ describe("Broadcasts", () => {
         replied_count: 0,
         unsubscribed_count: 0,
         failure_reason: null,
+        paused_reason: null,
+        paused_at: null,
         scheduled_at: "2030-01-02T01:04:05.000Z",
         started_at: null,
         completed_at: null,

@@ -1,0 +1,4 @@
+import { resumeBroadcastOperation } from "@/lib/api/operations/broadcast-sending";
+import { route } from "@/lib/api/route";
+
+export const POST = route(resumeBroadcastOperation);

@@ -1,0 +1,217 @@
+import type { InboxServer } from "./claim";
+import { deliver, type DeliveryResult } from "./deliver";
+import type { Outgoing } from "./prepare-batch";
+import { MAX_CONNECTIONS, type Transports } from "./transports";
+
+/** Concurrent deliveries to one SMTP server (host and port) across all the inboxes that use it. */
+export const SERVER_CONNECTIONS = 20;
+/** Each destination's queue holds about this much of its own sending time: a slow server gets a short queue. */
+const QUEUE_MS = 2_000;
+/** Most emails queued for one destination (and twice that for one server across its inboxes). */
+const MAX_QUEUE = 400;
+/** What a destination never seen before is assumed to take per email, until it has answered. */
+const FIRST_GUESS_MS = 200;
+/** A destination fed within this long still counts as at work. */
+const RECENT_MS = 2_000;
+/** A destination idle this long is forgotten (its pace is measured again if it comes back). */
+const IDLE_MS = 60_000;
+
+type Job = { outgoing: Outgoing; inboxKey: string };
+
+/** One inbox's SMTP transport, or the relay: its own connections and its own queue. */
+class Destination {
+  readonly waiting: Job[] = [];
+  active = 0;
+  reserved = 0;
+  /** When emails for it last came from a claim: a destination fed recently is worth claiming for. */
+  fedAt = 0;
+  /** Moving average of one delivery's time on one connection. */
+  serviceMs = FIRST_GUESS_MS;
+
+  constructor(
+    readonly key: string,
+    public serverKey: string,
+  ) {}
+
+  get load() {
+    return this.waiting.length + this.active + this.reserved;
+  }
+
+  /** About QUEUE_MS of work at the pace this server keeps, at least two rounds of its connections. */
+  get cap() {
+    return Math.min(MAX_QUEUE, Math.max(2 * MAX_CONNECTIONS, Math.round((MAX_CONNECTIONS * QUEUE_MS) / this.serviceMs)));
+  }
+
+  observe(ms: number) {
+    this.serviceMs = this.serviceMs * 0.8 + Math.max(0.5, ms) * 0.2;
+  }
+}
+
+const inboxKey = (id: string) => `inbox:${id}`;
+const serverKeyOf = (inbox: { smtp_host: string; smtp_port: number }) => `smtp:${inbox.smtp_host.toLowerCase()}:${inbox.smtp_port}`;
+const RELAY = "relay";
+
+export type DestinationsOptions = {
+  transports: Transports;
+  /** Whether another email may be handed to SMTP now (the recorder's bound on unrecorded outcomes). */
+  mayHand: () => boolean;
+  onResult: (result: DeliveryResult) => void;
+  /** Called whenever a destination's queue has room again, or a delivery ends. */
+  onRoom: () => void;
+};
+
+/**
+ * The SMTP side of the engine. Each inbox (and the relay) has its own queue and at most
+ * MAX_CONNECTIONS deliveries at a time; each server at most SERVER_CONNECTIONS across its inboxes.
+ * Emails wait here, not inside nodemailer's pool, so they can still be taken back (pause,
+ * cancel, shutdown) until the moment they go to SMTP. A slow server fills only its own queue,
+ * sized to its own pace, and the claims give it nothing more until that drains.
+ */
+export class Destinations {
+  private readonly byKey = new Map<string, Destination>();
+  private readonly serverActive = new Map<string, number>();
+  private turn = 0;
+  private prunedAt = Date.now();
+
+  constructor(private readonly options: DestinationsOptions) {}
+
+  /** Forgets destinations idle for a minute: the worker's bookkeeping follows the inboxes at work, not every inbox it ever served. */
+  private prune(now: number) {
+    if (now - this.prunedAt < 10_000) return;
+    this.prunedAt = now;
+    for (const [key, d] of this.byKey) if (d.load === 0 && now - d.fedAt > IDLE_MS) this.byKey.delete(key);
+  }
+
+  private destination(key: string, serverKey: string): Destination {
+    let d = this.byKey.get(key);
+    if (!d) {
+      d = new Destination(key, serverKey);
+      this.byKey.set(key, d);
+    }
+    d.serverKey = serverKey;
+    return d;
+  }
+
+  private serverLoad(serverKey: string) {
+    let load = 0;
+    for (const d of this.byKey.values()) if (d.serverKey === serverKey) load += d.load;
+    return load;
+  }
+
+  private roomOf(d: Destination): number {
+    // Refilled once half drained, so a claim brings a worthwhile batch rather than one email at a time.
+    if (d.load > d.cap / 2) return 0;
+    return Math.max(0, Math.min(d.cap - d.load, 2 * MAX_QUEUE - this.serverLoad(d.serverKey)));
+  }
+
+  /** How many more emails of this inbox the worker wants now. */
+  inboxRoom(inbox: InboxServer): number {
+    return this.roomOf(this.destination(inboxKey(inbox.id), serverKeyOf(inbox)));
+  }
+
+  /** Inboxes known to have no room now: a claim leaves them alone (and unlocked, for other workers). */
+  fullInboxes(): string[] {
+    const full: string[] = [];
+    for (const d of this.byKey.values()) if (d.key.startsWith("inbox:") && this.roomOf(d) === 0) full.push(d.key.slice("inbox:".length));
+    return full;
+  }
+
+  relayRoom(): number {
+    return this.roomOf(this.destination(RELAY, RELAY));
+  }
+
+  /**
+   * Whether a claim is worth making now: some destination with work (emails queued or in flight,
+   * or fed in the last seconds) has room for more. With none at work, the worker is idle and a
+   * claim finds out whether there is anything new. Otherwise claiming waits for one to drain (and
+   * looks for new destinations at its own slower pace).
+   */
+  worthClaiming(): boolean {
+    let working = false;
+    const now = Date.now();
+    this.prune(now);
+    for (const d of this.byKey.values()) {
+      if (d.load === 0 && now - d.fedAt > RECENT_MS) continue;
+      working = true;
+      if (this.roomOf(d) > 0) return true;
+    }
+    return !working;
+  }
+
+  /** Counts claimed emails against their destination until they are queued or given back. */
+  reserve(inboxId: string | null, delta: number) {
+    const d = this.byKey.get(inboxId ? inboxKey(inboxId) : RELAY);
+    if (!d) return;
+    d.reserved = Math.max(0, d.reserved + delta);
+    if (delta > 0) d.fedAt = Date.now();
+  }
+
+  enqueue(outgoing: Outgoing) {
+    const key = outgoing.inbox ? inboxKey(outgoing.inbox.id) : RELAY;
+    const d = this.destination(key, outgoing.inbox ? serverKeyOf(outgoing.inbox) : RELAY);
+    d.waiting.push({ outgoing, inboxKey: key });
+    this.pump();
+  }
+
+  /** Takes back every queued email that matches (not those already handed to SMTP). */
+  withdraw(match: (outgoing: Outgoing) => boolean): Outgoing[] {
+    const taken: Outgoing[] = [];
+    for (const d of this.byKey.values()) {
+      for (let i = d.waiting.length - 1; i >= 0; i--) {
+        if (match(d.waiting[i].outgoing)) taken.push(...d.waiting.splice(i, 1).map((job) => job.outgoing));
+      }
+    }
+    if (taken.length > 0) this.options.onRoom();
+    return taken;
+  }
+
+  forEachWaiting(visit: (outgoing: Outgoing) => void) {
+    for (const d of this.byKey.values()) for (const job of d.waiting) visit(job.outgoing);
+  }
+
+  get waitingCount() {
+    let n = 0;
+    for (const d of this.byKey.values()) n += d.waiting.length;
+    return n;
+  }
+
+  get activeCount() {
+    let n = 0;
+    for (const d of this.byKey.values()) n += d.active;
+    return n;
+  }
+
+  /** Hands queued emails to SMTP while connections and the recorder allow, one per destination in turn. */
+  pump() {
+    const all = [...this.byKey.values()];
+    if (all.length === 0) return;
+    let started = true;
+    while (started && this.options.mayHand()) {
+      started = false;
+      for (let n = 0; n < all.length && this.options.mayHand(); n++) {
+        const d = all[(this.turn + n) % all.length];
+        if (d.waiting.length === 0 || d.active >= MAX_CONNECTIONS) continue;
+        if ((this.serverActive.get(d.serverKey) ?? 0) >= SERVER_CONNECTIONS) continue;
+        this.start(d, d.waiting.shift()!);
+        started = true;
+      }
+      this.turn = (this.turn + 1) % all.length;
+    }
+  }
+
+  private start(d: Destination, job: Job) {
+    d.active++;
+    this.serverActive.set(d.serverKey, (this.serverActive.get(d.serverKey) ?? 0) + 1);
+    const began = performance.now();
+    void deliver(job.outgoing, this.options.transports)
+      .then((result) => {
+        d.active--;
+        this.serverActive.set(d.serverKey, (this.serverActive.get(d.serverKey) ?? 1) - 1);
+        d.observe(performance.now() - began);
+        this.options.onResult(result);
+        this.pump();
+        this.options.onRoom();
+      })
+      .catch((error: unknown) => console.error("[sender] after a delivery:", error));
+  }
+}

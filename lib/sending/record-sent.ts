@@ -1,0 +1,73 @@
+import type { DeliveryResult } from "./deliver";
+import { recordPool } from "./engine-db";
+
+type Sent = Extract<DeliveryResult, { kind: "sent" }>;
+
+/**
+ * Everything that follows an accepted email, in one statement (so one transaction and one round
+ * trip, prepared once per connection): the email becomes `sent` (only while it is still a
+ * `sending` claim, so a late duplicate never counts twice), its `sent` event, the broadcast's
+ * counter delta, the thread's last message, the inbox's error cleared, and an `email.sent`
+ * webhook delivery for every subscribed webhook — `data` as emailEventData writes it. This is
+ * most of what the engine writes; a Prisma transaction of six statements cost more CPU than the
+ * SMTP conversation it records.
+ */
+const RECORD_SENT = `
+  WITH v AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb)
+      AS v(id uuid, sent_at timestamptz, provider_message_id text, subject text, html_content text, text_content text, headers jsonb)
+  ),
+  updated AS (
+    UPDATE emails e SET status = 'sent', sent_at = v.sent_at, provider_message_id = v.provider_message_id,
+      subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers,
+      last_error = NULL, locked_until = NULL, next_attempt_at = NULL, updated_at = now()
+    FROM v WHERE e.id = v.id AND e.status = 'sending'
+    RETURNING e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.thread_id, e.inbox_id, e.from_email,
+      e.to_email, e.subject, e.tags, e.created_at, e.sent_at, e.provider_message_id
+  ),
+  events AS (
+    INSERT INTO email_events (organization_id, email_id, type, data)
+    SELECT organization_id, id, 'sent', jsonb_build_object('response', provider_message_id) FROM updated
+  ),
+  counters AS (
+    INSERT INTO broadcast_counter_deltas (broadcast_id, sent_count)
+    SELECT broadcast_id, count(*)::int FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id
+  ),
+  touched_threads AS (
+    UPDATE threads t SET last_message_at = u.sent_at, updated_at = now() FROM updated u WHERE t.id = u.thread_id
+  ),
+  recovered AS (
+    UPDATE inboxes i SET last_error = NULL
+    WHERE i.id IN (SELECT DISTINCT inbox_id FROM updated WHERE inbox_id IS NOT NULL) AND i.last_error IS NOT NULL
+  ),
+  deliveries AS (
+    INSERT INTO webhook_deliveries (organization_id, webhook_id, event_type, payload)
+    SELECT w.organization_id, w.id, 'email.sent', jsonb_build_object('type', 'email.sent', 'created_at', $2::text, 'data', jsonb_build_object(
+      'email_id', u.id, 'message_id', u.message_id, 'broadcast_id', u.broadcast_id, 'contact_id', u.contact_id,
+      'thread_id', u.thread_id, 'from', u.from_email, 'to', jsonb_build_array(u.to_email), 'subject', u.subject,
+      'tags', to_jsonb(u.tags), 'created_at', to_char(u.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+    FROM updated u JOIN webhooks w ON w.organization_id = u.organization_id AND w.active AND 'email.sent' = ANY(w.events)
+  )
+  SELECT DISTINCT broadcast_id FROM updated WHERE broadcast_id IS NOT NULL`;
+
+/** Records accepted emails; answers the broadcasts they belong to. */
+export async function recordSent(results: Sent[]): Promise<string[]> {
+  if (results.length === 0) return [];
+  const rows = JSON.stringify(
+    results.map((r) => ({
+      id: r.outgoing.email.id,
+      sent_at: r.acceptedAt.toISOString(),
+      provider_message_id: r.response,
+      subject: r.outgoing.rendered.subject,
+      html_content: r.outgoing.rendered.html,
+      text_content: r.outgoing.rendered.text,
+      headers: r.outgoing.headers,
+    })),
+  );
+  const { rows: touched } = await recordPool().query<{ broadcast_id: string }>({
+    name: "engine-record-sent",
+    text: RECORD_SENT,
+    values: [rows, new Date().toISOString()],
+  });
+  return touched.map((row) => row.broadcast_id);
+}
