@@ -19,6 +19,8 @@ const schema = z.object({
   SMTP_RELAY_URL: z.string().url().optional(),
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
+  TEST_SENDS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(50),
+  SPAMASSASSIN_PATH: z.string().default("spamassassin"),
 });
 
 const parsed = schema.safeParse(process.env);
@@ -67,6 +69,10 @@ export const env = {
   smtpRelayUrl: raw.SMTP_RELAY_URL ?? raw.SMTP_URL,
   /** How long a worker owns a claimed email before another may take it over (crash recovery). */
   workerLeaseSeconds: raw.WORKER_LEASE_SECONDS,
+  /** Test emails (each address counts) an organization may send per clock hour, across every web process. */
+  testSendsPerHour: raw.TEST_SENDS_PER_HOUR,
+  /** The SpamAssassin program of the pre-send spam check; the check says so when it is not installed. */
+  spamassassinPath: raw.SPAMASSASSIN_PATH,
   get authSecret(): string {
     cachedSecret ??= raw.AUTH_SECRET ?? persistedSecret();
     return cachedSecret;

@@ -18,6 +18,8 @@ export const errorStatus = {
   INTERNAL_ERROR: 500,
   LAST_OWNER: 400,
   MAIL_DELIVERY_FAILED: 502,
+  /** Pre-send checks found an error (missing unsubscribe link, broken links…); `details` lists them. */
+  BROADCAST_CHECKS_FAILED: 400,
   BROADCAST_NOT_SENDABLE: 400,
   BROADCAST_NOT_CANCELLABLE: 400,
 } as const;
@@ -30,12 +32,15 @@ export type ValidationIssue = { path: string; message: string };
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: unknown;
+  /** Response headers that belong to the error, e.g. Retry-After of a 429. */
+  readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, details?: unknown) {
+  constructor(code: ErrorCode, message: string, details?: unknown, headers?: Record<string, string>) {
     super(message);
     this.name = "AppError";
     this.code = code;
     this.details = details;
+    this.headers = headers;
   }
 
   get status(): number {
@@ -64,7 +69,7 @@ export function errorResponse(error: unknown, headers?: HeadersInit): Response {
   if (error instanceof AppError) {
     const body: { error: string; code: string; details?: unknown } = { error: error.message, code: error.code };
     if (error.details !== undefined) body.details = error.details;
-    return Response.json(body, { status: error.status, headers });
+    return Response.json(body, { status: error.status, headers: error.headers ? { ...Object.fromEntries(new Headers(headers)), ...error.headers } : headers });
   }
   // Constraint races a service did not foresee still get a meaningful answer, never the driver's text.
   const prismaCode = (error as { code?: unknown } | null)?.code;

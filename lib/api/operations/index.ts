@@ -9,8 +9,10 @@ import { inboxesOperations } from "./inboxes";
 import { invitationsOperations } from "./invitations";
 import { membersOperations } from "./members";
 import { organizationOperations } from "./organization";
+import { presendCheckOperations } from "./presend-checks";
 import { segmentsOperations } from "./segments";
 import { templatesOperations } from "./templates";
+import { testSendOperations } from "./test-sends";
 import { threadsOperations } from "./threads";
 import { topicsOperations } from "./topics";
 import { webhooksOperations } from "./webhooks";
@@ -27,8 +29,10 @@ export const operations: AnyOperation[] = [
   ...invitationsOperations,
   ...membersOperations,
   ...organizationOperations,
+  ...presendCheckOperations,
   ...segmentsOperations,
   ...templatesOperations,
+  ...testSendOperations,
   ...threadsOperations,
   ...topicsOperations,
   ...webhooksOperations,
