@@ -1,6 +1,7 @@
 import { mergeAttributes, Node, type Extensions } from "@tiptap/core";
 import { ListItem } from "@tiptap/extension-list";
 import { Placeholder } from "@tiptap/extensions";
+import { NodeSelection } from "@tiptap/pm/state";
 import StarterKit from "@tiptap/starter-kit";
 
 /**
@@ -102,35 +103,36 @@ const Columns = Node.create({
   renderHTML: () => ["div", { "data-columns": "", class: "email-columns" }, 0],
 });
 
+/** Inserts a block after a selected block (a button, an image) instead of replacing it. */
+const insertBlock =
+  (content: object) =>
+  ({ state, commands }: { state: import("@tiptap/pm/state").EditorState; commands: import("@tiptap/core").SingleCommands }) =>
+    state.selection instanceof NodeSelection ? commands.insertContentAt(state.selection.to, content) : commands.insertContent(content);
+
 const Commands = Node.create({
   name: "emailCommands",
   addCommands: () => ({
     insertButton:
       (attrs) =>
-      ({ commands }) =>
-        commands.insertContent({ type: "button", attrs }),
+      insertBlock({ type: "button", attrs }),
     insertImage:
       (attrs) =>
-      ({ commands }) =>
-        commands.insertContent({ type: "image", attrs }),
+      insertBlock({ type: "image", attrs }),
     insertSpacer:
       (height = 24) =>
-      ({ commands }) =>
-        commands.insertContent({ type: "spacer", attrs: { height } }),
+      insertBlock({ type: "spacer", attrs: { height } }),
     insertColumns:
       () =>
-      ({ commands }) =>
-        commands.insertContent({
-          type: "columns",
-          content: [
-            { type: "column", content: [{ type: "paragraph", content: [{ type: "text", text: "Left column" }] }] },
-            { type: "column", content: [{ type: "paragraph", content: [{ type: "text", text: "Right column" }] }] },
-          ],
-        }),
+      insertBlock({
+        type: "columns",
+        content: [
+          { type: "column", content: [{ type: "paragraph", content: [{ type: "text", text: "Left column" }] }] },
+          { type: "column", content: [{ type: "paragraph", content: [{ type: "text", text: "Right column" }] }] },
+        ],
+      }),
     insertFooter:
       () =>
-      ({ commands }) =>
-        commands.insertContent({ type: "footer" }),
+      insertBlock({ type: "footer" }),
     insertVariable:
       (attrs) =>
       ({ commands }) =>
