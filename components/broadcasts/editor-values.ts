@@ -1,4 +1,4 @@
-import type { EmailDocument } from "@/lib/email-doc/document";
+import { documentOf, documentText } from "@/components/email-editor/document-text";
 import type { UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
 import type { Broadcast } from "./broadcast-types";
 
@@ -27,7 +27,7 @@ export type EditorValues = {
   html_content: string;
   text_content: string;
   /** The visual editor's document; null when the content is hand-written HTML (or empty). */
-  content_json: EmailDocument | null;
+  content_json: string;
 };
 
 /** The body fields the editor sends; server errors on these paths land on the field of the same name. */
@@ -93,7 +93,7 @@ export function toEditorValues(b: Broadcast): EditorValues {
     },
     html_content: b.html_content ?? "",
     text_content: b.text_content ?? "",
-    content_json: b.content_json,
+    content_json: documentText(b.content_json),
   };
 }
 
@@ -126,7 +126,7 @@ export function toUpdateBody(v: EditorValues): UpdateBroadcastInput {
         : null,
     // A document is rendered to HTML and text on the server, which refuses both at once.
     ...(v.content_json
-      ? { content_json: v.content_json, html_content: undefined, text_content: undefined }
+      ? { content_json: documentOf(v.content_json), html_content: undefined, text_content: undefined }
       : { content_json: null, html_content: v.html_content === "" ? null : v.html_content, text_content: v.text_content === "" ? null : v.text_content }),
   };
 }

@@ -10,7 +10,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { cn } from "@/lib/client/cn";
 import { useContactFields } from "@/lib/client/resources/contacts";
-import type { EmailDocument } from "@/lib/email-doc/document";
+import { documentOf, documentText } from "./document-text";
 import type { PlaceholderOption } from "./visual-editor";
 
 // Tiptap and ProseMirror are most of the editor's weight: they load when the content is shown.
@@ -19,8 +19,13 @@ const VisualEditor = dynamic(() => import("./visual-editor"), {
   loading: () => <Skeleton className="h-96 w-full rounded-lg" />,
 });
 
-/** The form fields every content editor shares (broadcasts, templates, sequence steps). */
-export type ContentValues = { content_json: EmailDocument | null; html_content: string; text_content: string };
+/**
+ * The form fields every content editor shares (broadcasts, templates, sequence steps). The document
+ * is kept as its JSON text ("" for none): one value, so react-hook-form's dirty tracking and the
+ * reset after an autosave treat it whole instead of merging two versions path by path.
+ */
+export type ContentValues = { content_json: string; html_content: string; text_content: string };
+
 
 type Mode = "visual" | "code";
 
@@ -54,7 +59,8 @@ function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => 
  */
 export function ContentEditor({ editable, actions, defaultMode = "visual" }: { editable: boolean; actions?: React.ReactNode; defaultMode?: Mode }) {
   const { register, setValue, getValues, formState } = useFormContext<ContentValues>();
-  const doc = useWatch<ContentValues, "content_json">({ name: "content_json" });
+  const docText = useWatch<ContentValues, "content_json">({ name: "content_json" });
+  const doc = useMemo(() => documentOf(docText), [docText]);
   const html = useWatch<ContentValues, "html_content">({ name: "html_content" });
   const [mode, setMode] = useState<Mode>(() => (doc ? "visual" : html.trim() ? "code" : defaultMode));
   const [importing, setImporting] = useState(false);
@@ -84,7 +90,7 @@ export function ContentEditor({ editable, actions, defaultMode = "visual" }: { e
   const htmlField = register("html_content", {
     // Writing HTML by hand leaves the visual document behind; the server drops it on save.
     onChange: () => {
-      if (getValues("content_json")) setValue("content_json", null, { shouldDirty: true });
+      if (getValues("content_json")) setValue("content_json", "", { shouldDirty: true });
     },
   });
 
@@ -102,7 +108,7 @@ export function ContentEditor({ editable, actions, defaultMode = "visual" }: { e
             html={importHtml}
             editable={editable}
             placeholders={placeholders}
-            onChange={(next) => setValue("content_json", next, { shouldDirty: true, shouldValidate: true })}
+            onChange={(next) => setValue("content_json", documentText(next), { shouldDirty: true, shouldValidate: true })}
           />
           {errors.content_json && (
             <p role="alert" className="text-sm text-red-600">
@@ -116,7 +122,7 @@ export function ContentEditor({ editable, actions, defaultMode = "visual" }: { e
             <Textarea rows={14} spellCheck={false} wrap="off" className="font-mono text-[13px]" placeholder="<h1>Hello {{first_name|there}}</h1>" {...htmlField} />
           </FormField>
           <FormField label="Plain text" error={errors.text_content?.message} hint="For clients that do not show HTML. Leave empty to derive it from the HTML.">
-            <Textarea rows={8} placeholder={"Hello {{first_name|there}},\n\n…"} {...register("text_content", { onChange: () => getValues("content_json") && setValue("content_json", null, { shouldDirty: true }) })} />
+            <Textarea rows={8} placeholder={"Hello {{first_name|there}},\n\n…"} {...register("text_content", { onChange: () => getValues("content_json") && setValue("content_json", "", { shouldDirty: true }) })} />
           </FormField>
         </>
       )}

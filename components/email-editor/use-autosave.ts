@@ -33,11 +33,15 @@ export function useAutosave<T extends FieldValues>(form: UseFormReturn<T>, { ena
         if (!validRef.current(form.getValues())) return setState("unsaved");
         saving.current = true;
         setState("saving");
+        let ok = false;
         try {
-          setState((await saveRef.current()) ? (form.formState.isDirty ? "unsaved" : "saved") : "error");
+          ok = await saveRef.current();
+          setState(ok ? (form.formState.isDirty ? "unsaved" : "saved") : "error");
         } finally {
           saving.current = false;
         }
+        // Edits made while it saved go in the next round.
+        if (ok && form.formState.isDirty) schedule();
       }, DELAY_MS);
     };
     const subscription = form.watch((_values, { type }) => {

@@ -1,4 +1,4 @@
-import type { EmailDocument } from "@/lib/email-doc/document";
+import { documentOf, documentText } from "@/components/email-editor/document-text";
 import type { CreateTemplateInput } from "@/lib/schemas/templates";
 import type { Template } from "@/lib/client/resources/templates";
 
@@ -12,7 +12,7 @@ export type TemplateValues = {
   tags: string[];
   html_content: string;
   text_content: string;
-  content_json: EmailDocument | null;
+  content_json: string;
 };
 
 export const templateFields = ["name", "subject", "preview_text", "from_name", "from_email", "reply_to", "tags", "html_content", "text_content", "content_json"] as const;
@@ -42,7 +42,7 @@ export const emptyTemplate: TemplateValues = {
   tags: [],
   html_content: starterHtml,
   text_content: "",
-  content_json: null,
+  content_json: "",
 };
 
 export function toTemplateValues(t: Template): TemplateValues {
@@ -56,7 +56,7 @@ export function toTemplateValues(t: Template): TemplateValues {
     tags: t.tags,
     html_content: t.html_content,
     text_content: t.text_content,
-    content_json: t.content_json,
+    content_json: documentText(t.content_json),
   };
 }
 
@@ -73,6 +73,6 @@ export function toTemplateBody(v: TemplateValues): CreateTemplateInput {
     reply_to: orNull(v.reply_to),
     tags: v.tags,
     // A document is rendered to HTML and text on the server, which refuses both at once.
-    ...(v.content_json ? { content_json: v.content_json } : { content_json: null, html_content: v.html_content, text_content: v.text_content }),
+    ...(v.content_json ? { content_json: documentOf(v.content_json) } : { content_json: null, html_content: v.html_content, text_content: v.text_content }),
   };
 }
