@@ -1,7 +1,7 @@
-import { mergeAttributes, Node, type Extensions } from "@tiptap/core";
+import { mergeAttributes, Node, type Extensions, type SingleCommands } from "@tiptap/core";
 import { ListItem } from "@tiptap/extension-list";
 import { Placeholder } from "@tiptap/extensions";
-import { NodeSelection } from "@tiptap/pm/state";
+import type { EditorState } from "@tiptap/pm/state";
 import StarterKit from "@tiptap/starter-kit";
 
 /**
@@ -103,11 +103,11 @@ const Columns = Node.create({
   renderHTML: () => ["div", { "data-columns": "", class: "email-columns" }, 0],
 });
 
-/** Inserts a block after a selected block (a button, an image) instead of replacing it. */
+/** Inserts a block after whatever is selected (a button, a word) instead of replacing it. */
 const insertBlock =
   (content: object) =>
-  ({ state, commands }: { state: import("@tiptap/pm/state").EditorState; commands: import("@tiptap/core").SingleCommands }) =>
-    state.selection instanceof NodeSelection ? commands.insertContentAt(state.selection.to, content) : commands.insertContent(content);
+  ({ state, commands }: { state: EditorState; commands: SingleCommands }) =>
+    state.selection.empty ? commands.insertContent(content) : commands.insertContentAt(state.selection.to, content);
 
 const Commands = Node.create({
   name: "emailCommands",

@@ -33,6 +33,7 @@ export function useAutosave<T extends FieldValues>(form: UseFormReturn<T>, { ena
         if (!validRef.current(form.getValues())) return setState("unsaved");
         saving.current = true;
         setState("saving");
+        const sent = JSON.stringify(form.getValues());
         let ok = false;
         try {
           ok = await saveRef.current();
@@ -41,7 +42,7 @@ export function useAutosave<T extends FieldValues>(form: UseFormReturn<T>, { ena
           saving.current = false;
         }
         // Edits made while it saved go in the next round.
-        if (ok && form.formState.isDirty) schedule();
+        if (ok && form.formState.isDirty && JSON.stringify(form.getValues()) !== sent) schedule();
       }, DELAY_MS);
     };
     const subscription = form.watch((_values, { type }) => {
