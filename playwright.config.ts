@@ -39,7 +39,11 @@ export default defineConfig({
       EMBEDDED_PG_PORT: process.env.E2E_PG_PORT ?? "54349",
       APP_URL: `http://localhost:${port}`,
       AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret",
+      // The inbound report listener: off unless a port is given, so parallel runs never fight over one.
+      INBOUND_SMTP_PORT: process.env.INBOUND_SMTP_PORT ?? "0",
       NEXT_TELEMETRY_DISABLED: "1",
+      // The specs' SMTP sinks listen on random loopback ports (e2e/inboxes.spec.ts); nothing else private is admitted.
+      ALLOWED_PRIVATE_HOSTS: "127.0.0.1:*",
     },
   },
 });

@@ -41,6 +41,9 @@ export type Sizes = {
   recipients: number;
   sendRepeats: number;
   smtpConnections: number;
+  /** Delivery reports sent to the inbound listener per run, and runs. */
+  reports: number;
+  intakeRepeats: number;
 };
 
 export const FULL: Sizes = {
@@ -63,6 +66,8 @@ export const FULL: Sizes = {
   sendRepeats: 3,
   // What lib/sending/transports.ts opens to one SMTP server (MAX_CONNECTIONS).
   smtpConnections: 5,
+  reports: 20_000,
+  intakeRepeats: 3,
 };
 
 export const QUICK: Sizes = {
@@ -76,4 +81,6 @@ export const QUICK: Sizes = {
   loadRounds: 6,
   recipients: FULL.recipients / 20,
   sendRepeats: 2,
+  reports: 2_000,
+  intakeRepeats: 2,
 };

@@ -62,6 +62,12 @@ export function below(scenario: string, unit: string, values: number[], baseline
   return { ...r, target: `value < ${limit} ${unit}`, met: r.value !== null && r.value < limit, note };
 }
 
+/** A rate with an absolute floor; the baseline is shown for comparison only. */
+export function reaches(scenario: string, unit: string, values: number[], baselines: number[], floor: number, note?: string): Result {
+  const r = judged(scenario, unit, values, baselines);
+  return { ...r, target: `value >= ${floor} ${unit}`, met: r.value !== null && r.value >= floor, note };
+}
+
 /** A scenario that could not be measured: reported, never met. */
 export function unavailable(scenario: string, unit: string, target: string, note: string): Result {
   return { scenario, unit, values: [], baselines: [], value: null, baseline: null, ratio: null, target, met: false, note };

@@ -75,7 +75,7 @@ describe("operator command line", () => {
     expect(row.dkim_public_key).toBeTruthy();
     expect(row.dkim_private_key_encrypted).toBeTruthy();
     const records = (await org.owner.api.get(`/v1/domains/${pending.domain_id}`)).body.records as { purpose: string }[];
-    expect(records.map((r) => r.purpose)).toEqual(["ownership", "dkim", "spf"]);
+    expect(records.map((r) => r.purpose)).toEqual(["ownership", "dkim", "return_path", "return_path_spf", "dmarc"]);
     const idn = output(await cli("domain:create", "--organization", org.organizationId, "--name", "Bücher.example.test"));
     expect((await db.domain.findUniqueOrThrow({ where: { id: idn.domain_id } })).name).toBe("xn--bcher-kva.example.test");
 
@@ -85,6 +85,12 @@ describe("operator command line", () => {
     expect(verifiedRow.status).toBe("verified");
     expect(verifiedRow.verified_at).toBeInstanceOf(Date);
     expect(verifiedRow.verification_token).not.toBe(row.verification_token);
+    // The operator vouches for every record: the domain signs and uses its return path at once.
+    expect(verifiedRow.dkim_verified_at).toBeInstanceOf(Date);
+    expect(verifiedRow.return_path_verified_at).toBeInstanceOf(Date);
+    const vouched = (await org.owner.api.get(`/v1/domains/${verified.domain_id}`)).body;
+    expect(vouched.records.map((r: { status: string }) => r.status)).toEqual(["verified", "verified", "verified", "verified", "verified"]);
+    expect(vouched.dkim_signing).toBe(true);
   });
 
   it("fails with a message on stderr, nothing on stdout and a non-zero exit", async () => {

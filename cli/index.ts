@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { AppError } from "@/lib/api/errors";
 import { db } from "@/lib/db";
 import { ensureDatabase } from "@/lib/db/ensure-database";
+import { StartupError } from "@/lib/db/startup-error";
 import { password as passwordRule } from "@/lib/schemas/accounts";
 import { emailAddress, id, limits, normalizeEmail, requiredText } from "@/lib/schemas/common";
 import { domainName } from "@/lib/schemas/domains";
@@ -113,7 +114,7 @@ try {
   const result = await main(process.argv.slice(2));
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } catch (error) {
-  process.stderr.write(`error: ${error instanceof CliError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(`error: ${error instanceof CliError || error instanceof StartupError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
   process.exitCode = 1;
 } finally {
   await db.$disconnect();

@@ -22,7 +22,7 @@ const shot = async (page: Page, name: string) => {
  * in the visual editor with that inbox as sender (the page that used to crash once the inbox list
  * was cached), preview it as a contact, send a test to a real SMTP server, run the checks, send it.
  */
-test("connect an inbox, write a broadcast visually, preview it as a contact, test it, check it and send it", async ({ page }, testInfo) => {
+test("connect an inbox, write a broadcast visually, preview it as a contact, test it, check it and send it", async ({ page, freshPage }, testInfo) => {
   const owner = uniqueEmail("marketer");
   await signUp(page, { name: "Mia Marketer", email: owner, password: "correct horse battery", organizationName: "Walk Co" });
 
@@ -47,6 +47,19 @@ test("connect an inbox, write a broadcast visually, preview it as a contact, tes
   await inboxDialog.getByRole("button", { name: "Connect inbox" }).click();
   await expect(inboxDialog).toBeHidden();
   await expect(page.getByRole("cell", { name: /^Mia's mailbox/ })).toBeVisible();
+  // It sends once its address is proven: the link mailed through its own server, followed by its reader.
+  const row = page.getByRole("row", { name: /Mia's mailbox/ });
+  await row.getByRole("button", { name: "Send confirmation" }).click();
+  await expect(page.getByText("Confirmation sent to mia@walk.test")).toBeVisible();
+  const confirmation = (await sink.waitFor(1)).find((m) => m.envelopeTo.includes("mia@walk.test"));
+  const confirmLink = /https?:\/\/\S+\/confirm-sender\/[A-Za-z0-9_-]+/.exec(confirmation?.parsed.text ?? "")?.[0];
+  expect(confirmLink).toBeTruthy();
+  const reader = await freshPage();
+  await reader.goto(new URL(confirmLink!).pathname);
+  await reader.getByRole("button", { name: "Confirm mia@walk.test" }).click();
+  await expect(reader.getByRole("status")).toHaveText("mia@walk.test is confirmed. The inbox can send now.");
+  await page.reload();
+  await expect(page.getByRole("row", { name: /Mia's mailbox/ }).getByText("Verified")).toBeVisible();
 
   // Broadcasts → a new draft, in the same session (the inbox list is in the cache now).
   await page.getByRole("link", { name: "Broadcasts" }).first().click();

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseAllowedEndpoint } from "@/lib/net/host";
 
 // The one place that reads process.env. Everything else imports `env`.
 const schema = z.object({
@@ -21,6 +22,19 @@ const schema = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   TEST_SENDS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(50),
   SPAMASSASSIN_PATH: z.string().default("spamassassin"),
+  ALLOWED_PRIVATE_HOSTS: z
+    .string()
+    .default("")
+    .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+    .refine((entries) => entries.every((entry) => parseAllowedEndpoint(entry) !== null), "each entry must be host:port or host:* ([v6]:port for IPv6)"),
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
+  INBOUND_SMTP_HOST: z.string().optional(),
+  INBOUND_SMTP_LISTEN: z.string().default("0.0.0.0"),
+  RELAY_SPF: z.string().optional(),
+  RETURN_PATH_LABEL: z
+    .string()
+    .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/i, "must be one DNS label, e.g. bounces")
+    .default("bounces"),
 });
 
 const parsed = schema.safeParse(process.env);
@@ -49,6 +63,15 @@ function persistedSecret(): string {
 
 let cachedSecret: string | undefined;
 
+/** `ip4:`/`ip6:` for a relay given by address, `a:` for one given by name; nothing without a relay. */
+function relaySpfFromUrl(url: string | undefined): string {
+  if (!url) return "";
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(host)) return `ip4:${host}`;
+  if (host.includes(":")) return `ip6:${host}`;
+  return `a:${host}`;
+}
+
 export const env = {
   nodeEnv: raw.NODE_ENV,
   isProduction: raw.NODE_ENV === "production",
@@ -73,6 +96,24 @@ export const env = {
   testSendsPerHour: raw.TEST_SENDS_PER_HOUR,
   /** The SpamAssassin program of the pre-send spam check; the check says so when it is not installed. */
   spamassassinPath: raw.SPAMASSASSIN_PATH,
+  /**
+   * Private endpoints tenants' inboxes and webhooks may reach although the outbound address policy
+   * refuses private addresses (`host:port`, or `host:*` for every port of a host); empty by default.
+   */
+  allowedPrivateHosts: raw.ALLOWED_PRIVATE_HOSTS,
+  /** Port of the listener that receives delivery reports and complaints; 0: no listener. */
+  inboundSmtpPort: raw.INBOUND_SMTP_PORT,
+  /** Address the listener binds to. */
+  inboundSmtpListen: raw.INBOUND_SMTP_LISTEN,
+  /** The host the return-path MX records name: where receiving systems send their reports. */
+  inboundSmtpHost: (raw.INBOUND_SMTP_HOST ?? new URL(raw.APP_URL ?? `http://localhost:${raw.PORT}`).hostname).toLowerCase().replace(/\.$/, ""),
+  /**
+   * SPF mechanisms that authorize the relay (`include:relay.example`, `ip4:192.0.2.10`, …), published
+   * at each domain's return path. Unset: derived from the relay's host.
+   */
+  relaySpf: raw.RELAY_SPF?.trim() || relaySpfFromUrl(raw.SMTP_RELAY_URL ?? raw.SMTP_URL),
+  /** Default label of a new domain's return-path subdomain (`bounces` → bounces.example.com). */
+  returnPathLabel: raw.RETURN_PATH_LABEL.toLowerCase(),
   get authSecret(): string {
     cachedSecret ??= raw.AUTH_SECRET ?? persistedSecret();
     return cachedSecret;

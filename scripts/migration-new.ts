@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureDatabase } from "@/lib/db/ensure-database";
+import { exitOnStartupError } from "@/lib/db/startup-error";
 import { migrationsDir } from "@/lib/db/migrate";
 import { diffDatamodels } from "@/lib/db/schema-diff";
 
@@ -21,7 +22,7 @@ if (hasMigrations) {
   previous = execFileSync("git", ["show", "HEAD:prisma/schema.prisma"], { encoding: "utf8" });
 }
 
-const url = await ensureDatabase();
+const url = await ensureDatabase().catch(exitOnStartupError);
 const sql = await diffDatamodels(url, previous, current);
 if (!sql.trim() || /^-- This is an empty migration/.test(sql.trim())) {
   console.error("The schema has not changed since the last commit: no migration written.");

@@ -1,6 +1,7 @@
 import { run, type TaskList } from "graphile-worker";
 import { db } from "@/lib/db";
 import { ensureDatabase } from "@/lib/db/ensure-database";
+import { exitOnStartupError } from "@/lib/db/startup-error";
 import { env } from "@/lib/env";
 import { isLoopTask, workerTasks, type LoopTask } from "./tasks";
 
@@ -44,7 +45,7 @@ function startLoop(task: LoopTask) {
   };
 }
 
-await ensureDatabase();
+await ensureDatabase().catch(exitOnStartupError);
 const taskList: TaskList = {};
 for (const task of workerTasks) if (!isLoopTask(task)) taskList[task.name] = task.task;
 const runner = await run({ connectionString: env.databaseUrl, concurrency: 4, noHandleSignals: true, pollInterval: 2_000, taskList });

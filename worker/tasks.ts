@@ -6,6 +6,8 @@ import { createSender } from "@/lib/sending/sender";
 import { pollReplies } from "@/lib/replies/poll-replies";
 import { dispatchSequenceSteps } from "@/lib/sequences/dispatch";
 import { deliverWebhooks } from "@/lib/webhooks/deliver";
+import { processFeedbackReports, pruneFeedbackReports } from "@/lib/feedback/process-reports";
+import { recheckDomains } from "@/lib/services/domains";
 
 /**
  * A background loop: `run` does one round and answers how much it did; it runs again at once when
@@ -56,4 +58,15 @@ export const workerTasks: WorkerTask[] = [
   { name: "sequences:dispatch", intervalMs: 15_000, run: () => dispatchSequenceSteps() },
   { name: "replies:poll", intervalMs: 15_000, run: () => pollReplies() },
   { name: "webhooks:deliver", intervalMs: 2_000, run: () => deliverWebhooks() },
+  // Delivery reports and complaints stored by the inbound listener or found in inboxes.
+  {
+    name: "feedback:process",
+    intervalMs: 1_000,
+    run: async () => {
+      await pruneFeedbackReports();
+      return processFeedbackReports();
+    },
+  },
+  // Verified domains' DNS records, each checked again once a day.
+  { name: "domains:recheck", intervalMs: 10 * 60_000, run: () => recheckDomains() },
 ];

@@ -3,6 +3,7 @@ import { bulkScenario } from "./bulk";
 import { checkEmailsScenario } from "./check-emails";
 import { getBroadcastScenario } from "./get-broadcast";
 import { importScenario } from "./import";
+import { intakeScenario } from "./intake";
 import { listContactsScenario } from "./list-contacts";
 import { listEmailsScenario } from "./list-emails";
 import { memoryListScenario } from "./memory-list";
@@ -18,4 +19,5 @@ export const scenarios: Scenario[] = [
   getBroadcastScenario,
   broadcastSendScenario,
   memoryListScenario,
+  intakeScenario,
 ];

@@ -184,7 +184,9 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
             <Stat label="Delivered" value={broadcast.delivered_count} share={rate(broadcast.delivered_count, broadcast.sent_count)} />
             <Stat label="Opened" value={broadcast.opened_count} share={rate(broadcast.opened_count, broadcast.sent_count)} />
             <Stat label="Clicked" value={broadcast.clicked_count} share={rate(broadcast.clicked_count, broadcast.sent_count)} />
-            <Stat label="Bounced" value={broadcast.bounced_count} share={rate(broadcast.bounced_count, broadcast.sent_count)} />
+            <Stat label="Hard bounces" value={broadcast.bounced_count} share={rate(broadcast.bounced_count, broadcast.sent_count)} />
+            <Stat label="Soft bounces" value={broadcast.soft_bounced_count} share={rate(broadcast.soft_bounced_count, broadcast.sent_count)} />
+            <Stat label="Complaints" value={broadcast.complained_count} share={rate(broadcast.complained_count, broadcast.sent_count)} />
             <Stat label="Replied" value={broadcast.replied_count} share={rate(broadcast.replied_count, broadcast.sent_count)} />
             <Stat label="Unsubscribed" value={broadcast.unsubscribed_count} share={rate(broadcast.unsubscribed_count, broadcast.sent_count)} />
           </dl>

@@ -15,6 +15,9 @@ import { firstError } from "./first-error";
 import { RecordSelect } from "./record-select";
 import { useInboxes } from "@/lib/client/resources/inboxes";
 
+// An unverified inbox cannot be chosen for sending (400 INBOX_NOT_VERIFIED): say so before the request does.
+const unverified = (inbox: { verification: { status: string } }) => (inbox.verification.status === "verified" ? "" : " (unverified)");
+
 const modes = [
   { value: "single", label: "One inbox", description: "Every email comes from one inbox, or from the address below." },
   { value: "rotate", label: "Rotate across inboxes", description: "Each inbox sends its share under its own name and address." },
@@ -70,7 +73,7 @@ export function SenderCard() {
                   onChange={field.onChange}
                   placeholder={inboxes.isPending ? "Loading inboxes…" : "Choose inboxes"}
                   emptyText="No inboxes yet. Connect one in Settings."
-                  options={inboxList.map((inbox) => ({ value: inbox.id, label: inbox.name, description: inbox.from_email }))}
+                  options={inboxList.map((inbox) => ({ value: inbox.id, label: `${inbox.name}${unverified(inbox)}`, description: inbox.from_email }))}
                 />
               )}
             />
@@ -92,7 +95,7 @@ export function SenderCard() {
                   }}
                   records={inboxList}
                   loading={inboxes.isPending}
-                  label={(inbox) => `${inbox.name} <${inbox.from_email}>`}
+                  label={(inbox) => `${inbox.name} <${inbox.from_email}>${unverified(inbox)}`}
                   none="No inbox: send from the address below"
                 />
               )}

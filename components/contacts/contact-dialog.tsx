@@ -19,6 +19,7 @@ import { ApiError, apiFetch } from "@/lib/client/api";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { limits } from "@/lib/schemas/common";
 import { createContactInput, type ContactRecord } from "@/lib/schemas/contacts";
+import { SuppressionCallout } from "./suppression";
 import { contactFieldFor, contactFields, emptyContact, toContactBody, toContactValues, type ContactValues } from "./contact-values";
 import { contactsKey } from "./use-contacts";
 
@@ -80,6 +81,7 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
       onSubmit={submit}
       submitLabel={contact ? "Save contact" : "Add contact"}
     >
+      <SuppressionCallout suppression={contact?.suppression} />
       <FormField label="Email" error={errors.email?.message} required>
         <Input type="email" autoFocus autoComplete="off" placeholder="ada@example.com" {...form.register("email")} />
       </FormField>

@@ -29,6 +29,7 @@ import { useSegments } from "@/lib/client/resources/segments";
 import { apiFetch } from "@/lib/client/api";
 import type { ContactRecord } from "@/lib/schemas/contacts";
 import { ContactDialog } from "./contact-dialog";
+import { SuppressionBadge } from "./suppression";
 import { contactsKey, useContactPage, type ContactFilters } from "./use-contacts";
 
 const PAGE_SIZE = 25;
@@ -178,7 +179,8 @@ export function ContactsList() {
                       <Badge tone="neutral" dot>
                         Unsubscribed
                       </Badge>
-                    )}
+                    )}{" "}
+                    <SuppressionBadge suppression={contact.suppression} />
                   </TableCell>
                   <TableCell>
                     <div className="flex max-w-64 flex-wrap gap-1">

@@ -13,6 +13,7 @@ const eventDot: Record<string, string> = {
   replied: "bg-sky-500",
   received: "bg-sky-500",
   bounced: "bg-red-500",
+  soft_bounced: "bg-amber-500",
   complained: "bg-red-500",
   failed: "bg-red-500",
   unsubscribed: "bg-amber-500",
@@ -43,6 +44,16 @@ export function ActivityCard({ email }: { email: EmailDetail }) {
             );
           })}
         </dl>
+        {email.bounce_type && (
+          <div className={cn("rounded-md border px-3 py-2 text-[13px]", email.bounce_type === "hard" ? "border-red-200 bg-red-50 text-red-900" : "border-amber-200 bg-amber-50 text-amber-900")}>
+            <p className="font-medium">
+              {email.bounce_type === "hard" ? "Hard bounce" : "Soft bounce"}
+              {email.bounce_status && <span className="ml-1.5 font-mono text-xs">{email.bounce_status}</span>}
+            </p>
+            <p className="mt-0.5 text-xs">{email.bounce_type === "hard" ? "The address does not accept mail: it is suppressed." : "Delivery was delayed or refused for now; three in a row suppress the address."}</p>
+            {email.bounce_diagnostic && <p className="mt-1 font-mono text-xs break-all opacity-80">{email.bounce_diagnostic}</p>}
+          </div>
+        )}
         <div>
           <h3 className="mb-2 text-xs font-medium text-zinc-500 uppercase">Events</h3>
           {email.events.length === 0 ? (

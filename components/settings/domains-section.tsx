@@ -4,7 +4,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ChevronDown, Globe, Plus, ShieldCheck, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { StatusBadge } from "@/components/ui/badge";
+import { Badge, StatusBadge } from "@/components/ui/badge";
+import { Callout } from "@/components/ui/callout";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -24,19 +25,26 @@ import { queryKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/client/cn";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
-import { createDomainInput } from "@/lib/schemas/domains";
+import type { z } from "zod";
+import { createDomainInput, type domain as domainSchema, type verifiedDomain } from "@/lib/schemas/domains";
 
-type DnsRecord = { type: "TXT"; name: string; value: string; purpose: "ownership" | "dkim" | "spf" };
-type Domain = { id: string; name: string; status: "pending" | "verified" | "failed"; records: DnsRecord[]; verified_at: string | null; last_checked_at: string | null; created_at: string };
-type Verified = Domain & { verification: { found: boolean; checked_name: string; expected_value: string; reason: string | null } };
+type Domain = z.infer<typeof domainSchema>;
+type DnsRecord = Domain["records"][number];
+type Verified = z.infer<typeof verifiedDomain>;
 
 const domainsKey = queryKeys.domains.all();
 
 const purposes: Record<DnsRecord["purpose"], string> = {
   ownership: "Proves you own the domain",
   dkim: "Signs your email (DKIM)",
-  spf: "Authorizes our servers (SPF)",
+  return_path: "Receives bounces (return path)",
+  return_path_spf: "Authorizes our relay (SPF)",
+  dmarc: "Tells receivers your policy (DMARC)",
 };
+
+const needsAttention = (domain: Domain) => domain.status !== "verified" || domain.warnings.length > 0 || domain.records.some((record) => record.status !== "verified");
+
+const statusWords: Record<DnsRecord["status"], string> = { verified: "Verified", pending: "Pending", mismatch: "Mismatch" };
 
 function AddDomainDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpenChange: (open: boolean) => void; onAdded: (domain: Domain) => void }) {
   const form = useForm<{ name: string }>({ resolver: formResolver(createDomainInput), defaultValues: { name: "" } });
@@ -67,27 +75,51 @@ function AddDomainDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpe
   );
 }
 
+function RecordStatus({ record }: { record: DnsRecord }) {
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <Badge tone={record.status === "verified" ? "success" : record.status === "mismatch" ? "danger" : "warning"} dot>
+        {statusWords[record.status]}
+      </Badge>
+      {record.status !== "verified" && record.reason && <p className="text-xs text-zinc-500">{record.reason}</p>}
+      {record.status === "mismatch" && record.found.length > 0 && (
+        <p className="text-xs text-zinc-500">
+          Found:{" "}
+          {record.found.map((value) => (
+            <code key={value} className="block font-mono text-[11px] break-all text-red-700">
+              {value}
+            </code>
+          ))}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function RecordsTable({ records }: { records: DnsRecord[] }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-zinc-200">
-      <table className="w-full min-w-[640px] table-fixed text-left text-sm">
+      <table className="w-full min-w-[760px] table-fixed text-left text-sm">
         <colgroup>
-          <col className="w-48" />
-          <col className="w-[34%]" />
+          <col className="w-52" />
+          <col className="w-[28%]" />
           <col />
+          <col className="w-36" />
         </colgroup>
         <thead className="bg-zinc-50 text-xs text-zinc-500">
           <tr>
             <th scope="col" className="px-3 py-2 font-medium">Type</th>
             <th scope="col" className="px-3 py-2 font-medium">Name</th>
             <th scope="col" className="px-3 py-2 font-medium">Value</th>
+            <th scope="col" className="px-3 py-2 font-medium">Status</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100">
           {records.map((record) => (
-            <tr key={`${record.purpose}-${record.name}`} className="align-top">
+            <tr key={`${record.purpose}-${record.name}`} className="align-top" data-purpose={record.purpose}>
               <td className="px-3 py-2.5">
                 <span className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700">{record.type}</span>
+                {record.priority !== undefined && <span className="ml-1.5 text-xs text-zinc-500">priority {record.priority}</span>}
                 <p className="mt-1.5 text-xs whitespace-nowrap text-zinc-500">{purposes[record.purpose]}</p>
               </td>
               <td className="px-3 py-2.5">
@@ -103,6 +135,9 @@ function RecordsTable({ records }: { records: DnsRecord[] }) {
                   </code>
                   <CopyButton value={record.value} what={`${record.purpose} record value`} variant="ghost" className="-mt-1.5 shrink-0" />
                 </div>
+              </td>
+              <td className="px-3 py-2.5">
+                <RecordStatus record={record} />
               </td>
             </tr>
           ))}
@@ -120,9 +155,11 @@ function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; e
     setVerifying(true);
     try {
       const result = await apiFetch<Verified>(`/v1/domains/${domain.id}/verify`, { method: "POST" });
+      const waiting = result.records.filter((record) => record.status !== "verified").length;
       if (result.verification.found) {
         setLastReason(null);
-        toast.success(`${domain.name} is verified`, "You can send from any address at this domain.");
+        if (waiting === 0) toast.success(`${domain.name} is verified`, "Every record is published: mail is signed and bounces come back to us.");
+        else toast.info(`${domain.name} is verified`, `${waiting} of its records ${waiting === 1 ? "is" : "are"} not published yet; see each record's status.`);
       } else {
         setLastReason(result.verification.reason);
         toast.info(`${domain.name} is not verified yet`, result.verification.reason ?? "The ownership record was not found. DNS changes can take a while to spread.");
@@ -161,12 +198,10 @@ function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; e
           </span>
         </button>
         <div className="flex items-center gap-1.5">
-          {domain.status !== "verified" && (
-            <Button variant="secondary" size="sm" loading={verifying} onClick={() => void verify()} aria-label={`Verify ${domain.name}`}>
-              {!verifying && <ShieldCheck aria-hidden />}
-              Verify
-            </Button>
-          )}
+          <Button variant="secondary" size="sm" loading={verifying} onClick={() => void verify()} aria-label={`${domain.status === "verified" ? "Check the records of" : "Verify"} ${domain.name}`}>
+            {!verifying && <ShieldCheck aria-hidden />}
+            {domain.status === "verified" ? "Check records" : "Verify"}
+          </Button>
           <Button variant="ghost" size="icon" onClick={onDelete} aria-label={`Delete ${domain.name}`} className="text-zinc-500 hover:bg-red-50 hover:text-red-600">
             <Trash2 aria-hidden />
           </Button>
@@ -185,7 +220,22 @@ function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; e
               Last check: {lastReason}
             </p>
           )}
+          {domain.warnings.map((warning) => (
+            <Callout key={warning.code} tone="danger" title={warning.code === "SPF_CONFLICT" ? "Conflicting SPF record" : "Several DMARC records"}>
+              {warning.message}
+              {warning.found.map((value) => (
+                <code key={value} className="mt-1 block font-mono text-xs break-all">
+                  {value}
+                </code>
+              ))}
+            </Callout>
+          ))}
           <RecordsTable records={domain.records} />
+          <p className="text-xs text-zinc-500">
+            Mail is DKIM-signed once the DKIM record is verified, and relay mail uses <code className="font-mono">{domain.return_path}</code> as its return path
+            once its MX and SPF records are. DMARC: start with <code className="font-mono">p=none</code> and read the reports; move to{" "}
+            <code className="font-mono">p=quarantine</code> once everything you send passes. Verified domains are checked again every day.
+          </p>
         </div>
       )}
     </li>
@@ -237,9 +287,9 @@ export function DomainsSection() {
             <DomainRow
               key={domain.id}
               domain={domain}
-              // Unverified domains open by default: their records are what the user needs next.
-              expanded={open[domain.id] ?? domain.status !== "verified"}
-              onToggle={() => setOpen((state) => ({ ...state, [domain.id]: !(state[domain.id] ?? domain.status !== "verified") }))}
+              // Domains with a record still to publish open by default: those records are what the user needs next.
+              expanded={open[domain.id] ?? needsAttention(domain)}
+              onToggle={() => setOpen((state) => ({ ...state, [domain.id]: !(state[domain.id] ?? needsAttention(domain)) }))}
               onDelete={() => deleting.ask(domain)}
             />
           ))}

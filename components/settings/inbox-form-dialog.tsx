@@ -119,7 +119,12 @@ export function InboxFormDialog({ open, inbox, onOpenChange, onSaved }: { open: 
           <FormField label="Daily limit" error={errors.daily_limit?.message} hint="Emails per day, 1 to 10,000.">
             <Input type="number" min={1} max={10000} {...form.register("daily_limit", { valueAsNumber: true })} />
           </FormField>
-          <FormField label="From address" error={errors.from_email?.message} required>
+          <FormField
+            label="From address"
+            error={errors.from_email?.message}
+            hint="The inbox sends once this address is confirmed by a link mailed to it, unless it is at a verified domain. A new address or SMTP server asks for a new confirmation."
+            required
+          >
             <Input type="email" placeholder="ada@example.com" {...form.register("from_email")} />
           </FormField>
           <FormField label="From name" error={errors.from_name?.message}>

@@ -17,6 +17,7 @@ import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiFetch } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { InboxFormDialog } from "./inbox-form-dialog";
+import { InboxVerification } from "./inbox-verification";
 import { useInboxes, type Inbox } from "@/lib/client/resources/inboxes";
 
 export function InboxesSection() {
@@ -55,12 +56,12 @@ export function InboxesSection() {
       <CardHeader title="Inboxes" description="Mailboxes your sequences send from, with their daily limits. Broadcasts can rotate across several." actions={rows.length ? addButton : undefined} />
       <ListState
         query={inboxes}
-        loading={<SkeletonRows rows={2} columns={4} />}
+        loading={<SkeletonRows rows={2} columns={5} />}
         errorTitle="Could not load inboxes"
         isEmpty={rows.length === 0}
         empty={
           <EmptyState icon={InboxIcon} title="No inboxes connected" action={addButton}>
-            Connect a mailbox with its SMTP settings to send sequences from it. Add IMAP too, so replies stop the sequence.
+            Connect a mailbox with its SMTP settings to send sequences from it. Add IMAP too, so replies stop the sequence. An inbox sends once its address is confirmed, or is at a verified domain.
           </EmptyState>
         }
       >
@@ -68,6 +69,7 @@ export function InboxesSection() {
           <TableHead>
             <tr>
               <TableHeaderCell>Inbox</TableHeaderCell>
+              <TableHeaderCell>Sender</TableHeaderCell>
               <TableHeaderCell>SMTP</TableHeaderCell>
               <TableHeaderCell>Replies</TableHeaderCell>
               <TableHeaderCell className="text-right">Daily limit</TableHeaderCell>
@@ -88,6 +90,9 @@ export function InboxesSection() {
                     )}
                   </div>
                   <p className="text-[13px] text-zinc-500">{inbox.from_name ? `${inbox.from_name} <${inbox.from_email}>` : inbox.from_email}</p>
+                </TableCell>
+                <TableCell>
+                  <InboxVerification inbox={inbox} />
                 </TableCell>
                 <TableCell>
                   <code className="font-mono text-[13px] text-zinc-600">

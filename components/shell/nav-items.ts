@@ -1,4 +1,4 @@
-import { BookOpen, FileText, Filter, Mail, Megaphone, Settings, Users, UsersRound, Webhook, type LucideIcon } from "lucide-react";
+import { BookOpen, FileText, Filter, Mail, Megaphone, Settings, ShieldBan, Users, UsersRound, Webhook, type LucideIcon } from "lucide-react";
 
 export type NavItem = { href: string; label: string; icon: LucideIcon };
 
@@ -10,6 +10,7 @@ export const navSections: { label?: string; items: NavItem[] }[] = [
       { href: "/segments", label: "Segments", icon: Filter },
       { href: "/templates", label: "Templates", icon: FileText },
       { href: "/emails", label: "Emails", icon: Mail },
+      { href: "/suppressions", label: "Suppressions", icon: ShieldBan },
     ],
   },
   {

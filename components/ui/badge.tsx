@@ -49,6 +49,12 @@ const statusTones: Record<string, BadgeTone> = {
   bounced: "danger",
   complained: "danger",
   failed: "danger",
+  mismatch: "danger",
+  hard_bounce: "danger",
+  soft_bounce: "warning",
+  complaint: "danger",
+  unsubscribe: "neutral",
+  manual: "neutral",
 };
 
 /** A status word in its resource-independent color, with a leading dot. */

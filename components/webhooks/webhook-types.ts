@@ -15,10 +15,10 @@ export const eventGroups: { label: string; events: { type: WebhookEventType; des
     label: "Emails",
     events: [
       { type: "email.sent", description: "Handed to the mail server" },
-      { type: "email.delivered", description: "Accepted by the recipient's server" },
+      { type: "email.delivered", description: "The recipient's server reported delivery" },
       { type: "email.opened", description: "Opened by the recipient" },
       { type: "email.clicked", description: "A link was clicked" },
-      { type: "email.bounced", description: "Refused or undeliverable" },
+      { type: "email.bounced", description: "Refused or undeliverable (hard), or delayed (soft)" },
       { type: "email.complained", description: "Marked as spam" },
       { type: "email.replied", description: "The recipient replied" },
     ],
@@ -32,4 +32,5 @@ export const eventGroups: { label: string; events: { type: WebhookEventType; des
     ],
   },
   { label: "Broadcasts", events: [{ type: "broadcast.sent", description: "A broadcast finished sending" }] },
+  { label: "Domains", events: [{ type: "domain.updated", description: "A DNS record of a domain appeared or disappeared" }] },
 ];

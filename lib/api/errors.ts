@@ -22,6 +22,8 @@ export const errorStatus = {
   BROADCAST_CHECKS_FAILED: 400,
   BROADCAST_NOT_SENDABLE: 400,
   BROADCAST_NOT_CANCELLABLE: 400,
+  INBOX_NOT_VERIFIED: 400,
+  RECIPIENT_SUPPRESSED: 422,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -18,7 +18,7 @@ async function seed(organization_id: string) {
   const segment = await db.segment.create({ data: { organization_id, name: "Seg" } });
   const contact = await db.contact.create({ data: { organization_id, email: "seed@example.test" } });
   const template = await db.template.create({ data: { organization_id, name: "T", subject: "S" } });
-  const inbox = await db.inbox.create({ data: { organization_id, name: "I", from_email: "i@example.test", smtp_host: "127.0.0.1", smtp_port: 2525 } });
+  const inbox = await db.inbox.create({ data: { organization_id, name: "I", from_email: "i@example.test", smtp_host: "127.0.0.1", smtp_port: 2525, sender_confirmed_at: new Date() } });
   const broadcast = await db.broadcast.create({ data: { organization_id, name: "B", subject: "S", from_email: "b@example.test" } });
   const step = await db.sequenceStep.create({ data: { organization_id, broadcast_id: broadcast.id, position: 1, delay_minutes: 60, text_content: "x" } });
   const domain = await db.domain.create({ data: { organization_id, name: "seed.example.test", verification_token: "t" } });

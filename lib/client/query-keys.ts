@@ -61,4 +61,8 @@ export const queryKeys = {
     deliveries: (id: string) => [...webhooks.detail(id), "deliveries"] as const,
   },
   overview: () => ["overview"] as const,
+  suppressions: {
+    all: () => ["suppressions"] as const,
+    page: (query: Page) => ["suppressions", "list", query] as const,
+  },
 } as const;

@@ -4,6 +4,7 @@ import { userInfo } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { StartupError } from "./startup-error";
 
 const run = promisify(execFile);
 
@@ -55,6 +56,20 @@ export async function acceptsConnections(port: number): Promise<boolean> {
   }
 }
 
+/** Why the cluster did not start, from pg_ctl's output and the server's log: one line an operator can act on. */
+export function whyNotStarted(output: string, { dataDir, port, logFile }: { dataDir: string; port: number; logFile: string }): string {
+  const where = `The embedded PostgreSQL under ${dataDir} did not start`;
+  if (/Address already in use|could not bind|could not create any TCP\/IP sockets/i.test(output)) {
+    return `${where}: port ${port} is taken by another program (perhaps a cluster of another checkout). Stop it, or set EMBEDDED_PG_PORT to a free port.`;
+  }
+  if (/lock file .* already exists|postmaster\.pid/i.test(output)) {
+    return `${where}: a server from an earlier run still holds ${path.join(dataDir, "pg")}. Run \`npm run db:stop\`, or delete ${path.join(dataDir, "pg", "postmaster.pid")} if no postgres process is left.`;
+  }
+  if (/No space left on device/i.test(output)) return `${where}: the disk is full. Free space and start again.`;
+  if (/Permission denied/i.test(output)) return `${where}: permission denied on ${dataDir}. Give the user that runs PostgreSQL access to it, or set DATA_DIR.`;
+  return `${where}. Its log says why: ${logFile}`;
+}
+
 /**
  * Initialises (once) and starts (when not running) a PostgreSQL cluster under `dataDir`, listening
  * on 127.0.0.1:`port`. pg_ctl detaches the server, so the dev server, the worker, the CLI and the
@@ -87,7 +102,8 @@ export async function ensureEmbeddedCluster({ dataDir, port }: EmbeddedCluster):
     // Two processes may race to start the same cluster; the loser finds it running.
     if (!(await acceptsConnections(port))) {
       const tail = existsSync(logFile) ? readFileSync(logFile, "utf8").split("\n").slice(-15).join("\n") : "";
-      throw new Error(`${(error as Error).message}\n${tail}`);
+      // pg_ctl's own words ("another server might be running") and the server's log both count.
+      throw new StartupError(whyNotStarted(`${(error as Error).message}\n${tail}`, { dataDir, port, logFile }));
     }
   }
 }

@@ -2,6 +2,7 @@ import { Resolver } from "node:dns/promises";
 import { env } from "@/lib/env";
 
 export type TxtLookup = { values: string[]; error: string | null };
+export type MxLookup = { values: { exchange: string; priority: number }[]; error: string | null };
 
 const reasons: Record<string, string> = {
   ENODATA: "no TXT record found",
@@ -12,20 +13,44 @@ const reasons: Record<string, string> = {
   ECONNREFUSED: "the DNS server could not be reached",
 };
 
+/** Lookups that found that nothing is there, as opposed to lookups that could not tell. */
+export const definiteAbsence = (error: string | null) => error === reasons.ENODATA || error === reasons.ENOTFOUND || error === "no MX record found";
+
+type LookupOptions = { server?: string; timeoutMs?: number };
+
+function resolver(options: LookupOptions): Resolver {
+  const resolver = new Resolver({ timeout: options.timeoutMs ?? 1000, tries: 2 });
+  const server = options.server ?? env.dnsResolver;
+  if (server) resolver.setServers([server]);
+  return resolver;
+}
+
+function reason(error: unknown, type: string): string {
+  const code = (error as { code?: string }).code ?? "";
+  if (code === "ENODATA") return `no ${type} record found`;
+  return reasons[code] ?? `the DNS lookup failed${code ? ` (${code})` : ""}`;
+}
+
 /**
  * The TXT records at `name`, each record's strings joined. A failed lookup is an answer too (with
  * `error` saying why), because a domain owner needs to know what the check saw.
  * Uses `DNS_RESOLVER` (`host:port`) when set, so tests and private setups can point at their own server.
  */
-export async function lookupTxt(name: string, options: { server?: string; timeoutMs?: number } = {}): Promise<TxtLookup> {
-  const resolver = new Resolver({ timeout: options.timeoutMs ?? 1000, tries: 2 });
+export async function lookupTxt(name: string, options: LookupOptions = {}): Promise<TxtLookup> {
   try {
-    const server = options.server ?? env.dnsResolver;
-    if (server) resolver.setServers([server]);
-    const records = await resolver.resolveTxt(name);
+    const records = await resolver(options).resolveTxt(name);
     return { values: records.map((strings) => strings.join("")), error: null };
   } catch (error) {
-    const code = (error as { code?: string }).code ?? "";
-    return { values: [], error: reasons[code] ?? `the DNS lookup failed${code ? ` (${code})` : ""}` };
+    return { values: [], error: reason(error, "TXT") };
+  }
+}
+
+/** The MX records at `name`, exchange names lowercase without a trailing dot. */
+export async function lookupMx(name: string, options: LookupOptions = {}): Promise<MxLookup> {
+  try {
+    const records = await resolver(options).resolveMx(name);
+    return { values: records.map((r) => ({ exchange: r.exchange.toLowerCase().replace(/\.$/, ""), priority: r.priority })), error: null };
+  } catch (error) {
+    return { values: [], error: reason(error, "MX") };
   }
 }

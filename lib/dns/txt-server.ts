@@ -1,6 +1,7 @@
 import { createSocket } from "node:dgram";
 
 const TXT = 16;
+const MX = 15;
 const NXDOMAIN = 3;
 
 export type TxtServer = {
@@ -11,6 +12,8 @@ export type TxtServer = {
    * an array is sent as exactly those strings; a string is cut every 255 bytes.
    */
   records: Map<string, (string | string[])[]>;
+  /** MX records by lowercase name; a name with MX records exists even without TXT ones. */
+  mx: Map<string, { exchange: string; priority: number }[]>;
   /** Names whose queries get no answer at all, to exercise timeouts. */
   silent: Set<string>;
   close: () => Promise<void>;
@@ -37,23 +40,33 @@ function txtData(value: string | string[]): Buffer {
   return Buffer.concat(strings.flatMap((part) => [Buffer.from([part.length]), part]));
 }
 
-function answer(query: Buffer, records: TxtServer["records"]): Buffer | null {
+/** A domain name in DNS wire form: length-prefixed labels and a zero. */
+const wireName = (name: string) =>
+  Buffer.concat([...name.replace(/\.$/, "").split(".").map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label, "latin1")])), Buffer.from([0])]);
+
+function mxData(record: { exchange: string; priority: number }): Buffer {
+  const priority = Buffer.alloc(2);
+  priority.writeUInt16BE(record.priority);
+  return Buffer.concat([priority, wireName(record.exchange)]);
+}
+
+function answer(query: Buffer, records: TxtServer["records"], mx: TxtServer["mx"]): Buffer | null {
   if (query.length < 12 || query.readUInt16BE(4) !== 1) return null;
   const { name, end } = readName(query, 12);
   const type = query.readUInt16BE(end);
   const question = query.subarray(12, end + 4);
   const values = records.get(name);
-  const rows = type === TXT && values ? values : [];
+  const exchanges = mx.get(name);
+  const rows: Buffer[] = type === TXT && values ? values.map(txtData) : type === MX && exchanges ? exchanges.map(mxData) : [];
   const header = Buffer.alloc(12);
   query.copy(header, 0, 0, 2);
-  header.writeUInt16BE(0x8180 | (values ? 0 : NXDOMAIN), 2);
+  header.writeUInt16BE(0x8180 | (values || exchanges ? 0 : NXDOMAIN), 2);
   header.writeUInt16BE(1, 4);
   header.writeUInt16BE(rows.length, 6);
-  const answers = rows.map((value) => {
-    const data = txtData(value);
+  const answers = rows.map((data) => {
     const fixed = Buffer.alloc(12);
     fixed.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
-    fixed.writeUInt16BE(TXT, 2);
+    fixed.writeUInt16BE(type, 2);
     fixed.writeUInt16BE(1, 4);
     fixed.writeUInt32BE(60, 6);
     fixed.writeUInt16BE(data.length, 10);
@@ -63,17 +76,18 @@ function answer(query: Buffer, records: TxtServer["records"]): Buffer | null {
 }
 
 /**
- * A tiny authoritative DNS server on 127.0.0.1 answering TXT queries from a map: the real lookup
+ * A tiny authoritative DNS server on 127.0.0.1 answering TXT and MX queries from maps: the real lookup
  * path of domain verification, without the internet. For tests and local development.
  */
 export async function startTxtServer(): Promise<TxtServer> {
   const socket = createSocket("udp4");
   const records: TxtServer["records"] = new Map();
+  const mx: TxtServer["mx"] = new Map();
   const silent = new Set<string>();
   socket.on("message", (query, peer) => {
     try {
       if (silent.has(readName(query, 12).name)) return;
-      const reply = answer(query, records);
+      const reply = answer(query, records, mx);
       if (reply) socket.send(reply, peer.port, peer.address);
     } catch {
       // A malformed query gets no answer, as from a real server.
@@ -83,6 +97,7 @@ export async function startTxtServer(): Promise<TxtServer> {
   return {
     address: `127.0.0.1:${socket.address().port}`,
     records,
+    mx,
     silent,
     close: () => new Promise((resolve) => socket.close(() => resolve())),
   };

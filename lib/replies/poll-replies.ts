@@ -1,6 +1,8 @@
+import { isIP } from "node:net";
 import { ImapFlow } from "imapflow";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { db, Prisma } from "@/lib/db";
+import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import { recordRawReply } from "./record-reply";
 
 export type ImapInbox = {
@@ -23,6 +25,8 @@ export type PollOptions = {
   maxMessages?: number;
   /** Only this organization's inboxes (tests share one database). */
   organizationId?: string;
+  /** Where IMAP servers may be; the operator's policy (ALLOWED_PRIVATE_HOSTS) when not given. */
+  policy?: OutboundPolicy;
 };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -50,8 +54,12 @@ async function newUids(client: ImapFlow, inbox: ImapInbox): Promise<number[]> {
 
 /** Reads the inbox's new messages over IMAP and records those that are replies. Answers how many it stored. */
 export async function pollInbox(inbox: ImapInbox, options: PollOptions = {}): Promise<number> {
+  // Checked now, on the address it resolves to now; ImapFlow then connects to that very address
+  // (no second resolution to rebind) and verifies TLS against the host name.
+  const { address } = await checkedAddress(inbox.imap_host, inbox.imap_port, options.policy ?? defaultOutboundPolicy());
   const client = new ImapFlow({
-    host: inbox.imap_host,
+    host: address,
+    servername: isIP(inbox.imap_host) ? undefined : inbox.imap_host,
     port: inbox.imap_port,
     secure: inbox.imap_secure,
     auth: { user: inbox.imap_username, pass: openSecret(inbox.imap_password_encrypted) },

@@ -5,13 +5,16 @@ import { limits } from "@/lib/schemas/common";
 import { leaveSequence } from "@/lib/sequences/leave-sequence";
 import { emailEventData } from "@/lib/webhooks/email-event-data";
 import { emitEvent } from "@/lib/webhooks/emit-event";
+import { isFeedbackReport } from "@/lib/feedback/parse-report";
+import { queueInboxReport } from "@/lib/feedback/process-reports";
 import { messageIds, replyCandidates } from "./message-ids";
 
 export type ReceivingInbox = { id: string; organization_id: string };
 
 export type ReplyOutcome =
   | { result: "stored"; emailId: string; repliedToId: string; threadId: string }
-  | { result: "duplicate" | "unmatched" | "automatic" };
+  /** `report`: a delivery report or complaint, queued for lib/feedback to record. */
+  | { result: "duplicate" | "unmatched" | "automatic" | "report" };
 
 type Original = {
   id: string;
@@ -144,7 +147,16 @@ export async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Prom
   });
 }
 
-/** `recordReply` for a raw RFC 822 message, as IMAP hands it over. */
+/**
+ * `recordReply` for a raw RFC 822 message, as IMAP hands it over. A delivery status notification
+ * or a complaint report is not a reply: it is queued for the worker to record against the email
+ * it quotes (bounced, delivered, complained), as if it had come to the return path.
+ */
 export async function recordRawReply(inbox: ReceivingInbox, source: Buffer | string): Promise<ReplyOutcome> {
-  return recordReply(inbox, await simpleParser(source, { skipImageLinks: true, skipTextToHtml: true }));
+  const mail = await simpleParser(source, { skipImageLinks: true, skipTextToHtml: true });
+  if (isFeedbackReport(mail)) {
+    await queueInboxReport(inbox, Buffer.isBuffer(source) ? source : Buffer.from(source, "utf8"));
+    return { result: "report" };
+  }
+  return recordReply(inbox, mail);
 }

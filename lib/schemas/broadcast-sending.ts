@@ -13,7 +13,7 @@ export type SendBroadcastInput = z.infer<typeof sendBroadcastInput>;
 export const sendingReason = z.object({
   code: z.string().meta({
     description:
-      "DRAFT, SCHEDULED, STARTING, PREPARING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_FAILING, " +
+      "DRAFT, SCHEDULED, STARTING, PREPARING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, " +
       "DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP",
   }),
   message: z.string(),

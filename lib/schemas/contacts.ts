@@ -19,6 +19,10 @@ export const contact = z
     tags: z.array(z.string()),
     created_at: dateTime,
     updated_at: dateTime,
+    suppression: z
+      .object({ reason: z.string().meta({ description: "Why: a bounce, a complaint, an unsubscription or by hand." }), suppressed_at: dateTime })
+      .nullable()
+      .meta({ description: "Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED)." }),
   })
   .meta({ description: "A contact. Its email is stored lowercase and is unique in the organization." });
 export type ContactRecord = z.infer<typeof contact>;

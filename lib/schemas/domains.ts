@@ -10,23 +10,53 @@ export const domainName = z
   .refine(isDomainName, "must be a domain name such as example.com")
   .meta({ description: "Stored lowercase, without a trailing dot; international names in punycode." });
 
-export const createDomainInput = z.object({ name: domainName });
+export const returnPathLabel = z
+  .string()
+  .max(63)
+  .overwrite((value) => value.trim().toLowerCase())
+  .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/, "must be one DNS label such as bounces")
+  .meta({ description: "Label of the return-path subdomain (`bounces` → bounces.<domain>). Default: the server's `RETURN_PATH_LABEL`, `bounces`." });
+
+export const createDomainInput = z.object({ name: domainName, return_path: returnPathLabel.optional() });
 export type CreateDomainInput = z.infer<typeof createDomainInput>;
 
+export const recordPurposes = ["ownership", "dkim", "return_path", "return_path_spf", "dmarc"] as const;
+export const recordStatuses = ["verified", "pending", "mismatch"] as const;
+
 export const dnsRecord = z.object({
-  type: z.literal("TXT"),
+  type: z.enum(["TXT", "MX"]),
   name: z.string().meta({ description: "Where to publish the record." }),
-  value: z.string(),
-  purpose: z.enum(["ownership", "dkim", "spf"]),
+  value: z.string().meta({ description: "For MX, the host mail is sent to; publish it with `priority`." }),
+  priority: z.number().int().optional().meta({ description: "MX only." }),
+  purpose: z.enum(recordPurposes).meta({
+    description:
+      "ownership proves the domain; dkim signs its mail; return_path (MX) and return_path_spf receive and authorize the " +
+      "envelope sender of relay mail (bounces come back there); dmarc tells receivers what to do with mail that fails " +
+      "both. The DMARC value is a suggestion: any one valid DMARC record counts. Start at `p=none`, read the reports, " +
+      "then move to `p=quarantine` once everything you send passes.",
+  }),
+  status: z.enum(recordStatuses).meta({ description: "verified: published as expected. pending: not found yet. mismatch: something else is there (see `found`)." }),
+  found: z.array(z.string()).meta({ description: "What the last lookup saw at that name (up to 10 values)." }),
+  reason: z.string().nullable().meta({ description: "Why the record is not verified, when it is not." }),
+  checked_at: dateTime.nullable(),
 });
 export type DnsRecord = z.infer<typeof dnsRecord>;
+
+export const domainWarning = z.object({
+  code: z.enum(["SPF_CONFLICT", "DMARC_MULTIPLE"]),
+  message: z.string(),
+  found: z.array(z.string()),
+});
 
 export const domain = z.object({
   id,
   organization_id: id,
   name: z.string(),
-  status: z.enum(DomainStatus),
-  records: z.array(dnsRecord).meta({ description: "The DNS records to publish: ownership proves the domain, DKIM and SPF let mail from it be trusted." }),
+  status: z.enum(DomainStatus).meta({ description: "verified once the ownership record was seen; each record has its own status besides." }),
+  return_path: z.string().meta({ description: "The return-path host, e.g. bounces.example.com." }),
+  records: z.array(dnsRecord).meta({ description: "The DNS records to publish, each with the status of its last check." }),
+  warnings: z.array(domainWarning).meta({ description: "Problems the last check found that publishing our records alone does not fix (a conflicting SPF record, say)." }),
+  dkim_signing: z.boolean().meta({ description: "True while the DKIM record is verified: only then is mail signed with the key." }),
   verified_at: dateTime.nullable(),
   last_checked_at: dateTime.nullable(),
   created_at: dateTime,

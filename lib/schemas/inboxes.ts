@@ -51,6 +51,25 @@ const connection = z.object({
   has_password: z.boolean(),
 });
 
+const verification = z
+  .object({
+    status: z.enum(["verified", "pending", "unverified"]).meta({
+      description:
+        "`verified`: the inbox may send. `pending`: a confirmation link was mailed and has not been used yet. " +
+        "`unverified`: it sends nothing until its from address is proven.",
+    }),
+    method: z.enum(["domain", "confirmation"]).nullable().meta({
+      description: "`domain`: the from address is at a verified domain of the organization. `confirmation`: the link mailed to it was followed.",
+    }),
+    confirmed_at: dateTime.nullable(),
+    confirmation_sent_at: dateTime.nullable(),
+    confirmation_expires_at: dateTime.nullable(),
+  })
+  .meta({
+    description:
+      "Proof of the from address. Changing the from address or the SMTP server makes the inbox unverified again, unless its address is at a verified domain.",
+  });
+
 export const inbox = z.object({
   id,
   organization_id: id,
@@ -60,7 +79,10 @@ export const inbox = z.object({
   reply_to: z.string().nullable(),
   daily_limit: z.number(),
   paused: z.boolean(),
-  last_error: z.string().nullable().meta({ description: "The last sending or reading error, if any." }),
+  last_error: z.string().nullable().meta({
+    description: "The last sending error, if any: the server's answer to the envelope or message, or a generic reason (could not connect, authentication failed, TLS failed).",
+  }),
+  verification,
   smtp: connection,
   imap: connection.nullable(),
   created_at: dateTime,

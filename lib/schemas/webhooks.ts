@@ -14,6 +14,7 @@ export const webhookEventTypes = [
   "contact.updated",
   "contact.unsubscribed",
   "broadcast.sent",
+  "domain.updated",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

@@ -49,7 +49,7 @@ describe("a broadcast to a segment, through an inbox", () => {
       { email: "erin@example.test", first_name: "Erin" },
     ]);
     contacts = seeded.contacts;
-    await db.suppression.create({ data: { organization_id, email: "dave@example.test", reason: "bounce" } });
+    await db.suppression.create({ data: { organization_id, email: "dave@example.test", reason: "hard_bounce" } });
     await db.contactTopic.create({ data: { organization_id, contact_id: contacts[4].id, topic_id: topic.id, subscribed: false } });
     // Not in the segment at all.
     await db.contact.create({ data: { organization_id, email: "frank@example.test" } });

@@ -4,7 +4,7 @@ import { db, type Prisma } from "@/lib/db";
 import type { Broadcast } from "@/lib/generated/prisma/client";
 import type { SendBroadcastInput } from "@/lib/schemas/broadcast-sending";
 import { lockBroadcast, serializeBroadcast } from "@/lib/services/broadcasts";
-import { assertVerifiedSenderDomain } from "@/lib/services/sender-domains";
+import { assertInboxesVerified, assertProvenSender } from "@/lib/services/sender-proof";
 import { audienceCondition } from "./audience";
 import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "./queue";
 
@@ -34,6 +34,21 @@ async function sendabilityProblems(tx: Prisma.TransactionClient, b: Broadcast, s
 }
 
 /**
+ * Mail goes only from a proven sender: every inbox of a rotation verified (each sends as itself);
+ * a single inbox verified, with the broadcast's from address its own or at a verified domain;
+ * without an inbox, through the relay, from a verified domain.
+ */
+async function assertProvenBroadcastSender(tx: Prisma.TransactionClient, ctx: OrgContext, b: Broadcast) {
+  if (b.inbox_ids.length > 0) {
+    await assertInboxesVerified(tx, ctx, b.inbox_ids.map((id, index) => ({ id, path: `inbox_ids.${index}` })));
+    return;
+  }
+  const inbox = b.inbox_id ? await tx.inbox.findFirst({ where: { id: b.inbox_id, organization_id: ctx.organizationId } }) : null;
+  if (inbox) await assertInboxesVerified(tx, ctx, [{ id: inbox.id, path: "inbox_id" }]);
+  await assertProvenSender(tx, ctx, b.from_email, "from_email", inbox ? { inbox } : { relay: true });
+}
+
+/**
  * Send now or schedule: a draft or scheduled broadcast becomes `scheduled` at the given time (now
  * without one) and its start job is queued under the broadcast's id, so sending again moves the
  * same job instead of adding one.
@@ -55,7 +70,7 @@ export async function sendBroadcast(ctx: OrgContext, id: string, input: SendBroa
     const broadcast = await tx.broadcast.findFirstOrThrow({ where: { id, organization_id: ctx.organizationId } });
     const problems = await sendabilityProblems(tx, broadcast, runAt.getTime() <= now);
     if (problems.length > 0) throw new AppError("BROADCAST_NOT_SENDABLE", "The broadcast cannot be sent yet", problems);
-    if (!broadcast.inbox_id && broadcast.inbox_ids.length === 0) await assertVerifiedSenderDomain(ctx, broadcast.from_email, "from_email");
+    await assertProvenBroadcastSender(tx, ctx, broadcast);
 
     const row = await tx.broadcast.update({
       where: { id, organization_id: ctx.organizationId },

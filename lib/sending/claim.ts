@@ -1,5 +1,6 @@
 import { db, Prisma } from "@/lib/db";
 import type { SendingSpeed } from "@/lib/generated/prisma/enums";
+import { inboxProvenSql } from "@/lib/services/sender-proof";
 import { dailyCap, pacingGapMs, resolveSpeed, type InboxPacing } from "./speeds";
 
 export type ClaimOptions = {
@@ -57,8 +58,8 @@ async function claimRelayEmails(options: ClaimOptions, limit: number): Promise<s
 type ReadyInbox = InboxPacing & { id: string; used_today: number; pace_ready: boolean };
 
 /**
- * Per inbox, under its row lock (so two workers never both spend one inbox's pacing slot or daily
- * allowance): every due `instant` email (transactional ones included) up to the daily limit, and
+ * Per inbox whose from address is proven (an unverified one's emails wait), under its row lock (so
+ * two workers never both spend one inbox's pacing slot or daily allowance): every due `instant` email (transactional ones included) up to the daily limit, and
  * — when its pacing gap has passed — one paced email, after which the next gap is drawn.
  */
 async function claimInboxEmails(options: ClaimOptions, limit: number): Promise<string[]> {
@@ -68,7 +69,7 @@ async function claimInboxEmails(options: ClaimOptions, limit: number): Promise<s
         (i.next_send_at IS NULL OR i.next_send_at <= now()) AS pace_ready,
         CASE WHEN i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date THEN i.daily_sent_count ELSE 0 END AS used_today
       FROM inboxes i
-      WHERE NOT i.paused ${scoped("i", options.organizationId)}
+      WHERE NOT i.paused AND ${inboxProvenSql("i")} ${scoped("i", options.organizationId)}
         AND EXISTS (SELECT 1 FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id WHERE e.inbox_id = i.id AND ${due})
       ORDER BY i.next_send_at NULLS FIRST
       LIMIT 100

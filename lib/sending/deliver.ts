@@ -12,6 +12,33 @@ type SmtpError = { responseCode?: unknown; code?: unknown; command?: unknown; re
 
 const describe = (error: SmtpError) => String(error.response ?? error.message ?? error).slice(0, 1000);
 
+const AUTH_FAILED = "SMTP authentication failed: the server refused the credentials";
+const TLS_FAILED = "TLS failed: no secure connection could be made with the SMTP server";
+const NO_CONNECTION = "Could not connect to the SMTP server";
+
+// Node's and OpenSSL's certificate verdicts; all of them mean the server spoke TLS but was not trusted.
+const CERTIFICATE = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_(GET|VERIFY)_|HOSTNAME_MISMATCH$)/;
+
+/**
+ * What a tenant is told about a failure before its server took part in a mail transaction. Never
+ * a socket code or whatever answered on the port: a tenant's host and port are its own choice, and
+ * ECONNREFUSED against ETIMEDOUT against a stranger's banner would make the worker a port scanner.
+ */
+export function connectionFailureReason(error: unknown): string {
+  const e = (error ?? {}) as SmtpError;
+  const code = typeof e.code === "string" ? e.code : "";
+  const command = typeof e.command === "string" ? e.command.toUpperCase() : "";
+  if (code === "EAUTH" || command.startsWith("AUTH")) return AUTH_FAILED;
+  if (code === "ETLS" || CERTIFICATE.test(code)) return TLS_FAILED;
+  return NO_CONNECTION;
+}
+
+/** An answer of the server to the envelope or the message, which the tenant may read as it is. */
+function answeredTransaction(e: SmtpError, command: string): boolean {
+  if (e.code === "EENVELOPE" || e.code === "EMESSAGE") return true;
+  return typeof e.responseCode === "number" && (command.startsWith("MAIL") || command.startsWith("RCPT") || command === "DATA");
+}
+
 /**
  * Sorts an SMTP failure. A 5xx answer to RCPT TO or to the message (DATA) is the recipient's
  * permanent bounce. Authentication, MAIL FROM, greeting and connection failures say nothing about
@@ -21,7 +48,7 @@ export function classifyFailure(error: unknown): { permanent: boolean; code: num
   const e = (error ?? {}) as SmtpError;
   const code = typeof e.responseCode === "number" ? e.responseCode : null;
   const command = typeof e.command === "string" ? e.command.toUpperCase() : "";
-  const reason = describe(e);
+  const reason = answeredTransaction(e, command) || e.code === "ENORELAY" ? describe(e) : connectionFailureReason(e);
   const recipientStage = command.startsWith("RCPT") || command === "DATA" || e.code === "EMESSAGE";
   if (code !== null && code >= 500 && code < 600 && recipientStage) return { permanent: true, code, inboxProblem: false, reason };
   return { permanent: false, code, inboxProblem: !recipientStage || code === null, reason };

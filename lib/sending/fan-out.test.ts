@@ -86,7 +86,7 @@ describe("fan-out", () => {
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
     await db.domain.updateMany({
       where: { organization_id: org.organizationId, name: "acme.test" },
-      data: { dkim_selector: "mp7", dkim_private_key_encrypted: sealSecret(privateKey) },
+      data: { dkim_selector: "mp7", dkim_private_key_encrypted: sealSecret(privateKey), dkim_verified_at: new Date() },
     });
     const { segmentId } = await seedSegment(org.organizationId, [{ first_name: "Relay", email: `relay-${randomUUID()}@example.test` }]);
     const broadcast = await scheduledBroadcast(org.organizationId, { segment_id: segmentId, reply_to: "answers@acme.test" });

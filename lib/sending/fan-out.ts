@@ -2,6 +2,7 @@ import { db, Prisma } from "@/lib/db";
 import type { BroadcastStatus } from "@/lib/generated/prisma/enums";
 import { env } from "@/lib/env";
 import { domainOf } from "@/lib/services/sender-domains";
+import { isInboxProven, verifiedDomainNames } from "@/lib/services/sender-proof";
 import { audienceCondition } from "./audience";
 
 type FanningBroadcast = {
@@ -45,13 +46,23 @@ async function lockBroadcastRow(tx: Prisma.TransactionClient, broadcastId: strin
 async function startProblem(tx: Prisma.TransactionClient, b: FanningBroadcast): Promise<string | null> {
   if (!b.segment_id) return "The broadcast has no segment to send to.";
   if (!b.template_id && !b.html_content && !b.text_content) return "The broadcast has no content: no template, HTML or text.";
-  const usesInboxes = b.inbox_id !== null || b.inbox_ids.length > 0;
-  if (!usesInboxes) {
-    const verified = await tx.domain.findFirst({
-      where: { organization_id: b.organization_id, name: domainOf(b.from_email), status: "verified" },
-      select: { id: true },
-    });
-    if (!verified) return `${domainOf(b.from_email)} is not a verified domain of the organization, so the relay cannot send from ${b.from_email}.`;
+  return senderProblem(tx, b);
+}
+
+/** The sender proof of POST /send, again at the start: an inbox may have changed while the broadcast was scheduled. */
+async function senderProblem(tx: Prisma.TransactionClient, b: FanningBroadcast): Promise<string | null> {
+  const domains = await verifiedDomainNames(tx, b.organization_id);
+  const ids = b.inbox_ids.length > 0 ? b.inbox_ids : b.inbox_id ? [b.inbox_id] : [];
+  if (ids.length === 0) {
+    if (domains.has(domainOf(b.from_email))) return null;
+    return `${domainOf(b.from_email)} is not a verified domain of the organization, so the relay cannot send from ${b.from_email}.`;
+  }
+  const inboxes = await tx.inbox.findMany({ where: { organization_id: b.organization_id, id: { in: ids } } });
+  const unproven = inboxes.find((inbox) => !isInboxProven(inbox, domains));
+  if (unproven) return `Inbox ${unproven.name} (${unproven.from_email}) is not verified: its from address must be confirmed before it sends.`;
+  const single = b.inbox_ids.length === 0 ? inboxes[0] : undefined;
+  if (single && single.from_email.toLowerCase() !== b.from_email.toLowerCase() && !domains.has(domainOf(b.from_email))) {
+    return `${b.from_email} is neither at a verified domain of the organization nor the address of inbox ${single.name}.`;
   }
   return null;
 }

@@ -1,7 +1,7 @@
 import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { describe, expect, it } from "vitest";
-import { mimeMessage, type MimeInput } from "./mime-message";
+import { mimeMessage, multipartBoundary, type MimeInput } from "./mime-message";
 
 const viaNodemailer = (input: MimeInput) =>
   new Promise<Buffer>((resolve, reject) =>
@@ -112,5 +112,12 @@ describe("mimeMessage", () => {
   it("gives each message its own boundary", () => {
     const boundary = (raw: Buffer) => /boundary="([^"]+)"/.exec(raw.toString())?.[1];
     expect(boundary(mimeMessage(base).raw)).not.toBe(boundary(mimeMessage(base).raw));
+  });
+
+  it("draws another boundary while a part contains the one drawn", () => {
+    const drawn = ["=_taken", "=_also-taken", "=_free"];
+    const boundary = multipartBoundary(["text with =_taken in it", "<p>=_also-taken</p>"], () => drawn.shift()!);
+    expect(boundary).toBe("=_free");
+    expect(() => multipartBoundary(["=_x"], () => "=_x")).toThrow();
   });
 });

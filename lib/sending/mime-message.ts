@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { domainToASCII } from "node:url";
 import addressparser from "nodemailer/lib/addressparser";
 import { encode as qpEncode, wrap as qpWrap } from "nodemailer/lib/qp";
@@ -25,10 +25,20 @@ const SEVEN_BIT_BODY = /^[\x09\x0a\x0d\x20-\x7e]*$/;
 const LONG_LINE = new RegExp(`^.{${LINE + 1},}`, "m");
 const NON_LATIN = /[^\x00-\x7f\u0080-\u00ff]/g;
 
-// One random part per process and a counter: a boundary that no body of ours contains, without
-// drawing random bytes for each message.
-const boundaryPrefix = `--_mp-${randomBytes(8).toString("hex")}-`;
-let boundaries = 0;
+/**
+ * The boundary of one multipart entity: drawn afresh for it (randomUUID takes its bytes from a
+ * cached pool, so this costs well under a microsecond) and drawn again should any part contain it.
+ * A boundary one message reveals says nothing of the next, so text a recipient controls (a contact's
+ * name, a variable) cannot close a part and open one of its own inside a signed message. "=_" cannot
+ * occur in quoted-printable or base64 output, only in a 7bit part, which the check covers.
+ */
+export function multipartBoundary(parts: string[], draw: () => string = () => `=_mp_${randomUUID()}`): string {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const boundary = draw();
+    if (!parts.some((part) => part.includes(boundary))) return boundary;
+  }
+  throw new Error("No multipart boundary could be found that the content does not contain");
+}
 
 const oneLine = (value: string) => value.replace(/\r?\n|\r/g, " ");
 
@@ -142,12 +152,10 @@ export function mimeMessage(input: MimeInput): { envelope: { from: string; to: s
   if (input.html === null) {
     body = part("text/plain", input.text);
   } else {
-    const boundary = `${boundaryPrefix}${++boundaries}`;
+    const parts = [part("text/plain", input.text), part("text/html", input.html)];
+    const boundary = multipartBoundary(parts);
     lines.push(`Content-Type: multipart/alternative;${CRLF} boundary="${boundary}"`);
-    body =
-      `${CRLF}--${boundary}${CRLF}${part("text/plain", input.text)}` +
-      `${CRLF}--${boundary}${CRLF}${part("text/html", input.html)}` +
-      `${CRLF}--${boundary}--`;
+    body = `${parts.map((p) => `${CRLF}--${boundary}${CRLF}${p}`).join("")}${CRLF}--${boundary}--`;
   }
   return {
     envelope: { from: normalizeAddress(input.from.address), to: to.map((entry) => normalizeAddress(entry.address)) },

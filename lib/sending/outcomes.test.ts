@@ -74,7 +74,7 @@ describe("SMTP outcomes", () => {
     expect(bounced.events[0].data).toMatchObject({ code: 550 });
     expect(sink.attempts.get(gone)).toBe(1);
     expect(received(gone)).toHaveLength(0);
-    expect(await db.suppression.findFirst({ where: { organization_id: org.organizationId, email: gone } })).toMatchObject({ reason: "bounce" });
+    expect(await db.suppression.findFirst({ where: { organization_id: org.organizationId, email: gone } })).toMatchObject({ reason: "hard_bounce" });
 
     const broadcast = await db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } });
     expect(broadcast).toMatchObject({ status: "sent", total_recipients: 4, sent_count: 3, bounced_count: 1 });

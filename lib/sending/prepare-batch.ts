@@ -7,6 +7,8 @@ import { domainOf } from "@/lib/services/sender-domains";
 import { mimeMessage } from "./mime-message";
 import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "./render";
 import { unsubscribeUrls } from "./unsubscribe-token";
+import { returnPathHost } from "@/lib/services/domain-records";
+import { returnPathEnvelope, signing, type MessageWithDsn } from "@/lib/feedback/outgoing";
 
 export type Outgoing = {
   email: Email;
@@ -31,8 +33,12 @@ type BatchData = {
   suppressed: Set<string>;
   topicChoices: Map<string, boolean>;
   optOutTopics: Set<string>;
-  /** DKIM keys of the organizations' verified sender domains, by `organization:domain`. */
+  /** DKIM keys of the organizations' verified sender domains whose DKIM record is verified, by `organization:domain`. */
   dkim: Map<string, { domainName: string; keySelector: string; privateKey: string }>;
+  /** The verified domains among the emails' from domains, by `organization:domain`. */
+  verifiedDomains: Set<string>;
+  /** Return-path hosts of the verified sender domains whose MX and SPF records are verified, by `organization:domain`. */
+  returnPaths: Map<string, string>;
 };
 
 const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
@@ -70,11 +76,10 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
   const domains = await db.domain.findMany({
     where: {
       organization_id: { in: present(emails.map((e) => e.organization_id)) },
-      name: { in: present(emails.map((e) => domainOf(e.from_email))) },
+      name: { in: present([...emails.map((e) => domainOf(e.from_email)), ...inboxes.map((i) => domainOf(i.from_email))]) },
       status: "verified",
-      dkim_private_key_encrypted: { not: null },
     },
-    select: { organization_id: true, name: true, dkim_selector: true, dkim_private_key_encrypted: true },
+    select: { organization_id: true, name: true, dkim_selector: true, dkim_private_key_encrypted: true, dkim_verified_at: true, return_path: true, return_path_verified_at: true },
   });
   const [choices, optOutTopics] = await Promise.all([
     db.contactTopic.findMany({
@@ -92,18 +97,29 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
     suppressed: new Set(suppressions.map((s) => suppressionKey(s.organization_id, s.email))),
     topicChoices: new Map(choices.map((c) => [`${c.contact_id}:${c.topic_id}`, c.subscribed])),
     optOutTopics: new Set(optOutTopics.map((t) => t.id)),
+    verifiedDomains: new Set(domains.map((d) => `${d.organization_id}:${d.name}`)),
+    returnPaths: new Map(domains.filter((d) => d.return_path_verified_at).map((d) => [`${d.organization_id}:${d.name}`, returnPathHost(d)])),
     dkim: new Map(
       domains.flatMap((d) => {
-        const privateKey = readableSecret(d.dkim_private_key_encrypted);
+        // Signed only with a key whose public half is seen published: a signature that cannot be checked hurts more than none.
+        const privateKey = d.dkim_verified_at ? readableSecret(d.dkim_private_key_encrypted) : null;
         return privateKey ? [[`${d.organization_id}:${d.name}`, { domainName: d.name, keySelector: d.dkim_selector, privateKey }] as const] : [];
       }),
     ),
   };
 }
 
+const atVerifiedDomain = (organizationId: string, address: string, data: BatchData) => data.verifiedDomains.has(`${organizationId}:${domainOf(address)}`);
+
 /** Why a claimed email must not go out now that it is its turn (the audience may have changed since the fan-out). */
 function withdrawal(email: Email, data: BatchData): string | null {
   if (data.suppressed.has(suppressionKey(email.organization_id, email.to_email))) return "The address is suppressed";
+  // Through an inbox, only its own address or one at a verified domain: an email created before the
+  // inbox's address changed does not go out under the new server's proof.
+  const inbox = email.inbox_id ? data.inboxes.get(email.inbox_id) : undefined;
+  if (inbox && inbox.from_email.toLowerCase() !== email.from_email.toLowerCase() && !atVerifiedDomain(email.organization_id, email.from_email, data)) {
+    return "The from address is neither the inbox's own nor at a verified domain";
+  }
   const broadcast = email.broadcast_id ? data.broadcasts.get(email.broadcast_id) : undefined;
   if (!broadcast) return null;
   const contact = email.contact_id ? data.contacts.get(email.contact_id) : undefined;
@@ -142,12 +158,16 @@ function marketingSource(email: Email, broadcast: Broadcast | undefined, data: B
 }
 
 /** An email rendered but not yet built: tracking still rewrites its HTML. */
-type Draft = Omit<Outgoing, "message"> & { extraHeaders: Record<string, string>; dkim: Mail.Options["dkim"] };
+type Draft = Omit<Outgoing, "message"> & { extraHeaders: Record<string, string>; dkim: Mail.Options["dkim"]; returnPath: string | null };
 
 function compose(email: Email, data: BatchData): Draft {
   const inbox = email.inbox_id ? (data.inboxes.get(email.inbox_id) ?? null) : null;
   // Deleted since the claim: retried, and then it is a relay email (its inbox_id is cleared).
   if (email.inbox_id && !inbox) throw new Error("The email's inbox no longer exists");
+  // Unverified since the claim (its address or server changed): retried, and claimed only once it is proven again.
+  if (inbox && inbox.sender_confirmed_at === null && !atVerifiedDomain(inbox.organization_id, inbox.from_email, data)) {
+    throw new Error("The inbox's from address is not verified");
+  }
   const extraHeaders: Record<string, string> = {};
   let rendered: RenderedEmail;
   if (email.broadcast_id) {
@@ -176,11 +196,13 @@ function compose(email: Email, data: BatchData): Draft {
     headers: { ...recorded, ...extraHeaders },
     extraHeaders,
     // Signed with the key whose public half the domain publishes (GET /v1/domains/{id} lists the record).
-    dkim: data.dkim.get(`${email.organization_id}:${domainOf(email.from_email)}`),
+    dkim: signing(data.dkim.get(`${email.organization_id}:${domainOf(email.from_email)}`)),
+    // Relay mail only: an inbox's own server sends with its own address, and its reports reach that inbox.
+    returnPath: inbox ? null : (data.returnPaths.get(`${email.organization_id}:${domainOf(email.from_email)}`) ?? null),
   };
 }
 
-function build({ extraHeaders, dkim, ...draft }: Draft): Outgoing {
+function build({ extraHeaders, dkim, returnPath, ...draft }: Draft): Outgoing {
   const { email, rendered } = draft;
   const { envelope, raw } = mimeMessage({
     from: { name: email.from_name ?? "", address: email.from_email },
@@ -195,7 +217,10 @@ function build({ extraHeaders, dkim, ...draft }: Draft): Outgoing {
     html: rendered.html,
   });
   // The Message-ID given again, or nodemailer draws a random one it never uses.
-  return { ...draft, message: { envelope, raw, messageId: email.message_id, dkim } };
+  const verp = returnPath ? returnPathEnvelope(email.id, email.to_email, returnPath) : null;
+  const message: MessageWithDsn = { envelope: verp ? { ...envelope, from: verp.from } : envelope, raw, messageId: email.message_id, dkim };
+  if (verp) message.dsn = verp.dsn;
+  return { ...draft, message };
 }
 
 /** Loads what the claimed emails need and renders each; the ones that must not go out are withdrawn. */

@@ -68,6 +68,7 @@ async function recordBounced(tx: Prisma.TransactionClient, results: Extract<Deli
       id: r.outgoing.email.id,
       code: r.code,
       reason: r.reason,
+      enhanced: /\b[45]\.\d{1,3}\.\d{1,3}\b/.exec(r.reason)?.[0] ?? null,
       subject: r.outgoing.rendered.subject,
       html_content: r.outgoing.rendered.html,
       text_content: r.outgoing.rendered.text,
@@ -76,10 +77,11 @@ async function recordBounced(tx: Prisma.TransactionClient, results: Extract<Deli
   );
   return tx.$queryRaw`WITH v AS (
        SELECT * FROM jsonb_to_recordset(${rows}::jsonb)
-         AS v(id uuid, code int, reason text, subject text, html_content text, text_content text, headers jsonb)
+         AS v(id uuid, code int, reason text, enhanced text, subject text, html_content text, text_content text, headers jsonb)
      ),
      updated AS (
        UPDATE emails e SET status = 'bounced', bounced_at = now(), last_error = v.code || ' ' || v.reason,
+         bounce_type = 'hard', bounce_status = v.enhanced, bounce_diagnostic = v.code || ' ' || v.reason,
          subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers,
          locked_until = NULL, next_attempt_at = NULL, updated_at = now()
        FROM v WHERE e.id = v.id AND e.status = 'sending'
@@ -90,8 +92,8 @@ async function recordBounced(tx: Prisma.TransactionClient, results: Extract<Deli
        SELECT organization_id, id, 'bounced', jsonb_build_object('code', code, 'reason', reason) FROM updated
      ),
      suppressed AS (
-       INSERT INTO suppressions (organization_id, email, reason)
-       SELECT DISTINCT organization_id, lower(trim(to_email)), 'bounce'::"SuppressionReason" FROM updated
+       INSERT INTO suppressions (organization_id, email, reason, email_id)
+       SELECT DISTINCT ON (organization_id, lower(trim(to_email))) organization_id, lower(trim(to_email)), 'hard_bounce'::"SuppressionReason", id FROM updated
        ON CONFLICT (organization_id, email) DO NOTHING
      ),
      counters AS (
@@ -195,7 +197,7 @@ export async function recordOutcomes({ results, withdrawn, broken }: Outcomes, d
         await emitEvent(tx, {
           organizationId: row.organization_id,
           type: "email.bounced",
-          data: emailEventData(row, { bounce: { code: row.code, message: row.reason } }),
+          data: emailEventData(row, { bounce: { type: "hard", code: row.code, message: row.reason } }),
         });
       }
       const touched = [...sentRows, ...bouncedRows].map((r) => r.broadcast_id);

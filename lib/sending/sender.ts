@@ -1,4 +1,5 @@
 import { env } from "@/lib/env";
+import type { OutboundPolicy } from "@/lib/net/outbound-policy";
 import { claimDueEmails, extendLeases, releaseExpiredLeases } from "./claim";
 import { completeFinishedBroadcasts } from "./complete-broadcasts";
 import { deliver, type DeliveryResult } from "./deliver";
@@ -18,6 +19,10 @@ export type SenderOptions = {
   organizationId?: string;
   /** dispatchOnce claims more only while fewer emails than this wait for their SMTP connection. */
   maxQueued?: number;
+  /** Where inboxes' SMTP servers may be; the operator's policy (ALLOWED_PRIVATE_HOSTS) when not given. */
+  policy?: OutboundPolicy;
+  /** Connection and greeting timeouts of inboxes' SMTP servers (30 s). */
+  smtpConnectTimeoutMs?: number;
 };
 
 export type Sender = {
@@ -51,7 +56,10 @@ export function createSender(options: SenderOptions = {}): Sender {
   const delays = options.retryDelaysMs ?? RETRY_DELAYS_MS;
   const organizationId = options.organizationId;
   const maxQueued = options.maxQueued ?? batchSize * 2;
-  const transports = new Transports("relayUrl" in options ? options.relayUrl : env.smtpRelayUrl);
+  const transports = new Transports("relayUrl" in options ? options.relayUrl : env.smtpRelayUrl, {
+    policy: options.policy,
+    connectTimeoutMs: options.smtpConnectTimeoutMs,
+  });
   let lastRelease = 0;
   let queued = 0;
   const delivered = new Set<() => void>();

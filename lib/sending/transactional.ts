@@ -1,15 +1,31 @@
 import { randomUUID } from "node:crypto";
 import type { OrgContext } from "@/lib/api/context";
-import { invalidField } from "@/lib/api/errors";
+import { AppError, invalidField } from "@/lib/api/errors";
 import type { Prisma } from "@/lib/db";
 import { normalizeEmail } from "@/lib/schemas/common";
 import { parseSender, type SendEmailInput } from "@/lib/schemas/send-email";
 import { emailSelect } from "@/lib/services/emails";
-import { assertVerifiedSenderDomain, domainOf } from "@/lib/services/sender-domains";
+import { domainOf } from "@/lib/services/sender-domains";
+import { assertInboxesVerified, assertProvenSender } from "@/lib/services/sender-proof";
 import { withIdempotency } from "./idempotency";
 import { contactValues, renderEmail, variableValues, type PlaceholderValues } from "./render";
 
 const orNull = (value: string | null | undefined) => (value ? value : null);
+
+/**
+ * An address that bounced, complained or unsubscribed is not sent to: the caller hears it now
+ * (422 RECIPIENT_SUPPRESSED, with why and since when) rather than from an email cancelled later.
+ */
+async function assertNotSuppressed(tx: Prisma.TransactionClient, organizationId: string, to: string) {
+  const suppression = await tx.suppression.findUnique({
+    where: { organization_id_email: { organization_id: organizationId, email: normalizeEmail(to) } },
+    select: { reason: true, created_at: true },
+  });
+  if (!suppression) return;
+  throw new AppError("RECIPIENT_SUPPRESSED", `${normalizeEmail(to)} is suppressed (${suppression.reason} since ${suppression.created_at.toISOString()}) and is not sent to`, [
+    { path: "to", message: "is suppressed", reason: suppression.reason, suppressed_at: suppression.created_at.toISOString() },
+  ]);
+}
 
 async function createEmail(tx: Prisma.TransactionClient, ctx: OrgContext, input: SendEmailInput, idempotencyKey: string | null) {
   const organization_id = ctx.organizationId;
@@ -21,7 +37,9 @@ async function createEmail(tx: Prisma.TransactionClient, ctx: OrgContext, input:
   const given = input.from ? parseSender(input.from) : null;
   const from = given ?? (inbox ? { name: inbox.from_name ?? inbox.name, address: inbox.from_email } : null);
   if (!from) throw invalidField("from", "is required without an inbox_id");
-  if (!inbox) await assertVerifiedSenderDomain(ctx, from.address, "from");
+  if (inbox) await assertInboxesVerified(tx, ctx, [{ id: inbox.id, path: "inbox_id" }]);
+  await assertProvenSender(tx, ctx, from.address, "from", inbox ? { inbox } : { relay: true });
+  await assertNotSuppressed(tx, organization_id, input.to);
 
   const contact = await tx.contact.findFirst({ where: { organization_id, email: normalizeEmail(input.to) } });
   const fromVariables = variableValues(input.variables ?? {});

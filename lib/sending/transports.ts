@@ -3,6 +3,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { parseConnectionUrl } from "nodemailer/lib/shared";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import { openSecret } from "@/lib/crypto/secret-box";
+import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
 
 export type InboxSmtp = {
   id: string;
@@ -27,6 +28,30 @@ const promptSocket: SMTPPool.Options["getSocket"] = (options, callback) => {
   callback(null, { connection });
 };
 
+/**
+ * A tenant's server: the host is resolved and checked against the outbound address policy right
+ * before connecting, and the socket goes to the address that passed, so a name that resolved to a
+ * public address when saved cannot lead to a private one now (DNS rebinding). nodemailer then
+ * speaks SMTP over it and, for implicit TLS, upgrades it itself, verifying the certificate against
+ * the host name.
+ */
+function checkedSocket(policy: OutboundPolicy): SMTPPool.Options["getSocket"] {
+  return (options, callback) => {
+    const port = options.port ?? (options.secure ? 465 : 587);
+    checkedAddress(options.host ?? "", port, policy).then(
+      ({ address }) => callback(null, { connection: net.connect({ host: address, port, noDelay: true }) }),
+      (error: Error) => callback(error, undefined as never),
+    );
+  };
+}
+
+export type TransportOptions = {
+  /** Where inboxes' servers may be; the operator's policy (ALLOWED_PRIVATE_HOSTS) when not given. */
+  policy?: OutboundPolicy;
+  /** Connection and greeting timeouts of inboxes' servers (30 s). */
+  connectTimeoutMs?: number;
+};
+
 const pooled = {
   pool: true,
   maxConnections: MAX_CONNECTIONS,
@@ -37,14 +62,34 @@ const pooled = {
   getSocket: promptSocket,
 } satisfies SMTPPool.Options;
 
+/** The transport options of an inbox's SMTP server, whatever sends through it (the worker, a confirmation). */
+export function inboxTransportOptions(inbox: InboxSmtp, options: TransportOptions = {}) {
+  const timeout = options.connectTimeoutMs ?? pooled.connectionTimeout;
+  return {
+    host: inbox.smtp_host,
+    port: inbox.smtp_port,
+    secure: inbox.smtp_secure,
+    auth: inbox.smtp_username
+      ? { user: inbox.smtp_username, pass: inbox.smtp_password_encrypted ? openSecret(inbox.smtp_password_encrypted) : "" }
+      : undefined,
+    connectionTimeout: timeout,
+    greetingTimeout: timeout,
+    getSocket: checkedSocket(options.policy ?? defaultOutboundPolicy()),
+  } satisfies Partial<SMTPPool.Options>;
+}
+
 /**
  * One pooled SMTP transport per inbox (rebuilt when the inbox's settings change) and one for the
- * relay, so consecutive emails reuse open connections.
+ * relay, so consecutive emails reuse open connections. The relay is the operator's and is not
+ * checked; every inbox connection passes the outbound address policy.
  */
 export class Transports {
   private readonly byKey = new Map<string, Transporter>();
 
-  constructor(private readonly relayUrl: string | undefined) {}
+  constructor(
+    private readonly relayUrl: string | undefined,
+    private readonly options: TransportOptions = {},
+  ) {}
 
   get hasRelay(): boolean {
     return this.relayUrl !== undefined;
@@ -57,15 +102,7 @@ export class Transports {
     const existing = this.byKey.get(key) as (Transporter & { version?: string }) | undefined;
     if (existing?.version === version) return existing;
     existing?.close();
-    const transport = nodemailer.createTransport({
-      ...pooled,
-      host: inbox.smtp_host,
-      port: inbox.smtp_port,
-      secure: inbox.smtp_secure,
-      auth: inbox.smtp_username
-        ? { user: inbox.smtp_username, pass: inbox.smtp_password_encrypted ? openSecret(inbox.smtp_password_encrypted) : "" }
-        : undefined,
-    }) as Transporter & { version?: string };
+    const transport = nodemailer.createTransport({ ...pooled, ...inboxTransportOptions(inbox, this.options) }) as Transporter & { version?: string };
     transport.version = version;
     this.byKey.set(key, transport);
     return transport;

@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { Broadcast, Inbox } from "@/lib/generated/prisma/client";
 import { domainOf } from "@/lib/services/sender-domains";
+import { isInboxProven, verifiedDomainNames } from "@/lib/services/sender-proof";
 import { dailyCap, resolveSpeed } from "./speeds";
 
 export type Reason = { code: string; message: string; resumes_at?: string | null };
@@ -47,8 +48,13 @@ async function inboxReasons(b: Broadcast, now: Date): Promise<{ reasons: Reason[
   });
   const reasons: Reason[] = [];
   let anyCanSend = false;
+  const domains = inboxes.length > 0 ? await verifiedDomainNames(db, b.organization_id) : new Set<string>();
   for (const inbox of inboxes) {
     const label = `Inbox ${inbox.name} (${inbox.from_email})`;
+    if (!isInboxProven(inbox, domains)) {
+      reasons.push({ code: "INBOX_NOT_VERIFIED", message: `${label} is not verified: its emails wait until its from address is confirmed.` });
+      continue;
+    }
     if (inbox.paused) {
       reasons.push({ code: "INBOX_PAUSED", message: `${label} is paused.` });
       continue;

@@ -10,6 +10,7 @@ import { contentColumns, type ContentColumns } from "@/lib/email-doc/content-col
 import type { EmailDocument } from "@/lib/email-doc/document";
 import { inboxSenderDefaults } from "./inbox-sender-defaults";
 import { assertOwned, type DbClient, type Reference } from "./owned-records";
+import { assertInboxesVerified } from "./sender-proof";
 
 const EDITABLE_STATUSES: readonly BroadcastStatus[] = ["draft", "scheduled"];
 
@@ -38,6 +39,8 @@ export const serializeBroadcast = (b: Broadcast) => ({
   opened_count: b.opened_count,
   clicked_count: b.clicked_count,
   bounced_count: b.bounced_count,
+  soft_bounced_count: b.soft_bounced_count,
+  complained_count: b.complained_count,
   replied_count: b.replied_count,
   unsubscribed_count: b.unsubscribed_count,
   failure_reason: b.failure_reason,
@@ -114,6 +117,8 @@ async function resolveChanges(client: DbClient, ctx: OrgContext, input: UpdateBr
     data.inbox_ids = [];
   }
   if (inbox_ids && inbox_ids.length > 0) data.inbox_id = null;
+  // An inbox chosen for sending must be able to send (checked again when the broadcast is sent).
+  await assertInboxesVerified(client, ctx, [...single(input.inbox_id, "inbox_id"), ...many(input.inbox_ids, "inbox_ids")]);
   return data;
 }
 

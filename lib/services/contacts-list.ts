@@ -60,9 +60,11 @@ async function countContacts(where: Prisma.Sql) {
 export async function listContacts(ctx: OrgContext, query: ListContactsQuery, page: ContactsPage) {
   const where = await filterSql(ctx, query);
   if (page.limit === undefined) return streamContacts(where, page.offset, await countContacts(where));
-  const pageQuery = Prisma.sql`SELECT c.* FROM contacts c WHERE ${where} ${NEWEST_FIRST} LIMIT ${page.limit} OFFSET ${page.offset}::bigint`;
+  const pageQuery = Prisma.sql`SELECT c.*, s.reason::text AS suppression_reason, s.created_at AS suppressed_at
+    FROM contacts c LEFT JOIN suppressions s ON s.organization_id = c.organization_id AND s.email = c.email
+    WHERE ${where} ${NEWEST_FIRST} LIMIT ${page.limit} OFFSET ${page.offset}::bigint`;
   const [{ rows }, total] = await Promise.all([pool.query<ContactRow>(pageQuery.text, pageQuery.values), countContacts(where)]);
-  return { contacts: rows.map(serializeContact), total, limit: page.limit, offset: page.offset };
+  return { contacts: rows.map((row) => serializeContact(row)), total, limit: page.limit, offset: page.offset };
 }
 
 // The timestamp format of JSON.stringify(Date): UTC with milliseconds.
@@ -81,7 +83,9 @@ const batchSql = (where: Prisma.Sql, after: Prisma.Sql, offset: number) => Prism
   ) c, LATERAL (
     SELECT c.id, c.organization_id, c.email, c.first_name, c.last_name, c.metadata, c.subscribed,
            ${iso("c.unsubscribed_at")} AS unsubscribed_at, coalesce(c.tags, '{}') AS tags,
-           ${iso("c.created_at")} AS created_at, ${iso("c.updated_at")} AS updated_at
+           ${iso("c.created_at")} AS created_at, ${iso("c.updated_at")} AS updated_at,
+           (SELECT json_build_object('reason', s.reason, 'suppressed_at', ${iso("s.created_at")})
+            FROM suppressions s WHERE s.organization_id = c.organization_id AND s.email = c.email) AS suppression
   ) r
   ${NEWEST_FIRST}`;
 

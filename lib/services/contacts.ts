@@ -11,11 +11,17 @@ import type {
 import { normalizeEmail } from "@/lib/schemas/common";
 import { emitContactEvents } from "@/lib/webhooks/emit-contact-events";
 import { emitEvent } from "@/lib/webhooks/emit-event";
+import type { DbClient } from "./owned-records";
 
-/** A contact row, whether read by Prisma or by plain SQL (where a NULL tags array can appear). */
-export type ContactRow = Omit<Contact, "tags"> & { tags: string[] | null };
+/**
+ * A contact row, whether read by Prisma or by plain SQL (where a NULL tags array can appear), with
+ * its address's suppression when the query joined it.
+ */
+export type ContactRow = Omit<Contact, "tags"> & { tags: string[] | null; suppression_reason?: string | null; suppressed_at?: Date | null };
 
-export const serializeContact = (row: ContactRow) => ({
+type Suppression = { reason: string; created_at: Date } | null;
+
+export const serializeContact = (row: ContactRow, suppression?: Suppression) => ({
   id: row.id,
   organization_id: row.organization_id,
   email: row.email,
@@ -27,7 +33,20 @@ export const serializeContact = (row: ContactRow) => ({
   tags: row.tags ?? [],
   created_at: row.created_at,
   updated_at: row.updated_at,
+  // Mail to a suppressed address is never sent, whatever `subscribed` says: shown so nobody wonders why.
+  suppression: suppression
+    ? { reason: suppression.reason, suppressed_at: suppression.created_at }
+    : row.suppression_reason && row.suppressed_at
+      ? { reason: row.suppression_reason, suppressed_at: row.suppressed_at }
+      : null,
 });
+
+/** The suppression of a contact's address, if any. */
+const suppressionOf = (client: DbClient, organizationId: string, email: string): Promise<Suppression> =>
+  client.suppression.findUnique({
+    where: { organization_id_email: { organization_id: organizationId, email: email.trim().toLowerCase() } },
+    select: { reason: true, created_at: true },
+  });
 
 const duplicateEmail = () =>
   new AppError("CONFLICT", "A contact with this email already exists", [{ path: "email", message: "is already a contact" }]);
@@ -50,7 +69,7 @@ export async function createContact(ctx: OrgContext, input: CreateContactInput) 
           tags: input.tags ?? [],
         },
       });
-      const contact = serializeContact(row);
+      const contact = serializeContact(row, await suppressionOf(tx, ctx.organizationId, row.email));
       await emitEvent(tx, { organizationId: ctx.organizationId, type: "contact.created", data: contact });
       return contact;
     });
@@ -63,7 +82,7 @@ export async function createContact(ctx: OrgContext, input: CreateContactInput) 
 export async function getContact(ctx: OrgContext, id: string) {
   const row = await db.contact.findFirst({ where: { id, organization_id: ctx.organizationId } });
   if (!row) throw notFound("Contact");
-  return serializeContact(row);
+  return serializeContact(row, await suppressionOf(db, ctx.organizationId, row.email));
 }
 
 export async function updateContact(ctx: OrgContext, id: string, input: UpdateContactInput) {
@@ -84,7 +103,7 @@ export async function updateContact(ctx: OrgContext, id: string, input: UpdateCo
   try {
     return await db.$transaction(async (tx) => {
       const row = await tx.contact.update({ where: { id, organization_id: ctx.organizationId }, data });
-      const contact = serializeContact(row);
+      const contact = serializeContact(row, await suppressionOf(tx, ctx.organizationId, row.email));
       await emitEvent(tx, { organizationId: ctx.organizationId, type: "contact.updated", data: contact });
       if (current.subscribed && !row.subscribed) {
         await emitEvent(tx, { organizationId: ctx.organizationId, type: "contact.unsubscribed", data: contact });

@@ -25,7 +25,8 @@ const PIECE = 64 * 1024;
  * than 50 MB decoded is a 413, known as soon as the 50 MB are passed.
  */
 export async function spoolBase64Csv(text: AsyncIterable<string>, directory = os.tmpdir()): Promise<CsvUpload> {
-  const file = path.join(directory, `mailplatform-import-${randomUUID()}.csv`);
+  // The process id in the name tells whose file it is when several servers (or test runs) share one temporary directory.
+  const file = path.join(directory, `mailplatform-import-${process.pid}-${randomUUID()}.csv`);
   const handle = await open(file, "wx", 0o600);
   const readers = new Set<ReadStream>();
   const dispose = async () => {

@@ -4,40 +4,46 @@ import type { OrgContext } from "@/lib/api/context";
 import { AppError, invalidField, notFound } from "@/lib/api/errors";
 import { cursorPage, type CursorParams } from "@/lib/api/pagination";
 import { sealSecret } from "@/lib/crypto/secret-box";
-import { db } from "@/lib/db";
-import { lookupTxt } from "@/lib/dns/lookup-txt";
+import { db, Prisma } from "@/lib/db";
+import { env } from "@/lib/env";
 import type { Domain } from "@/lib/generated/prisma/client";
-import { domainName, type CreateDomainInput, type DnsRecord } from "@/lib/schemas/domains";
+import { domainName, returnPathLabel, type CreateDomainInput } from "@/lib/schemas/domains";
+import { emitEvent } from "@/lib/webhooks/emit-event";
+import {
+  checkRecords,
+  expectedRecords,
+  mergeChecks,
+  ownershipName,
+  ownershipValue,
+  readChecks,
+  returnPathHost,
+  vouchedChecks,
+  type RecordChecks,
+  type RecordPurpose,
+} from "./domain-records";
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
-const ownershipName = (domain: Pick<Domain, "name">) => `_mailplatform.${domain.name}`;
-const ownershipValue = (domain: Pick<Domain, "verification_token">) => `mailplatform-verification=${domain.verification_token}`;
-
-function records(domain: Domain): DnsRecord[] {
-  const ownership: DnsRecord = { type: "TXT", name: ownershipName(domain), value: ownershipValue(domain), purpose: "ownership" };
-  const spf: DnsRecord = { type: "TXT", name: domain.name, value: "v=spf1 a mx ~all", purpose: "spf" };
-  if (!domain.dkim_public_key) return [ownership, spf];
-  const dkim: DnsRecord = {
-    type: "TXT",
-    name: `${domain.dkim_selector}._domainkey.${domain.name}`,
-    value: `v=DKIM1; k=rsa; p=${domain.dkim_public_key}`,
-    purpose: "dkim",
+function serialize(domain: Domain) {
+  const checks = readChecks(domain.record_checks);
+  return {
+    id: domain.id,
+    organization_id: domain.organization_id,
+    name: domain.name,
+    status: domain.status,
+    return_path: returnPathHost(domain),
+    records: expectedRecords(domain).map((record) => {
+      const check = checks.records?.[record.purpose];
+      return { ...record, status: check?.status ?? ("pending" as const), found: check?.found ?? [], reason: check?.reason ?? null, checked_at: check?.checked_at ?? null };
+    }),
+    warnings: checks.warnings ?? [],
+    dkim_signing: domain.dkim_verified_at !== null,
+    verified_at: domain.verified_at,
+    last_checked_at: domain.last_checked_at,
+    created_at: domain.created_at,
+    updated_at: domain.updated_at,
   };
-  return [ownership, dkim, spf];
 }
-
-const serialize = (domain: Domain) => ({
-  id: domain.id,
-  organization_id: domain.organization_id,
-  name: domain.name,
-  status: domain.status,
-  records: records(domain),
-  verified_at: domain.verified_at,
-  last_checked_at: domain.last_checked_at,
-  created_at: domain.created_at,
-  updated_at: domain.updated_at,
-});
 
 const conflict = (name: string) =>
   new AppError("CONFLICT", `${name} is already a domain of this organization`, [{ path: "name", message: "is already added" }]);
@@ -47,10 +53,12 @@ const conflict = (name: string) =>
  * The name is normalized here too, for callers other than the API. `verified` is for operators (the
  * command line), who vouch for the domain themselves.
  */
-export async function addDomain(organizationId: string, rawName: string, options: { verified?: boolean } = {}) {
+export async function addDomain(organizationId: string, rawName: string, options: { verified?: boolean; returnPath?: string } = {}) {
   const parsed = domainName.safeParse(rawName);
   if (!parsed.success) throw invalidField("name", parsed.error.issues[0].message);
   const name = parsed.data;
+  const label = returnPathLabel.safeParse(options.returnPath ?? env.returnPathLabel);
+  if (!label.success) throw invalidField("return_path", label.error.issues[0].message);
   const exists = await db.domain.findFirst({ where: { organization_id: organizationId, name }, select: { id: true } });
   if (exists) throw conflict(name);
   const { publicKey, privateKey } = await generateRsaKeyPair("rsa", {
@@ -59,14 +67,21 @@ export async function addDomain(organizationId: string, rawName: string, options
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
   });
   try {
+    const fields = {
+      organization_id: organizationId,
+      name,
+      dkim_selector: "mp1",
+      return_path: label.data,
+      verification_token: randomBytes(20).toString("hex"),
+      dkim_public_key: publicKey.toString("base64"),
+      dkim_private_key_encrypted: sealSecret(privateKey),
+    };
+    const now = new Date();
     const row = await db.domain.create({
       data: {
-        organization_id: organizationId,
-        name,
-        verification_token: randomBytes(20).toString("hex"),
-        dkim_public_key: publicKey.toString("base64"),
-        dkim_private_key_encrypted: sealSecret(privateKey),
-        ...(options.verified && { status: "verified", verified_at: new Date() }),
+        ...fields,
+        // Operators vouch for every record, so the domain signs and uses its return path at once.
+        ...(options.verified && { status: "verified", verified_at: now, dkim_verified_at: now, return_path_verified_at: now, record_checks: vouchedChecks(fields) }),
       },
     });
     return serialize(row);
@@ -77,7 +92,7 @@ export async function addDomain(organizationId: string, rawName: string, options
   }
 }
 
-export const createDomain = (ctx: OrgContext, input: CreateDomainInput) => addDomain(ctx.organizationId, input.name);
+export const createDomain = (ctx: OrgContext, input: CreateDomainInput) => addDomain(ctx.organizationId, input.name, { returnPath: input.return_path });
 
 export async function listDomains(ctx: OrgContext, page: CursorParams) {
   const where = { organization_id: ctx.organizationId };
@@ -103,27 +118,93 @@ export async function deleteDomain(ctx: OrgContext, id: string) {
   return { success: true };
 }
 
+type Refreshed = { row: Domain; changes: { purpose: RecordPurpose; from: string; to: string }[] };
+
 /**
- * Looks up the ownership TXT record. Found: the domain is verified. Not found: its status stays as
- * it was (a verified domain is not dropped for one failed lookup), and the answer says what was seen.
+ * Checks every record of the domain in DNS and stores what was seen. The ownership record makes the
+ * domain verified (never unverified again by a failed check); the DKIM record switches signing on
+ * and off; the return path's MX and SPF records switch VERP on and off. A status that changed is
+ * sent as a `domain.updated` webhook.
+ */
+async function refreshDomain(domain: Domain): Promise<Refreshed> {
+  const previous = readChecks(domain.record_checks);
+  const next = await checkRecords(domain);
+  const records = mergeChecks(previous, next);
+  const checks: RecordChecks = { records, warnings: next.warnings };
+  const now = new Date();
+  const verified = (purpose: RecordPurpose) => records[purpose].status === "verified";
+  const since = (purpose: RecordPurpose, current: Date | null) => (verified(purpose) ? (current ?? now) : null);
+  const changes = (Object.keys(records) as RecordPurpose[])
+    .map((purpose) => ({ purpose, from: previous.records?.[purpose]?.status ?? "pending", to: records[purpose].status }))
+    .filter((change) => change.from !== change.to);
+  return db.$transaction(async (tx) => {
+    const updated = await tx.domain.updateMany({
+      where: { id: domain.id, organization_id: domain.organization_id },
+      data: {
+        record_checks: checks,
+        last_checked_at: now,
+        dkim_verified_at: domain.dkim_public_key ? since("dkim", domain.dkim_verified_at) : null,
+        return_path_verified_at: verified("return_path") && verified("return_path_spf") ? (domain.return_path_verified_at ?? now) : null,
+        ...(verified("ownership") && { status: "verified" as const, verified_at: domain.verified_at ?? now }),
+      },
+    });
+    if (updated.count === 0) throw notFound("Domain");
+    const row = await tx.domain.findFirstOrThrow({ where: { id: domain.id, organization_id: domain.organization_id } });
+    if (changes.length > 0) {
+      await emitEvent(tx, { organizationId: domain.organization_id, type: "domain.updated", data: { ...serialize(row), changes } });
+    }
+    return { row, changes };
+  });
+}
+
+/**
+ * Looks up every DNS record of the domain now and answers each one's status. The ownership
+ * record decides `status` as before (found: verified; not found: unchanged, and the answer says
+ * what the lookup saw).
  */
 export async function verifyDomain(ctx: OrgContext, id: string) {
-  const domain = await findDomain(ctx, id);
-  const checkedName = ownershipName(domain);
-  const expected = ownershipValue(domain);
-  const lookup = await lookupTxt(checkedName);
-  const found = lookup.values.some((value) => value.trim() === expected);
-  const now = new Date();
-  const { count } = await db.domain.updateMany({
-    where: { id, organization_id: ctx.organizationId },
-    data: found ? { status: "verified", verified_at: domain.verified_at ?? now, last_checked_at: now } : { last_checked_at: now },
-  });
-  if (count === 0) throw notFound("Domain");
-  const reason = found
-    ? null
-    : (lookup.error ?? (lookup.values.length ? "TXT records were found, but none has the expected value" : "no TXT record found"));
+  const { row } = await refreshDomain(await findDomain(ctx, id));
+  const ownership = readChecks(row.record_checks).records?.ownership;
+  const found = ownership?.status === "verified";
   return {
-    ...(await getDomain(ctx, id)),
-    verification: { found, checked_name: checkedName, expected_value: expected, reason },
+    ...serialize(row),
+    verification: {
+      found,
+      checked_name: ownershipName(row),
+      expected_value: ownershipValue(row),
+      reason: found ? null : ownership?.status === "mismatch" ? "TXT records were found, but none has the expected value" : (ownership?.reason ?? "no TXT record found"),
+    },
   };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The daily re-check (a worker loop): verified domains whose last check is a day old are claimed
+ * (the claim moves `last_checked_at`, so two workers never check one domain at once) and checked
+ * again; a record that disappeared stops signing or VERP and is sent as `domain.updated`.
+ */
+export async function recheckDomains(options: { intervalMs?: number; organizationId?: string; limit?: number } = {}): Promise<number> {
+  const intervalMs = options.intervalMs ?? DAY_MS;
+  const orgFilter = options.organizationId ? Prisma.sql`AND organization_id = ${options.organizationId}::uuid` : Prisma.empty;
+  const due = await db.$queryRaw<{ id: string; organization_id: string }[]>`
+    WITH due AS (
+      SELECT id FROM domains
+      WHERE status = 'verified' AND (last_checked_at IS NULL OR last_checked_at <= now() - make_interval(secs => ${intervalMs / 1000}))
+        ${orgFilter}
+      ORDER BY last_checked_at NULLS FIRST
+      LIMIT ${options.limit ?? 20}
+      FOR UPDATE SKIP LOCKED
+    )
+    UPDATE domains d SET last_checked_at = now() FROM due WHERE d.id = due.id
+    RETURNING d.id, d.organization_id`;
+  for (const { id, organization_id } of due) {
+    try {
+      const domain = await db.domain.findFirst({ where: { id, organization_id } });
+      if (domain) await refreshDomain(domain);
+    } catch (error) {
+      console.warn(`[domains] re-check of ${id} failed:`, error instanceof Error ? error.message : error);
+    }
+  }
+  return due.length;
 }

@@ -4,9 +4,11 @@ import { cursorPage, type CursorParams } from "@/lib/api/pagination";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import type { Inbox, Prisma } from "@/lib/generated/prisma/client";
+import { checkEndpoint, defaultOutboundPolicy, refusalMessage, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import type { CreateInboxInput, UpdateInboxInput } from "@/lib/schemas/inboxes";
+import { inboxVerification, verifiedDomainNames } from "./sender-proof";
 
-function serialize(row: Inbox) {
+function serialize(row: Inbox, verifiedDomains: ReadonlySet<string>) {
   return {
     id: row.id,
     organization_id: row.organization_id,
@@ -17,6 +19,7 @@ function serialize(row: Inbox) {
     daily_limit: row.daily_limit,
     paused: row.paused,
     last_error: row.last_error,
+    verification: inboxVerification(row, verifiedDomains),
     smtp: {
       host: row.smtp_host,
       port: row.smtp_port,
@@ -51,8 +54,26 @@ const noImap = {
   imap_last_polled_at: null,
 } satisfies Prisma.InboxUncheckedUpdateInput;
 
-export async function createInbox(ctx: OrgContext, input: CreateInboxInput) {
+type Server = { host: string; port: number };
+
+/**
+ * Refuses servers the outbound address policy does not let the worker reach (loopback, private,
+ * link-local, metadata, the platform's own relay), on what the names resolve to now; the worker
+ * checks again when it connects. 400 naming the field, without saying what a name resolved to.
+ */
+async function assertReachable(servers: { path: string; server: Server | null }[], policy: OutboundPolicy) {
+  const problems: { path: string; message: string }[] = [];
+  for (const { path, server } of servers) {
+    if (!server) continue;
+    const verdict = await checkEndpoint(server.host, server.port, policy, "save");
+    if (!verdict.allowed) problems.push({ path, message: refusalMessage(verdict.refusal) });
+  }
+  if (problems.length > 0) throw new AppError("VALIDATION_ERROR", "The server address is not allowed", problems);
+}
+
+export async function createInbox(ctx: OrgContext, input: CreateInboxInput, policy = defaultOutboundPolicy()) {
   const { smtp, imap } = input;
+  await assertReachable([{ path: "smtp.host", server: smtp }, { path: "imap.host", server: imap ?? null }], policy);
   const row = await db.inbox.create({
     data: {
       organization_id: ctx.organizationId,
@@ -75,7 +96,7 @@ export async function createInbox(ctx: OrgContext, input: CreateInboxInput) {
       }),
     },
   });
-  return serialize(row);
+  return serialize(row, await verifiedDomainNames(db, ctx.organizationId));
 }
 
 export async function listInboxes(ctx: OrgContext, page: CursorParams) {
@@ -85,7 +106,8 @@ export async function listInboxes(ctx: OrgContext, page: CursorParams) {
     (args) => db.inbox.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take }),
     (id) => db.inbox.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
   );
-  return { ...result, data: result.data.map(serialize) };
+  const domains = await verifiedDomainNames(db, ctx.organizationId);
+  return { ...result, data: result.data.map((row) => serialize(row, domains)) };
 }
 
 async function findInbox(ctx: OrgContext, id: string) {
@@ -94,7 +116,29 @@ async function findInbox(ctx: OrgContext, id: string) {
   return row;
 }
 
-export const getInbox = async (ctx: OrgContext, id: string) => serialize(await findInbox(ctx, id));
+export const getInbox = async (ctx: OrgContext, id: string) => {
+  const [row, domains] = await Promise.all([findInbox(ctx, id), verifiedDomainNames(db, ctx.organizationId)]);
+  return serialize(row, domains);
+};
+
+/** Proof is of an address sent through one server: another address or another server must be proven again. */
+const noSenderProof = {
+  sender_confirmed_at: null,
+  sender_token_hash: null,
+  sender_token_expires_at: null,
+  sender_token_sent_at: null,
+} satisfies Prisma.InboxUncheckedUpdateInput;
+
+function senderChanged(current: Inbox, input: UpdateInboxInput): boolean {
+  const differs = <T>(given: T | undefined, stored: T) => given !== undefined && given !== stored;
+  const smtp = input.smtp;
+  return (
+    (input.from_email !== undefined && input.from_email.trim().toLowerCase() !== current.from_email.trim().toLowerCase()) ||
+    (smtp?.host !== undefined && smtp.host.trim().toLowerCase() !== current.smtp_host.trim().toLowerCase()) ||
+    differs(smtp?.port, current.smtp_port) ||
+    differs(smtp?.username, current.smtp_username)
+  );
+}
 
 function imapChanges(current: Inbox, imap: UpdateInboxInput["imap"]): Prisma.InboxUncheckedUpdateInput {
   if (imap === undefined) return {};
@@ -122,9 +166,22 @@ function imapChanges(current: Inbox, imap: UpdateInboxInput["imap"]): Prisma.Inb
   };
 }
 
-export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInboxInput) {
+export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInboxInput, policy = defaultOutboundPolicy()) {
   const current = await findInbox(ctx, id);
-  const { smtp } = input;
+  const { smtp, imap } = input;
+  // The server as it will be: a new port on the old host is as much a new destination as a new host.
+  const smtpChanged = smtp?.host !== undefined || smtp?.port !== undefined;
+  const imapChanged = imap?.host !== undefined || imap?.port !== undefined;
+  await assertReachable(
+    [
+      { path: "smtp.host", server: smtpChanged ? { host: smtp?.host ?? current.smtp_host, port: smtp?.port ?? current.smtp_port } : null },
+      {
+        path: "imap.host",
+        server: imapChanged && (imap?.host ?? current.imap_host) ? { host: (imap?.host ?? current.imap_host)!, port: imap?.port ?? current.imap_port ?? 993 } : null,
+      },
+    ],
+    policy,
+  );
   const connectionChanged = smtp !== undefined || input.imap !== undefined;
   const data: Prisma.InboxUncheckedUpdateInput = {
     name: input.name,
@@ -141,6 +198,7 @@ export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInbo
     ...imapChanges(current, input.imap),
     // New connection settings deserve a fresh try; the old error described the old settings.
     ...(connectionChanged && { last_error: null, last_error_at: null }),
+    ...(senderChanged(current, input) && noSenderProof),
   };
   const { count } = await db.inbox.updateMany({ where: { id, organization_id: ctx.organizationId }, data });
   if (count === 0) throw notFound("Inbox");

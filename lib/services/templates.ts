@@ -9,7 +9,7 @@ import { extractVariables } from "@/lib/templating/variables";
 import { contentColumns } from "@/lib/email-doc/content-columns";
 import type { EmailDocument } from "@/lib/email-doc/document";
 import { inboxSenderDefaults } from "./inbox-sender-defaults";
-import { assertVerifiedSenderDomain } from "./sender-domains";
+import { assertInboxesVerified, assertProvenSender } from "./sender-proof";
 
 const serializeTemplate = (t: Template) => ({
   id: t.id,
@@ -43,10 +43,10 @@ async function resolveChanges(ctx: OrgContext, request: UpdateTemplateInput, cur
   const content = await contentColumns(ctx, { content_json, html_content, text_content });
   // A template's HTML and text are never null: empty is "none".
   const input = { ...fields, ...content, html_content: content.html_content ?? undefined, text_content: content.text_content ?? undefined };
-  // Only an address the request names must be at a verified domain: an inbox's own address is
-  // authenticated by that inbox's mail server.
-  if (input.from_email) await assertVerifiedSenderDomain(ctx, input.from_email, "from_email");
+  // A template's sender is proven like any: an address at a verified domain, or a verified inbox's.
+  if (input.from_email) await assertProvenSender(db, ctx, input.from_email, "from_email", { anyInbox: true });
   const defaults = input.inbox_id ? await inboxSenderDefaults(db, ctx, input.inbox_id, "inbox_id", input) : {};
+  if (input.inbox_id) await assertInboxesVerified(db, ctx, [{ id: input.inbox_id, path: "inbox_id" }]);
   const touchesContent = input.subject !== undefined || input.html_content !== undefined || input.text_content !== undefined;
   const variables =
     input.variables ??

@@ -10,7 +10,8 @@ import { contactValues, renderEmail, type RenderSource } from "@/lib/sending/ren
 import { Transports } from "@/lib/sending/transports";
 import { unsubscribeUrls } from "@/lib/sending/unsubscribe-token";
 import type { TestSendInput } from "@/lib/schemas/test-sends";
-import { assertVerifiedSenderDomain, domainOf } from "./sender-domains";
+import { domainOf } from "./sender-domains";
+import { assertInboxesVerified, assertProvenSender } from "./sender-proof";
 import { consumeQuota } from "./usage-windows";
 
 const orNull = (value: string | null | undefined) => (value ? value : null);
@@ -31,11 +32,16 @@ async function findInbox(ctx: OrgContext, id: string | null | undefined): Promis
  */
 async function senderOf(ctx: OrgContext, fields: { from_email: string | null; from_name: string | null; reply_to: string | null; inbox_id: string | null; inbox_ids?: string[] }): Promise<Sender> {
   const rotation = fields.inbox_ids?.length ? await findInbox(ctx, fields.inbox_ids[0]) : null;
-  if (rotation) return { name: rotation.from_name ?? rotation.name, address: rotation.from_email, replyTo: rotation.reply_to ?? fields.reply_to, inbox: rotation };
+  if (rotation) {
+    await assertInboxesVerified(db, ctx, [{ id: rotation.id, path: "inbox_ids.0" }]);
+    return { name: rotation.from_name ?? rotation.name, address: rotation.from_email, replyTo: rotation.reply_to ?? fields.reply_to, inbox: rotation };
+  }
   const inbox = await findInbox(ctx, fields.inbox_id);
   const address = fields.from_email ?? inbox?.from_email;
   if (!address) throw invalidField("from_email", "a sender is required to send a test: from_email or inbox_id");
-  if (!inbox) await assertVerifiedSenderDomain(ctx, address, "from_email");
+  // The rules of a real send (lib/services/sender-proof.ts): a proven inbox, and an address it or a verified domain may use.
+  if (inbox) await assertInboxesVerified(db, ctx, [{ id: inbox.id, path: "inbox_id" }]);
+  await assertProvenSender(db, ctx, address, "from_email", inbox ? { inbox } : { relay: true });
   return { name: fields.from_name ?? inbox?.from_name ?? inbox?.name ?? "", address, replyTo: fields.reply_to ?? inbox?.reply_to ?? null, inbox };
 }
 

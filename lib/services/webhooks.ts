@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { OrgContext } from "@/lib/api/context";
-import { notFound } from "@/lib/api/errors";
+import { invalidField, notFound } from "@/lib/api/errors";
 import { cursorPage, type CursorParams } from "@/lib/api/pagination";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { checkEndpoint, defaultOutboundPolicy, refusalMessage, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import type { CreateWebhookInput, UpdateWebhookInput } from "@/lib/schemas/webhooks";
 
 const webhookSelect = {
@@ -35,7 +36,19 @@ const deliverySelect = {
 /** A Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes. */
 const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
-export async function createWebhook(ctx: OrgContext, input: CreateWebhookInput) {
+/**
+ * A URL whose host is (or resolves to) an address deliveries may not reach is refused now, rather
+ * than failing every delivery for two days; delivery checks the address again when it connects.
+ */
+async function assertDeliverable(url: string, policy: OutboundPolicy) {
+  const target = new URL(url);
+  const port = Number(target.port || (target.protocol === "https:" ? 443 : 80));
+  const verdict = await checkEndpoint(target.hostname, port, policy, "save");
+  if (!verdict.allowed) throw invalidField("url", refusalMessage(verdict.refusal));
+}
+
+export async function createWebhook(ctx: OrgContext, input: CreateWebhookInput, policy = defaultOutboundPolicy()) {
+  await assertDeliverable(input.url, policy);
   const secret = newSigningSecret();
   const row = await db.webhook.create({
     data: { organization_id: ctx.organizationId, url: input.url, events: input.events, secret_encrypted: sealSecret(secret) },
@@ -59,7 +72,8 @@ export async function getWebhook(ctx: OrgContext, id: string) {
   return row;
 }
 
-export async function updateWebhook(ctx: OrgContext, id: string, input: UpdateWebhookInput) {
+export async function updateWebhook(ctx: OrgContext, id: string, input: UpdateWebhookInput, policy = defaultOutboundPolicy()) {
+  if (input.url !== undefined) await assertDeliverable(input.url, policy);
   const { count } = await db.webhook.updateMany({
     where: { id, organization_id: ctx.organizationId },
     data: { url: input.url, events: input.events },

@@ -31,6 +31,7 @@ export async function seedBulkBroadcast(
         smtp_username: `bulk${i}`,
         smtp_password_encrypted: sealSecret("pass"),
         created_at: new Date(Date.now() - 90 * 24 * 60 * 60_000),
+        sender_confirmed_at: new Date(),
       },
     });
     inboxIds.push(inbox.id);

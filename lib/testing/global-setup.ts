@@ -34,6 +34,11 @@ export default async function setup() {
   process.env.DATA_DIR ??= ".data/test";
   // Mail in tests is captured as files, or goes to a sink a test starts; never to a developer's relay.
   delete process.env.SMTP_URL;
+  // The sinks tests point inboxes, relays and webhooks at listen on random ports of the loopback
+  // interface, which the outbound address policy refuses in production: the suite admits loopback,
+  // on every port, in the documented `host:*` form. Security tests hold the code to explicit strict
+  // policies (lib/net/outbound-policy.ts: strictOutboundPolicy) instead.
+  process.env.ALLOWED_PRIVATE_HOSTS ??= "127.0.0.1:*,[::1]:*";
   // The fuzz test sends thousands of requests with one key; rate-limit.test.ts tests the limit itself.
   process.env.RATE_LIMIT_PER_SECOND ??= "100000";
 

@@ -29,15 +29,26 @@ export async function seedSegment(organizationId: string, seeds: ContactSeed[]):
   return { segmentId: segment.id, contacts };
 }
 
-/** An inbox whose SMTP server is the sink; the password is sealed as the API stores it. */
+/**
+ * An inbox whose SMTP server is the sink; the password is sealed as the API stores it. It can send,
+ * as a sending inbox must be proven (lib/services/sender-proof.ts): its address is at acme.test,
+ * which becomes a verified domain of the organization, and it is confirmed as well. For an
+ * unverified inbox, give `sender_confirmed_at: null` and a from address at another domain.
+ */
 export async function sinkInbox(organizationId: string, sink: SmtpSink, overrides: Partial<Inbox> & { password?: string } = {}): Promise<Inbox> {
   const { password, ...fields } = overrides;
   const tag = randomUUID().slice(0, 8);
+  // Created verified when missing; a domain a test has set otherwise is left as it is.
+  await db.domain.upsert({
+    where: { organization_id_name: { organization_id: organizationId, name: SINK_INBOX_DOMAIN } },
+    create: { organization_id: organizationId, name: SINK_INBOX_DOMAIN, status: "verified", verification_token: randomUUID(), verified_at: new Date() },
+    update: {},
+  });
   return db.inbox.create({
     data: {
       organization_id: organizationId,
       name: `Inbox ${tag}`,
-      from_email: `sender-${tag}@acme.test`,
+      from_email: `sender-${tag}@${SINK_INBOX_DOMAIN}`,
       daily_limit: 1000,
       smtp_host: sink.host,
       smtp_port: sink.port,
@@ -46,13 +57,21 @@ export async function sinkInbox(organizationId: string, sink: SmtpSink, override
       smtp_password_encrypted: sealSecret(password ?? "pass"),
       // An old inbox: `auto` is not warm-up unless a test says so.
       created_at: new Date(Date.now() - 90 * 24 * 60 * 60_000),
+      sender_confirmed_at: new Date(),
       ...fields,
     },
   });
 }
 
+const SINK_INBOX_DOMAIN = "acme.test";
+
+/** A verified domain of the organization (made verified if it exists already). */
 export const verifiedDomain = (organizationId: string, name: string) =>
-  db.domain.create({ data: { organization_id: organizationId, name, status: "verified", verification_token: randomUUID(), verified_at: new Date() } });
+  db.domain.upsert({
+    where: { organization_id_name: { organization_id: organizationId, name } },
+    create: { organization_id: organizationId, name, status: "verified", verification_token: randomUUID(), verified_at: new Date() },
+    update: { status: "verified", verified_at: new Date() },
+  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -37,6 +37,8 @@ export async function addInbox(organizationId: string, fields: { from_email?: st
       imap_secure: fields.imap ? false : undefined,
       imap_username: fields.imap?.username,
       imap_password_encrypted: fields.imap?.password_encrypted,
+      // Verified, as a sending inbox must be (lib/services/sender-proof.ts).
+      sender_confirmed_at: new Date(),
     },
   });
 }

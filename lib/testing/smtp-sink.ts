@@ -7,6 +7,9 @@ export type ReceivedMail = {
   envelopeTo: string[];
   /** The SMTP AUTH user of the session, when the client authenticated. */
   user: string | null;
+  /** Parameters of MAIL FROM (RET, ENVID, …) and of each RCPT TO (NOTIFY, ORCPT, …), uppercase names. */
+  mailFromArgs: Record<string, unknown>;
+  rcptArgs: Record<string, unknown>[];
   receivedAt: number;
   /** The Message-ID header, read without parsing the whole message. */
   messageId: string | null;
@@ -56,7 +59,7 @@ function smtpError(code: number): Error & { responseCode: number } {
  * `credentials` a wrong password is refused), parses it with mailparser, and answers chosen codes
  * for chosen recipients.
  */
-export async function startSmtpSink(options: { credentials?: { user: string; pass: string } } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(options: { credentials?: { user: string; pass: string }; dsn?: boolean } = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   const attempts = new Map<string, number>();
   const rules = new Map<string, Rule>();
@@ -68,6 +71,8 @@ export async function startSmtpSink(options: { credentials?: { user: string; pas
     allowInsecureAuth: true,
     logger: false,
     size: 50 * 1024 * 1024,
+    // With `dsn`, the sink announces DSN (RFC 3461) as a relay that reports delivery would.
+    hideDSN: !options.dsn,
     onAuth(auth, _session, callback) {
       const expected = options.credentials;
       if (expected && (auth.username !== expected.user || auth.password !== expected.pass)) {
@@ -96,6 +101,8 @@ export async function startSmtpSink(options: { credentials?: { user: string; pas
             envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
             envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
             user: typeof session.user === "string" ? session.user : null,
+            mailFromArgs: session.envelope.mailFrom ? { ...(session.envelope.mailFrom.args || {}) } : {},
+            rcptArgs: session.envelope.rcptTo.map((rcpt) => ({ ...(rcpt.args || {}) })),
             receivedAt: Date.now(),
             messageId: messageIdOf(raw),
             raw,

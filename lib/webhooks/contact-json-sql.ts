@@ -6,4 +6,6 @@ export const CONTACT_JSON_SQL = `jsonb_build_object(
   'id', c.id, 'organization_id', c.organization_id, 'email', c.email, 'first_name', c.first_name,
   'last_name', c.last_name, 'metadata', COALESCE(c.metadata, '{}'::jsonb), 'subscribed', c.subscribed,
   'unsubscribed_at', ${iso("c.unsubscribed_at")}, 'tags', to_jsonb(COALESCE(c.tags, '{}'::text[])),
-  'created_at', ${iso("c.created_at")}, 'updated_at', ${iso("c.updated_at")})`;
+  'created_at', ${iso("c.created_at")}, 'updated_at', ${iso("c.updated_at")},
+  'suppression', (SELECT jsonb_build_object('reason', s.reason, 'suppressed_at', ${iso("s.created_at")})
+    FROM suppressions s WHERE s.organization_id = c.organization_id AND s.email = c.email))`;

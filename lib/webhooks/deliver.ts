@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
-import type { AddressPolicy } from "./address-policy";
+import type { OutboundPolicy } from "@/lib/net/outbound-policy";
 import { safePost } from "./safe-post";
 
 /** Wait before attempt n+1 after n failed attempts; the last failure ends the delivery (about 43 hours in all). */
@@ -23,7 +23,8 @@ export type DeliverOptions = {
   organizationId?: string;
   concurrency?: number;
   timeoutMs?: number;
-  policy?: AddressPolicy;
+  /** Where webhooks may go; the operator's policy (ALLOWED_PRIVATE_HOSTS) when not given. */
+  policy?: OutboundPolicy;
 };
 
 type Claimed = {

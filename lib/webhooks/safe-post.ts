@@ -1,65 +1,41 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
-import { isAllowedAddress, type AddressPolicy } from "./address-policy";
+import { isIP } from "node:net";
+import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
 
-/** A destination the address policy forbids: loopback, private, link-local, metadata, … */
-export class RefusedAddressError extends Error {
-  constructor(host: string, address: string) {
-    super(address === host ? `Refused to connect to ${address}: not a public address` : `Refused to connect to ${host} (${address}): not a public address`);
-    this.name = "RefusedAddressError";
-  }
-}
-
-export type SafePostOptions = { policy?: AddressPolicy; timeoutMs?: number };
+export type SafePostOptions = { policy?: OutboundPolicy; timeoutMs?: number };
 export type SafePostResult = { status: number; body: string };
 
 const MAX_BODY_KEPT = 1024;
 
 /**
- * Resolves the host itself, refuses it when ANY of its addresses is not allowed, and hands the
- * checked address to the socket, so a second resolution (DNS rebinding) cannot swap it.
- */
-function checkedLookup(policy: AddressPolicy): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { all: true, family: options.family, hints: options.hints }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, "", 0);
-      const refused = addresses.find((a) => !isAllowedAddress(a.address, policy));
-      if (refused) return callback(new RefusedAddressError(hostname, refused.address), "", 0);
-      if (addresses.length === 0) return callback(new Error(`${hostname} has no address`), "", 0);
-      const chosen = addresses[0];
-      // Node asks for every address when it races IPv4 and IPv6 (autoSelectFamily); give it just the checked one.
-      if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, [chosen]);
-      callback(null, chosen.address, chosen.family);
-    });
-  };
-}
-
-/**
  * POSTs a body to a URL outside the private network. Redirects are not followed (the caller sees
- * the 3xx), the address is checked at connection time, and only the start of the answer is kept.
+ * the 3xx), the address is checked by the outbound policy at connection time, and only the start
+ * of the answer is kept.
  */
-export function safePost(url: string, body: string, headers: Record<string, string>, options: SafePostOptions = {}): Promise<SafePostResult> {
-  const policy = options.policy ?? {};
+export async function safePost(url: string, body: string, headers: Record<string, string>, options: SafePostOptions = {}): Promise<SafePostResult> {
+  const policy = options.policy ?? defaultOutboundPolicy();
   const timeoutMs = options.timeoutMs ?? 10_000;
+  let target: URL;
+  try {
+    target = new URL(url);
+  } catch {
+    throw new Error("Invalid URL");
+  }
+  if (target.protocol !== "http:" && target.protocol !== "https:") throw new Error(`Unsupported protocol ${target.protocol}`);
+  const port = Number(target.port || (target.protocol === "https:" ? 443 : 80));
+  const checked = await checkedAddress(target.hostname, port, policy);
   return new Promise((resolve, reject) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch {
-      return reject(new Error("Invalid URL"));
-    }
-    if (target.protocol !== "http:" && target.protocol !== "https:") return reject(new Error(`Unsupported protocol ${target.protocol}`));
-    const host = target.hostname.replace(/^\[(.*)\]$/, "$1");
-    // A literal address never reaches the lookup function, so it is checked here.
-    if (isIP(host) && !isAllowedAddress(host, policy)) return reject(new RefusedAddressError(host, host));
-
     const transport = target.protocol === "https:" ? https : http;
+    // The request goes to the address just checked, so a second resolution (DNS rebinding) cannot
+    // swap it; the URL's host stays the Host header and the name TLS verifies.
+    const name = target.hostname.replace(/^\[(.*)\]$/, "$1");
     const request = transport.request(target, {
       method: "POST",
-      headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-      lookup: checkedLookup(policy),
+      headers: { ...headers, host: target.host, "content-length": String(Buffer.byteLength(body)) },
+      hostname: checked.address,
+      servername: isIP(name) ? undefined : name,
+      setHost: false,
       agent: false,
       timeout: timeoutMs,
     });

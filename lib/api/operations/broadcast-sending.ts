@@ -20,6 +20,8 @@ export const sendBroadcastOperation = defineOperation({
     "(or `failed` with `failure_reason`). Needs a sender, content (HTML, text or a template) and a segment, else 400 " +
     "BROADCAST_NOT_SENDABLE with `details` naming each missing field (sending now to a segment without recipients too). " +
     "Without inboxes the organization's relay sends from `from_email`, whose domain must be verified (400 DOMAIN_NOT_VERIFIED). " +
+    "Every inbox it names must be verified (400 INBOX_NOT_VERIFIED); with one `inbox_id`, `from_email` must be that inbox's own address " +
+    "or at a verified domain (400 DOMAIN_NOT_VERIFIED). The same holds again when a scheduled broadcast starts (else `failed`). " +
     "Recipients of an `inbox_ids` rotation are spread evenly (shares within one email), each email with its inbox's sender. " +
     "Every email carries an unsubscribe link in its body and RFC 8058 one-click `List-Unsubscribe` headers. " +
     `${sendingSpeedReference} ` +
@@ -29,7 +31,7 @@ export const sendBroadcastOperation = defineOperation({
   params: idParams,
   body: sendBroadcastInput,
   response: broadcast,
-  errors: ["VALIDATION_ERROR", "BROADCAST_NOT_SENDABLE", "BROADCAST_NOT_EDITABLE", "DOMAIN_NOT_VERIFIED", "NOT_FOUND"],
+  errors: ["VALIDATION_ERROR", "BROADCAST_NOT_SENDABLE", "BROADCAST_NOT_EDITABLE", "DOMAIN_NOT_VERIFIED", "INBOX_NOT_VERIFIED", "NOT_FOUND"],
   handler: (ctx, { params, body }) => sendBroadcast(ctx, params.id, body),
 });
 

@@ -16,6 +16,7 @@ const addInbox = (target: TestOrg, fields: { name?: string; from_email?: string;
       reply_to: "replies@inbox.example",
       smtp_host: "127.0.0.1",
       smtp_port: 2525,
+      sender_confirmed_at: new Date(),
       ...fields,
     },
   });
@@ -101,6 +102,8 @@ describe("Broadcasts", () => {
         opened_count: 0,
         clicked_count: 0,
         bounced_count: 0,
+        soft_bounced_count: 0,
+        complained_count: 0,
         replied_count: 0,
         unsubscribed_count: 0,
         failure_reason: null,

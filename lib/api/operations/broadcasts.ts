@@ -12,6 +12,7 @@ const stepsTag = "Sequence steps";
 const senderRules =
   "With `inbox_id`, the inbox's from name, from address and reply-to fill each of those fields not given in the same request; " +
   "`inbox_id` and a non-empty `inbox_ids` cannot be combined. Ids in the body must name records of the caller's organization. " +
+  "An inbox named in `inbox_id` or `inbox_ids` must be verified (400 INBOX_NOT_VERIFIED, `details` naming each). " +
   "Extension: `html_content` and `text_content` hold the broadcast's own content when it has no template (1 MB each).";
 
 export const createBroadcastOperation = defineOperation({
@@ -24,7 +25,7 @@ export const createBroadcastOperation = defineOperation({
   body: createBroadcastInput,
   status: 201,
   response: broadcast,
-  errors: ["VALIDATION_ERROR"],
+  errors: ["VALIDATION_ERROR", "INBOX_NOT_VERIFIED"],
   handler: (ctx, { body }) => createBroadcast(ctx, body),
 });
 
@@ -65,7 +66,7 @@ export const updateBroadcastOperation = defineOperation({
   params: idParams,
   body: updateBroadcastInput,
   response: broadcast,
-  errors: ["VALIDATION_ERROR", "BROADCAST_NOT_EDITABLE", "NOT_FOUND"],
+  errors: ["VALIDATION_ERROR", "INBOX_NOT_VERIFIED", "BROADCAST_NOT_EDITABLE", "NOT_FOUND"],
   handler: (ctx, { params, body }) => updateBroadcast(ctx, params.id, body),
 });
 

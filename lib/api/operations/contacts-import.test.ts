@@ -277,10 +277,12 @@ describe("POST /v1/contacts/import", () => {
   });
 
   it("keeps no temporary file, open or on disk, after an import that stops early or succeeds", async () => {
+    // Only this process's files: other test files (and other runs) may be importing at the same time.
+    const ours = `mailplatform-import-${process.pid}-`;
     const openUploads = () =>
       readdirSync("/proc/self/fd").filter((fd) => {
         try {
-          return readlinkSync(`/proc/self/fd/${fd}`).includes("mailplatform-import-");
+          return readlinkSync(`/proc/self/fd/${fd}`).includes(ours);
         } catch {
           return false;
         }
@@ -294,7 +296,7 @@ describe("POST /v1/contacts/import", () => {
     const done = await importCsv(fresh, csv, { column_mappings: [{ csv_column: "Email", property_name: "email" }] });
     expect(done.body.created).toBe(60_000);
     expect(openUploads()).toEqual([]);
-    expect(readdirSync(tmpdir()).filter((name) => name.startsWith("mailplatform-import-"))).toEqual([]);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith(ours))).toEqual([]);
   });
 
   it("answers 413 for decoded CSV over 50 MB", async () => {

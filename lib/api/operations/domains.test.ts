@@ -6,7 +6,7 @@ import { addDomain } from "@/lib/services/domains";
 import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
 import { domainsOperations } from "./domains";
 
-type DnsRecord = { type: string; name: string; value: string; purpose: string };
+type DnsRecord = { type: string; name: string; value: string; purpose: string; status: string; priority?: number };
 
 describe("Domains", () => {
   let org: TestOrg;
@@ -20,7 +20,7 @@ describe("Domains", () => {
   });
 
   describe("POST /v1/domains", () => {
-    it("adds a pending domain with its ownership, DKIM and SPF records", async () => {
+    it("adds a pending domain with its ownership, DKIM, return-path (MX and SPF) and DMARC records, each pending", async () => {
       const created = await org.owner.api.post("/v1/domains", { name: "mail.example.com" });
       expect(created.status).toBe(201);
       expect(created.body).toMatchObject({
@@ -31,15 +31,22 @@ describe("Domains", () => {
         verified_at: null,
         last_checked_at: null,
       });
-      const [ownership, dkim, spf] = created.body.records as DnsRecord[];
+      const [ownership, dkim, mx, spf, dmarc] = created.body.records as DnsRecord[];
       expect(ownership).toEqual({
         type: "TXT",
         name: "_mailplatform.mail.example.com",
         value: expect.stringMatching(/^mailplatform-verification=[0-9a-f]{40}$/),
         purpose: "ownership",
+        status: "pending",
+        found: [],
+        reason: null,
+        checked_at: null,
       });
-      expect(dkim).toMatchObject({ type: "TXT", name: "mp1._domainkey.mail.example.com", purpose: "dkim" });
-      expect(spf).toEqual({ type: "TXT", name: "mail.example.com", value: "v=spf1 a mx ~all", purpose: "spf" });
+      expect(dkim).toMatchObject({ type: "TXT", name: "mp1._domainkey.mail.example.com", purpose: "dkim", status: "pending" });
+      expect(mx).toMatchObject({ type: "MX", name: "bounces.mail.example.com", value: "localhost", priority: 10, purpose: "return_path", status: "pending" });
+      expect(spf).toMatchObject({ type: "TXT", name: "bounces.mail.example.com", value: expect.stringMatching(/^v=spf1\b.*~all$/), purpose: "return_path_spf" });
+      expect(dmarc).toMatchObject({ type: "TXT", name: "_dmarc.mail.example.com", value: expect.stringMatching(/^v=DMARC1; p=none;/), purpose: "dmarc" });
+      expect(created.body).toMatchObject({ return_path: "bounces.mail.example.com", warnings: [], dkim_signing: false });
 
       const publicKeyBase64 = /^v=DKIM1; k=rsa; p=([A-Za-z0-9+/=]+)$/.exec(dkim.value)?.[1];
       const publicKey = createPublicKey({ key: Buffer.from(publicKeyBase64!, "base64"), format: "der", type: "spki" });
@@ -50,6 +57,15 @@ describe("Domains", () => {
       const signature = sign("sha256", Buffer.from("hello"), privateKey);
       expect(verify("sha256", Buffer.from("hello"), publicKey, signature)).toBe(true);
       expect(JSON.stringify(created.body)).not.toContain(row.dkim_private_key_encrypted!);
+    });
+
+    it("takes another return-path label, and refuses one that is not a DNS label", async () => {
+      const custom = await org.owner.api.post("/v1/domains", { name: "rp.example.com", return_path: "Mail-Back" });
+      expect(custom.status).toBe(201);
+      expect(custom.body.return_path).toBe("mail-back.rp.example.com");
+      expect(custom.body.records.filter((r: DnsRecord) => r.name === "mail-back.rp.example.com").map((r: DnsRecord) => r.type)).toEqual(["MX", "TXT"]);
+      const error = expectError(await org.owner.api.post("/v1/domains", { name: "rp2.example.com", return_path: "a.b" }), 400, "VALIDATION_ERROR");
+      expect(error.details?.[0].path).toBe("return_path");
     });
 
     it("gives every domain its own token and key", async () => {
@@ -131,7 +147,7 @@ describe("Domains", () => {
       const all = await fresh.owner.api.get("/v1/domains");
       expect(all.body).toMatchObject({ object: "list", has_more: false });
       expect(all.body.data.map((d: { id: string }) => d.id)).toEqual(made);
-      expect(all.body.data[0].records).toHaveLength(3);
+      expect(all.body.data[0].records).toHaveLength(5);
       const first = await fresh.owner.api.get("/v1/domains?limit=1");
       expect(first.body).toMatchObject({ has_more: true, data: [{ id: made[0] }] });
       const next = await fresh.owner.api.get(`/v1/domains?limit=5&after=${made[0]}`);

@@ -11,7 +11,10 @@ export const createDomainOperation = defineOperation({
   path: "/v1/domains",
   tag,
   summary: "Add a domain",
-  description: "Answers the DNS records to publish. The domain is `pending` until its ownership record is verified.",
+  description:
+    "Answers the DNS records to publish: ownership TXT, DKIM TXT, the return path's MX and SPF TXT, and DMARC TXT, each " +
+    "`pending` until checked. The domain is `pending` until its ownership record is verified. `return_path` picks the " +
+    "label of the return-path subdomain (default `bounces`).",
   auth: "member",
   body: createDomainInput,
   status: 201,
@@ -64,8 +67,12 @@ export const verifyDomainOperation = defineOperation({
   tag,
   summary: "Verify a domain",
   description:
-    "Looks up the ownership TXT record now. Found: the domain becomes `verified`. Not found: the status is " +
-    "unchanged and `verification.reason` says what the lookup saw.",
+    "Looks up every record now and answers each one's `status` (`verified`, `pending`, or `mismatch` with what was " +
+    "`found`) and `warnings` (an SPF record at the return path that would conflict with ours). The ownership record " +
+    "decides the domain's status: found, it becomes `verified`; not found, the status is unchanged and " +
+    "`verification.reason` says what the lookup saw. Mail is DKIM-signed only while the DKIM record is verified, and " +
+    "relay mail uses the return path only while its MX and SPF records are. A record whose status changes is sent as " +
+    "a `domain.updated` webhook; verified domains are also checked again every day.",
   auth: "member",
   params: idParams,
   response: verifiedDomain,

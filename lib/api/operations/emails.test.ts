@@ -97,7 +97,7 @@ describe("Emails", () => {
           "id", "organization_id", "message_id", "direction", "from_email", "from_name", "to_email", "reply_to", "subject",
           "html_content", "text_content", "template_id", "broadcast_id", "thread_id", "parent_email_id", "contact_id",
           "inbox_id", "status", "provider_message_id", "metadata", "tags", "sent_at", "delivered_at", "opened_at",
-          "clicked_at", "bounced_at", "complained_at", "replied_at", "unsubscribed_at", "scheduled_at", "created_at",
+          "clicked_at", "bounced_at", "complained_at", "bounce_type", "bounce_status", "bounce_diagnostic", "replied_at", "unsubscribed_at", "scheduled_at", "created_at",
           "attachments", "clicked_links", "opens",
         ].sort(),
       );

@@ -53,17 +53,18 @@ export const sendEmailOperation = defineOperation({
   summary: "Send an email",
   description:
     "Queues one email and answers its record (status `queued`, in a new thread); the worker sends it at once, through " +
-    "`inbox_id` when given (its SMTP server, and its sender unless `from` is given) or else the organization's relay, from " +
-    "an address at a verified domain (400 DOMAIN_NOT_VERIFIED). Content: `html` and/or `text`, or a `template_id` whose " +
+    "`inbox_id` when given (its SMTP server, and its sender unless `from` is given; the inbox must be verified, 400 INBOX_NOT_VERIFIED) " +
+    "or else the organization's relay. `from` must be at a verified domain, or through an inbox be that inbox's own address (400 DOMAIN_NOT_VERIFIED). Content: `html` and/or `text`, or a `template_id` whose " +
     "`{{placeholders}}` are filled from `variables` (then from the contact with the `to` address); the text part is derived " +
     "from the HTML when not given. Temporary SMTP failures are retried with backoff; a permanent one bounces the email and " +
-    "suppresses the address; an address already suppressed is not sent to (the email becomes `cancelled`). `Idempotency-Key` header: the same key with the same body within 24 hours answers the first " +
+    "suppresses the address. A `to` address already suppressed is refused: 422 RECIPIENT_SUPPRESSED with the reason and since when in `details` " +
+    "(one suppressed later is not sent to: the email becomes `cancelled`). `Idempotency-Key` header: the same key with the same body within 24 hours answers the first " +
     "answer and sends nothing more; with another body 409 CONFLICT.",
   auth: "member",
   body: sendEmailInput,
   status: 201,
   response: email,
-  errors: ["VALIDATION_ERROR", "DOMAIN_NOT_VERIFIED", "CONFLICT"],
+  errors: ["VALIDATION_ERROR", "DOMAIN_NOT_VERIFIED", "INBOX_NOT_VERIFIED", "RECIPIENT_SUPPRESSED", "CONFLICT"],
   handler: (ctx, { body, request }) => sendTransactionalEmail(ctx, body, readIdempotencyKey(request)),
 });
 

@@ -41,6 +41,7 @@ describe("Inboxes", () => {
         daily_limit: 50,
         paused: false,
         last_error: null,
+        verification: { status: "unverified", method: null, confirmed_at: null, confirmation_sent_at: null, confirmation_expires_at: null },
         smtp: { host: "smtp.example.com", port: 587, secure: false, username: "ada@example.com", has_password: true },
         imap: { host: "imap.example.com", port: 993, secure: true, username: "ada@example.com", has_password: true },
         created_at: expect.any(String),

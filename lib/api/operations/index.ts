@@ -11,6 +11,7 @@ import { membersOperations } from "./members";
 import { organizationOperations } from "./organization";
 import { presendCheckOperations } from "./presend-checks";
 import { segmentsOperations } from "./segments";
+import { suppressionsOperations } from "./suppressions";
 import { templatesOperations } from "./templates";
 import { testSendOperations } from "./test-sends";
 import { threadsOperations } from "./threads";
@@ -31,6 +32,7 @@ export const operations: AnyOperation[] = [
   ...organizationOperations,
   ...presendCheckOperations,
   ...segmentsOperations,
+  ...suppressionsOperations,
   ...templatesOperations,
   ...testSendOperations,
   ...threadsOperations,

@@ -16,6 +16,7 @@ const addInbox = (target: TestOrg, fields: { name?: string; from_email?: string;
       reply_to: "replies@inbox.example",
       smtp_host: "127.0.0.1",
       smtp_port: 2525,
+      sender_confirmed_at: new Date(),
       ...fields,
     },
   });

@@ -7,8 +7,8 @@ import { createTemplate, deleteTemplate, getTemplate, listTemplates, updateTempl
 const tag = "Templates";
 
 const rules =
-  "`from_email` must be at a verified domain of the organization (otherwise 400 DOMAIN_NOT_VERIFIED). " +
-  "With `inbox_id`, the inbox's name, from address and reply-to fill each of those fields not given in the same request. " +
+  "`from_email` must be at a verified domain of the organization or be the address of one of its verified inboxes (otherwise 400 DOMAIN_NOT_VERIFIED). " +
+  "With `inbox_id`, the inbox's name, from address and reply-to fill each of those fields not given in the same request; the inbox must be verified (400 INBOX_NOT_VERIFIED). " +
   "`variables`, when omitted, are the `{{names}}` found in subject, HTML and text (`{{first_name|there}}` names `first_name`).";
 
 export const createTemplateOperation = defineOperation({
@@ -21,7 +21,7 @@ export const createTemplateOperation = defineOperation({
   body: createTemplateInput,
   status: 201,
   response: template,
-  errors: ["VALIDATION_ERROR", "DOMAIN_NOT_VERIFIED"],
+  errors: ["VALIDATION_ERROR", "DOMAIN_NOT_VERIFIED", "INBOX_NOT_VERIFIED"],
   handler: (ctx, { body }) => createTemplate(ctx, body),
 });
 
@@ -60,7 +60,7 @@ export const updateTemplateOperation = defineOperation({
   params: idParams,
   body: updateTemplateInput,
   response: template,
-  errors: ["VALIDATION_ERROR", "DOMAIN_NOT_VERIFIED", "NOT_FOUND"],
+  errors: ["VALIDATION_ERROR", "DOMAIN_NOT_VERIFIED", "INBOX_NOT_VERIFIED", "NOT_FOUND"],
   handler: (ctx, { params, body }) => updateTemplate(ctx, params.id, body),
 });
 

@@ -99,6 +99,14 @@ describe("test sends", () => {
     expectError(await other.owner.api.post(url, { emails: ["a@example.test"] }), 404, "NOT_FOUND");
   });
 
+  it("sends only through a verified inbox, as a real send would", async () => {
+    const unverified = await sinkInbox(org.organizationId, sink, { sender_confirmed_at: null, from_email: "new@elsewhere.test" });
+    const created = await org.owner.api.post("/v1/broadcasts", { name: "Unverified", subject: "S", inbox_id: unverified.id, html_content: "<p>Hi</p>" });
+    const count = sink.messages.length;
+    expectError(await org.owner.api.post(`/v1/broadcasts/${created.body.id}/test`, { emails: ["a@example.test"] }), 400, "INBOX_NOT_VERIFIED");
+    expect(sink.messages.length).toBe(count);
+  });
+
   it("holds a relay sender to a verified domain", async () => {
     const created = await org.owner.api.post("/v1/broadcasts", { name: "Relay", subject: "S", from_email: "me@unverified.test", html_content: "<p>Hi</p>" });
     expectError(await org.owner.api.post(`/v1/broadcasts/${created.body.id}/test`, { emails: ["a@example.test"] }), 400, "DOMAIN_NOT_VERIFIED");

@@ -5,7 +5,7 @@ import { sendBroadcastTest, sendTemplateTest } from "@/lib/services/test-sends";
 
 const rules =
   "Rendered as `contact_id` (a contact of the organization, otherwise 400) or with every placeholder's fallback, from the sender a real " +
-  "send would use (an inbox, or the relay from a verified domain: otherwise 400 DOMAIN_NOT_VERIFIED), with `[Test]` before the subject. " +
+  "send would use (a verified inbox, or the relay from a verified domain: otherwise 400 INBOX_NOT_VERIFIED or DOMAIN_NOT_VERIFIED), with `[Test]` before the subject. " +
   "Nothing is recorded: no email, thread or event, and no counter moves. Each address counts against the organization's hourly " +
   "allowance of test emails (TEST_SENDS_PER_HOUR, 50 by default); past it, 429 RATE_LIMITED with Retry-After. An SMTP refusal is 502 MAIL_DELIVERY_FAILED.";
 
@@ -20,7 +20,7 @@ export const sendBroadcastTestOperation = defineOperation({
   body: testSendInput,
   response: testSendResult,
   maxBodyBytes: 16 * 1024,
-  errors: ["VALIDATION_ERROR", "NOT_FOUND", "DOMAIN_NOT_VERIFIED", "RATE_LIMITED", "MAIL_DELIVERY_FAILED"],
+  errors: ["VALIDATION_ERROR", "NOT_FOUND", "DOMAIN_NOT_VERIFIED", "INBOX_NOT_VERIFIED", "RATE_LIMITED", "MAIL_DELIVERY_FAILED"],
   handler: (ctx, { params, body }) => sendBroadcastTest(ctx, params.id, body),
 });
 
@@ -35,7 +35,7 @@ export const sendTemplateTestOperation = defineOperation({
   body: testSendInput,
   response: testSendResult,
   maxBodyBytes: 16 * 1024,
-  errors: ["VALIDATION_ERROR", "NOT_FOUND", "DOMAIN_NOT_VERIFIED", "RATE_LIMITED", "MAIL_DELIVERY_FAILED"],
+  errors: ["VALIDATION_ERROR", "NOT_FOUND", "DOMAIN_NOT_VERIFIED", "INBOX_NOT_VERIFIED", "RATE_LIMITED", "MAIL_DELIVERY_FAILED"],
   handler: (ctx, { params, body }) => sendTemplateTest(ctx, params.id, body),
 });
 

@@ -26,11 +26,15 @@ export const createWebhookOperation = defineOperation({
   path: "/v1/webhooks",
   tag,
   summary: "Create a webhook",
-  description: "The webhook starts enabled. Its signing `secret` is in this answer only.",
+  description:
+    "The webhook starts enabled. Its signing `secret` is in this answer only. A URL whose host is or resolves to a loopback, private, " +
+    "link-local, CGNAT, metadata or reserved address is refused (400 naming `url`) unless the operator admits it (ALLOWED_PRIVATE_HOSTS); " +
+    "every delivery checks the address again when it connects.",
   auth: "member",
   body: createWebhookInput,
   status: 201,
   response: createdWebhook,
+  errors: ["VALIDATION_ERROR"],
   handler: (ctx, { body }) => createWebhook(ctx, body),
 });
 
@@ -64,7 +68,7 @@ export const updateWebhookOperation = defineOperation({
   path: "/v1/webhooks/{id}",
   tag,
   summary: "Update a webhook",
-  description: "Changes the URL or the events; fields not given are kept. The secret stays the same.",
+  description: "Changes the URL or the events; fields not given are kept. The secret stays the same. A new URL passes the same address policy as on creation.",
   auth: "member",
   params: idParams,
   body: updateWebhookInput,

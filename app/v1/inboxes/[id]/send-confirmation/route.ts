@@ -1,0 +1,4 @@
+import { sendInboxConfirmationOperation } from "@/lib/api/operations/inboxes";
+import { route } from "@/lib/api/route";
+
+export const POST = route(sendInboxConfirmationOperation);

@@ -1,0 +1,106 @@
+import type { OrgContext } from "@/lib/api/context";
+import { AppError } from "@/lib/api/errors";
+import { Prisma } from "@/lib/db";
+import type { Inbox } from "@/lib/generated/prisma/client";
+import type { DbClient, Reference } from "./owned-records";
+import { domainOf } from "./sender-domains";
+
+// Proof of sender. Mail leaves the platform only from an address the organization has shown it
+// may use: an address at one of its verified domains, or an inbox's from address confirmed by a
+// link mailed to it through that inbox's own SMTP server. Without this, an organization could name
+// any address (another organization's verified domain, a third party's) and a server willing to
+// send it. The rule is written here twice, in TypeScript for requests and in SQL for the worker.
+
+type ProofFields = Pick<Inbox, "from_email" | "sender_confirmed_at" | "sender_token_hash" | "sender_token_expires_at" | "sender_token_sent_at">;
+
+export type InboxVerification = {
+  status: "verified" | "pending" | "unverified";
+  method: "domain" | "confirmation" | null;
+  confirmed_at: Date | null;
+  confirmation_sent_at: Date | null;
+  confirmation_expires_at: Date | null;
+};
+
+/** The lowercase names of the organization's verified domains. */
+export async function verifiedDomainNames(client: DbClient, organizationId: string): Promise<Set<string>> {
+  const rows = await client.domain.findMany({ where: { organization_id: organizationId, status: "verified" }, select: { name: true } });
+  return new Set(rows.map((row) => row.name.toLowerCase()));
+}
+
+export const isInboxProven = (inbox: ProofFields, verifiedDomains: ReadonlySet<string>) =>
+  verifiedDomains.has(domainOf(inbox.from_email)) || inbox.sender_confirmed_at !== null;
+
+export function inboxVerification(inbox: ProofFields, verifiedDomains: ReadonlySet<string>, now = new Date()): InboxVerification {
+  const byDomain = verifiedDomains.has(domainOf(inbox.from_email));
+  const pending = inbox.sender_token_hash !== null && inbox.sender_token_expires_at !== null && inbox.sender_token_expires_at > now;
+  const proven = byDomain || inbox.sender_confirmed_at !== null;
+  return {
+    status: proven ? "verified" : pending ? "pending" : "unverified",
+    method: byDomain ? "domain" : inbox.sender_confirmed_at ? "confirmation" : null,
+    confirmed_at: inbox.sender_confirmed_at,
+    confirmation_sent_at: proven ? null : inbox.sender_token_sent_at,
+    confirmation_expires_at: pending && !proven ? inbox.sender_token_expires_at : null,
+  };
+}
+
+/** The same rule in SQL, for an `inboxes` row under `alias`: the worker sends through no other inbox. */
+export function inboxProvenSql(alias: string): Prisma.Sql {
+  const i = Prisma.raw(alias);
+  return Prisma.sql`(${i}.sender_confirmed_at IS NOT NULL OR EXISTS (
+    SELECT 1 FROM domains proof WHERE proof.organization_id = ${i}.organization_id AND proof.status = 'verified'
+      AND proof.name = lower(trim(regexp_replace(${i}.from_email, '^.*@', '')))))`;
+}
+
+const notVerified = (issues: { path: string; message: string }[]) =>
+  new AppError(
+    "INBOX_NOT_VERIFIED",
+    "An inbox sends only once its from address is proven: at a verified domain of the organization, or confirmed by the link POST /v1/inboxes/{id}/send-confirmation mails to it",
+    issues,
+  );
+
+/**
+ * Every inbox named must be able to send: 400 INBOX_NOT_VERIFIED listing the unverified ones.
+ * Inboxes that do not exist are left to the caller's ownership check.
+ */
+export async function assertInboxesVerified(client: DbClient, ctx: OrgContext, refs: Reference[]): Promise<void> {
+  if (refs.length === 0) return;
+  const [inboxes, domains] = await Promise.all([
+    client.inbox.findMany({ where: { organization_id: ctx.organizationId, id: { in: [...new Set(refs.map((r) => r.id))] } } }),
+    verifiedDomainNames(client, ctx.organizationId),
+  ]);
+  const unproven = new Map(inboxes.filter((inbox) => !isInboxProven(inbox, domains)).map((inbox) => [inbox.id.toLowerCase(), inbox]));
+  const issues = refs
+    .filter((ref) => unproven.has(ref.id.toLowerCase()))
+    .map((ref) => ({ path: ref.path, message: `the inbox's from address ${unproven.get(ref.id.toLowerCase())!.from_email} is not verified` }));
+  if (issues.length > 0) throw notVerified(issues);
+}
+
+/**
+ * How an address will be sent from: through the relay (a verified domain only), through one inbox
+ * (a verified domain, or that inbox's own proven address), or not yet known, as in a template
+ * (a verified domain, or the address of any proven inbox of the organization).
+ */
+export type SendingPath = { relay: true } | { inbox: Inbox } | { anyInbox: true };
+
+/** 400 DOMAIN_NOT_VERIFIED (or INBOX_NOT_VERIFIED for the inbox's own unproven address) unless `address` may be sent from. */
+export async function assertProvenSender(client: DbClient, ctx: OrgContext, address: string, path: string, via: SendingPath): Promise<void> {
+  const domains = await verifiedDomainNames(client, ctx.organizationId);
+  if (domains.has(domainOf(address))) return;
+  const same = (inbox: ProofFields) => inbox.from_email.trim().toLowerCase() === address.trim().toLowerCase();
+  if ("inbox" in via && same(via.inbox)) {
+    if (isInboxProven(via.inbox, domains)) return;
+    throw notVerified([{ path, message: `${address} is the inbox's from address, which is not verified yet` }]);
+  }
+  if ("anyInbox" in via) {
+    const inboxes = await client.inbox.findMany({
+      where: { organization_id: ctx.organizationId, from_email: { equals: address.trim(), mode: "insensitive" }, sender_confirmed_at: { not: null } },
+      select: { id: true },
+      take: 1,
+    });
+    if (inboxes.length > 0) return;
+  }
+  const alternative = "relay" in via ? "" : "inbox" in via ? " nor the from address of the inbox it is sent through" : " nor the from address of a verified inbox";
+  throw new AppError("DOMAIN_NOT_VERIFIED", `${domainOf(address)} is not a verified domain of this organization${alternative}`, [
+    { path, message: "relay" in via ? "must be at a verified domain" : `must be at a verified domain or the address of a verified inbox` },
+  ]);
+}
