@@ -89,6 +89,7 @@ describe("Broadcasts", () => {
         preview_text: "Big news",
         html_content: "<p>Hello</p>",
         text_content: "Hello",
+        content_json: null,
         template_id: mine.template.id,
         segment_id: mine.segment.id,
         topic_id: mine.topic.id,

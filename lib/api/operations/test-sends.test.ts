@@ -100,8 +100,11 @@ describe("test sends", () => {
   });
 
   it("sends only through a verified inbox, as a real send would", async () => {
-    const unverified = await sinkInbox(org.organizationId, sink, { sender_confirmed_at: null, from_email: "new@elsewhere.test" });
-    const created = await org.owner.api.post("/v1/broadcasts", { name: "Unverified", subject: "S", inbox_id: unverified.id, html_content: "<p>Hi</p>" });
+    const inbox = await sinkInbox(org.organizationId, sink, { from_email: "new@elsewhere.test" });
+    const created = await org.owner.api.post("/v1/broadcasts", { name: "Unverified", subject: "S", inbox_id: inbox.id, html_content: "<p>Hi</p>" });
+    expect(created.status).toBe(201);
+    // Its proof withdrawn since (the address changed, say).
+    await db.inbox.update({ where: { id: inbox.id }, data: { sender_confirmed_at: null } });
     const count = sink.messages.length;
     expectError(await org.owner.api.post(`/v1/broadcasts/${created.body.id}/test`, { emails: ["a@example.test"] }), 400, "INBOX_NOT_VERIFIED");
     expect(sink.messages.length).toBe(count);
