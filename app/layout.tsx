@@ -9,6 +9,10 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { themeColor: "#ffffff" };
 
+// Every page carries a fresh CSP nonce (proxy.ts), so none can be rendered ahead of time; the
+// not-found page would otherwise be prerendered with scripts the policy refuses.
+export const dynamic = "force-dynamic";
+
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">

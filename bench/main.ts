@@ -76,8 +76,11 @@ export async function main(options: Options): Promise<number> {
     DATABASE_URL: databaseUrl,
     SMTP_RELAY_URL: sink.url,
     APP_URL: `http://127.0.0.1:${port}`,
-    // The per-key limit would answer 429 to a load test; this high, it is still checked on every request.
+    // The limits would answer 429 to a load test; this high, they are still checked on every request.
     RATE_LIMIT_PER_SECOND: "1000000",
+    RATE_LIMIT_ORGANIZATION_PER_SECOND: "1000000",
+    // The baseline route (/api/bench/constant) answers only on a server the benchmark starts.
+    BENCH_ROUTES: "1",
   };
   const server = new ProductServer(port, path.join(dataDir, "server.log"), serverEnv);
   const http = new HttpClient("127.0.0.1", port, sizes.connections);

@@ -136,3 +136,9 @@ export function invitationPath(mail: CapturedMail): string {
   if (!match) throw new Error(`No invitation link in ${mail.file}`);
   return match[1];
 }
+
+/**
+ * Headers of a write the dashboard's own page would send: the session cookie alone is refused for
+ * writes (CSRF), a browser adds the page's Origin. For page.request calls, which add none.
+ */
+export const fromDashboard = (page: Page) => ({ origin: new URL(page.url()).origin });

@@ -1,4 +1,4 @@
-import { expect, finalScreenshot, invitationPath, newestMailTo, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, finalScreenshot, fromDashboard, invitationPath, newestMailTo, signUp, test, uniqueEmail } from "./fixtures";
 
 test("an owner renames the organization and turns tracking off; both survive a reload", async ({ page }, testInfo) => {
   await signUp(page, { name: "Olga Owner", email: uniqueEmail("org"), password: "password-123", organizationName: "Olga's Shop" });
@@ -36,7 +36,7 @@ test("a member sees the organization settings read-only", async ({ page, freshPa
   test.setTimeout(120_000);
   await signUp(page, { name: "Odin Owner", email: uniqueEmail("org-owner"), password: "password-123", organizationName: "Read Only Inc" });
   const email = uniqueEmail("org-member");
-  expect((await page.request.post("/v1/invitations", { data: { email, role: "member" } })).status()).toBe(201);
+  expect((await page.request.post("/v1/invitations", { data: { email, role: "member" }, headers: fromDashboard(page) })).status()).toBe(201);
   const member = await freshPage();
   await member.goto(invitationPath(await newestMailTo(email)));
   await member.getByRole("link", { name: "Create account" }).click();

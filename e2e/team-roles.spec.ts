@@ -1,10 +1,10 @@
 import type { Page } from "@playwright/test";
-import { expect, finalScreenshot, invitationPath, newestMailTo, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, finalScreenshot, fromDashboard, invitationPath, newestMailTo, signUp, test, uniqueEmail } from "./fixtures";
 
 /** The owner invites through the API with the dashboard session; the invitee joins through the UI. */
 async function join(owner: Page, guest: Page, role: "member" | "admin", name: string) {
   const email = uniqueEmail(role);
-  const response = await owner.request.post("/v1/invitations", { data: { email, role } });
+  const response = await owner.request.post("/v1/invitations", { data: { email, role }, headers: fromDashboard(owner) });
   expect(response.status()).toBe(201);
   await guest.goto(invitationPath(await newestMailTo(email)));
   await guest.getByRole("link", { name: "Create account" }).click();

@@ -22,6 +22,16 @@ const schema = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   TEST_SENDS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(50),
   SPAMASSASSIN_PATH: z.string().default("spamassassin"),
+  RATE_LIMIT_ORGANIZATION_PER_SECOND: z.coerce.number().min(0).default(100),
+  RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().min(0).default(30),
+  // How many proxies in front of the app append to X-Forwarded-For; 0 (or false): the header is not believed.
+  TRUST_PROXY: z
+    .string()
+    .default("0")
+    .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value)))
+    .pipe(z.number().int().min(0).max(20)),
+  // Set by `npm run bench` only: serves the framework's bare baseline route.
+  BENCH_ROUTES: z.enum(["0", "1"]).default("0"),
   ALLOWED_PRIVATE_HOSTS: z
     .string()
     .default("")
@@ -86,8 +96,16 @@ export const env = {
   appUrl: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
   dnsResolver: raw.DNS_RESOLVER,
   chromiumPath: raw.CHROMIUM_PATH,
-  /** Sustained requests per second per credential (bursts of twice that); 0 turns the limit off. */
+  /** Sustained requests per second per API key or signed-in user (bursts of twice that); 0 turns the limit off. */
   rateLimitPerSecond: raw.RATE_LIMIT_PER_SECOND,
+  /** Sustained requests per second per organization, all its keys and users together (bursts of twice that); 0: off. */
+  rateLimitOrganizationPerSecond: raw.RATE_LIMIT_ORGANIZATION_PER_SECOND,
+  /** Failed authentications per client address per minute (as a burst, refilled evenly over the minute); 0: off. */
+  rateLimitAuthFailuresPerMinute: raw.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
+  /** Proxies in front of the app whose X-Forwarded-For entries are believed; 0: the connection's address is the client's. */
+  trustProxy: raw.TRUST_PROXY,
+  /** Whether the benchmark's baseline route answers (only `npm run bench` sets BENCH_ROUTES=1). */
+  benchRoutes: raw.BENCH_ROUTES === "1",
   /** The organizations' default relay for broadcasts and emails without an inbox; SMTP_URL when unset. */
   smtpRelayUrl: raw.SMTP_RELAY_URL ?? raw.SMTP_URL,
   /** How long a worker owns a claimed email before another may take it over (crash recovery). */

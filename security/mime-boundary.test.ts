@@ -45,7 +45,7 @@ describe("MIME boundary", () => {
     const org = await createTestOrg("Newsletter");
     const domain = await verifiedDomain(org.organizationId, "news.example");
     const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-    await db.domain.update({ where: { id: domain.id }, data: { dkim_selector: "mp1", dkim_private_key_encrypted: sealSecret(privateKey) } });
+    await db.domain.update({ where: { id: domain.id }, data: { dkim_selector: "mp1", dkim_private_key_encrypted: sealSecret(privateKey), dkim_verified_at: new Date() } });
 
     // An email the attacker received a moment ago shows the boundaries in use.
     const seen = boundaryOf(mimeMessage({ from: { name: "", address: "a@news.example" }, to: "attacker@example.test", subject: "s", messageId: "<m@x>", text: "t", html: "<p>t</p>" }).raw.toString());

@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import { resolveCaller } from "./credentials";
+import { admit } from "./admission";
 import { AppError, errorResponse, type ValidationIssue } from "./errors";
 import type { AnyOperation } from "./operation";
-import { rateLimiter } from "./rate-limit";
+import { rateLimitHeaders, type Verdict } from "./rate-limit";
 import { readSpooledJsonBody, type Spooled } from "./spooled-json-body";
 
 const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
@@ -69,16 +69,13 @@ async function readBody(request: Request, limit: number): Promise<unknown> {
   }
 }
 
-/** Runs one operation for one request: credential, role, input validation, service call, errors. */
+/** Runs one operation for one request: admission (credential, limits, CSRF), role, input validation, service call, errors. */
 export async function execute(operation: AnyOperation, request: Request): Promise<Response> {
   let spooled: Spooled | undefined;
+  let limits: Verdict[] = [];
   try {
     const url = new URL(request.url);
-    const caller = await resolveCaller(request);
-    const retryAfter = rateLimiter.take(caller.user.apiKeyId ?? `user:${caller.user.userId}`);
-    if (retryAfter > 0) {
-      return errorResponse(new AppError("RATE_LIMITED", `Too many requests; retry in ${retryAfter} s`), { "retry-after": String(retryAfter) });
-    }
+    const caller = await admit(request, (verdicts) => (limits = verdicts));
     let ctx: unknown = caller.user;
     if (operation.auth !== "user") {
       if (!caller.org) throw new AppError("FORBIDDEN", "You are not a member of any organization");
@@ -100,10 +97,11 @@ export async function execute(operation: AnyOperation, request: Request): Promis
       body = validate(operation.body, raw, "request body");
     }
     const result = await operation.handler(ctx as never, { params, query, body, page, spooled, request });
-    if (result instanceof Response) return result;
-    return Response.json(result, { status: operation.status ?? 200 });
+    const response = result instanceof Response ? result : Response.json(result, { status: operation.status ?? 200 });
+    for (const [name, value] of Object.entries(rateLimitHeaders(limits))) response.headers.set(name, value);
+    return response;
   } catch (error) {
-    return errorResponse(error);
+    return errorResponse(error, rateLimitHeaders(limits));
   } finally {
     await spooled?.dispose();
   }

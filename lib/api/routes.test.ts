@@ -7,8 +7,9 @@ import { operations } from "@/lib/api/operations";
 // serves. They must agree: every operation has a route file that exports its method, and no route
 // file under app/v1 serves a method that is not in the registry.
 const appDir = path.resolve("app");
+// The catch-all under app/v1 serves no operation: it answers unknown paths with the JSON 404.
 const routeFiles = readdirSync(path.join(appDir, "v1"), { recursive: true, encoding: "utf8" })
-  .filter((file) => file.endsWith("route.ts"))
+  .filter((file) => file.endsWith("route.ts") && !file.startsWith("[[...path]]"))
   .map((file) => path.join("v1", file));
 
 const pattern = (segments: string[]) => segments.map((s) => (/^\[.+\]$|^\{.+\}$/.test(s) ? "*" : s)).join("/");

@@ -8,6 +8,8 @@ Send \`Authorization: Bearer <API key>\`. API keys are JWTs created in the dashb
 keys), with \`POST /v1/api-keys\`, or with \`npm run cli -- api-key:create\`. A key belongs to one
 organization and acts as the member who created it, with that member's role. A revoked key is refused
 from its next request. A missing, malformed, expired or revoked credential is **401 UNAUTHORIZED**.
+The dashboard's session cookie is accepted too, but a write with it must come from the dashboard
+itself (an \`Origin\` of the application, or \`Sec-Fetch-Site: same-origin\`): otherwise **403 FORBIDDEN**.
 
 ## Conventions
 - JSON with snake_case fields; timestamps are ISO 8601 in UTC with milliseconds; ids are UUIDs.
@@ -16,16 +18,30 @@ from its next request. A missing, malformed, expired or revoked credential is **
 - A POST that creates a record answers **201** with it; actions and deletes answer **200**.
 - Every record belongs to the caller's organization. An id of another organization is answered
   exactly like an id that does not exist: **404 NOT_FOUND**.
+- A request body must be JSON sent with \`Content-Type: application/json\`: anything else is
+  **415 UNSUPPORTED_MEDIA_TYPE** (a POST without a body needs no Content-Type).
 - String limits: names 200 characters, subjects 998, HTML and text 1 MB, tags 50 (at most 20, lowercase),
-  comments 20 000. Text with a NUL character is refused. Request bodies are limited to 5 MB
-  (CSV imports: 50 MB of decoded CSV).
+  comments 20 000. Contact metadata: at most 50 keys and 16 KB as JSON. Dates: years 1970 to 9999.
+  Text with a NUL character is refused. Request bodies are limited to 5 MB (CSV imports: 50 MB of
+  decoded CSV, rows of at most a million characters).
+- An unknown path under /v1 answers **404 NOT_FOUND** with the error body.
+
+## Rate limits
+Each API key (or signed-in user) and each organization, all its keys and users together, has a token
+bucket: by default bursts of 100 requests refilled at 50 per second per key, and 200 at 100 per second
+per organization. Failed authentications are limited per client address (by default 30 a minute); while
+an address is over, it is refused before its credentials are even read. Every answer carries
+\`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers), e.g.
+\`RateLimit-Policy: "key";q=100;w=2, "organization";q=200;w=2\` and \`RateLimit: "key";r=97;t=1, "organization";r=180;t=1\`
+(\`r\` requests left, \`t\` seconds until full). Over a limit: **429 RATE_LIMITED** with \`Retry-After\` in seconds.
 
 ## Errors
 \`{ "error": string, "code": string, "details"?: any }\`. \`VALIDATION_ERROR\` (400) lists each problem in
 \`details\` as \`{ path, message }\`. Other codes: BROADCAST_NOT_EDITABLE and DOMAIN_NOT_VERIFIED (400),
 UNAUTHORIZED (401), FORBIDDEN and INVITATION_EMAIL_MISMATCH (403), NOT_FOUND (404), CONFLICT,
 ALREADY_MEMBER, INVITATION_ALREADY_ACCEPTED, INVITATION_NOT_PENDING (409), INVITATION_EXPIRED (410),
-PAYLOAD_TOO_LARGE (413), RATE_LIMITED (429, with Retry-After), INTERNAL_ERROR (500, never with internals).
+PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429, with Retry-After),
+INTERNAL_ERROR (500, never with internals).
 
 ## Pagination
 Cursor lists answer \`{ "object": "list", "has_more", "data" }\`, newest first. \`limit\` is 1 to 100

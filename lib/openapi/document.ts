@@ -16,6 +16,12 @@ const toSchema = (schema: z.ZodType, io: "input" | "output"): JsonSchema => {
 
 const errorRef = { $ref: "#/components/schemas/Error" };
 
+// Every answer, successful or not, says where the caller stands (draft-ietf-httpapi-ratelimit-headers).
+const rateLimitHeaderRefs = {
+  "RateLimit-Policy": { $ref: "#/components/headers/RateLimit-Policy" },
+  RateLimit: { $ref: "#/components/headers/RateLimit" },
+};
+
 function parameters(op: AnyOperation) {
   const list: Record<string, unknown>[] = [];
   const add = (where: "path" | "query", shape: Record<string, z.ZodType> | undefined) => {
@@ -38,16 +44,23 @@ function parameters(op: AnyOperation) {
 
 function responses(op: AnyOperation) {
   const result: Record<string, unknown> = {
-    [String(op.status ?? 200)]: { description: "Success", content: { "application/json": { schema: toSchema(op.response, "output") } } },
+    [String(op.status ?? 200)]: {
+      description: "Success",
+      headers: rateLimitHeaderRefs,
+      content: { "application/json": { schema: toSchema(op.response, "output") } },
+    },
   };
-  const codes = new Set<ErrorCode>(["UNAUTHORIZED", "INTERNAL_ERROR", ...(op.errors ?? [])]);
+  const codes = new Set<ErrorCode>(["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR", ...(op.errors ?? [])]);
   if (op.params || op.query || op.body) codes.add("VALIDATION_ERROR");
   if (op.auth === "admin") codes.add("FORBIDDEN");
   if (op.body) codes.add("PAYLOAD_TOO_LARGE");
+  // Any body must be declared as JSON; a POST without one needs no Content-Type.
+  if (op.body || op.method !== "GET") codes.add("UNSUPPORTED_MEDIA_TYPE");
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    result[String(status)] = { description: `Error: ${list.join(", ")}`, content: { "application/json": { schema: errorRef } } };
+    const headers = status === 429 ? { ...rateLimitHeaderRefs, "Retry-After": { $ref: "#/components/headers/Retry-After" } } : rateLimitHeaderRefs;
+    result[String(status)] = { description: `Error: ${list.join(", ")}`, headers, content: { "application/json": { schema: errorRef } } };
   }
   if (op.page) {
     result["422"] = {
@@ -91,6 +104,20 @@ export function buildOpenApiDocument(list: AnyOperation[] = operations) {
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      headers: {
+        "RateLimit-Policy": {
+          description:
+            'The limits that apply, e.g. `"key";q=100;w=2, "organization";q=200;w=2`: a burst of `q` requests, refilled ' +
+            "evenly over `w` seconds. `key` is per API key (or signed-in user), `organization` for all of an " +
+            "organization's keys and users together, `auth-failures` per client address for failed authentications.",
+          schema: { type: "string" },
+        },
+        RateLimit: {
+          description: 'Where the caller stands under each policy, e.g. `"key";r=97;t=1`: `r` requests left now, `t` seconds until the bucket is full again.',
+          schema: { type: "string" },
+        },
+        "Retry-After": { description: "Seconds to wait before the next request can succeed.", schema: { type: "integer", minimum: 1 } },
+      },
       schemas: {
         Error: {
           type: "object",

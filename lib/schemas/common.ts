@@ -14,6 +14,9 @@ export const limits = {
   tags: 20,
   metadataKey: 100,
   metadataValue: 10_000,
+  metadataKeys: 50,
+  /** Bytes of a contact's metadata as JSON. */
+  metadataBytes: 16_384,
   comment: 20_000,
 } as const;
 
@@ -40,12 +43,25 @@ export const tags = z
   )
   .max(limits.tags);
 
-export const metadata = z.record(
-  text(limits.metadataKey).min(1),
-  z.union([text(limits.metadataValue), z.number(), z.boolean()]),
-);
+// The schemas run in the dashboard too, where there is no Buffer.
+const utf8 = new TextEncoder();
 
-export const dateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" });
+/** The size of metadata as the limit counts it: the bytes of its JSON. */
+export const metadataBytes = (value: object) => utf8.encode(JSON.stringify(value)).length;
+
+// Capped as a whole too: a contact's metadata is read with it on every page of contacts and into its emails.
+export const metadata = z
+  .record(text(limits.metadataKey).min(1), z.union([text(limits.metadataValue), z.number(), z.boolean()]))
+  .refine((value) => Object.keys(value).length <= limits.metadataKeys, `must have at most ${limits.metadataKeys} keys`)
+  .refine((value) => metadataBytes(value) <= limits.metadataBytes, `must be at most ${limits.metadataBytes / 1024} KB as JSON`)
+  .meta({ description: `At most ${limits.metadataKeys} keys and ${limits.metadataBytes / 1024} KB as JSON.` });
+
+const yearOf = (value: string) => Number(value.slice(0, 4));
+
+// PostgreSQL has no year 0, and dates this far out are typing mistakes; both used to end in a 500.
+export const dateTime = z.iso
+  .datetime({ offset: true, message: "must be an ISO 8601 date-time" })
+  .refine((value) => yearOf(value) >= 1970 && yearOf(value) <= 9999, "must be a date between the years 1970 and 9999");
 
 export const successResponse = z.object({ success: z.boolean() });
 

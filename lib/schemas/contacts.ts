@@ -112,9 +112,12 @@ export const importContactsInput = z.object({
 export type ImportContactsInput = z.infer<typeof importContactsInput>;
 export type ColumnMapping = z.infer<typeof columnMapping>;
 
+/** At most this many rejected rows are listed in an import's answer; `errors_total` counts them all. */
+export const MAX_IMPORT_ERRORS = 1000;
+
 export const importError = z.object({
   row: z.number().int().meta({ description: "The row as a spreadsheet shows it: the header is row 1." }),
-  email: z.string(),
+  email: z.string().meta({ description: "The row's email cell as written, cut at 320 characters." }),
   error: z.string(),
 });
 export type ImportError = z.infer<typeof importError>;
@@ -123,6 +126,7 @@ export const importContactsResult = z.object({
   created: z.number().int(),
   updated: z.number().int(),
   skipped: z.number().int().meta({ description: "Rows left out: invalid, repeated, or missing with `handle_missing: skip`." }),
-  errors: z.array(importError),
+  errors: z.array(importError).meta({ description: "The first 1 000 rejected rows, in row order." }),
+  errors_total: z.number().int().meta({ description: "Extension: every rejected row, listed in `errors` or not." }),
 });
 export type ImportContactsResult = z.infer<typeof importContactsResult>;

@@ -21,6 +21,37 @@ async function* decodeCsv(upload: CsvUpload): AsyncGenerator<string> {
   yield decode();
 }
 
+/** The longest record (row) a file may have, in characters. */
+export const MAX_RECORD_CHARS = 1_000_000;
+
+const RECORD_SPECIALS = /["\r\n]/g;
+
+/**
+ * Passes the text through, refusing a record longer than `max` characters. A streaming CSV
+ * parser keeps an unfinished record and parses it again with every chunk, so one 50 MB line costs
+ * quadratic time, and a line of commas becomes an array of millions of cells.
+ */
+export async function* limitRecordLength(text: AsyncIterable<string>, max = MAX_RECORD_CHARS): AsyncGenerator<string> {
+  let quoted = false;
+  let length = 0;
+  for await (const chunk of text) {
+    let from = 0;
+    RECORD_SPECIALS.lastIndex = 0;
+    for (let match = RECORD_SPECIALS.exec(chunk); match; match = RECORD_SPECIALS.exec(chunk)) {
+      length += match.index - from;
+      from = match.index + 1;
+      // A doubled quote inside a quoted field toggles twice, which is right; line breaks in quotes are field text.
+      if (match[0] === '"') quoted = !quoted;
+      if (quoted || match[0] === '"') length++;
+      else length = 0;
+      if (length > max) break;
+    }
+    length += chunk.length - from;
+    if (length > max) throw invalidField("file_content", `a row of the CSV file is longer than ${max} characters`);
+    yield chunk;
+  }
+}
+
 const DELIMITERS = [",", ";", "\t"];
 
 /** The delimiter used most often in the header line (quoted text aside); a comma when there is none. */
@@ -40,7 +71,7 @@ export function detectDelimiter(head: string): string {
  * memory at once. Each call answers the records parsed so far (or waits for some), `null` at the end.
  */
 async function csvRecords(upload: CsvUpload): Promise<() => Promise<string[][] | null>> {
-  const text = decodeCsv(upload);
+  const text = limitRecordLength(decodeCsv(upload));
   let head = await text.next();
   // The first chunk can be nothing but a byte order mark.
   if (!head.done && head.value === "") head = await text.next();
@@ -150,6 +181,7 @@ export function planColumns(header: string[], mappings: ColumnMapping[]): Column
     else plan.metadata.push([property, cell]);
   });
   if (plan.email === undefined) throw invalidField("column_mappings", "one column must be mapped to email");
+  if (plan.metadata.length > limits.metadataKeys) throw invalidField("column_mappings", `at most ${limits.metadataKeys} columns can be mapped to metadata`);
   return plan as ColumnPlan;
 }
 
@@ -157,7 +189,7 @@ const TRUE = new Set(["true", "yes", "1"]);
 const FALSE = new Set(["false", "no", "0"]);
 
 /** One valid row, as the COPY text line of the staging table: email, first_name, last_name, subscribed, tags, metadata. */
-export type StagedRow = { ok: true; email: string; given: string; tagged: boolean; line: string };
+export type StagedRow = { ok: true; email: string; given: string; tagged: boolean; withMetadata: boolean; line: string };
 export type RejectedRow = { ok: false; email: string; error: string };
 
 // COPY's text format: backslash escapes for the characters that delimit fields and rows.
@@ -165,7 +197,15 @@ export const copyText = (value: string | null) =>
   value === null ? "\\N" : /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c]) : value;
 const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
 
-const reject = (email: string, error: string): RejectedRow => ({ ok: false, email, error });
+/** At most `max` characters, never ending in half a surrogate pair. */
+export function shorten(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const end = /[\uD800-\uDBFF]/.test(value[max - 1]) ? max - 1 : max;
+  return value.slice(0, end);
+}
+
+// The answer echoes a rejected row's email: a cell can be megabytes long, the echo never is.
+const reject = (email: string, error: string): RejectedRow => ({ ok: false, email: shorten(email, limits.email), error });
 
 const NUL = "\u0000";
 // The pattern z.email() checks, applied directly: a million rows should not pay for a million safeParse calls.
@@ -191,7 +231,7 @@ export function readRow(cells: string[], plan: ColumnPlan): StagedRow | Rejected
   if (flag) {
     if (TRUE.has(flag)) subscribed = "t";
     else if (FALSE.has(flag)) subscribed = "f";
-    else return reject(given, `subscribed must be true, false, yes, no, 1 or 0, not "${cell(plan.subscribed)}"`);
+    else return reject(given, `subscribed must be true, false, yes, no, 1 or 0, not "${shorten(cell(plan.subscribed), 40)}"`);
   }
 
   let tags: string | null = null;
@@ -215,8 +255,11 @@ export function readRow(cells: string[], plan: ColumnPlan): StagedRow | Rejected
     (metadata ??= Object.create(null) as Record<string, string>)[key] = value;
   }
 
+  const metadataJson = metadata && JSON.stringify(metadata);
+  if (metadataJson && Buffer.byteLength(metadataJson) > limits.metadataBytes) return reject(given, `metadata is larger than ${limits.metadataBytes / 1024} KB as JSON`);
+
   const line =
     `${copyText(email)}\t${copyText(firstName || null)}\t${copyText(lastName || null)}\t${subscribed ?? "\\N"}\t` +
-    `${copyText(tags)}\t${copyText(metadata && JSON.stringify(metadata))}\n`;
-  return { ok: true, email, given, tagged: tags !== null, line };
+    `${copyText(tags)}\t${copyText(metadataJson)}\n`;
+  return { ok: true, email, given, tagged: tags !== null, withMetadata: metadataJson !== null, line };
 }

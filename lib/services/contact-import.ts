@@ -7,7 +7,7 @@ import { invalidField } from "@/lib/api/errors";
 import { pool } from "@/lib/db/pool";
 import { limits } from "@/lib/schemas/common";
 import { emitImportedContactEvents } from "@/lib/webhooks/emit-imported-contact-events";
-import type { ImportContactsInput, ImportContactsResult, ImportError } from "@/lib/schemas/contacts";
+import { MAX_IMPORT_ERRORS, type ImportContactsInput, type ImportContactsResult, type ImportError } from "@/lib/schemas/contacts";
 import { copyText, openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
 import type { CsvUpload } from "./csv-upload";
 
@@ -18,21 +18,39 @@ const STAGING_TABLE = `
     email text NOT NULL, first_name text, last_name text, subscribed boolean, tags text, metadata jsonb
   ) ON COMMIT DROP`;
 
+/**
+ * Deletes the staged rows a statement names and answers the first of them in row order, with the
+ * count of all: a file can repeat one email a million times, and the answer stays small.
+ */
+const dropping = (deleteReturning: string) => `
+  WITH dropped AS (${deleteReturning})
+  SELECT row, email, count(*) OVER () AS total FROM dropped ORDER BY row LIMIT ${MAX_IMPORT_ERRORS}`;
+
 // The first row of an email wins; the later ones leave the staging table and are reported.
-const DROP_REPEATS = `
+const DROP_REPEATS = dropping(`
   WITH firsts AS (
     SELECT email, min(row) AS row FROM contact_import GROUP BY email HAVING count(*) > 1
   )
   DELETE FROM contact_import s USING firsts f
   WHERE s.email = f.email AND s.row > f.row
-  RETURNING s.row, coalesce(s.given, s.email) AS email`;
+  RETURNING s.row, coalesce(s.given, s.email) AS email`);
 
 // Tags are added to an existing contact's, and the sum may pass the limit a contact's tags have.
-const DROP_TOO_MANY_TAGS = `
+const DROP_TOO_MANY_TAGS = dropping(`
   DELETE FROM contact_import s USING contacts c
   WHERE c.organization_id = $1::uuid AND c.email = s.email AND s.tags IS NOT NULL
     AND cardinality(c.tags) + (SELECT count(*) FROM unnest(string_to_array(s.tags, ',')) AS t WHERE t <> ALL (c.tags)) > $2
-  RETURNING s.row, coalesce(s.given, s.email) AS email`;
+  RETURNING s.row, coalesce(s.given, s.email) AS email`);
+
+// Metadata keys are merged into an existing contact's, and the union may pass the metadata limits.
+// PostgreSQL writes jsonb with a space after each colon and comma; JSON.stringify, which the limit counts, does not.
+const DROP_TOO_MUCH_METADATA = dropping(`
+  DELETE FROM contact_import s USING contacts c
+  WHERE c.organization_id = $1::uuid AND c.email = s.email AND s.metadata IS NOT NULL
+    AND c.metadata <> '{}'::jsonb
+    AND ((SELECT count(*) FROM jsonb_object_keys(c.metadata || s.metadata)) > $2
+      OR octet_length((c.metadata || s.metadata)::text) - 2 * (SELECT count(*) FROM jsonb_object_keys(c.metadata || s.metadata)) + 1 > $3)
+  RETURNING s.row, coalesce(s.given, s.email) AS email`);
 
 // Empty cells (NULL in staging) leave a field as it is; metadata keys are merged and tags added.
 const UPDATE_EXISTING = `
@@ -88,13 +106,26 @@ const ADD_TO_SEGMENT = `
 
 const COPY_CHUNK = 256 * 1024;
 
+/** The first rejected rows, in the order they are added, and the count of all. */
+class RejectedRows {
+  readonly first: ImportError[] = [];
+  total = 0;
+
+  add(error: ImportError) {
+    this.total++;
+    if (this.first.length < MAX_IMPORT_ERRORS) this.first.push(error);
+  }
+}
+
 /**
  * Streams the valid rows into the staging table with COPY, each with its row number; rows with an
- * error are reported in `errors` instead. Answers the number of rows staged, and whether any has tags.
+ * error are counted in `rejected` instead. Answers the number of rows staged, and whether any has
+ * tags or metadata.
  */
-async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][] | null>, plan: ColumnPlan, errors: ImportError[]) {
+async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][] | null>, plan: ColumnPlan, rejected: RejectedRows) {
   let staged = 0;
   let tagged = false;
+  let withMetadata = false;
   async function* lines() {
     let buffer = "";
     // The header is row 1, as a spreadsheet numbers it.
@@ -104,10 +135,11 @@ async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][]
         row++;
         const result = readRow(record, plan);
         if (!result) continue;
-        if (!result.ok) errors.push({ row, email: result.email, error: result.error });
+        if (!result.ok) rejected.add({ row, email: result.email, error: result.error });
         else {
           staged++;
           tagged ||= result.tagged;
+          withMetadata ||= result.withMetadata;
           buffer += `${row}\t${result.given === result.email ? "\\N" : copyText(result.given)}\t${result.line}`;
         }
       }
@@ -119,21 +151,24 @@ async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][]
     if (buffer) yield buffer;
   }
   await pipeline(Readable.from(lines()), client.query(copyFrom("COPY contact_import FROM STDIN")));
-  return { staged, tagged };
+  return { staged, tagged, withMetadata };
 }
 
-/** Both lists in row order, as one. */
+/** The first entries of both lists (each in row order) in row order, as one list of at most MAX_IMPORT_ERRORS. */
 function byRow(a: ImportError[], b: ImportError[]): ImportError[] {
   if (b.length === 0) return a;
   const merged: ImportError[] = [];
   let i = 0;
   let j = 0;
-  while (i < a.length || j < b.length) merged.push(j >= b.length || (i < a.length && a[i].row < b[j].row) ? a[i++] : b[j++]);
+  while ((i < a.length || j < b.length) && merged.length < MAX_IMPORT_ERRORS) {
+    merged.push(j >= b.length || (i < a.length && a[i].row < b[j].row) ? a[i++] : b[j++]);
+  }
   return merged;
 }
 
 const REPEATED = "repeats the email of an earlier row";
 const TOO_MANY_TAGS = `would give the contact more than ${limits.tags} tags`;
+const TOO_MUCH_METADATA = `would give the contact more than ${limits.metadataKeys} metadata keys or ${limits.metadataBytes / 1024} KB of metadata`;
 
 /**
  * CSV import: parse while COPYing the valid rows into a staging table, then update the existing
@@ -162,26 +197,31 @@ export async function importContacts(
       if (segment.rowCount === 0) throw invalidField("segment_id", "no such segment in this organization");
     }
     await client.query(STAGING_TABLE);
-    const invalid: ImportError[] = [];
+    const invalid = new RejectedRows();
     const copied = await stageRows(client, batches, plan, invalid);
     // Without statistics the planner guesses the staging table's size, and guesses badly for a million rows.
     await client.query("ANALYZE contact_import");
-    const rejected: ImportError[] = [];
+    const dropped: ImportError[] = [];
+    let droppedTotal = 0;
     const drop = async (sql: string, params: unknown[], error: string) => {
-      const { rows } = await client.query<{ row: number; email: string }>(sql, params);
-      for (const { row, email } of rows) rejected.push({ row, email, error });
-      return rows.length;
+      const { rows } = await client.query<{ row: number; email: string; total: string }>(sql, params);
+      for (const { row, email } of rows) dropped.push({ row, email, error });
+      const total = rows.length ? Number(rows[0].total) : 0;
+      droppedTotal += total;
+      return total;
     };
     let staged = copied.staged - (await drop(DROP_REPEATS, [], REPEATED));
     if (copied.tagged) staged -= await drop(DROP_TOO_MANY_TAGS, [ctx.organizationId, limits.tags], TOO_MANY_TAGS);
-    const errors = byRow(invalid, rejected.sort((a, b) => a.row - b.row));
+    if (copied.withMetadata) staged -= await drop(DROP_TOO_MUCH_METADATA, [ctx.organizationId, limits.metadataKeys, limits.metadataBytes], TOO_MUCH_METADATA);
+    const errors = byRow(invalid.first, dropped.sort((a, b) => a.row - b.row));
+    const errorsTotal = invalid.total + droppedTotal;
     const updated = (await client.query(UPDATE_EXISTING, [ctx.organizationId])).rowCount ?? 0;
     // When every staged row was an existing contact there is nothing to create, and no need to look again.
     const created = input.handle_missing === "create" && updated < staged ? await insertMissing(client, ctx.organizationId) : 0;
     if (input.segment_id) await client.query(ADD_TO_SEGMENT, [ctx.organizationId, input.segment_id]);
     await emitImportedContactEvents(client, ctx.organizationId);
     await client.query("COMMIT");
-    return { created, updated, skipped: errors.length + staged - updated - created, errors };
+    return { created, updated, skipped: errorsTotal + staged - updated - created, errors, errors_total: errorsTotal };
   } catch (error) {
     failed = true;
     throw error;

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
+import { encode } from "next-auth/jwt";
 import { operations } from "@/lib/api/operations";
 import { execute, matchPath } from "@/lib/api/route";
 import { db } from "@/lib/db";
+import { env } from "@/lib/env";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { createOrganizationWithOwner } from "@/lib/services/accounts";
 import { issueApiKey } from "@/lib/services/api-keys";
@@ -15,13 +17,14 @@ export async function request(method: string, pathAndQuery: string, options: Req
   const url = new URL(pathAndQuery, "http://localhost");
   const operation = operations.find((op) => op.method === method && matchPath(op.path, url.pathname));
   if (!operation) throw new Error(`No operation serves ${method} ${url.pathname}`);
-  const headers: Record<string, string> = { ...options.headers };
+  const headers: Record<string, string> = Object.fromEntries(Object.entries(options.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
   if (options.token) headers.authorization = `Bearer ${options.token}`;
+  // A signed-in browser on the dashboard's own pages sends its origin with every write.
+  if (headers.cookie !== undefined && !("origin" in headers)) headers.origin = new URL(env.appUrl).origin;
   let body: string | ReadableStream<Uint8Array> | undefined = options.stream ?? options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers["content-type"] = "application/json";
-  }
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  // Bodies are JSON unless a test says otherwise (a Request would label a string body text/plain).
+  if (body !== undefined && !("content-type" in headers)) headers["content-type"] = "application/json";
   const init: RequestInit & { duplex?: "half" } = { method, headers, body, duplex: options.stream ? "half" : undefined };
   const response = await execute(operation, new Request(url, init));
   const text = await response.text();
@@ -70,3 +73,9 @@ export function expectError(result: ApiResult, status: number, code?: string) {
 }
 
 export const randomId = () => randomUUID();
+
+/** The Cookie header of a dashboard session signed in as `user`, as the browser would send it. */
+export async function sessionCookie(user: { userId: string; email: string }): Promise<string> {
+  const token = await encode({ token: { sub: user.userId, email: user.email }, secret: env.authSecret });
+  return `next-auth.session-token=${token}`;
+}

@@ -41,6 +41,9 @@ export default async function setup() {
   process.env.ALLOWED_PRIVATE_HOSTS ??= "127.0.0.1:*,[::1]:*";
   // The fuzz test sends thousands of requests with one key; rate-limit.test.ts tests the limit itself.
   process.env.RATE_LIMIT_PER_SECOND ??= "100000";
+  process.env.RATE_LIMIT_ORGANIZATION_PER_SECOND ??= "100000";
+  // Tests answer thousands of 401s, all from one address; security/rate-limits.test.ts tests this limit.
+  process.env.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE ??= "1000000";
 
   return async () => {
     const client = new pg.Client({ connectionString: adminUrl });

@@ -1,3 +1,4 @@
+import { clientAddress } from "@/lib/api/client-address";
 import { recordClick } from "./record-click";
 import { recordOpen } from "./record-open";
 import type { Visitor } from "./tracked-email";
@@ -6,9 +7,9 @@ const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 
 const noStore = { "cache-control": "no-store, no-cache, must-revalidate, private", pragma: "no-cache" };
 
+// X-Forwarded-For is the client's own claim unless TRUST_PROXY says a proxy of ours wrote it.
 export function visitorOf(request: Request): Visitor {
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return { userAgent: request.headers.get("user-agent"), ip: forwarded || request.headers.get("x-real-ip") };
+  return { userAgent: request.headers.get("user-agent"), ip: clientAddress(request) };
 }
 
 /** GET /t/o/{token}: always the pixel, whatever happens, so a mail client never shows a broken image. */

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
+import { PEER_HEADER } from "@/lib/api/client-address";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -90,7 +91,9 @@ describe("open and click tracking", () => {
   }
 
   const trackedEmail = () => sentEmail((id) => addTracking(HTML, id).html);
-  const visit = (url: string) => new Request(url, { headers: { "user-agent": "TestMail/1.0", "x-forwarded-for": "203.0.113.7, 10.0.0.1" } });
+  // The connection's address, as the server records it, and an X-Forwarded-For the client made up (no TRUST_PROXY here).
+  const visit = (url: string) =>
+    new Request(url, { headers: { "user-agent": "TestMail/1.0", [PEER_HEADER]: "::ffff:203.0.113.7", "x-forwarded-for": "198.51.100.99, 10.0.0.1" } });
   const email = (id: string) => db.email.findUniqueOrThrow({ where: { id } });
   const broadcast = () => db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } });
   const events = (id: string) => db.emailEvent.findMany({ where: { email_id: id }, orderBy: { created_at: "asc" } });

@@ -9,7 +9,7 @@ async function signUp(body: unknown, raw?: string) {
   const response = await POST(
     new Request("http://localhost/api/sign-up", {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },
       body: raw ?? JSON.stringify(body),
     }),
   );

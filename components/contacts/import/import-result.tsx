@@ -67,10 +67,10 @@ export function ImportResult({ result, fileName, segmentId, onAgain }: { result:
           </dl>
         </CardBody>
       </Card>
-      {result.errors.length > 0 && (
+      {result.errors_total > 0 && (
         <Card>
           <CardHeader
-            title={`${result.errors.length.toLocaleString()} row${result.errors.length === 1 ? "" : "s"} not imported`}
+            title={`${result.errors_total.toLocaleString()} row${result.errors_total === 1 ? "" : "s"} not imported`}
             description="Row numbers are as a spreadsheet shows them: the header is row 1. Fix them in the file and import it again."
             actions={
               <Button variant="secondary" onClick={() => downloadErrors(result, fileName)}>
@@ -97,9 +97,12 @@ export function ImportResult({ result, fileName, segmentId, onAgain }: { result:
               ))}
             </TableBody>
           </Table>
-          {result.errors.length > SHOWN_ERRORS && (
+          {result.errors_total > SHOWN_ERRORS && (
             <p className="border-t border-zinc-100 px-5 py-3 text-sm text-zinc-500">
-              Showing the first {SHOWN_ERRORS} of {result.errors.length.toLocaleString()}. Download the CSV for all of them.
+              Showing the first {SHOWN_ERRORS} of {result.errors_total.toLocaleString()}.{" "}
+              {result.errors_total > result.errors.length
+                ? `The CSV lists the first ${result.errors.length.toLocaleString()}; fix those and import the file again to see the rest.`
+                : "Download the CSV for all of them."}
             </p>
           )}
         </Card>

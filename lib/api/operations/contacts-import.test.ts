@@ -31,7 +31,7 @@ describe("POST /v1/contacts/import", () => {
       column_mappings: [...standard, { csv_column: "Company", property_name: "company" }],
     });
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [] });
+    expect(result.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [], errors_total: 0 });
     const ada = await contact(fresh, "ada@example.test");
     expect(ada).toMatchObject({ first_name: "Ada", last_name: "Lovelace", metadata: { company: "Analytical" }, subscribed: true, unsubscribed_at: null, tags: [] });
     expect(ada!.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -48,7 +48,7 @@ describe("POST /v1/contacts/import", () => {
     const result = await importCsv(org, "Email,First Name,Last Name,Company,Tags\nKNOWN@example.test,New,,After,new; Other ,old\nfresh@example.test,F,L,,\n", {
       column_mappings: [...standard, { csv_column: "Company", property_name: "company" }, { csv_column: "Tags", property_name: "tags" }],
     });
-    expect(result.body).toEqual({ created: 1, updated: 1, skipped: 0, errors: [] });
+    expect(result.body).toEqual({ created: 1, updated: 1, skipped: 0, errors: [], errors_total: 0 });
     const known = await contact(org, "known@example.test");
     expect(known).toMatchObject({ first_name: "New", last_name: "Keep", metadata: { a: 1, company: "After" }, tags: ["old", "new", "other"] });
     expect(known!.updated_at.getTime()).toBeGreaterThan(known!.created_at.getTime() - 1);
@@ -60,7 +60,7 @@ describe("POST /v1/contacts/import", () => {
     const result = await importCsv(org, "Email,First Name,Last Name\nskipmode@example.test,After,\nnot-there@example.test,X,Y\nalso-not@example.test,,\n", {
       handle_missing: "skip",
     });
-    expect(result.body).toEqual({ created: 0, updated: 1, skipped: 2, errors: [] });
+    expect(result.body).toEqual({ created: 0, updated: 1, skipped: 2, errors: [], errors_total: 0 });
     expect((await contact(org, "skipmode@example.test"))!.first_name).toBe("After");
     expect(await contact(org, "not-there@example.test")).toBeNull();
   });
@@ -69,14 +69,14 @@ describe("POST /v1/contacts/import", () => {
     const fresh = await createTestOrg();
     const semicolon = '\uFEFFEmail;First Name;Last Name;Note\r\n"semi@example.test";"Smith; Jr";"O""Brien";"line one\r\nline two"\r\nsemi2@example.test;A;B;plain\r\n';
     const r1 = await importCsv(fresh, semicolon, { column_mappings: [...standard, { csv_column: "Note", property_name: "note" }] });
-    expect(r1.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [] });
+    expect(r1.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [], errors_total: 0 });
     expect(await contact(fresh, "semi@example.test")).toMatchObject({ first_name: "Smith; Jr", last_name: 'O"Brien', metadata: { note: "line one\r\nline two" } });
     const tab = "Email\tFirst Name\tLast Name\ntab@example.test\tTab, with comma\tT\n";
     const upperCaseProperties = standard.map((m) => ({ ...m, property_name: m.property_name.toUpperCase() }));
-    expect((await importCsv(fresh, tab, { column_mappings: upperCaseProperties })).body).toEqual({ created: 1, updated: 0, skipped: 0, errors: [] });
+    expect((await importCsv(fresh, tab, { column_mappings: upperCaseProperties })).body).toEqual({ created: 1, updated: 0, skipped: 0, errors: [], errors_total: 0 });
     expect((await contact(fresh, "tab@example.test"))!.first_name).toBe("Tab, with comma");
     const headerOnly = await importCsv(fresh, "Email,First Name,Last Name\n");
-    expect(headerOnly.body).toEqual({ created: 0, updated: 0, skipped: 0, errors: [] });
+    expect(headerOnly.body).toEqual({ created: 0, updated: 0, skipped: 0, errors: [], errors_total: 0 });
   });
 
   it("skips rows without a valid email, repeated emails and invalid values, reporting each by spreadsheet row", async () => {
@@ -117,7 +117,7 @@ describe("POST /v1/contacts/import", () => {
     expect(await contact(fresh, "maybe@example.test")).toBeNull();
   });
 
-  it("reports every repeat after an email's first row, in row order among the invalid rows, whatever the file's size", async () => {
+  it("reports the repeats after an email's first row, in row order among the invalid rows, whatever the file's size", async () => {
     const fresh = await createTestOrg();
     const lines = ["Email,First Name,Last Name"];
     const expected: [number, string][] = [];
@@ -138,10 +138,13 @@ describe("POST /v1/contacts/import", () => {
     const body = JSON.stringify({ column_mappings: standard, handle_missing: "create", file_content: base64(lines.join("\n")).replace(/.{76}/g, "$&\r\n") });
     const result = await request("POST", "/v1/contacts/import", { token: fresh.owner.token, rawBody: body });
     expect(result.status).toBe(200);
-    expect(result.body.errors.map((e: { row: number; email: string }) => [e.row, e.email])).toEqual(expected);
-    expect(result.body.errors.filter((e: { error: string }) => /earlier row/.test(e.error))).toHaveLength(expected.filter(([, e]) => e.startsWith("REPEAT")).length);
+    // More than 1 000: the answer lists the first 1 000 and counts them all.
+    expect(expected.length).toBeGreaterThan(1000);
+    const listed = expected.slice(0, 1000);
+    expect(result.body.errors.map((e: { row: number; email: string }) => [e.row, e.email])).toEqual(listed);
+    expect(result.body.errors.filter((e: { error: string }) => /earlier row/.test(e.error))).toHaveLength(listed.filter(([, e]) => e.startsWith("REPEAT")).length);
     const uniques = lines.length - 1 - expected.length;
-    expect(result.body).toMatchObject({ created: uniques, updated: 0, skipped: expected.length });
+    expect(result.body).toMatchObject({ created: uniques, updated: 0, skipped: expected.length, errors_total: expected.length });
     for (const [email, firstName] of firsts) expect(await contact(fresh, email)).toMatchObject({ first_name: firstName });
   });
 
@@ -152,7 +155,7 @@ describe("POST /v1/contacts/import", () => {
     const rows = ["TRUE", "False", "Yes", "no", "1", "0"].map((flag, i) => `s${i}@example.test,${flag}`);
     const csv = ["Email,Subscribed", ...rows, "was-off@example.test,TRUE", "stays-off@example.test,"].join("\n");
     const result = await importCsv(fresh, csv, { column_mappings: [{ csv_column: "Email", property_name: "email" }, { csv_column: "Subscribed", property_name: "subscribed" }] });
-    expect(result.body).toEqual({ created: 6, updated: 2, skipped: 0, errors: [] });
+    expect(result.body).toEqual({ created: 6, updated: 2, skipped: 0, errors: [], errors_total: 0 });
     const flags = await Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => (await contact(fresh, `s${i}@example.test`))!.subscribed));
     expect(flags).toEqual([true, false, true, false, true, false]);
     expect(await contact(fresh, "was-off@example.test")).toMatchObject({ subscribed: true, unsubscribed_at: null });
@@ -185,6 +188,7 @@ describe("POST /v1/contacts/import", () => {
       updated: 1,
       skipped: 1,
       errors: [{ row: 3, email: "full@example.test", error: "would give the contact more than 20 tags" }],
+      errors_total: 1,
     });
     expect(await contact(fresh, "fits@example.test")).toMatchObject({ first_name: "Fitted", tags: tags(0, 20) });
     expect(await contact(fresh, "full@example.test")).toMatchObject({ first_name: "Full", tags: tags(0, 18) });
@@ -265,7 +269,7 @@ describe("POST /v1/contacts/import", () => {
     expect(csv[64 * 1024] & 0xc0).toBe(0x80);
     const note = csv.includes("Notes") ? "Notes" : "Note";
     const result = await importCsv(fresh, csv, { column_mappings: [...mappings, { csv_column: note, property_name: "note" }] });
-    expect(result.body).toEqual({ created: 1500, updated: 0, skipped: 0, errors: [] });
+    expect(result.body).toEqual({ created: 1500, updated: 0, skipped: 0, errors: [], errors_total: 0 });
     const notes = await db.contact.findMany({ where: { organization_id: fresh.organizationId }, select: { metadata: true } });
     expect(notes.every((c) => (c.metadata as { note: string }).note === "é".repeat(30))).toBe(true);
 
@@ -326,7 +330,7 @@ describe("POST /v1/contacts/import", () => {
       await racer.query("COMMIT");
       const result = await pending;
       expect(result.status).toBe(200);
-      expect(result.body).toEqual({ created: 1, updated: 0, skipped: 1, errors: [] });
+      expect(result.body).toEqual({ created: 1, updated: 0, skipped: 1, errors: [], errors_total: 0 });
     } finally {
       racer.release();
     }

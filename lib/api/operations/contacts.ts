@@ -138,10 +138,12 @@ export const importContactsOperation = defineOperation({
   description:
     "Matched by email. Existing contacts get the mapped values: empty cells leave a field unchanged, metadata " +
     "keys are merged and tags added. `subscribed` accepts true/false, yes/no, 1/0. Tags split on `,` or `;`. " +
-    "A row without a valid email, with an invalid value, repeating an earlier row's email, or whose tags would " +
-    "give an existing contact more than 20 is skipped and " +
-    "listed in `errors`, `row` counting the header as row 1. A mapping naming a column the header lacks, no " +
-    "mapping to `email`, or a property mapped twice is 400; decoded CSV over 50 MB is 413.",
+    "A row without a valid email, with an invalid value, repeating an earlier row's email, or whose tags or " +
+    "metadata would give an existing contact more than 20 tags, 50 metadata keys or 16 KB of metadata is " +
+    "skipped; the first 1 000 such rows are listed in `errors` in row order (`row` counting the header as row 1, " +
+    "`email` cut at 320 characters) and `errors_total` counts them all. A mapping naming a column the header " +
+    "lacks, no mapping to `email`, a property mapped twice, more than 50 metadata columns, or a row longer than " +
+    "a million characters is 400; decoded CSV over 50 MB is 413.",
   auth: "member",
   body: importContactsInput,
   maxBodyBytes: MAX_IMPORT_BODY_BYTES,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError, errorResponse } from "@/lib/api/errors";
+import { requireBrowserJsonRequest } from "@/lib/api/request-guards";
 import { sessionUserId } from "@/lib/auth/session-user";
 import { id } from "@/lib/schemas/common";
 import { membershipRole } from "@/lib/services/accounts";
@@ -10,6 +11,7 @@ const switchInput = z.object({ organization_id: id });
 /** Switches the dashboard to another of the user's organizations. */
 export async function POST(request: Request) {
   try {
+    requireBrowserJsonRequest(request);
     const userId = await sessionUserId(request.headers.get("cookie"));
     if (!userId) throw new AppError("UNAUTHORIZED", "Sign in to continue");
     const parsed = switchInput.safeParse(await request.json().catch(() => ({})));

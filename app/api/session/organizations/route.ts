@@ -1,4 +1,5 @@
 import { AppError, errorResponse } from "@/lib/api/errors";
+import { requireBrowserJsonRequest } from "@/lib/api/request-guards";
 import { sessionUserId } from "@/lib/auth/session-user";
 import { createOrganizationInput } from "@/lib/schemas/accounts";
 import { createOrganizationForUser } from "@/lib/services/accounts";
@@ -7,6 +8,7 @@ import { withOrganizationCookie } from "../organization-cookie";
 /** Creates an organization owned by the signed-in user and switches the dashboard to it. */
 export async function POST(request: Request) {
   try {
+    requireBrowserJsonRequest(request);
     const userId = await sessionUserId(request.headers.get("cookie"));
     if (!userId) throw new AppError("UNAUTHORIZED", "Sign in to continue");
     const parsed = createOrganizationInput.safeParse(await request.json().catch(() => ({})));
