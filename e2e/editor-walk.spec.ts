@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { startSmtpSink, type SmtpSink } from "../lib/testing/smtp-sink";
-import { allowConsoleError, expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
+import { allowConsoleError, expect, finalScreenshot, fromDashboard, signUp, test, uniqueEmail } from "./fixtures";
 
 test.describe.configure({ timeout: 240_000 });
 
@@ -28,11 +28,11 @@ test("connect an inbox, write a broadcast visually, preview it as a contact, tes
 
   // An audience, through the same API the dashboard uses.
   const pat = uniqueEmail("pat");
-  const contact = await page.request.post("/v1/contacts", { data: { email: pat, first_name: "Pat", metadata: { plan: "pro" } } });
+  const contact = await page.request.post("/v1/contacts", { data: { email: pat, first_name: "Pat", metadata: { plan: "pro" } }, headers: fromDashboard(page) });
   expect(contact.status()).toBe(201);
-  const segment = await page.request.post("/v1/segments", { data: { name: "Readers" } });
+  const segment = await page.request.post("/v1/segments", { data: { name: "Readers" }, headers: fromDashboard(page) });
   expect(segment.status()).toBe(201);
-  expect((await page.request.post(`/v1/segments/${(await segment.json()).id}/contacts`, { data: { emails: [pat] } })).status()).toBe(200);
+  expect((await page.request.post(`/v1/segments/${(await segment.json()).id}/contacts`, { data: { emails: [pat] }, headers: fromDashboard(page) })).status()).toBe(200);
 
   // Settings → Inboxes: connect one whose SMTP server is the sink.
   await page.getByRole("link", { name: "Settings" }).first().click();
