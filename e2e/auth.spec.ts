@@ -1,9 +1,9 @@
-import { allowConsoleError, expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
+import { allowConsoleError, expect, finalScreenshot, OVERVIEW_URL, signUp, test, uniqueEmail } from "./fixtures";
 
 test("sign up, sign out, and sign in again back to the page asked for", async ({ page }, testInfo) => {
   const user = { name: "Sam Sender", email: uniqueEmail("signup"), password: "correct-horse-1", organizationName: "Sam's Shop" };
   await signUp(page, user);
-  await expect(page).toHaveURL(/\/broadcasts/);
+  await expect(page).toHaveURL(OVERVIEW_URL);
   await expect(page.getByRole("button", { name: /Organization: Sam's Shop/ })).toBeVisible();
 
   await page.getByRole("button", { name: "Account menu" }).click();

@@ -61,6 +61,9 @@ export const test = base.extend<Fixtures>({
 
 export { expect };
 
+/** The dashboard's home (the organization overview), where signing in and joining land. */
+export const OVERVIEW_URL = /^https?:\/\/[^/]+\/$/;
+
 let counter = 0;
 
 /** An address no earlier run has used. */

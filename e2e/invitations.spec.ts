@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, finalScreenshot, invitationPath, newestMailTo, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, finalScreenshot, invitationPath, newestMailTo, OVERVIEW_URL, signUp, test, uniqueEmail } from "./fixtures";
 
 async function invite(page: Page, email: string, role: "member" | "admin") {
   await page.goto("/team");
@@ -33,7 +33,7 @@ test("an owner invites a colleague who signs up from the email link, accepts and
 
   await expect(guest.getByText(`You will join as an admin, signed in as ${colleague}.`)).toBeVisible();
   await guest.getByRole("button", { name: "Accept invitation" }).click();
-  await guest.waitForURL(/\/broadcasts/);
+  await guest.waitForURL(OVERVIEW_URL);
   await expect(guest.getByText(`Welcome to ${orgName}`)).toBeVisible();
   await expect(guest.getByRole("button", { name: new RegExp(`Organization: ${orgName}`) })).toBeVisible();
 

@@ -1,4 +1,4 @@
-import { expect, finalScreenshot, fromDashboard, invitationPath, newestMailTo, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, finalScreenshot, fromDashboard, invitationPath, newestMailTo, OVERVIEW_URL, signUp, test, uniqueEmail } from "./fixtures";
 
 test("an owner renames the organization and turns tracking off; both survive a reload", async ({ page }, testInfo) => {
   await signUp(page, { name: "Olga Owner", email: uniqueEmail("org"), password: "password-123", organizationName: "Olga's Shop" });
@@ -43,7 +43,7 @@ test("a member sees the organization settings read-only", async ({ page, freshPa
   await member.waitForURL(/\/sign-up\?invitation=/);
   await signUp(member, { name: "Mo Member", email, password: "password-123" }, { path: member.url(), landOn: /\/invitations\// });
   await member.getByRole("button", { name: "Accept invitation" }).click();
-  await member.waitForURL(/\/broadcasts/);
+  await member.waitForURL(OVERVIEW_URL);
 
   await member.goto("/settings");
   await expect(member.getByText("Only owners and admins can change these settings")).toBeVisible();

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, finalScreenshot, fromDashboard, invitationPath, newestMailTo, signUp, test, uniqueEmail } from "./fixtures";
+import { expect, finalScreenshot, fromDashboard, invitationPath, newestMailTo, OVERVIEW_URL, signUp, test, uniqueEmail } from "./fixtures";
 
 /** The owner invites through the API with the dashboard session; the invitee joins through the UI. */
 async function join(owner: Page, guest: Page, role: "member" | "admin", name: string) {
@@ -11,7 +11,7 @@ async function join(owner: Page, guest: Page, role: "member" | "admin", name: st
   await guest.waitForURL(/\/sign-up\?invitation=/);
   await signUp(guest, { name, email, password: "password-123" }, { path: guest.url(), landOn: /\/invitations\// });
   await guest.getByRole("button", { name: "Accept invitation" }).click();
-  await guest.waitForURL(/\/broadcasts/);
+  await guest.waitForURL(OVERVIEW_URL);
 }
 
 test("members do not get the invite form; admins do", async ({ page, freshPage }, testInfo) => {

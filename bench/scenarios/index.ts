@@ -1,3 +1,4 @@
+import { broadcastReportScenario } from "./broadcast-report";
 import { broadcastSendScenario } from "./broadcast-send";
 import { bulkScenario } from "./bulk";
 import { checkEmailsScenario } from "./check-emails";
@@ -18,6 +19,7 @@ export const scenarios: Scenario[] = [
   listEmailsScenario,
   getBroadcastScenario,
   broadcastSendScenario,
+  broadcastReportScenario,
   memoryListScenario,
   intakeScenario,
 ];

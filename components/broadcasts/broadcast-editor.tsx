@@ -23,6 +23,7 @@ import { queryKeys } from "@/lib/client/query-keys";
 import { useBroadcast } from "@/lib/client/resources/broadcasts";
 import { updateBroadcastInput } from "@/lib/schemas/broadcasts";
 import { AudienceCard } from "./audience-card";
+import { BroadcastTabs } from "./broadcast-tabs";
 import { isEditable, readOnlyReason, type Broadcast } from "./broadcast-types";
 import { ContentCard } from "./content-card";
 import { DeliveryCard } from "./delivery-card";
@@ -168,42 +169,44 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
             {readOnlyReason[broadcast.status]}
           </Callout>
         )}
-        <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
-          <aside className="flex flex-col gap-6 xl:sticky xl:top-20 xl:order-2 xl:self-start" aria-label="Sending">
-            <SendPanel broadcast={broadcast} dirty={isDirty} audience={audience} onRefused={(error) => applyServerErrors(error, form.setError, editorFields)} />
-          </aside>
-          <div className="flex min-w-0 flex-col gap-6 xl:order-1">
-            <form id="broadcast-editor" onSubmit={save} noValidate>
-              {/* Placeholders in locked fields would read like saved values. */}
-              <fieldset disabled={!editable} className="flex min-w-0 flex-col gap-6 [&_input:disabled]:placeholder:text-transparent [&_textarea:disabled]:placeholder:text-transparent">
-                <legend className="sr-only">Broadcast settings</legend>
-                <FormError message={errors.root?.server?.message} />
-                <MessageCard />
-                <SenderCard />
-                <ContentCard broadcast={broadcast} editable={editable} saveNow={saveNow} />
-                <AudienceCard />
-                <DeliveryCard />
-                <SequenceSettingsCard />
-              </fieldset>
-            </form>
-            <SequencePanel broadcast={broadcast} editable={editable} />
-            {editable && isDirty && (
-              <div className="sticky bottom-4 z-10">
-                <Card className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 shadow-lg">
-                  <p className="text-sm text-zinc-700">You have unsaved changes.</p>
-                  <div className="flex gap-2">
-                    <Button variant="secondary" onClick={() => form.reset(values)} disabled={isSubmitting}>
-                      Discard
-                    </Button>
-                    <Button type="submit" form="broadcast-editor" loading={isSubmitting}>
-                      Save changes
-                    </Button>
-                  </div>
-                </Card>
-              </div>
-            )}
+        <BroadcastTabs broadcast={broadcast}>
+          <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+            <aside className="flex flex-col gap-6 xl:sticky xl:top-20 xl:order-2 xl:self-start" aria-label="Sending">
+              <SendPanel broadcast={broadcast} dirty={isDirty} audience={audience} onRefused={(error) => applyServerErrors(error, form.setError, editorFields)} />
+            </aside>
+            <div className="flex min-w-0 flex-col gap-6 xl:order-1">
+              <form id="broadcast-editor" onSubmit={save} noValidate>
+                {/* Placeholders in locked fields would read like saved values. */}
+                <fieldset disabled={!editable} className="flex min-w-0 flex-col gap-6 [&_input:disabled]:placeholder:text-transparent [&_textarea:disabled]:placeholder:text-transparent">
+                  <legend className="sr-only">Broadcast settings</legend>
+                  <FormError message={errors.root?.server?.message} />
+                  <MessageCard />
+                  <SenderCard />
+                  <ContentCard broadcast={broadcast} editable={editable} saveNow={saveNow} />
+                  <AudienceCard />
+                  <DeliveryCard />
+                  <SequenceSettingsCard />
+                </fieldset>
+              </form>
+              <SequencePanel broadcast={broadcast} editable={editable} />
+              {editable && isDirty && (
+                <div className="sticky bottom-4 z-10">
+                  <Card className="flex flex-wrap items-center justify-between gap-3 px-4 py-3 shadow-lg">
+                    <p className="text-sm text-zinc-700">You have unsaved changes.</p>
+                    <div className="flex gap-2">
+                      <Button variant="secondary" onClick={() => form.reset(values)} disabled={isSubmitting}>
+                        Discard
+                      </Button>
+                      <Button type="submit" form="broadcast-editor" loading={isSubmitting}>
+                        Save changes
+                      </Button>
+                    </div>
+                  </Card>
+                </div>
+              )}
+            </div>
           </div>
-        </div>
+        </BroadcastTabs>
       </EditorLock.Provider>
     </FormProvider>
   );

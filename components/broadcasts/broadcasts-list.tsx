@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { CalendarClock, Copy, Megaphone, Pencil, Plus } from "lucide-react";
+import { BarChart3, CalendarClock, Copy, Megaphone, Pencil, Plus } from "lucide-react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
@@ -147,6 +147,14 @@ export function BroadcastsList() {
                           {broadcast.status === "draft" || broadcast.status === "scheduled" ? "Edit" : "View"}
                         </Link>
                       </DropdownMenuItem>
+                      {broadcast.started_at && (
+                        <DropdownMenuItem asChild>
+                          <Link href={`/broadcasts/${broadcast.id}?tab=report`}>
+                            <BarChart3 aria-hidden />
+                            Report
+                          </Link>
+                        </DropdownMenuItem>
+                      )}
                       <DropdownMenuItem onSelect={() => duplicate.mutate(broadcast)} disabled={duplicate.isPending}>
                         <Copy aria-hidden />
                         Duplicate

@@ -63,7 +63,11 @@ export function ActivityCard({ email }: { email: EmailDetail }) {
               {email.events.map((event) => (
                 <li key={event.id} className="relative">
                   <span className={cn("absolute top-1.5 -left-[21px] size-2.5 rounded-full ring-2 ring-white", eventDot[event.type] ?? "bg-zinc-400")} aria-hidden />
-                  <p className="text-[13px] font-medium text-zinc-900 capitalize">{event.type.replaceAll("_", " ")}</p>
+                  <p className="text-[13px] font-medium text-zinc-900 capitalize">
+                    {event.type.replaceAll("_", " ")}
+                    {/* Recorded as a program's (lib/tracking/machine.ts): left out of reports' rates. */}
+                    {typeof event.data.machine === "string" && <span className="ml-1.5 font-normal text-zinc-500 normal-case">by a machine ({event.data.machine.replaceAll("_", " ")})</span>}
+                  </p>
                   <p className="text-xs text-zinc-500">{formatDateTime(event.created_at)}</p>
                   {describe(event.data) && <p className="mt-0.5 text-xs break-all text-zinc-500">{describe(event.data)}</p>}
                 </li>

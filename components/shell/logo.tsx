@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { cn } from "@/lib/client/cn";
 
-export function Logo({ className, href = "/broadcasts" }: { className?: string; href?: string }) {
+export function Logo({ className, href = "/" }: { className?: string; href?: string }) {
   return (
     <Link href={href} className={cn("flex items-center gap-2 rounded-md font-semibold tracking-tight text-zinc-900 focus-visible:ring-2 focus-visible:ring-brand-500 focus-visible:outline-none", className)}>
       <span className="flex size-7 items-center justify-center rounded-lg bg-brand-600 text-white shadow-sm">

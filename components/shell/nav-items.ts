@@ -1,10 +1,11 @@
-import { BookOpen, FileText, Filter, Mail, Megaphone, Settings, ShieldBan, Users, UsersRound, Webhook, type LucideIcon } from "lucide-react";
+import { BookOpen, FileText, Filter, LayoutDashboard, Mail, Megaphone, Settings, ShieldBan, Users, UsersRound, Webhook, type LucideIcon } from "lucide-react";
 
 export type NavItem = { href: string; label: string; icon: LucideIcon };
 
 export const navSections: { label?: string; items: NavItem[] }[] = [
   {
     items: [
+      { href: "/", label: "Overview", icon: LayoutDashboard },
       { href: "/broadcasts", label: "Broadcasts", icon: Megaphone },
       { href: "/contacts", label: "Contacts", icon: Users },
       { href: "/segments", label: "Segments", icon: Filter },
@@ -29,4 +30,5 @@ export const navSections: { label?: string; items: NavItem[] }[] = [
   },
 ];
 
-export const isActive = (pathname: string, href: string) => pathname === href || pathname.startsWith(`${href}/`);
+// Home is active on itself only, not on every page below it.
+export const isActive = (pathname: string, href: string) => pathname === href || (href !== "/" && pathname.startsWith(`${href}/`));

@@ -13,8 +13,9 @@ export function useAfterOrganizationChange() {
   const router = useRouter();
   const pathname = usePathname();
   return useCallback(async () => {
-    const section = pathname.split("/").filter(Boolean)[0] ?? "broadcasts";
-    if (pathname !== `/${section}`) router.push(`/${section}`);
+    const section = pathname.split("/").filter(Boolean)[0];
+    const list = section ? `/${section}` : "/";
+    if (pathname !== list) router.push(list);
     router.refresh();
     await queryClient.resetQueries();
   }, [pathname, queryClient, router]);

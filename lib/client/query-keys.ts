@@ -35,6 +35,10 @@ export const queryKeys = {
     sendStatus: (id: string) => [...broadcasts.detail(id), "send-status"] as const,
     checks: (id: string) => [...broadcasts.detail(id), "checks"] as const,
     report: (id: string) => [...broadcasts.detail(id), "report"] as const,
+    /** A page of the recipients with one event: the filter and the pager's cursor. */
+    recipients: (id: string, query: Page) => [...broadcasts.detail(id), "recipients", query] as const,
+    /** The organization's rates over its recent broadcasts, which a report is compared with. */
+    average: () => ["broadcasts", "average"] as const,
   },
   templates: resource("templates"),
   inboxes: resource("inboxes"),

@@ -75,9 +75,15 @@ reports) and other messages are left alone.
 ## Open and click tracking
 While the organization's \`tracking_enabled\` is on, each sent HTML email carries a 1×1 pixel and its
 http(s) links lead through signed redirects (links to this service, such as the unsubscribe page, are
-left as they are). The first open sets \`opened_at\`, the first click \`clicked_at\`; every open is added
-to \`opens\` as \`{ at, user_agent, ip }\` and every click to \`clicked_links\` as \`{ url, at }\` (at most 100
-entries each). A redirect only ever leads to a link of that very email; anything else is 404.
+left as they are). A person's first open sets \`opened_at\`, their first click \`clicked_at\`; every open is
+added to \`opens\` as \`{ at, user_agent, ip }\` and every click to \`clicked_links\` as \`{ url, at }\` (at most
+100 entries each). A redirect only ever leads to a link of that very email; anything else is 404.
+Opens and clicks by programs are told apart when they arrive: Apple Mail Privacy Protection, Google's and
+Yahoo's image proxies, requests without a user agent, known bots and scanners, and link scanners that
+follow every link of an email (two or more) within 10 seconds of its delivery. Their entries carry
+\`machine\` (the reason), they set neither \`opened_at\` nor \`clicked_at\` nor the broadcast's counts, their
+\`email.opened\`/\`email.clicked\` events carry \`machine: true\`, and reports count them apart
+(\`machine_opens\`, \`machine_clicks\`) and leave them out of every rate.
 
 ## Webhooks
 Events: \`email.sent\`, \`email.delivered\`, \`email.opened\`, \`email.clicked\`, \`email.bounced\`,

@@ -1,9 +1,10 @@
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { trackableLinks } from "./add-tracking";
 import { emailEventData } from "@/lib/webhooks/email-event-data";
 import { emitEvent } from "@/lib/webhooks/emit-event";
+import { machineReason, SCANNER_MIN_LINKS, SCANNER_WINDOW_MS, type MachineReason } from "./machine";
 import { verifyClickToken } from "./token";
-import { lockTrackedEmail, MAX_ENGAGEMENT_ENTRIES, visitorFields, type Visitor } from "./tracked-email";
+import { lockTrackedEmail, MAX_ENGAGEMENT_ENTRIES, visitorFields, type TrackedEmail, type Visitor } from "./tracked-email";
 
 const escapeAttribute = (url: string) => url.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
 
@@ -19,11 +20,66 @@ function linkInEmail(html: string | null, token: string, url: string): boolean {
   return trackableLinks(html).includes(url);
 }
 
+const CLICK_TOKEN = /\/t\/c\/([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)/g;
+
+/** The distinct links of the email as sent: its click redirects' destinations, or its plain links. */
+function linksOf(email: TrackedEmail): Set<string> {
+  const html = email.html_content ?? "";
+  const links = new Set(trackableLinks(html));
+  for (const match of html.matchAll(CLICK_TOKEN)) {
+    const verified = verifyClickToken(match[1]);
+    if (verified?.emailId === email.id) links.add(verified.url);
+  }
+  return links;
+}
+
+/**
+ * The scanner rule (./machine): a click within seconds of delivery that completes a click on
+ * every link of the email. When it fires, the earlier clicks of that window are the scanner's
+ * too: they are flagged, and `clicked_at` and the broadcast's count follow the people's clicks left.
+ */
+async function sweepLinkScanner(tx: Prisma.TransactionClient, email: TrackedEmail, url: string, at: Date): Promise<MachineReason | null> {
+  if (!email.sent_at || at.getTime() - email.sent_at.getTime() > SCANNER_WINDOW_MS) return null;
+  const links = linksOf(email);
+  if (links.size < SCANNER_MIN_LINKS) return null;
+  const cutoff = new Date(email.sent_at.getTime() + SCANNER_WINDOW_MS);
+  const earlier = await tx.$queryRaw<{ url: string }[]>`
+    SELECT DISTINCT data->>'url' AS url FROM email_events
+    WHERE email_id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid AND type = 'clicked' AND created_at <= ${cutoff}`;
+  const clicked = new Set([url, ...earlier.map((row) => row.url)]);
+  if (![...links].every((link) => clicked.has(link))) return null;
+
+  const reason: MachineReason = "link_scanner";
+  await tx.$executeRaw`
+    UPDATE email_events SET machine = true, data = data || jsonb_build_object('machine', ${reason}::text)
+    WHERE email_id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid
+      AND type = 'clicked' AND NOT machine AND created_at <= ${cutoff}`;
+  const [after] = await tx.$queryRaw<{ clicked_at: Date | null }[]>`
+    UPDATE emails SET
+      clicked_links = (
+        SELECT coalesce(jsonb_agg(CASE WHEN (x->>'at')::timestamptz <= ${cutoff} AND NOT x ? 'machine'
+                                       THEN x || jsonb_build_object('machine', ${reason}::text) ELSE x END ORDER BY i), '[]'::jsonb)
+        FROM jsonb_array_elements(clicked_links) WITH ORDINALITY AS t(x, i)),
+      clicked_at = (
+        SELECT min(created_at) FROM email_events
+        WHERE email_id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid AND type = 'clicked' AND NOT machine),
+      updated_at = now()
+    WHERE id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid
+    RETURNING clicked_at`;
+  if (email.clicked_at !== null && after.clicked_at === null && email.broadcast_id) {
+    await tx.$executeRaw`
+      UPDATE broadcasts SET clicked_count = greatest(clicked_count - 1, 0), updated_at = now()
+      WHERE id = ${email.broadcast_id}::uuid AND organization_id = ${email.organization_id}::uuid`;
+  }
+  email.clicked_at = after.clicked_at;
+  return reason;
+}
+
 /**
  * Resolves a click on a rewritten link: the original URL when the token is ours and the link is
- * one of the email's own, otherwise null. When the organization tracks, the first click sets
- * `clicked_at` and counts on the broadcast; each click goes to `clicked_links`, the email's events
- * and the `email.clicked` webhooks.
+ * one of the email's own, otherwise null. When the organization tracks, each click goes to
+ * `clicked_links`, the email's events and the `email.clicked` webhooks; a person's first click sets
+ * `clicked_at` and counts on the broadcast, a machine's (./machine) is flagged and does neither.
  */
 export async function recordClick(token: string, visitor: Visitor, at = new Date()): Promise<string | null> {
   const verified = verifyClickToken(token);
@@ -32,12 +88,13 @@ export async function recordClick(token: string, visitor: Visitor, at = new Date
     const email = await lockTrackedEmail(tx, verified.emailId);
     if (!email || !linkInEmail(email.html_content, token, verified.url)) return null;
     if (!email.tracking_enabled) return verified.url;
-    const first = email.clicked_at === null;
+    const machine = machineReason(visitor) ?? (await sweepLinkScanner(tx, email, verified.url, at));
+    const first = machine === null && email.clicked_at === null;
     const kept = email.clicks_count < MAX_ENGAGEMENT_ENTRIES;
-    const entry = { url: verified.url, at: at.toISOString() };
+    const entry = { url: verified.url, at: at.toISOString(), ...(machine ? { machine } : {}) };
     await tx.$executeRaw`
       UPDATE emails
-      SET clicked_at = coalesce(clicked_at, ${at}),
+      SET clicked_at = CASE WHEN ${first} THEN ${at} ELSE clicked_at END,
           clicked_links = CASE WHEN ${kept} THEN clicked_links || ${JSON.stringify([entry])}::jsonb ELSE clicked_links END,
           updated_at = now()
       WHERE id = ${email.id}::uuid`;
@@ -46,12 +103,20 @@ export async function recordClick(token: string, visitor: Visitor, at = new Date
     }
     if (kept) {
       await tx.emailEvent.create({
-        data: { organization_id: email.organization_id, email_id: email.id, type: "clicked", data: { ...entry, ...visitorFields(visitor) }, created_at: at },
+        data: {
+          organization_id: email.organization_id,
+          email_id: email.id,
+          broadcast_id: email.broadcast_id,
+          type: "clicked",
+          machine: machine !== null,
+          data: { ...entry, ...visitorFields(visitor) },
+          created_at: at,
+        },
       });
       await emitEvent(tx, {
         organizationId: email.organization_id,
         type: "email.clicked",
-        data: emailEventData(email, { link: verified.url, clicked_at: at.toISOString(), first_click: first }),
+        data: emailEventData(email, { link: verified.url, clicked_at: at.toISOString(), first_click: first, machine: machine !== null }),
       });
     }
     return verified.url;

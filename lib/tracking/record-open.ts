@@ -1,13 +1,15 @@
 import { db } from "@/lib/db";
 import { emailEventData } from "@/lib/webhooks/email-event-data";
 import { emitEvent } from "@/lib/webhooks/emit-event";
+import { machineReason } from "./machine";
 import { verifyOpenToken } from "./token";
 import { lockTrackedEmail, MAX_ENGAGEMENT_ENTRIES, visitorFields, type Visitor } from "./tracked-email";
 
 /**
- * Records an open from the pixel of `token`: the first one sets `opened_at` and counts on the
- * broadcast; each one is added to `opens`, the email's events and the `email.opened` webhooks.
- * Answers whether anything was recorded (not for a foreign token, nor when tracking is off).
+ * Records an open from the pixel of `token`: each one is added to `opens`, the email's events and
+ * the `email.opened` webhooks. A person's first open sets `opened_at` and counts on the broadcast;
+ * a machine's (privacy proxy, prefetcher, scanner: see ./machine) is kept and flagged, and
+ * neither. Answers whether anything was recorded (not for a foreign token, nor when tracking is off).
  */
 export async function recordOpen(token: string, visitor: Visitor, at = new Date()): Promise<boolean> {
   const verified = verifyOpenToken(token);
@@ -15,12 +17,13 @@ export async function recordOpen(token: string, visitor: Visitor, at = new Date(
   return db.$transaction(async (tx) => {
     const email = await lockTrackedEmail(tx, verified.emailId);
     if (!email || !email.tracking_enabled) return false;
-    const first = email.opened_at === null;
-    const entry = { at: at.toISOString(), ...visitorFields(visitor) };
+    const machine = machineReason(visitor);
+    const first = machine === null && email.opened_at === null;
+    const entry = { at: at.toISOString(), ...visitorFields(visitor), ...(machine ? { machine } : {}) };
     const kept = email.opens_count < MAX_ENGAGEMENT_ENTRIES;
     await tx.$executeRaw`
       UPDATE emails
-      SET opened_at = coalesce(opened_at, ${at}),
+      SET opened_at = CASE WHEN ${first} THEN ${at} ELSE opened_at END,
           opens = CASE WHEN ${kept} THEN opens || ${JSON.stringify([entry])}::jsonb ELSE opens END,
           updated_at = now()
       WHERE id = ${email.id}::uuid`;
@@ -28,11 +31,13 @@ export async function recordOpen(token: string, visitor: Visitor, at = new Date(
       await tx.$executeRaw`UPDATE broadcasts SET opened_count = opened_count + 1, updated_at = now() WHERE id = ${email.broadcast_id}::uuid`;
     }
     if (kept) {
-      await tx.emailEvent.create({ data: { organization_id: email.organization_id, email_id: email.id, type: "opened", data: entry, created_at: at } });
+      await tx.emailEvent.create({
+        data: { organization_id: email.organization_id, email_id: email.id, broadcast_id: email.broadcast_id, type: "opened", machine: machine !== null, data: entry, created_at: at },
+      });
       await emitEvent(tx, {
         organizationId: email.organization_id,
         type: "email.opened",
-        data: emailEventData(email, { opened_at: at.toISOString(), first_open: first }),
+        data: emailEventData(email, { opened_at: at.toISOString(), first_open: first, machine: machine !== null }),
       });
     }
     return true;

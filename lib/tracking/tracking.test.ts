@@ -18,6 +18,9 @@ const HTML = `<html><body>
 
 const tokenOf = (url: string) => new URL(url).pathname.split("/").pop()!;
 
+/** A person reading in a mail client. */
+const READER = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.3.0";
+
 describe("addTracking", () => {
   const emailId = randomUUID();
 
@@ -93,7 +96,7 @@ describe("open and click tracking", () => {
   const trackedEmail = () => sentEmail((id) => addTracking(HTML, id).html);
   // The connection's address, as the server records it, and an X-Forwarded-For the client made up (no TRUST_PROXY here).
   const visit = (url: string) =>
-    new Request(url, { headers: { "user-agent": "TestMail/1.0", [PEER_HEADER]: "::ffff:203.0.113.7", "x-forwarded-for": "198.51.100.99, 10.0.0.1" } });
+    new Request(url, { headers: { "user-agent": READER, [PEER_HEADER]: "::ffff:203.0.113.7", "x-forwarded-for": "198.51.100.99, 10.0.0.1" } });
   const email = (id: string) => db.email.findUniqueOrThrow({ where: { id } });
   const broadcast = () => db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } });
   const events = (id: string) => db.emailEvent.findMany({ where: { email_id: id }, orderBy: { created_at: "asc" } });
@@ -132,7 +135,7 @@ describe("open and click tracking", () => {
     let row = await email(id);
     const firstOpen = row.opened_at!;
     expect(firstOpen).toBeInstanceOf(Date);
-    expect(row.opens).toEqual([{ at: firstOpen.toISOString(), user_agent: "TestMail/1.0", ip: "203.0.113.7" }]);
+    expect(row.opens).toEqual([{ at: firstOpen.toISOString(), user_agent: READER, ip: "203.0.113.7" }]);
     expect((await broadcast()).opened_count).toBe(1);
 
     await handleOpen(visit(pixel), tokenOf(pixel));

@@ -10,6 +10,7 @@ import { invitationsOperations } from "./invitations";
 import { membersOperations } from "./members";
 import { organizationOperations } from "./organization";
 import { presendCheckOperations } from "./presend-checks";
+import { reportsOperations } from "./reports";
 import { segmentsOperations } from "./segments";
 import { suppressionsOperations } from "./suppressions";
 import { templatesOperations } from "./templates";
@@ -31,6 +32,7 @@ export const operations: AnyOperation[] = [
   ...membersOperations,
   ...organizationOperations,
   ...presendCheckOperations,
+  ...reportsOperations,
   ...segmentsOperations,
   ...suppressionsOperations,
   ...templatesOperations,

@@ -1,0 +1,4 @@
+import { broadcastAverageOperation } from "@/lib/api/operations/reports";
+import { route } from "@/lib/api/route";
+
+export const GET = route(broadcastAverageOperation);

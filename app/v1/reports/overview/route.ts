@@ -1,0 +1,4 @@
+import { organizationOverviewOperation } from "@/lib/api/operations/reports";
+import { route } from "@/lib/api/route";
+
+export const GET = route(organizationOverviewOperation);

@@ -1,0 +1,190 @@
+import type { OrgContext } from "@/lib/api/context";
+import { notFound } from "@/lib/api/errors";
+import { pool } from "@/lib/db/pool";
+import type { BroadcastReport, ReportRates, ReportTotals } from "@/lib/schemas/reports";
+
+/** Hourly buckets over the first 72 hours, then 24-hour ones; the last daily bucket holds anything later. */
+const HOURLY_BUCKETS = 72;
+const DAILY_BUCKETS = 365;
+const MAX_LINKS = 100;
+export const REPORT_WORK_MEM = "64MB";
+
+// One statement, so every figure comes from the same snapshot. Opens and clicks were classified
+// when recorded (email_events.machine), so nothing here inspects a user agent: the broadcast's
+// emails come from the emails' broadcast index, its engagement from the partial index on
+// email_events (broadcast_id, created_at), each read once.
+export const REPORT_SQL = `
+WITH b AS (
+  SELECT id, started_at, created_at FROM broadcasts WHERE id = $1 AND organization_id = $2
+),
+em AS MATERIALIZED (
+  SELECT id, sequence_position AS position, coalesce(sent_at, bounced_at) AS handed_at,
+         delivered_at, bounced_at, complained_at, unsubscribed_at
+  FROM emails WHERE broadcast_id = $1 AND organization_id = $2
+),
+ev AS MATERIALIZED (
+  SELECT email_id, type, machine, created_at, data->>'url' AS url
+  FROM email_events
+  WHERE broadcast_id = $1 AND organization_id = $2 AND type IN ('opened', 'clicked')
+),
+per_email AS (
+  SELECT email_id,
+         count(*) FILTER (WHERE type = 'opened' AND NOT machine) AS opens,
+         count(*) FILTER (WHERE type = 'clicked' AND NOT machine) AS clicks,
+         count(*) FILTER (WHERE type = 'opened' AND machine) AS machine_opens,
+         count(*) FILTER (WHERE type = 'clicked' AND machine) AS machine_clicks
+  FROM ev GROUP BY email_id
+),
+funnel AS (
+  SELECT em.position,
+         count(*) AS recipients,
+         count(*) FILTER (WHERE em.handed_at IS NOT NULL) AS sent,
+         count(*) FILTER (WHERE em.delivered_at IS NOT NULL) AS delivered,
+         coalesce(sum(p.opens), 0) AS opened,
+         count(*) FILTER (WHERE p.opens > 0) AS unique_opened,
+         coalesce(sum(p.clicks), 0) AS clicked,
+         count(*) FILTER (WHERE p.clicks > 0) AS unique_clicked,
+         count(*) FILTER (WHERE em.bounced_at IS NOT NULL) AS bounced,
+         count(*) FILTER (WHERE em.complained_at IS NOT NULL) AS complained,
+         count(*) FILTER (WHERE em.unsubscribed_at IS NOT NULL) AS unsubscribed,
+         coalesce(sum(p.machine_opens), 0) AS machine_opens,
+         coalesce(sum(p.machine_clicks), 0) AS machine_clicks
+  FROM em LEFT JOIN per_email p ON p.email_id = em.id
+  GROUP BY ROLLUP (em.position)
+),
+anchor AS (
+  SELECT date_trunc('hour', coalesce(b.started_at, (SELECT min(handed_at) FROM em), b.created_at), 'UTC') AS t0 FROM b
+),
+-- Per hour first (cheap), then each hour into its bucket: a handful of rows get the CASE, not every email.
+hours AS (
+  SELECT date_bin('1 hour', handed_at, a.t0) AS hour, count(*) AS sent, 0 AS opened, 0 AS clicked
+  FROM em CROSS JOIN anchor a WHERE handed_at IS NOT NULL GROUP BY 1
+  UNION ALL
+  SELECT date_bin('1 hour', created_at, a.t0), 0, count(*) FILTER (WHERE type = 'opened'), count(*) FILTER (WHERE type = 'clicked')
+  FROM ev CROSS JOIN anchor a WHERE NOT machine GROUP BY 1
+),
+buckets AS (
+  SELECT CASE
+           WHEN h.hour < a.t0 + interval '${HOURLY_BUCKETS} hours' THEN greatest(h.hour, a.t0)
+           ELSE least(date_bin('1 day', h.hour, a.t0 + interval '${HOURLY_BUCKETS} hours'),
+                      a.t0 + interval '${HOURLY_BUCKETS} hours' + interval '${DAILY_BUCKETS - 1} days')
+         END AS bucket,
+         h.sent, h.opened, h.clicked
+  FROM hours h CROSS JOIN anchor a
+)
+SELECT
+  (SELECT count(*) FROM b) AS found,
+  (SELECT t0 FROM anchor) AS t0,
+  (SELECT coalesce(json_agg(f), '[]') FROM funnel f) AS funnel,
+  (SELECT coalesce(json_agg(json_build_object('at', bucket, 'sent', sent, 'opened', opened, 'clicked', clicked) ORDER BY bucket), '[]')
+     FROM (SELECT bucket, sum(sent) AS sent, sum(opened) AS opened, sum(clicked) AS clicked FROM buckets GROUP BY bucket) t) AS timeline,
+  (SELECT coalesce(json_agg(l ORDER BY l.clicks DESC, l.url), '[]')
+     FROM (SELECT url, count(*) AS clicks, count(DISTINCT email_id) AS unique_clicks
+           FROM ev WHERE type = 'clicked' AND NOT machine AND url IS NOT NULL
+           GROUP BY url ORDER BY count(*) DESC, url LIMIT ${MAX_LINKS}) l) AS links,
+  (SELECT coalesce(json_agg(json_build_object('id', id, 'position', position) ORDER BY position), '[]')
+     FROM sequence_steps WHERE broadcast_id = $1 AND organization_id = $2) AS steps`;
+
+type FunnelRow = Record<keyof ReportTotals, number | string> & { position: number | null };
+type Row = {
+  found: string;
+  t0: Date | null;
+  funnel: FunnelRow[];
+  timeline: { at: string; sent: number; opened: number; clicked: number }[];
+  links: { url: string; clicks: number; unique_clicks: number }[];
+  steps: { id: string; position: number }[];
+};
+
+const TOTAL_KEYS = [
+  "recipients",
+  "sent",
+  "delivered",
+  "opened",
+  "unique_opened",
+  "clicked",
+  "unique_clicked",
+  "bounced",
+  "complained",
+  "unsubscribed",
+  "machine_opens",
+  "machine_clicks",
+] as const satisfies readonly (keyof ReportTotals)[];
+
+const emptyTotals = (): ReportTotals => Object.fromEntries(TOTAL_KEYS.map((key) => [key, 0])) as ReportTotals;
+
+function totalsOf(row: FunnelRow | undefined): ReportTotals {
+  const totals = emptyTotals();
+  if (row) for (const key of TOTAL_KEYS) totals[key] = Number(row[key]);
+  return totals;
+}
+
+const share = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1e6) / 1e6 : 0);
+
+/** Every rate is a fraction of `sent`, from people's unique opens and clicks. */
+export function ratesOf(totals: Pick<ReportTotals, "sent" | "delivered" | "unique_opened" | "unique_clicked" | "bounced" | "complained" | "unsubscribed">): ReportRates {
+  return {
+    delivery: share(totals.delivered, totals.sent),
+    open: share(totals.unique_opened, totals.sent),
+    click: share(totals.unique_clicked, totals.sent),
+    bounce: share(totals.bounced, totals.sent),
+    complaint: share(totals.complained, totals.sent),
+    unsubscribe: share(totals.unsubscribed, totals.sent),
+  };
+}
+
+/** The hourly-then-daily buckets from the start to the last one with anything in it, empty ones included. */
+function fillTimeline(t0: Date | null, buckets: Row["timeline"]): BroadcastReport["timeline"] {
+  if (!t0 || buckets.length === 0) return [];
+  const byTime = new Map(buckets.map((b) => [new Date(b.at).getTime(), b]));
+  const last = Math.max(...byTime.keys());
+  const timeline: BroadcastReport["timeline"] = [];
+  for (let i = 0; i < HOURLY_BUCKETS + DAILY_BUCKETS; i++) {
+    const at = t0.getTime() + (i < HOURLY_BUCKETS ? i * 3_600_000 : HOURLY_BUCKETS * 3_600_000 + (i - HOURLY_BUCKETS) * 86_400_000);
+    if (at > last) break;
+    const bucket = byTime.get(at);
+    timeline.push({ at: new Date(at).toISOString(), sent: Number(bucket?.sent ?? 0), opened: Number(bucket?.opened ?? 0), clicked: Number(bucket?.clicked ?? 0) });
+  }
+  return timeline;
+}
+
+/**
+ * Runs the statement with room to hash a large broadcast's emails and events in memory (PostgreSQL's
+ * default 4 MB spills them to disk, which took a third of the time at 100 000 recipients).
+ */
+async function readReport(broadcastId: string, organizationId: string): Promise<Row> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN READ ONLY");
+    await client.query(`SET LOCAL work_mem = '${REPORT_WORK_MEM}'`);
+    const { rows } = await client.query<Row>({ name: "broadcast-report", text: REPORT_SQL, values: [broadcastId, organizationId] });
+    await client.query("COMMIT");
+    return rows[0];
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/** GET /v1/broadcasts/{id}/report: what became of a broadcast's emails, in one SQL statement. */
+export async function getBroadcastReport(ctx: OrgContext, broadcastId: string): Promise<BroadcastReport> {
+  const row = await readReport(broadcastId, ctx.organizationId);
+  if (Number(row.found) === 0) throw notFound("Broadcast");
+  const byPosition = new Map(row.funnel.filter((f) => f.position !== null).map((f) => [Number(f.position), f]));
+  const all = totalsOf(row.funnel.find((f) => f.position === null));
+  // At the top level, recipients are people: those of the first email, not every step's emails.
+  const totals = { ...all, recipients: totalsOf(byPosition.get(0)).recipients };
+  const positions = [{ id: null, position: 0 }, ...row.steps];
+  const steps = positions.map((step) => {
+    const stepTotals = totalsOf(byPosition.get(step.position));
+    return { step_id: step.id, position: step.position, totals: stepTotals, rates: ratesOf(stepTotals) };
+  });
+  return {
+    totals,
+    rates: ratesOf(totals),
+    links: row.links.map((l) => ({ url: l.url, clicks: Number(l.clicks), unique_clicks: Number(l.unique_clicks) })),
+    timeline: fillTimeline(row.t0, row.timeline),
+    steps,
+  };
+}
