@@ -75,10 +75,11 @@ export function uniqueEmail(prefix = "user"): string {
 export type NewUser = { name: string; email: string; password: string; organizationName?: string };
 
 /**
- * Signs up through the form and waits until the dashboard (or `landOn`) is shown. The visitor
- * is signed in afterwards.
+ * Signs up through the form, verifies the address with the link from the mail (unless
+ * `verify: false`), and waits until the dashboard (or `landOn`) is shown. The visitor is signed in
+ * afterwards.
  */
-export async function signUp(page: Page, user: NewUser, options: { path?: string; landOn?: RegExp } = {}) {
+export async function signUp(page: Page, user: NewUser, options: { path?: string; landOn?: RegExp; verify?: boolean } = {}) {
   await page.goto(options.path ?? "/sign-up");
   await page.getByLabel("Full name").fill(user.name);
   const email = page.getByLabel("Work email");
@@ -86,7 +87,19 @@ export async function signUp(page: Page, user: NewUser, options: { path?: string
   await page.getByLabel("Password").fill(user.password);
   if (user.organizationName) await page.getByLabel("Organization name").fill(user.organizationName);
   await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/sign-up"), { timeout: 30_000 });
+  if (options.verify !== false) await verifyEmail(page, user.email);
   await page.waitForURL(options.landOn ?? ((url) => !url.pathname.startsWith("/sign-up")), { timeout: 30_000 });
+}
+
+/** Opens the verification link mailed to `email` and confirms it; the page then goes where the link says. */
+export async function verifyEmail(page: Page, email: string) {
+  const mail = await newestMailTo(email, 15_000, "Verify your email address");
+  const match = /(\/verify-email\/[A-Za-z0-9_-]{32,}(?:\?callbackUrl=[^\s"<>]+)?)/.exec(mail.text);
+  if (!match) throw new Error(`No verification link in ${mail.file}`);
+  await page.goto(match[1]);
+  await page.getByRole("button", { name: "Verify email address" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/verify-email"), { timeout: 30_000 });
 }
 
 export async function signIn(page: Page, credentials: { email: string; password: string }, path = "/sign-in") {
@@ -114,7 +127,7 @@ export type CapturedMail = { file: string; subject: string; text: string; html: 
  * The newest system email to `to` that the e2e server wrote under .data/e2e/mail (it does when
  * SMTP_URL is unset). Polls until one appears.
  */
-export async function newestMailTo(to: string, timeoutMs = 15_000): Promise<CapturedMail> {
+export async function newestMailTo(to: string, timeoutMs = 15_000, subject?: string): Promise<CapturedMail> {
   const wanted = to.toLowerCase().replace(/[^a-z0-9@._+-]/g, "_");
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -122,11 +135,12 @@ export async function newestMailTo(to: string, timeoutMs = 15_000): Promise<Capt
       ? readdirSync(mailDir)
           .filter((name) => name.endsWith(".eml") && name.toLowerCase().includes(wanted))
           .map((name) => path.join(mailDir, name))
-          .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)
+          .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs || b.localeCompare(a))
       : [];
-    if (files.length) {
-      const parsed = await simpleParser(readFileSync(files[0]));
-      return { file: files[0], subject: parsed.subject ?? "", text: parsed.text ?? "", html: typeof parsed.html === "string" ? parsed.html : "" };
+    for (const file of files) {
+      const parsed = await simpleParser(readFileSync(file));
+      if (subject !== undefined && parsed.subject !== subject) continue;
+      return { file, subject: parsed.subject ?? "", text: parsed.text ?? "", html: typeof parsed.html === "string" ? parsed.html : "" };
     }
     if (Date.now() > deadline) throw new Error(`No email to ${to} under ${mailDir}`);
     await new Promise((resolve) => setTimeout(resolve, 250));

@@ -22,6 +22,8 @@ const schema = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   TEST_SENDS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(50),
   SPAMASSASSIN_PATH: z.string().default("spamassassin"),
+  INVITATIONS_PER_DAY: z.coerce.number().int().min(1).default(50),
+  INVITATION_RESENDS_PER_DAY: z.coerce.number().int().min(0).default(3),
   RATE_LIMIT_ORGANIZATION_PER_SECOND: z.coerce.number().min(0).default(100),
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().min(0).default(30),
   // How many proxies in front of the app append to X-Forwarded-For; 0 (or false): the header is not believed.
@@ -114,6 +116,10 @@ export const env = {
   testSendsPerHour: raw.TEST_SENDS_PER_HOUR,
   /** The SpamAssassin program of the pre-send spam check; the check says so when it is not installed. */
   spamassassinPath: raw.SPAMASSASSIN_PATH,
+  /** Invitation emails (new ones and resends) one organization may send in 24 hours. */
+  invitationsPerDay: raw.INVITATIONS_PER_DAY,
+  /** Resends of one invitation in 24 hours. */
+  invitationResendsPerDay: raw.INVITATION_RESENDS_PER_DAY,
   /**
    * Private endpoints tenants' inboxes and webhooks may reach although the outbound address policy
    * refuses private addresses (`host:port`, or `host:*` for every port of a host); empty by default.

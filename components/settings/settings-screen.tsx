@@ -1,15 +1,17 @@
 "use client";
 
-import { Building2, Globe, Inbox, KeyRound } from "lucide-react";
+import { Building2, Globe, Inbox, KeyRound, ScrollText } from "lucide-react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { canManage, useSessionInfo } from "@/lib/client/session";
 import { ApiKeysSection } from "./api-keys-section";
+import { AuditLogSection } from "./audit-log-section";
 import { DomainsSection } from "./domains-section";
 import { InboxesSection } from "./inboxes-section";
 import { OrganizationSection } from "./organization-section";
 
-const tabs = ["organization", "api-keys", "domains", "inboxes"] as const;
+const tabs = ["organization", "api-keys", "domains", "inboxes", "audit-log"] as const;
 type Tab = (typeof tabs)[number];
 
 export function SettingsScreen() {
@@ -17,12 +19,14 @@ export function SettingsScreen() {
   const pathname = usePathname();
   const search = useSearchParams();
   const requested = search.get("tab");
+  const { data: session } = useSessionInfo();
+  const showAuditLog = canManage(session?.role);
   const tab: Tab = tabs.includes(requested as Tab) ? (requested as Tab) : "organization";
   // The tab lives in the URL so it can be linked to and survives a reload.
   const select = (value: string) => router.replace(`${pathname}?tab=${value}`, { scroll: false });
   return (
     <>
-      <PageHeader title="Settings" description="The organization, API access, sending domains and connected inboxes." />
+      <PageHeader title="Settings" description="The organization, API access, sending domains, connected inboxes and the audit log." />
       <Tabs value={tab} onValueChange={select}>
         <TabsList>
           <TabsTrigger value="organization">
@@ -41,6 +45,12 @@ export function SettingsScreen() {
             <Inbox aria-hidden />
             Inboxes
           </TabsTrigger>
+          {showAuditLog && (
+            <TabsTrigger value="audit-log">
+              <ScrollText aria-hidden />
+              Audit log
+            </TabsTrigger>
+          )}
         </TabsList>
         <TabsContent value="organization">
           <OrganizationSection />
@@ -54,6 +64,11 @@ export function SettingsScreen() {
         <TabsContent value="inboxes">
           <InboxesSection />
         </TabsContent>
+        {showAuditLog && (
+          <TabsContent value="audit-log">
+            <AuditLogSection />
+          </TabsContent>
+        )}
       </Tabs>
     </>
   );

@@ -8,6 +8,7 @@ import { MobileNav } from "./mobile-nav";
 import { OrganizationSwitcher } from "./organization-switcher";
 import { SidebarNav } from "./sidebar-nav";
 import { UserMenu } from "./user-menu";
+import { VerifyEmailBanner } from "./verify-email-banner";
 
 /**
  * The dashboard frame: sidebar on laptop widths and up, a header menu below that; the header
@@ -47,6 +48,7 @@ export function AppShell({ session, children }: { session: SessionInfo; children
           </div>
         </header>
         <main id="main" className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6 lg:px-8">
+          {!session.user.email_verified && <VerifyEmailBanner email={session.user.email} />}
           {children}
         </main>
       </div>

@@ -1,3 +1,4 @@
+import { AppError } from "./errors";
 import type { Role } from "@/lib/generated/prisma/enums";
 
 /** Who is calling: a signed-in user, or an API key acting as the member who created it. */
@@ -5,6 +6,10 @@ export type UserContext = {
   userId: string;
   userEmail: string;
   apiKeyId: string | null;
+  /** Whether the user proved their address; unverified accounts cannot invite, accept or mint keys. */
+  emailVerified?: boolean;
+  /** The caller's address, for the audit log. */
+  ip?: string | null;
 };
 
 /** Every service function takes this first and puts `organizationId` in every query. */
@@ -14,3 +19,10 @@ export type OrgContext = UserContext & {
 };
 
 export const canManageMembers = (ctx: OrgContext) => ctx.role === "owner" || ctx.role === "admin";
+
+/** Inviting, accepting an invitation and minting API keys need a proven address (no squatting). */
+export function requireVerifiedEmail(ctx: UserContext) {
+  if (ctx.emailVerified === false) {
+    throw new AppError("EMAIL_NOT_VERIFIED", "Verify your email address first: open the link we mailed you, or send a new one from the dashboard");
+  }
+}

@@ -6,6 +6,11 @@ export const errorStatus = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   INVITATION_EMAIL_MISMATCH: 403,
+  EMAIL_NOT_VERIFIED: 403,
+  INVALID_TOKEN: 400,
+  INVALID_PASSWORD: 400,
+  INVALID_TWO_FACTOR_CODE: 400,
+  TWO_FACTOR_NOT_SET_UP: 400,
   NOT_FOUND: 404,
   CONFLICT: 409,
   ALREADY_MEMBER: 409,
@@ -18,8 +23,6 @@ export const errorStatus = {
   INTERNAL_ERROR: 500,
   LAST_OWNER: 400,
   MAIL_DELIVERY_FAILED: 502,
-  /** Pre-send checks found an error (missing unsubscribe link, broken links…); `details` lists them. */
-  BROADCAST_CHECKS_FAILED: 400,
   BROADCAST_NOT_SENDABLE: 400,
   BROADCAST_NOT_CANCELLABLE: 400,
   INBOX_NOT_VERIFIED: 400,
@@ -34,15 +37,14 @@ export type ValidationIssue = { path: string; message: string };
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: unknown;
-  /** Response headers that belong to the error, e.g. Retry-After of a 429. */
-  readonly headers?: Record<string, string>;
+  /** Seconds to wait, sent as Retry-After (429s). */
+  retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, message: string, details?: unknown, headers?: Record<string, string>) {
+  constructor(code: ErrorCode, message: string, details?: unknown) {
     super(message);
     this.name = "AppError";
     this.code = code;
     this.details = details;
-    this.headers = headers;
   }
 
   get status(): number {
@@ -51,6 +53,13 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+
+/** A 429 whose Retry-After says when to come back. */
+export function rateLimited(message: string, retryAfterSeconds: number, details?: unknown): AppError {
+  const error = new AppError("RATE_LIMITED", message, details);
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return error;
+}
 
 /** A 400 that names the offending field, for ids that do not belong to the caller's organization. */
 export const invalidField = (path: string, message: string) =>
@@ -71,7 +80,9 @@ export function errorResponse(error: unknown, headers?: HeadersInit): Response {
   if (error instanceof AppError) {
     const body: { error: string; code: string; details?: unknown } = { error: error.message, code: error.code };
     if (error.details !== undefined) body.details = error.details;
-    return Response.json(body, { status: error.status, headers: error.headers ? { ...Object.fromEntries(new Headers(headers)), ...error.headers } : headers });
+    const response = Response.json(body, { status: error.status, headers });
+    if (error.retryAfterSeconds !== undefined) response.headers.set("retry-after", String(error.retryAfterSeconds));
+    return response;
   }
   // Constraint races a service did not foresee still get a meaningful answer, never the driver's text.
   const prismaCode = (error as { code?: unknown } | null)?.code;

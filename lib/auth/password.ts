@@ -27,3 +27,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const want = Buffer.from(expected, "base64url");
   return want.length === key.length && timingSafeEqual(want, key);
 }
+
+// A hash of a password nobody knows, made once per process: checking a password for an address
+// with no account costs the same scrypt as for a real one, so the timing tells nothing.
+let dummyHash: Promise<string> | undefined;
+
+/** Spends the time of a real check and answers false (for sign-ins with an unknown address). */
+export async function verifyDummyPassword(password: string): Promise<false> {
+  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
+  await verifyPassword(password, await dummyHash);
+  return false;
+}

@@ -65,6 +65,12 @@ export const queryKeys = {
     deliveries: (id: string) => [...webhooks.detail(id), "deliveries"] as const,
   },
   overview: () => ["overview"] as const,
+  /** The signed-in user's own settings (GET /api/account). */
+  account: () => ["account"] as const,
+  auditLog: {
+    list: () => ["audit-log", "list"] as const,
+    page: (query: Page) => ["audit-log", "list", query] as const,
+  },
   suppressions: {
     all: () => ["suppressions"] as const,
     page: (query: Page) => ["suppressions", "list", query] as const,

@@ -10,7 +10,7 @@ export type SessionOrganization = { id: string; name: string; role: Role };
 
 /** What GET /api/session answers: the user, their organizations and the one in use. */
 export type SessionInfo = {
-  user: { id: string; email: string; name: string };
+  user: { id: string; email: string; name: string; email_verified: boolean };
   organizations: SessionOrganization[];
   current_organization_id: string | null;
   role: Role | null;

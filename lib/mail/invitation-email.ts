@@ -1,7 +1,5 @@
+import { escapeHtml, plainName } from "./plain-name";
 import type { SystemMail } from "./send-system-mail";
-
-const escapeHtml = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 export type InvitationEmailInput = {
   to: string;
@@ -13,15 +11,20 @@ export type InvitationEmailInput = {
   expiresAt: Date;
 };
 
-/** The message that carries an invitation link, as HTML and as plain text. */
+/** The invitation's Subject: fixed words, so no name an attacker typed reaches an inbox list. */
+export const INVITATION_SUBJECT = "You have been invited to join a team";
+
+/**
+ * The message that carries an invitation link, as HTML and as plain text. The names in it are
+ * free text chosen by whoever signed up, so they are shown as short plain text only.
+ */
 export function invitationEmail(input: InvitationEmailInput): SystemMail {
-  const inviter = input.inviterName.trim() || input.inviterEmail;
+  const inviter = plainName(input.inviterName) || input.inviterEmail;
+  const organization = plainName(input.organizationName);
   const article = input.role === "admin" ? "an" : "a";
   const expires = input.expiresAt.toUTCString();
-  // Names are free text; a line break must not end up splitting the Subject header.
-  const subject = `${inviter} invited you to join ${input.organizationName}`.replace(/[\r\n]+/g, " ");
   const text = [
-    `${inviter} (${input.inviterEmail}) invited you to join ${input.organizationName} as ${article} ${input.role}.`,
+    `${inviter} (${input.inviterEmail}) invited you to join the organization "${organization}" as ${article} ${input.role}.`,
     "",
     `Accept the invitation: ${input.link}`,
     "",
@@ -30,18 +33,18 @@ export function invitationEmail(input: InvitationEmailInput): SystemMail {
   const e = {
     inviter: escapeHtml(inviter),
     inviterEmail: escapeHtml(input.inviterEmail),
-    organization: escapeHtml(input.organizationName),
+    organization: escapeHtml(organization),
     role: escapeHtml(input.role),
     link: escapeHtml(input.link),
   };
   const html = `<!doctype html>
 <html>
   <body style="font-family: -apple-system, Segoe UI, Helvetica, Arial, sans-serif; color: #111; line-height: 1.5;">
-    <p><strong>${e.inviter}</strong> (${e.inviterEmail}) invited you to join <strong>${e.organization}</strong> as ${article} ${e.role}.</p>
+    <p>${e.inviter} (${e.inviterEmail}) invited you to join the organization “${e.organization}” as ${article} ${e.role}.</p>
     <p><a href="${e.link}" style="display: inline-block; padding: 10px 16px; background: #111; color: #fff; text-decoration: none; border-radius: 6px;">Accept the invitation</a></p>
     <p style="color: #555; font-size: 13px;">Or open this link: <a href="${e.link}">${e.link}</a><br>It works until ${escapeHtml(expires)}. If you did not expect this invitation, ignore this email.</p>
   </body>
 </html>
 `;
-  return { to: input.to, subject, html, text };
+  return { to: input.to, subject: INVITATION_SUBJECT, html, text };
 }

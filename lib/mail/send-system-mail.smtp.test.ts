@@ -74,7 +74,9 @@ describe("system mail over SMTP", () => {
     expect(message.to && !Array.isArray(message.to) ? message.to.value.map((a) => a.address) : []).toEqual([invitee.owner.email]);
     const [, fromName, fromAddress] = /^\s*"?(.*?)"?\s*<([^>]+)>\s*$/.exec(env.mailFrom) ?? [];
     expect(message.from?.value).toEqual([{ name: fromName, address: fromAddress }]);
-    expect(message.subject).toBe("Owner Person invited you to join Relay Co");
+    expect(message.subject).toBe("You have been invited to join a team");
+    expect(message.text).toContain("Owner Person (");
+    expect(message.text).toContain("Relay Co");
     const token = mail.invitationTokenOf(message);
     expect(message.text).toContain(`${env.appUrl}/invitations/${token}`);
     expect(message.html).toContain(`${env.appUrl}/invitations/${token}`);

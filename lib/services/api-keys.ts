@@ -1,4 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
+import { randomUUID } from "node:crypto";
+import { requireVerifiedEmail, type OrgContext } from "@/lib/api/context";
 import { AppError, notFound } from "@/lib/api/errors";
 import { cursorPage, type CursorParams } from "@/lib/api/pagination";
 import { readApiKeyToken, signApiKeyToken } from "@/lib/auth/api-key-token";
@@ -7,6 +8,7 @@ import { pool } from "@/lib/db/pool";
 import type { ApiKey } from "@/lib/generated/prisma/client";
 import type { Role } from "@/lib/generated/prisma/enums";
 import type { CreateApiKeyInput } from "@/lib/schemas/api-keys";
+import { recordAudit, type AuditActor } from "./audit-log";
 
 const serialize = (key: ApiKey) => ({
   id: key.id,
@@ -19,15 +21,26 @@ const serialize = (key: ApiKey) => ({
   created_at: key.created_at,
 });
 
-/** Creates a key acting as `userId` in `organizationId`; the token exists only in this answer. */
-export async function issueApiKey(organizationId: string, userId: string, name: string) {
-  const row = await db.apiKey.create({ data: { organization_id: organizationId, user_id: userId, name, token_hint: "" } });
-  const token = await signApiKeyToken(row.id, organizationId);
-  const updated = await db.apiKey.update({ where: { id: row.id }, data: { token_hint: token.slice(-4) } });
-  return { ...serialize(updated), token };
+/**
+ * Creates a key acting as `userId` in `organizationId`; the token exists only in this answer.
+ * `actor` (the request's context) puts the creation in the audit log.
+ */
+export async function issueApiKey(organizationId: string, userId: string, name: string, actor?: AuditActor) {
+  const id = randomUUID();
+  const token = await signApiKeyToken(id, organizationId);
+  const row = await db.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({ data: { id, organization_id: organizationId, user_id: userId, name, token_hint: token.slice(-4) } });
+    await recordAudit({ ...(actor ?? { userId }), organizationId }, { action: "api_key.created", target: { type: "api_key", id }, details: { name } }, tx);
+    return created;
+  });
+  return { ...serialize(row), token };
 }
 
-export const createApiKey = (ctx: OrgContext, input: CreateApiKeyInput) => issueApiKey(ctx.organizationId, ctx.userId, input.name);
+/** Only a member with a proven address mints keys: a key outlives the session that made it. */
+export function createApiKey(ctx: OrgContext, input: CreateApiKeyInput) {
+  requireVerifiedEmail(ctx);
+  return issueApiKey(ctx.organizationId, ctx.userId, input.name, ctx);
+}
 
 export async function listApiKeys(ctx: OrgContext, page: CursorParams) {
   const where = { organization_id: ctx.organizationId };
@@ -46,7 +59,10 @@ export async function revokeApiKey(ctx: OrgContext, id: string) {
   if (ctx.role === "member" && key.user_id !== ctx.userId) {
     throw new AppError("FORBIDDEN", "Members can revoke only their own API keys");
   }
-  await db.apiKey.updateMany({ where: { id, organization_id: ctx.organizationId, revoked_at: null }, data: { revoked_at: new Date() } });
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.apiKey.updateMany({ where: { id, organization_id: ctx.organizationId, revoked_at: null }, data: { revoked_at: new Date() } });
+    if (count > 0) await recordAudit(ctx, { action: "api_key.revoked", target: { type: "api_key", id } }, tx);
+  });
   return { success: true };
 }
 
@@ -73,10 +89,10 @@ async function verifiedClaims(token: string): Promise<TokenClaims | null> {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type KeyRow = { id: string; user_id: string; organization_id: string; last_used_at: Date | null; email: string; role: Role };
+type KeyRow = { id: string; user_id: string; organization_id: string; last_used_at: Date | null; email: string; role: Role; verified: boolean };
 
 const KEY_CONTEXT = `
-  SELECT k.id, k.user_id, k.organization_id, k.last_used_at, u.email, m.role::text AS role
+  SELECT k.id, k.user_id, k.organization_id, k.last_used_at, u.email, m.role::text AS role, u.email_verified_at IS NOT NULL AS verified
   FROM api_keys k
   JOIN users u ON u.id = k.user_id
   JOIN memberships m ON m.organization_id = k.organization_id AND m.user_id = k.user_id
@@ -96,5 +112,5 @@ export async function authenticateApiKey(token: string): Promise<OrgContext | nu
   if (!key.last_used_at || Date.now() - key.last_used_at.getTime() > LAST_USED_GRANULARITY_MS) {
     void db.apiKey.update({ where: { id: key.id }, data: { last_used_at: new Date() } }).catch(() => undefined);
   }
-  return { userId: key.user_id, userEmail: key.email, apiKeyId: key.id, organizationId: key.organization_id, role: key.role };
+  return { userId: key.user_id, userEmail: key.email, apiKeyId: key.id, organizationId: key.organization_id, role: key.role, emailVerified: key.verified };
 }

@@ -21,6 +21,7 @@ import {
   type RecordChecks,
   type RecordPurpose,
 } from "./domain-records";
+import { recordAudit } from "./audit-log";
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
@@ -92,7 +93,11 @@ export async function addDomain(organizationId: string, rawName: string, options
   }
 }
 
-export const createDomain = (ctx: OrgContext, input: CreateDomainInput) => addDomain(ctx.organizationId, input.name, { returnPath: input.return_path });
+export async function createDomain(ctx: OrgContext, input: CreateDomainInput) {
+  const domain = await addDomain(ctx.organizationId, input.name, { returnPath: input.return_path });
+  await recordAudit(ctx, { action: "domain.created", target: { type: "domain", id: domain.id }, details: { name: domain.name } });
+  return domain;
+}
 
 export async function listDomains(ctx: OrgContext, page: CursorParams) {
   const where = { organization_id: ctx.organizationId };
@@ -115,6 +120,7 @@ export const getDomain = async (ctx: OrgContext, id: string) => serialize(await 
 export async function deleteDomain(ctx: OrgContext, id: string) {
   const { count } = await db.domain.deleteMany({ where: { id, organization_id: ctx.organizationId } });
   if (count === 0) throw notFound("Domain");
+  await recordAudit(ctx, { action: "domain.deleted", target: { type: "domain", id } });
   return { success: true };
 }
 
@@ -163,9 +169,13 @@ async function refreshDomain(domain: Domain): Promise<Refreshed> {
  * what the lookup saw).
  */
 export async function verifyDomain(ctx: OrgContext, id: string) {
-  const { row } = await refreshDomain(await findDomain(ctx, id));
+  const domain = await findDomain(ctx, id);
+  const { row } = await refreshDomain(domain);
   const ownership = readChecks(row.record_checks).records?.ownership;
   const found = ownership?.status === "verified";
+  if (row.status === "verified" && domain.status !== "verified") {
+    await recordAudit(ctx, { action: "domain.verified", target: { type: "domain", id }, details: { name: row.name } });
+  }
   return {
     ...serialize(row),
     verification: {

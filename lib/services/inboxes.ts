@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import type { Inbox, Prisma } from "@/lib/generated/prisma/client";
 import { checkEndpoint, defaultOutboundPolicy, refusalMessage, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import type { CreateInboxInput, UpdateInboxInput } from "@/lib/schemas/inboxes";
+import { recordAudit } from "./audit-log";
 import { inboxVerification, verifiedDomainNames } from "./sender-proof";
 
 function serialize(row: Inbox, verifiedDomains: ReadonlySet<string>) {
@@ -96,6 +97,7 @@ export async function createInbox(ctx: OrgContext, input: CreateInboxInput, poli
       }),
     },
   });
+  await recordAudit(ctx, { action: "inbox.created", target: { type: "inbox", id: row.id }, details: { from_email: row.from_email, smtp_host: row.smtp_host } });
   return serialize(row, await verifiedDomainNames(db, ctx.organizationId));
 }
 
@@ -202,6 +204,7 @@ export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInbo
   };
   const { count } = await db.inbox.updateMany({ where: { id, organization_id: ctx.organizationId }, data });
   if (count === 0) throw notFound("Inbox");
+  await recordAudit(ctx, { action: "inbox.updated", target: { type: "inbox", id }, details: { connection_changed: connectionChanged } });
   return getInbox(ctx, id);
 }
 
@@ -216,6 +219,7 @@ export async function deleteInbox(ctx: OrgContext, id: string) {
       UPDATE broadcasts SET inbox_ids = array_remove(inbox_ids, ${id}::uuid), updated_at = now()
       WHERE organization_id = ${organizationId}::uuid AND ${id}::uuid = ANY (inbox_ids)`;
     await tx.thread.updateMany({ where: { organization_id: organizationId, inbox_id: id }, data: { inbox_id: null } });
+    await recordAudit(ctx, { action: "inbox.deleted", target: { type: "inbox", id } }, tx);
   });
   return { success: true };
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { OrgContext, UserContext } from "@/lib/api/context";
-import { AppError, notFound } from "@/lib/api/errors";
-import { db } from "@/lib/db";
+import { requireVerifiedEmail, type OrgContext, type UserContext } from "@/lib/api/context";
+import { AppError, notFound, rateLimited } from "@/lib/api/errors";
+import { db, Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { Invitation } from "@/lib/generated/prisma/client";
 import type { InvitationStatus } from "@/lib/generated/prisma/enums";
@@ -9,8 +9,33 @@ import { invitationEmail } from "@/lib/mail/invitation-email";
 import { sendSystemMail } from "@/lib/mail/send-system-mail";
 import { normalizeEmail } from "@/lib/schemas/common";
 import type { CreateInvitationInput } from "@/lib/schemas/invitations";
+import { recordAudit } from "./audit-log";
 
 const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Invitation mail goes out from the platform's own sender to any address a tenant types, so it is
+ * a spam channel unless bounded: each organization sends at most `invitationsPerDay` invitation
+ * emails (new and resent) in any 24 hours. Counted from the invitations' own rows, under the
+ * organization's lock, so parallel requests cannot overshoot.
+ */
+async function takeDailyInvitationSlot(tx: Prisma.TransactionClient, organizationId: string) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`invitation-quota:${organizationId}`}::text))`;
+  const since = new Date(Date.now() - DAY_MS);
+  const rows = await tx.$queryRaw<{ sent: number; oldest: Date | null }[]>`
+    SELECT (count(*) FILTER (WHERE created_at > ${since}) + coalesce(sum(resend_count) FILTER (WHERE resend_window_started_at > ${since}), 0))::int AS sent,
+           min(created_at) FILTER (WHERE created_at > ${since}) AS oldest
+    FROM invitations WHERE organization_id = ${organizationId}::uuid AND (created_at > ${since} OR resend_window_started_at > ${since})`;
+  const { sent, oldest } = rows[0] ?? { sent: 0, oldest: null };
+  if (sent >= env.invitationsPerDay) {
+    const wait = oldest ? oldest.getTime() + DAY_MS - Date.now() : DAY_MS;
+    throw rateLimited(
+      `This organization has sent ${env.invitationsPerDay} invitations in the last 24 hours, the most allowed. Try again in ${Math.ceil(wait / 3_600_000)} hours.`,
+      wait / 1000,
+    );
+  }
+}
 
 // Only the hash is stored, so a database leak does not hand out working invitation links.
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -78,9 +103,11 @@ async function mailInvitation(invitationId: string, token: string) {
 }
 
 export async function createInvitation(ctx: OrgContext, input: CreateInvitationInput) {
+  requireVerifiedEmail(ctx);
   const email = normalizeEmail(input.email);
   const token = newToken();
   const created = await db.$transaction(async (tx) => {
+    await takeDailyInvitationSlot(tx, ctx.organizationId);
     // Two admins inviting the same address at the same moment must not both pass the pending check.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`invitation:${ctx.organizationId}:${email}`}::text))`;
     const member = await tx.membership.findFirst({
@@ -98,7 +125,7 @@ export async function createInvitation(ctx: OrgContext, input: CreateInvitationI
     if (pending) {
       throw new AppError("CONFLICT", `${email} already has a pending invitation`, [{ path: "email", message: "already has a pending invitation" }]);
     }
-    return tx.invitation.create({
+    const row = await tx.invitation.create({
       data: {
         organization_id: ctx.organizationId,
         email,
@@ -108,6 +135,8 @@ export async function createInvitation(ctx: OrgContext, input: CreateInvitationI
         expires_at: expiryFromNow(),
       },
     });
+    await recordAudit(ctx, { action: "invitation.created", target: { type: "invitation", id: row.id }, details: { email, role: input.role } }, tx);
+    return row;
   });
   try {
     return await mailInvitation(created.id, token);
@@ -138,25 +167,49 @@ async function findPending(ctx: OrgContext, id: string) {
   return invitation;
 }
 
-/** A new link (the old one stops working) and a fresh seven days, mailed again. */
+/**
+ * A new link (the old one stops working) and a fresh seven days, mailed again: at most
+ * `invitationResendsPerDay` times a day per invitation, within the organization's daily quota.
+ */
 export async function resendInvitation(ctx: OrgContext, id: string) {
+  requireVerifiedEmail(ctx);
   const invitation = await findPending(ctx, id);
   const token = newToken();
-  const { count } = await db.invitation.updateMany({
-    where: { id: invitation.id, organization_id: ctx.organizationId, status: "pending" },
-    data: { token_hash: hashToken(token), expires_at: expiryFromNow() },
+  await db.$transaction(async (tx) => {
+    await takeDailyInvitationSlot(tx, ctx.organizationId);
+    const limit = env.invitationResendsPerDay;
+    // One statement counts the resend and checks the cap, restarting the window after a day.
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE invitations SET
+        token_hash = ${hashToken(token)},
+        expires_at = ${expiryFromNow()},
+        updated_at = now(),
+        resend_count = CASE WHEN resend_window_started_at IS NULL OR resend_window_started_at <= now() - interval '1 day' THEN 1 ELSE resend_count + 1 END,
+        resend_window_started_at = CASE WHEN resend_window_started_at IS NULL OR resend_window_started_at <= now() - interval '1 day' THEN now() ELSE resend_window_started_at END
+      WHERE id = ${invitation.id}::uuid AND organization_id = ${ctx.organizationId}::uuid AND status = 'pending'
+        AND (resend_window_started_at IS NULL OR resend_window_started_at <= now() - interval '1 day' OR resend_count < ${limit})
+      RETURNING id::text AS id`;
+    if (rows.length === 0) {
+      const current = await tx.invitation.findFirst({ where: { id: invitation.id, organization_id: ctx.organizationId } });
+      if (!current || current.status !== "pending") throw new AppError("INVITATION_NOT_PENDING", "This invitation is no longer pending");
+      const wait = (current.resend_window_started_at?.getTime() ?? Date.now()) + DAY_MS - Date.now();
+      throw rateLimited(`This invitation was already resent ${limit} times today. Try again in ${Math.max(1, Math.ceil(wait / 3_600_000))} hours.`, wait / 1000);
+    }
+    await recordAudit(ctx, { action: "invitation.resent", target: { type: "invitation", id: invitation.id }, details: { email: invitation.email } }, tx);
   });
-  if (count === 0) throw new AppError("INVITATION_NOT_PENDING", "This invitation is no longer pending");
   return mailInvitation(invitation.id, token);
 }
 
 export async function cancelInvitation(ctx: OrgContext, id: string) {
   const invitation = await findPending(ctx, id);
-  const { count } = await db.invitation.updateMany({
-    where: { id: invitation.id, organization_id: ctx.organizationId, status: "pending" },
-    data: { status: "cancelled" },
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.invitation.updateMany({
+      where: { id: invitation.id, organization_id: ctx.organizationId, status: "pending" },
+      data: { status: "cancelled" },
+    });
+    if (count === 0) throw new AppError("INVITATION_NOT_PENDING", "This invitation is no longer pending");
+    await recordAudit(ctx, { action: "invitation.cancelled", target: { type: "invitation", id: invitation.id }, details: { email: invitation.email } }, tx);
   });
-  if (count === 0) throw new AppError("INVITATION_NOT_PENDING", "This invitation is no longer pending");
   return { success: true };
 }
 
@@ -165,6 +218,8 @@ export async function cancelInvitation(ctx: OrgContext, id: string) {
  * a forwarded link is useless to anyone signed in with another email.
  */
 export async function acceptInvitation(ctx: UserContext, token: string) {
+  // Without a proven address, anyone who saw the link could sign up as the invitee and join.
+  requireVerifiedEmail(ctx);
   const invitation = await db.invitation.findUnique({ where: { token_hash: hashToken(token) } });
   if (!invitation) throw notFound("Invitation");
   const status = effectiveStatus(invitation);
@@ -192,6 +247,11 @@ export async function acceptInvitation(ctx: UserContext, token: string) {
     }
     const joined = await tx.membership.createMany({ data: { ...membership, role: invitation.role }, skipDuplicates: true });
     if (joined.count === 0) throw alreadyMember();
+    await recordAudit(
+      { ...ctx, organizationId: invitation.organization_id },
+      { action: "invitation.accepted", target: { type: "invitation", id: invitation.id }, details: { role: invitation.role } },
+      tx,
+    );
     return { success: true, organization_id: invitation.organization_id, role: invitation.role };
   });
 }

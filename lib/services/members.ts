@@ -3,6 +3,7 @@ import { AppError, notFound } from "@/lib/api/errors";
 import { db, Prisma } from "@/lib/db";
 import type { Membership } from "@/lib/generated/prisma/client";
 import type { UpdateMemberInput } from "@/lib/schemas/members";
+import { recordAudit } from "./audit-log";
 
 type MemberRow = Membership & { user: { email: string; name: string } };
 
@@ -55,6 +56,9 @@ export async function updateMemberRole(ctx: OrgContext, userId: string, input: U
       throw lastOwner("The last owner cannot be demoted; make another member an owner first");
     }
     const updated = await tx.membership.update({ where: { id: target.id }, data: { role: input.role }, include: withUser });
+    if (target.role !== input.role) {
+      await recordAudit(ctx, { action: "member.role_changed", target: { type: "user", id: userId }, details: { from: target.role, to: input.role } }, tx);
+    }
     return serialize(updated);
   });
 }
@@ -80,6 +84,7 @@ export async function removeMember(ctx: OrgContext, userId: string) {
       where: { organization_id: ctx.organizationId, user_id: userId, revoked_at: null },
       data: { revoked_at: new Date() },
     });
+    await recordAudit(ctx, { action: "member.removed", target: { type: "user", id: userId }, details: { role: target.role, left: leaving } }, tx);
     return { success: true };
   });
 }

@@ -3,6 +3,7 @@ import { notFound } from "@/lib/api/errors";
 import { db } from "@/lib/db";
 import type { Organization } from "@/lib/generated/prisma/client";
 import type { UpdateOrganizationInput } from "@/lib/schemas/organizations";
+import { recordAudit } from "./audit-log";
 
 const serialize = (ctx: OrgContext, organization: Organization) => ({
   id: organization.id,
@@ -26,5 +27,6 @@ export async function updateOrganization(ctx: OrgContext, input: UpdateOrganizat
   if (Object.values(data).every((value) => value === undefined)) return getOrganization(ctx);
   const { count } = await db.organization.updateMany({ where: { id: ctx.organizationId }, data });
   if (count === 0) throw notFound("Organization");
+  await recordAudit(ctx, { action: "organization.updated", target: { type: "organization", id: ctx.organizationId }, details: data });
   return getOrganization(ctx);
 }

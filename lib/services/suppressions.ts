@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import type { Prisma, Suppression } from "@/lib/generated/prisma/client";
 import { normalizeEmail } from "@/lib/schemas/common";
 import type { AddSuppressionsInput, ListSuppressionsQuery } from "@/lib/schemas/suppressions";
+import { recordAudit } from "./audit-log";
 
 const serialize = (s: Suppression) => ({
   id: s.id,
@@ -38,6 +39,7 @@ export async function addSuppressions(ctx: OrgContext, input: AddSuppressionsInp
     data: emails.map((email) => ({ organization_id: ctx.organizationId, email, reason: "manual" as const })),
     skipDuplicates: true,
   });
+  if (count > 0) await recordAudit(ctx, { action: "suppression.created", target: { type: "suppression" }, details: { added: count, first: emails[0] } });
   return { added: count, total: emails.length };
 }
 
@@ -52,5 +54,6 @@ export async function removeSuppression(ctx: OrgContext, email: string) {
     db.softBounceStreak.deleteMany({ where: { organization_id: ctx.organizationId, email: address } }),
   ]);
   if (count === 0) throw notFound("Suppression");
+  await recordAudit(ctx, { action: "suppression.deleted", target: { type: "suppression" }, details: { email: address } });
   return { success: true };
 }

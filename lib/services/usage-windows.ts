@@ -1,5 +1,5 @@
 import type { OrgContext } from "@/lib/api/context";
-import { AppError } from "@/lib/api/errors";
+import { rateLimited } from "@/lib/api/errors";
 import { db } from "@/lib/db";
 
 export type Quota = { action: string; limit: number; windowMs: number; what: string };
@@ -13,7 +13,10 @@ export async function consumeQuota(ctx: OrgContext, quota: Quota, amount: number
   const start = Math.floor(now.getTime() / quota.windowMs) * quota.windowMs;
   const retryAfter = Math.max(1, Math.ceil((start + quota.windowMs - now.getTime()) / 1000));
   const refuse = () =>
-    new AppError("RATE_LIMITED", `At most ${quota.limit} ${quota.what} an hour; try again in ${Math.ceil(retryAfter / 60)} min`, { limit: quota.limit, retry_after_seconds: retryAfter }, { "retry-after": String(retryAfter) });
+    rateLimited(`At most ${quota.limit} ${quota.what} an hour; try again in ${Math.ceil(retryAfter / 60)} min`, retryAfter, {
+      limit: quota.limit,
+      retry_after_seconds: retryAfter,
+    });
   if (amount > quota.limit) throw refuse();
   const rows = await db.$queryRaw<{ count: number }[]>`
     INSERT INTO usage_windows (organization_id, action, window_start, count)

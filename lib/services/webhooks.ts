@@ -7,6 +7,7 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { checkEndpoint, defaultOutboundPolicy, refusalMessage, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import type { CreateWebhookInput, UpdateWebhookInput } from "@/lib/schemas/webhooks";
+import { recordAudit } from "./audit-log";
 
 const webhookSelect = {
   id: true,
@@ -54,6 +55,7 @@ export async function createWebhook(ctx: OrgContext, input: CreateWebhookInput, 
     data: { organization_id: ctx.organizationId, url: input.url, events: input.events, secret_encrypted: sealSecret(secret) },
     select: webhookSelect,
   });
+  await recordAudit(ctx, { action: "webhook.created", target: { type: "webhook", id: row.id }, details: { url: row.url } });
   return { ...row, secret };
 }
 
@@ -79,12 +81,14 @@ export async function updateWebhook(ctx: OrgContext, id: string, input: UpdateWe
     data: { url: input.url, events: input.events },
   });
   if (count === 0) throw notFound("Webhook");
+  await recordAudit(ctx, { action: "webhook.updated", target: { type: "webhook", id }, details: { url: input.url ?? null } });
   return getWebhook(ctx, id);
 }
 
 export async function deleteWebhook(ctx: OrgContext, id: string) {
   const { count } = await db.webhook.deleteMany({ where: { id, organization_id: ctx.organizationId } });
   if (count === 0) throw notFound("Webhook");
+  await recordAudit(ctx, { action: "webhook.deleted", target: { type: "webhook", id } });
   return { success: true };
 }
 
@@ -102,6 +106,7 @@ export async function toggleWebhook(ctx: OrgContext, id: string) {
     WHERE id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid
     RETURNING active`;
   if (rows.length === 0) throw notFound("Webhook");
+  await recordAudit(ctx, { action: "webhook.toggled", target: { type: "webhook", id }, details: { active: rows[0].active } });
   return { success: true, active: rows[0].active };
 }
 

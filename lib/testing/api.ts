@@ -56,7 +56,7 @@ export async function createTestOrg(name = "Test org"): Promise<TestOrg> {
     owner,
     addMember: async (role: Role) => {
       const memberEmail = `${role}-${randomUUID()}@example.test`;
-      const member = await db.user.create({ data: { email: memberEmail, name: `${role} person`, password_hash: "x" } });
+      const member = await db.user.create({ data: { email: memberEmail, name: `${role} person`, password_hash: "x", email_verified_at: new Date() } });
       await db.membership.create({ data: { organization_id: organization.id, user_id: member.id, role } });
       const key = await issueApiKey(organization.id, member.id, "test");
       return { userId: member.id, email: memberEmail, token: key.token, api: client(key.token), role };

@@ -9,6 +9,12 @@ import { firstParam, safeCallbackUrl } from "@/lib/client/callback-url";
 
 export const metadata: Metadata = { title: "Sign in" };
 
+// Fixed sentences chosen by a query key, so a link cannot put words of its own on this page.
+const notices: Record<string, string> = {
+  "password-reset": "Your password was changed and every session was signed out. Sign in with the new password.",
+  "signed-out-everywhere": "You were signed out on every device.",
+};
+
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function SignInPage({ searchParams }: Props) {
@@ -33,7 +39,7 @@ export default async function SignInPage({ searchParams }: Props) {
         </>
       }
     >
-      <SignInForm email={email} callbackUrl={callbackUrl} />
+      <SignInForm email={email} callbackUrl={callbackUrl} notice={notices[firstParam(params.notice) ?? ""]} />
     </AuthCard>
   );
 }

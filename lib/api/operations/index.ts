@@ -1,5 +1,6 @@
 import type { AnyOperation } from "@/lib/api/operation";
 import { apiKeyOperations } from "./api-keys";
+import { auditLogOperations } from "./audit-log";
 import { broadcastsOperations } from "./broadcasts";
 import { broadcastSendingOperations } from "./broadcast-sending";
 import { contactsOperations } from "./contacts";
@@ -22,6 +23,7 @@ import { webhooksOperations } from "./webhooks";
 /** Every /v1 operation: served by app/v1, described by /v1/openapi.json, fuzzed by the tests. */
 export const operations: AnyOperation[] = [
   ...apiKeyOperations,
+  ...auditLogOperations,
   ...broadcastsOperations,
   ...broadcastSendingOperations,
   ...contactsOperations,

@@ -7,6 +7,7 @@ import { InvitationNotice } from "@/components/invitations/invitation-notice";
 import { OpenOrganizationButton } from "@/components/invitations/open-organization-button";
 import { SwitchAccountButton } from "@/components/invitations/switch-account-button";
 import { OrganizationAvatar } from "@/components/shell/organization-avatar";
+import { VerifyEmailBanner } from "@/components/shell/verify-email-banner";
 import { buttonClasses } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { sessionUserId } from "@/lib/auth/session-user";
@@ -139,6 +140,9 @@ export default async function InvitationPage({ params }: Props) {
             <p className="mb-2 text-center text-sm text-zinc-500">You are already a member of {org.name}.</p>
             <OpenOrganizationButton organizationId={org.id} organizationName={org.name} />
           </>
+        ) : user && !user.email_verified ? (
+          // Joining needs a proven address: a link alone must not let anyone sign up as the invitee.
+          <VerifyEmailBanner email={user.email} />
         ) : user ? (
           <>
             <AcceptInvitationButton token={token} organizationName={org.name} />

@@ -1,0 +1,63 @@
+import type { z } from "zod";
+import { sessionUser, type SessionUser } from "@/lib/auth/session-user";
+import { clientAddress } from "./client-address";
+import { AppError, errorResponse } from "./errors";
+import { requireBrowserJsonRequest } from "./request-guards";
+
+const MAX_BODY_BYTES = 16 * 1024;
+
+type Input<B> = { user: SessionUser; body: B; ip: string | null; request: Request };
+type AnonymousInput<B> = Omit<Input<B>, "user"> & { user: SessionUser | null };
+
+type Options<S extends z.ZodType | undefined> = { body?: S; status?: number };
+type BodyOf<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+async function readJson(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("VALIDATION_ERROR", "Request body must be valid JSON", [{ path: "", message: "invalid JSON" }]);
+  }
+}
+
+function build<S extends z.ZodType | undefined>(
+  needsSession: boolean,
+  options: Options<S>,
+  handler: (input: AnonymousInput<BodyOf<S>>) => Promise<unknown>,
+) {
+  return async (request: Request): Promise<Response> => {
+    try {
+      // JSON only, from the dashboard's own origin: a form another site posts changes nothing here.
+      if (request.method !== "GET") requireBrowserJsonRequest(request);
+      const user = await sessionUser(request.headers.get("cookie"));
+      if (needsSession && !user) throw new AppError("UNAUTHORIZED", "Sign in to continue");
+      let body: unknown;
+      if (options.body) {
+        const parsed = options.body.safeParse(await readJson(request));
+        if (!parsed.success) {
+          throw new AppError("VALIDATION_ERROR", "Invalid request body", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+        }
+        body = parsed.data;
+      }
+      const result = await handler({ user, body: body as BodyOf<S>, ip: clientAddress(request), request });
+      if (result instanceof Response) return result;
+      return Response.json(result, { status: options.status ?? 200, headers: { "cache-control": "no-store" } });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/**
+ * The dashboard's own account endpoints (/api/account/*, /api/sign-up): not /v1, because an API
+ * key has no business changing a password. JSON bodies only, validated by one zod schema.
+ */
+export const accountRoute = <S extends z.ZodType | undefined = undefined>(options: Options<S>, handler: (input: Input<BodyOf<S>>) => Promise<unknown>) =>
+  build(true, options, handler as (input: AnonymousInput<BodyOf<S>>) => Promise<unknown>);
+
+/** The same for the endpoints a signed-out visitor uses (sign-up, verify link, password reset). */
+export const publicAccountRoute = <S extends z.ZodType | undefined = undefined>(options: Options<S>, handler: (input: AnonymousInput<BodyOf<S>>) => Promise<unknown>) =>
+  build(false, options, handler);
