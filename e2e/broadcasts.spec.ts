@@ -44,11 +44,14 @@ test("edit a broadcast, see server errors on their fields, and add, reorder and 
   await page.getByRole("textbox", { name: "From name" }).fill("Bea from Broadcast Co");
   await page.getByLabel("Reply-to").fill("replies@broadcast.test");
   await page.getByRole("radio", { name: /Marketing/ }).click();
+  // Hand-written HTML: the Code mode of the content editor.
+  await page.getByRole("group", { name: "Editing mode" }).getByRole("button", { name: "Code" }).click();
   await page.getByRole("textbox", { name: "HTML", exact: true }).fill("<h1>Hello {{first_name|there}}</h1><p>Spring is here.</p>");
   await expect(page.getByText(/^In .+\. Use Schedule in the sending panel/)).toBeVisible();
   await page.getByLabel("Schedule", { exact: true }).fill("2031-05-04T09:30");
-  await page.getByRole("button", { name: "Save changes" }).first().click();
-  await expect(page.getByText("Changes saved")).toBeVisible();
+  // Drafts save themselves a moment after the last change (Ctrl+S or "Save changes" does it at once).
+  await expect(page.getByRole("status").filter({ hasText: /^Saved$/ })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole("button", { name: "Save changes" }).first()).toBeDisabled();
 
   await page.reload();
   await expect(page.getByLabel("Preview text")).toHaveValue("Three new features and a discount inside");
@@ -62,7 +65,10 @@ test("edit a broadcast, see server errors on their fields, and add, reorder and 
   // Sending without an audience: the server's reasons land on the Segment field.
   allowConsoleError(page, /status of 400/);
   await page.getByRole("button", { name: "Send now" }).click();
-  await page.getByRole("alertdialog").getByRole("button", { name: "Send now" }).click();
+  // The pre-send checks come first; this email has warnings (no unsubscribe link of its own), so it is "send anyway".
+  const sendDialog = page.getByRole("dialog", { name: "Send this broadcast now?" });
+  await expect(sendDialog.getByRole("list", { name: "Pre-send checks" })).toContainText("No unsubscribe link in the content", { timeout: 60_000 });
+  await sendDialog.getByRole("button", { name: "Send now anyway" }).click();
   await expect(page.getByText("Could not send the broadcast")).toBeVisible();
   await expect(page.locator("#main").getByRole("alert").filter({ hasText: "an audience is required" })).toBeVisible();
 

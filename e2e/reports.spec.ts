@@ -85,7 +85,8 @@ test("send a broadcast, open and click as recipients and as a proxy, read the re
   // Sent from the broadcast page, as a marketer would.
   await page.goto(`/broadcasts/${broadcast.id}`);
   await page.getByRole("button", { name: "Send now" }).click();
-  await page.getByRole("alertdialog").getByRole("button", { name: "Send now" }).click();
+  // The pre-send checks come first (editor branch); warnings only, so "Send now anyway".
+  await page.getByRole("dialog", { name: "Send this broadcast now?" }).getByRole("button", { name: /^Send now( anyway)?$/ }).click({ timeout: 60_000 });
   const received = (await sink.waitFor(4, 60_000)).filter((m) => m.parsed.subject === "Spring is here");
   expect(received).toHaveLength(3);
   const mailTo = (name: string) => received.find((m) => m.envelopeTo.some((to) => to.startsWith(`${name}-${tag}@`)))!;

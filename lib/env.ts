@@ -20,6 +20,8 @@ const schema = z.object({
   SMTP_RELAY_URL: z.string().url().optional(),
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
+  TEST_SENDS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(50),
+  SPAMASSASSIN_PATH: z.string().default("spamassassin"),
   INVITATIONS_PER_DAY: z.coerce.number().int().min(1).default(50),
   INVITATION_RESENDS_PER_DAY: z.coerce.number().int().min(0).default(3),
   RATE_LIMIT_ORGANIZATION_PER_SECOND: z.coerce.number().min(0).default(100),
@@ -110,6 +112,10 @@ export const env = {
   smtpRelayUrl: raw.SMTP_RELAY_URL ?? raw.SMTP_URL,
   /** How long a worker owns a claimed email before another may take it over (crash recovery). */
   workerLeaseSeconds: raw.WORKER_LEASE_SECONDS,
+  /** Test emails (each address counts) an organization may send per clock hour, across every web process. */
+  testSendsPerHour: raw.TEST_SENDS_PER_HOUR,
+  /** The SpamAssassin program of the pre-send spam check; the check says so when it is not installed. */
+  spamassassinPath: raw.SPAMASSASSIN_PATH,
   /** Invitation emails (new ones and resends) one organization may send in 24 hours. */
   invitationsPerDay: raw.INVITATIONS_PER_DAY,
   /** Resends of one invitation in 24 hours. */

@@ -35,6 +35,9 @@ import { SendPanel } from "./send-panel";
 import { SenderCard } from "./sender-card";
 import { SequencePanel } from "./sequence-panel";
 import { SequenceSettingsCard } from "./sequence-settings-card";
+import { SaveStatus } from "@/components/email-editor/save-status";
+import { useAutosave } from "@/components/email-editor/use-autosave";
+import { useLeaveGuard } from "@/components/email-editor/use-leave-guard";
 
 const resolver = bodyResolver<EditorValues, typeof updateBroadcastInput>(updateBroadcastInput, toUpdateBody);
 
@@ -63,20 +66,37 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
   const form = useForm<EditorValues>({ resolver, values, resetOptions: { keepDirtyValues: true } });
   const { isDirty, isSubmitting, errors } = form.formState;
 
-  const save = form.handleSubmit(async (current) => {
+  /** Stores what changed; an autosave (`silent`) keeps edits made while it ran and raises no toast. */
+  const persist = async (current: EditorValues, silent: boolean): Promise<boolean> => {
     const body = changedBody(current, values);
     try {
       const updated = await apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}`, { method: "PUT", body });
       queryClient.setQueryData(queryKeys.broadcasts.detail(broadcast.id), updated);
-      form.reset(toEditorValues(updated));
+      form.reset(toEditorValues(updated), { keepDirtyValues: silent });
       void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.list() });
-      toast.success("Changes saved");
+      if (!silent) toast.success("Changes saved");
+      return true;
     } catch (error) {
       if (error instanceof ApiError && error.code === "BROADCAST_NOT_EDITABLE") void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.detail(broadcast.id), exact: true });
       applyServerErrors(error, form.setError, editorFields);
       toast.error(error, "Could not save the broadcast");
+      return false;
     }
-  });
+  };
+  const save = form.handleSubmit((current) => persist(current, false));
+  const isValid = (current: EditorValues) => updateBroadcastInput.safeParse(changedBody(current, values)).success;
+  const saveState = useAutosave(form, { enabled: editable, valid: isValid, save: () => persist(form.getValues(), true) });
+  useLeaveGuard(editable && isDirty);
+
+  /** Saves pending edits before a preview or a test, which use the saved broadcast. */
+  const saveNow = async (): Promise<boolean> => {
+    if (!editable || !form.formState.isDirty) return true;
+    if (!isValid(form.getValues())) {
+      await form.trigger();
+      return false;
+    }
+    return persist(form.getValues(), true);
+  };
 
   // Ctrl/Cmd+S saves, as in every editor people already know.
   useEffect(() => {
@@ -122,10 +142,13 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
           description={broadcast.subject}
           actions={
             editable && (
-              <Button type="submit" form="broadcast-editor" loading={isSubmitting} disabled={!isDirty}>
-                <Save aria-hidden />
-                Save changes
-              </Button>
+              <div className="flex items-center gap-3">
+                <SaveStatus state={isDirty && saveState === "saved" ? "unsaved" : saveState} />
+                <Button type="submit" form="broadcast-editor" loading={isSubmitting} disabled={!isDirty}>
+                  <Save aria-hidden />
+                  Save changes
+                </Button>
+              </div>
             )
           }
         />
@@ -159,7 +182,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
                   <FormError message={errors.root?.server?.message} />
                   <MessageCard />
                   <SenderCard />
-                  <ContentCard />
+                  <ContentCard broadcast={broadcast} editable={editable} saveNow={saveNow} />
                   <AudienceCard />
                   <DeliveryCard />
                   <SequenceSettingsCard />

@@ -1,3 +1,4 @@
+import { documentOf, documentText } from "@/components/email-editor/document-text";
 import type { UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
 import type { Broadcast } from "./broadcast-types";
 
@@ -25,6 +26,8 @@ export type EditorValues = {
   sequence_exit_conditions: { exit_if_in_segment_ids: string[]; exit_if_not_in_segment_ids: string[] };
   html_content: string;
   text_content: string;
+  /** The visual editor's document; null when the content is hand-written HTML (or empty). */
+  content_json: string;
 };
 
 /** The body fields the editor sends; server errors on these paths land on the field of the same name. */
@@ -47,6 +50,7 @@ export const editorFields = [
   "sequence_exit_conditions",
   "html_content",
   "text_content",
+  "content_json",
 ] as const;
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -89,6 +93,7 @@ export function toEditorValues(b: Broadcast): EditorValues {
     },
     html_content: b.html_content ?? "",
     text_content: b.text_content ?? "",
+    content_json: documentText(b.content_json),
   };
 }
 
@@ -119,8 +124,10 @@ export function toUpdateBody(v: EditorValues): UpdateBroadcastInput {
       exits.exit_if_in_segment_ids.length || exits.exit_if_not_in_segment_ids.length
         ? { exit_if_in_segment_ids: exits.exit_if_in_segment_ids, exit_if_not_in_segment_ids: exits.exit_if_not_in_segment_ids }
         : null,
-    html_content: v.html_content === "" ? null : v.html_content,
-    text_content: v.text_content === "" ? null : v.text_content,
+    // A document is rendered to HTML and text on the server, which refuses both at once.
+    ...(v.content_json
+      ? { content_json: documentOf(v.content_json), html_content: undefined, text_content: undefined }
+      : { content_json: null, html_content: v.html_content === "" ? null : v.html_content, text_content: v.text_content === "" ? null : v.text_content }),
   };
 }
 

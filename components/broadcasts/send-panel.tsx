@@ -17,6 +17,7 @@ import { useNow } from "@/components/ui/use-now";
 import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { pausedReasonText, rate, type Broadcast } from "./broadcast-types";
+import { SendWithChecksDialog } from "./presend-checks";
 import { isMissingRoute, useSendStatus, type SendStatus } from "./send-status";
 
 type Action = "send" | "schedule" | "cancel" | "pause" | "resume";
@@ -252,8 +253,23 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
           </div>
         </CardFooter>
       )}
+      <SendWithChecksDialog
+        open={confirmOpen && action !== "cancel"}
+        onOpenChange={setConfirmOpen}
+        broadcastId={broadcast.id}
+        title={confirmations[action].title}
+        description={description[action]}
+        confirmLabel={confirmations[action].label}
+        onConfirm={async () => {
+          try {
+            await act.mutateAsync(action);
+          } catch (error) {
+            if (!(error instanceof ApiError && error.details.length)) throw error;
+          }
+        }}
+      />
       <ConfirmDialog
-        open={confirmOpen}
+        open={confirmOpen && action === "cancel"}
         onOpenChange={setConfirmOpen}
         title={confirmations[action].title}
         description={description[action]}

@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { Controller, FormProvider, useForm, useWatch } from "react-hook-form";
+import { ContentEditor } from "@/components/email-editor/content-editor";
 import { bodyResolver } from "@/components/ui/body-resolver";
 import { Controlled } from "@/components/ui/controlled";
 import { FormDialog } from "@/components/ui/form-dialog";
@@ -10,7 +11,6 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { RadioCards } from "@/components/ui/radio-cards";
 import { NativeSelect } from "@/components/ui/select";
-import { Textarea } from "@/components/ui/textarea";
 import { useAllTemplates } from "@/lib/client/resources/templates";
 import { ApiError } from "@/lib/client/api";
 import { applyServerErrors } from "@/lib/client/form-errors";
@@ -28,7 +28,7 @@ const units = [
 ];
 
 const sources = [
-  { value: "write", label: "Write it here", description: "HTML and plain text for this step only." },
+  { value: "write", label: "Write it here", description: "In the visual editor, or as HTML and plain text, for this step only." },
   { value: "template", label: "Use a template", description: "Reuse a saved design; edits to it apply here too." },
 ];
 
@@ -118,14 +118,10 @@ export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave
           />
         </FormField>
       ) : (
-        <>
-          <FormField label="HTML" error={errors.html_content?.message} hint="Write HTML, plain text, or both.">
-            <Textarea rows={7} spellCheck={false} className="font-mono text-[13px]" placeholder="<p>Hi {{first_name|there}}, just bumping this up…</p>" {...form.register("html_content")} />
-          </FormField>
-          <FormField label="Plain text" error={errors.text_content?.message} hint="A plain-text follow-up often reads more like a personal note.">
-            <Textarea rows={5} placeholder={"Hi {{first_name|there}},\n\nJust bumping this up…"} {...form.register("text_content")} />
-          </FormField>
-        </>
+        // A plain-text follow-up often reads more like a personal note: Code (HTML and plain text) comes first.
+        <FormProvider {...form}>
+          <ContentEditor editable defaultMode="code" />
+        </FormProvider>
       )}
     </FormDialog>
   );

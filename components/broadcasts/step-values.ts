@@ -1,3 +1,4 @@
+import { documentOf, documentText } from "@/components/email-editor/document-text";
 import type { CreateStepInput } from "@/lib/schemas/steps";
 import type { SequenceStep } from "./broadcast-types";
 
@@ -12,10 +13,11 @@ export type StepValues = {
   content_source: "write" | "template";
   html_content: string;
   text_content: string;
+  content_json: string;
   template_id: string;
 };
 
-export const emptyStep: StepValues = { delay_amount: 2, delay_unit: "days", subject: "", content_source: "write", html_content: "", text_content: "", template_id: "" };
+export const emptyStep: StepValues = { delay_amount: 2, delay_unit: "days", subject: "", content_source: "write", html_content: "", text_content: "", content_json: "", template_id: "" };
 
 /** The largest unit that shows the delay exactly: 4320 minutes is "3 days", 90 is "90 minutes". */
 export function splitDelay(minutes: number): { amount: number; unit: DelayUnit } {
@@ -39,6 +41,7 @@ export function toStepValues(step: SequenceStep): StepValues {
     content_source: step.template_id ? "template" : "write",
     html_content: step.html_content ?? "",
     text_content: step.text_content ?? "",
+    content_json: documentText(step.content_json),
     template_id: step.template_id ?? "",
   };
 }
@@ -49,8 +52,10 @@ export function toStepBody(v: StepValues): CreateStepInput {
   return {
     delay_minutes: Number.isFinite(v.delay_amount) ? Math.round(v.delay_amount * minutesPer[v.delay_unit]) : Number.NaN,
     subject: v.subject.trim() === "" ? null : v.subject,
-    html_content: write && v.html_content.trim() ? v.html_content : null,
-    text_content: write && v.text_content.trim() ? v.text_content : null,
+    // A document is rendered to HTML and text on the server, which refuses both at once.
+    ...(write && v.content_json
+      ? { content_json: documentOf(v.content_json) }
+      : { content_json: null, html_content: write && v.html_content.trim() ? v.html_content : null, text_content: write && v.text_content.trim() ? v.text_content : null }),
     template_id: !write && v.template_id ? v.template_id : null,
   };
 }
@@ -63,4 +68,4 @@ export function stepFieldFor(path: string, values: StepValues): string | undefin
   return undefined;
 }
 
-export const stepFields = ["delay_amount", "subject", "html_content", "text_content", "template_id"] as const;
+export const stepFields = ["delay_amount", "subject", "html_content", "text_content", "content_json", "template_id"] as const;

@@ -12,6 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
+import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
@@ -59,6 +60,42 @@ function NameCard({ organization, editable }: { organization: Organization; edit
           <CardFooter>
             <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
               Save name
+            </Button>
+          </CardFooter>
+        )}
+      </form>
+    </Card>
+  );
+}
+
+function AddressCard({ organization, editable }: { organization: Organization; editable: boolean }) {
+  const queryClient = useQueryClient();
+  const form = useForm<{ postal_address: string }>({ defaultValues: { postal_address: organization.postal_address ?? "" } });
+  const { errors, isSubmitting, isDirty } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      const saved = await saveOrganization({ postal_address: values.postal_address.trim() || null });
+      queryClient.setQueryData(organizationKey, saved);
+      form.reset({ postal_address: saved.postal_address ?? "" });
+      toast.success("Address saved", "Footers of emails saved from now on show it.");
+    } catch (error) {
+      applyServerErrors(error, form.setError, ["postal_address"]);
+    }
+  });
+  return (
+    <Card>
+      <CardHeader title="Postal address" description="Shown in the footer block of marketing emails, as anti-spam laws (CAN-SPAM) and inbox providers expect." />
+      <form id="organization-address" onSubmit={submit} noValidate>
+        <CardBody className="flex flex-col gap-4">
+          <FormError message={errors.root?.server?.message} />
+          <FormField label="Postal address" error={errors.postal_address?.message} className="max-w-md">
+            <Textarea rows={3} autoComplete="street-address" disabled={!editable} maxLength={1000} {...form.register("postal_address")} />
+          </FormField>
+        </CardBody>
+        {editable && (
+          <CardFooter>
+            <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
+              Save address
             </Button>
           </CardFooter>
         )}
@@ -137,6 +174,7 @@ export function OrganizationSection() {
         </Card>
       )}
       <NameCard key={organization.data.id} organization={organization.data} editable={editable} />
+      <AddressCard key={`address-${organization.data.id}`} organization={organization.data} editable={editable} />
       <TrackingCard organization={organization.data} editable={editable} />
     </div>
   );

@@ -1,10 +1,13 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { Braces, FileText, Save, Trash2 } from "lucide-react";
+import { Braces, FileText, Save, Send, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
-import { useForm, useWatch, type Control } from "react-hook-form";
+import { FormProvider, useForm, useWatch, type Control } from "react-hook-form";
+import { ContentEditor } from "@/components/email-editor/content-editor";
+import { SendTestDialog } from "@/components/email-editor/send-test-dialog";
+import type { Contact } from "@/lib/client/resources/contacts";
 import { firstError } from "@/components/broadcasts/first-error";
 import { BackLink } from "@/components/ui/back-link";
 import { bodyResolver } from "@/components/ui/body-resolver";
@@ -17,9 +20,7 @@ import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton } from "@/components/ui/skeleton";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { TagInput } from "@/components/ui/tag-input";
-import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
 import { ApiError, apiFetch } from "@/lib/client/api";
 import { applyServerErrors } from "@/lib/client/form-errors";
@@ -63,6 +64,8 @@ function TemplateForm({ template }: { template?: Template }) {
   const form = useForm<TemplateValues>({ resolver, defaultValues: initial });
   const { errors, isSubmitting, isDirty } = form.formState;
   const [deleteOpen, setDeleteOpen] = useState(false);
+  const [testing, setTesting] = useState(false);
+  const [contact, setContact] = useState<Contact | null>(null);
 
   const save = form.handleSubmit(async (values) => {
     try {
@@ -95,7 +98,7 @@ function TemplateForm({ template }: { template?: Template }) {
   };
 
   return (
-    <>
+    <FormProvider {...form}>
       <PageHeader
         breadcrumb={<BackLink href="/templates">Templates</BackLink>}
         title={template ? template.name : "New template"}
@@ -151,22 +154,17 @@ function TemplateForm({ template }: { template?: Template }) {
           <Card>
             <CardHeader title="Content" description="Placeholders like {{first_name|there}} are filled per recipient; the part after the bar is the fallback." />
             <CardBody className="flex flex-col gap-4">
-              <Tabs defaultValue="html">
-                <TabsList className="mb-3">
-                  <TabsTrigger value="html">HTML</TabsTrigger>
-                  <TabsTrigger value="text">Plain text</TabsTrigger>
-                </TabsList>
-                <TabsContent value="html">
-                  <FormField label="HTML" error={errors.html_content?.message}>
-                    <Textarea rows={20} spellCheck={false} wrap="off" className="font-mono text-[13px] leading-5" {...form.register("html_content")} />
-                  </FormField>
-                </TabsContent>
-                <TabsContent value="text">
-                  <FormField label="Plain text" error={errors.text_content?.message} hint="For email clients that do not show HTML.">
-                    <Textarea rows={20} {...form.register("text_content")} />
-                  </FormField>
-                </TabsContent>
-              </Tabs>
+              <ContentEditor
+                editable
+                actions={
+                  template && (
+                    <Button variant="secondary" size="sm" onClick={() => setTesting(true)} disabled={isDirty} title={isDirty ? "Save the template first" : undefined}>
+                      <Send aria-hidden />
+                      Send test
+                    </Button>
+                  )
+                }
+              />
               <VariableChips control={form.control} />
             </CardBody>
           </Card>
@@ -183,7 +181,8 @@ function TemplateForm({ template }: { template?: Template }) {
         confirmLabel="Delete template"
         onConfirm={remove}
       />
-    </>
+      {template && <SendTestDialog open={testing} onOpenChange={setTesting} path={`/v1/templates/${template.id}/test`} segmentId={null} contact={contact} onContactChange={setContact} />}
+    </FormProvider>
   );
 }
 

@@ -1,3 +1,4 @@
+import { documentOf, documentText } from "@/components/email-editor/document-text";
 import type { CreateTemplateInput } from "@/lib/schemas/templates";
 import type { Template } from "@/lib/client/resources/templates";
 
@@ -11,9 +12,10 @@ export type TemplateValues = {
   tags: string[];
   html_content: string;
   text_content: string;
+  content_json: string;
 };
 
-export const templateFields = ["name", "subject", "preview_text", "from_name", "from_email", "reply_to", "tags", "html_content", "text_content"] as const;
+export const templateFields = ["name", "subject", "preview_text", "from_name", "from_email", "reply_to", "tags", "html_content", "text_content", "content_json"] as const;
 
 export const starterHtml = `<!doctype html>
 <html>
@@ -40,6 +42,7 @@ export const emptyTemplate: TemplateValues = {
   tags: [],
   html_content: starterHtml,
   text_content: "",
+  content_json: "",
 };
 
 export function toTemplateValues(t: Template): TemplateValues {
@@ -53,6 +56,7 @@ export function toTemplateValues(t: Template): TemplateValues {
     tags: t.tags,
     html_content: t.html_content,
     text_content: t.text_content,
+    content_json: documentText(t.content_json),
   };
 }
 
@@ -68,7 +72,7 @@ export function toTemplateBody(v: TemplateValues): CreateTemplateInput {
     from_email: orNull(v.from_email),
     reply_to: orNull(v.reply_to),
     tags: v.tags,
-    html_content: v.html_content,
-    text_content: v.text_content,
+    // A document is rendered to HTML and text on the server, which refuses both at once.
+    ...(v.content_json ? { content_json: documentOf(v.content_json) } : { content_json: null, html_content: v.html_content, text_content: v.text_content }),
   };
 }

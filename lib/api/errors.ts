@@ -60,8 +60,8 @@ export class AppError extends Error {
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
 
 /** A 429 whose Retry-After says when to come back. */
-export function rateLimited(message: string, retryAfterSeconds: number): AppError {
-  const error = new AppError("RATE_LIMITED", message);
+export function rateLimited(message: string, retryAfterSeconds: number, details?: unknown): AppError {
+  const error = new AppError("RATE_LIMITED", message, details);
   error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return error;
 }

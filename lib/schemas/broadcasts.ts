@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailDocument } from "@/lib/email-doc/document";
 import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./common";
 
 export const broadcastStatus = z.enum(["draft", "scheduled", "sending", "paused", "sent", "cancelled", "failed"]);
@@ -39,6 +40,9 @@ const broadcastFields = z.object({
   text_content: text(limits.text)
     .nullable()
     .meta({ description: "Extension: the broadcast's own plain text, used when it has no template. At most 1 MB." }),
+  content_json: emailDocument
+    .nullable()
+    .meta({ description: "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well." }),
   template_id: id.nullable(),
   segment_id: id.nullable(),
   topic_id: id.nullable(),
@@ -94,6 +98,7 @@ export const broadcast = z.object({
   preview_text: z.string().nullable(),
   html_content: z.string().nullable().meta({ description: "Extension: the broadcast's own HTML." }),
   text_content: z.string().nullable().meta({ description: "Extension: the broadcast's own plain text." }),
+  content_json: emailDocument.nullable().meta({ description: "The visual editor's document, when the content was written with it." }),
   template_id: id.nullable(),
   segment_id: id.nullable(),
   topic_id: id.nullable(),

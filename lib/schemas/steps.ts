@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailDocument } from "@/lib/email-doc/document";
 import { dateTime, id, limits, text } from "./common";
 
 /** A year: a longer wait is a typo, and the dispatcher's arithmetic stays far from overflow. */
@@ -24,16 +25,19 @@ const stepFields = z.object({
   subject: text(limits.subject).nullable().meta({ description: "In sales mode, left empty to reply in the same thread." }),
   html_content: text(limits.html).nullable(),
   text_content: text(limits.text).nullable(),
+  content_json: emailDocument
+    .nullable()
+    .meta({ description: "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well." }),
   template_id: id.nullable(),
 });
 
-type StepContent = { html_content?: string | null; text_content?: string | null; template_id?: string | null };
+type StepContent = { html_content?: string | null; text_content?: string | null; content_json?: unknown; template_id?: string | null };
 
 /** A step sends something: its own HTML or text, or a template. */
 export const hasStepContent = (step: StepContent) =>
-  Boolean(step.html_content?.trim() || step.text_content?.trim() || step.template_id);
+  Boolean(step.html_content?.trim() || step.text_content?.trim() || step.content_json || step.template_id);
 
-export const STEP_CONTENT_MESSAGE = "html_content, text_content or template_id is required";
+export const STEP_CONTENT_MESSAGE = "html_content, text_content, content_json or template_id is required";
 
 export const createStepInput = stepFields
   .partial()
@@ -52,6 +56,7 @@ export const sequenceStep = z.object({
   subject: z.string().nullable(),
   html_content: z.string().nullable(),
   text_content: z.string().nullable(),
+  content_json: emailDocument.nullable(),
   template_id: id.nullable(),
   created_at: dateTime,
   updated_at: dateTime,

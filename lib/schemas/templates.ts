@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { emailDocument } from "@/lib/email-doc/document";
 import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./common";
 
 const MAX_VARIABLES = 200;
@@ -8,6 +9,9 @@ const templateFields = z.object({
   subject: requiredText(limits.subject).meta({ description: "May hold `{{placeholders}}`." }),
   html_content: text(limits.html).meta({ description: "May hold `{{placeholders}}`, e.g. `{{first_name|there}}` with a fallback." }),
   text_content: text(limits.text),
+  content_json: emailDocument
+    .nullable()
+    .meta({ description: "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well." }),
   variables: z
     .array(requiredText(limits.name))
     .max(MAX_VARIABLES)
@@ -37,6 +41,7 @@ export const template = z.object({
   subject: z.string(),
   html_content: z.string(),
   text_content: z.string(),
+  content_json: emailDocument.nullable().meta({ description: "The visual editor's document, when the content was written with it." }),
   variables: z.array(z.string()),
   from_email: z.string().nullable(),
   from_name: z.string().nullable(),

@@ -23,7 +23,8 @@ export function htmlToText(html: string): string {
       const label = inner.replace(/<[^>]+>/g, "").trim();
       const url = decodeEntities(href).trim();
       if (!label || label === url || (/^mailto:/i.test(url) && label === url.slice(7))) return url || label;
-      return /^(https?:|mailto:)/i.test(url) ? `${label} (${url})` : label;
+      // A placeholder target ({{unsubscribe_url}}) becomes a real URL when the text is filled.
+      return /^(https?:|mailto:|\{\{)/i.test(url) ? `${label} (${url})` : label;
     })
     .replace(/<br\s*\/?>/gi, "\n")
     .replace(/<li\b[^>]*>/gi, "\n- ")

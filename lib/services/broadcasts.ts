@@ -6,6 +6,8 @@ import { pool } from "@/lib/db/pool";
 import type { Broadcast } from "@/lib/generated/prisma/client";
 import type { BroadcastStatus, SendingSpeed, SequenceMode } from "@/lib/generated/prisma/enums";
 import type { CreateBroadcastInput, UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
+import { contentColumns, type ContentColumns } from "@/lib/email-doc/content-columns";
+import type { EmailDocument } from "@/lib/email-doc/document";
 import { inboxSenderDefaults } from "./inbox-sender-defaults";
 import { assertOwned, type DbClient, type Reference } from "./owned-records";
 import { assertInboxesVerified } from "./sender-proof";
@@ -23,6 +25,7 @@ export const serializeBroadcast = (b: Broadcast) => ({
   preview_text: b.preview_text,
   html_content: b.html_content,
   text_content: b.text_content,
+  content_json: b.content_json as EmailDocument | null,
   template_id: b.template_id,
   segment_id: b.segment_id,
   topic_id: b.topic_id,
@@ -70,15 +73,13 @@ export function assertEditable(status: BroadcastStatus) {
   }
 }
 
-type BroadcastWrite = {
+type BroadcastWrite = ContentColumns & {
   name?: string;
   subject?: string;
   from_email?: string;
   from_name?: string;
   reply_to?: string | null;
   preview_text?: string | null;
-  html_content?: string | null;
-  text_content?: string | null;
   template_id?: string | null;
   segment_id?: string | null;
   topic_id?: string | null;
@@ -107,8 +108,8 @@ async function resolveChanges(client: DbClient, ctx: OrgContext, input: UpdateBr
   ]);
   await assertOwned(client, ctx, "inbox", many(input.inbox_ids, "inbox_ids"));
 
-  const { scheduled_at, sequence_exit_conditions, inbox_ids, ...columns } = input;
-  const data: BroadcastWrite = { ...columns };
+  const { scheduled_at, sequence_exit_conditions, inbox_ids, content_json, html_content, text_content, ...columns } = input;
+  const data: BroadcastWrite = { ...columns, ...(await contentColumns(ctx, { content_json, html_content, text_content })) };
   if (scheduled_at !== undefined) data.scheduled_at = scheduled_at === null ? null : new Date(scheduled_at);
   if (sequence_exit_conditions !== undefined) data.sequence_exit_conditions = sequence_exit_conditions ?? Prisma.DbNull;
   if (inbox_ids !== undefined) data.inbox_ids = inbox_ids ?? [];

@@ -9,6 +9,7 @@ const serialize = (ctx: OrgContext, organization: Organization) => ({
   id: organization.id,
   name: organization.name,
   tracking_enabled: organization.tracking_enabled,
+  postal_address: organization.postal_address,
   created_at: organization.created_at,
   updated_at: organization.updated_at,
   role: ctx.role,
@@ -21,9 +22,9 @@ export async function getOrganization(ctx: OrgContext) {
 }
 
 export async function updateOrganization(ctx: OrgContext, input: UpdateOrganizationInput) {
-  const data = { name: input.name, tracking_enabled: input.tracking_enabled };
+  const data = { name: input.name, tracking_enabled: input.tracking_enabled, postal_address: input.postal_address?.trim() || (input.postal_address === undefined ? undefined : null) };
   // An empty body changes nothing, so updated_at keeps telling when something last did.
-  if (data.name === undefined && data.tracking_enabled === undefined) return getOrganization(ctx);
+  if (Object.values(data).every((value) => value === undefined)) return getOrganization(ctx);
   const { count } = await db.organization.updateMany({ where: { id: ctx.organizationId }, data });
   if (count === 0) throw notFound("Organization");
   await recordAudit(ctx, { action: "organization.updated", target: { type: "organization", id: ctx.organizationId }, details: data });

@@ -3,6 +3,8 @@ import { invalidField, notFound } from "@/lib/api/errors";
 import { db, type Prisma } from "@/lib/db";
 import type { SequenceStep } from "@/lib/generated/prisma/client";
 import { hasStepContent, STEP_CONTENT_MESSAGE, type CreateStepInput, type UpdateStepInput } from "@/lib/schemas/steps";
+import { contentColumns } from "@/lib/email-doc/content-columns";
+import type { EmailDocument } from "@/lib/email-doc/document";
 import { assertEditable, lockBroadcast } from "./broadcasts";
 import { assertOwned } from "./owned-records";
 
@@ -14,6 +16,7 @@ const serializeStep = (step: SequenceStep) => ({
   subject: step.subject,
   html_content: step.html_content,
   text_content: step.text_content,
+  content_json: step.content_json as EmailDocument | null,
   template_id: step.template_id,
   created_at: step.created_at,
   updated_at: step.updated_at,
@@ -57,10 +60,11 @@ export function createStep(ctx: OrgContext, broadcastId: string, input: CreateSt
     if (input.template_id) await assertOwned(tx, ctx, "template", [{ id: input.template_id, path: "template_id" }]);
     const scope = { organization_id: ctx.organizationId, broadcast_id: broadcastId };
     const count = await tx.sequenceStep.count({ where: scope });
-    const { position = count + 1, ...fields } = input;
+    const { position = count + 1, content_json, html_content, text_content, ...fields } = input;
     if (position > count + 1) throw positionOutOfRange(count + 1);
+    const content = await contentColumns(ctx, { content_json, html_content, text_content });
     await shift(tx, scope, { gte: position }, 1);
-    const step = await tx.sequenceStep.create({ data: { ...fields, ...scope, position } });
+    const step = await tx.sequenceStep.create({ data: { ...fields, ...content, ...scope, position } });
     return serializeStep(step);
   });
 }
@@ -70,7 +74,8 @@ export function updateStep(ctx: OrgContext, broadcastId: string, stepId: string,
     const step = await lockedStep(tx, ctx, broadcastId, stepId);
     if (input.template_id) await assertOwned(tx, ctx, "template", [{ id: input.template_id, path: "template_id" }]);
     if (!hasStepContent({ ...step, ...input })) throw invalidField("html_content", STEP_CONTENT_MESSAGE);
-    const { position, ...fields } = input;
+    const { position, content_json, html_content, text_content, ...fields } = input;
+    const content = await contentColumns(ctx, { content_json, html_content, text_content });
     const scope = { organization_id: ctx.organizationId, broadcast_id: broadcastId };
     if (position !== undefined && position !== step.position) {
       const count = await tx.sequenceStep.count({ where: scope });
@@ -80,7 +85,7 @@ export function updateStep(ctx: OrgContext, broadcastId: string, stepId: string,
     }
     const updated = await tx.sequenceStep.update({
       where: { id: step.id, organization_id: ctx.organizationId },
-      data: { ...fields, position },
+      data: { ...fields, ...content, position },
     });
     return serializeStep(updated);
   });

@@ -6,6 +6,8 @@ import type { Template } from "@/lib/generated/prisma/client";
 import type { CreateTemplateInput, UpdateTemplateInput } from "@/lib/schemas/templates";
 import { previewHtml } from "@/lib/templating/preview-html";
 import { extractVariables } from "@/lib/templating/variables";
+import { contentColumns } from "@/lib/email-doc/content-columns";
+import type { EmailDocument } from "@/lib/email-doc/document";
 import { inboxSenderDefaults } from "./inbox-sender-defaults";
 import { assertInboxesVerified, assertProvenSender } from "./sender-proof";
 
@@ -16,6 +18,7 @@ const serializeTemplate = (t: Template) => ({
   subject: t.subject,
   html_content: t.html_content,
   text_content: t.text_content,
+  content_json: t.content_json as EmailDocument | null,
   variables: t.variables,
   from_email: t.from_email,
   from_name: t.from_name,
@@ -35,7 +38,11 @@ type Content = Pick<Template, "subject" | "html_content" | "text_content">;
  * Checks the sender and the inbox, fills what the inbox supplies, and derives `variables` from the
  * content the template will have when the request does not list them.
  */
-async function resolveChanges(ctx: OrgContext, input: UpdateTemplateInput, current: Content | null) {
+async function resolveChanges(ctx: OrgContext, request: UpdateTemplateInput, current: Content | null) {
+  const { content_json, html_content, text_content, ...fields } = request;
+  const content = await contentColumns(ctx, { content_json, html_content, text_content });
+  // A template's HTML and text are never null: empty is "none".
+  const input = { ...fields, ...content, html_content: content.html_content ?? undefined, text_content: content.text_content ?? undefined };
   // A template's sender is proven like any: an address at a verified domain, or a verified inbox's.
   if (input.from_email) await assertProvenSender(db, ctx, input.from_email, "from_email", { anyInbox: true });
   const defaults = input.inbox_id ? await inboxSenderDefaults(db, ctx, input.inbox_id, "inbox_id", input) : {};

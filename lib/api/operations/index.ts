@@ -10,10 +10,12 @@ import { inboxesOperations } from "./inboxes";
 import { invitationsOperations } from "./invitations";
 import { membersOperations } from "./members";
 import { organizationOperations } from "./organization";
+import { presendCheckOperations } from "./presend-checks";
 import { reportsOperations } from "./reports";
 import { segmentsOperations } from "./segments";
 import { suppressionsOperations } from "./suppressions";
 import { templatesOperations } from "./templates";
+import { testSendOperations } from "./test-sends";
 import { threadsOperations } from "./threads";
 import { topicsOperations } from "./topics";
 import { webhooksOperations } from "./webhooks";
@@ -31,10 +33,12 @@ export const operations: AnyOperation[] = [
   ...invitationsOperations,
   ...membersOperations,
   ...organizationOperations,
+  ...presendCheckOperations,
   ...reportsOperations,
   ...segmentsOperations,
   ...suppressionsOperations,
   ...templatesOperations,
+  ...testSendOperations,
   ...threadsOperations,
   ...topicsOperations,
   ...webhooksOperations,

@@ -28,6 +28,7 @@ describe("Organization", () => {
         id: org.organizationId,
         name: "Acme",
         tracking_enabled: true,
+        postal_address: null,
         created_at: row.created_at.toISOString(),
         updated_at: row.updated_at.toISOString(),
         role,

@@ -57,6 +57,7 @@ describe("Sequence steps", () => {
         subject: "Re: Hi",
         html_content: "<p>Bump</p>",
         text_content: null,
+        content_json: null,
         template_id: null,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         updated_at: expect.any(String),

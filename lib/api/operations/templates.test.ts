@@ -62,6 +62,7 @@ describe("Templates", () => {
         subject: "Welcome {{first_name|there}}",
         html_content: "<html><body><p>Hi {{ first_name | there }}, your plan is {{metadata.plan}}.</p></body></html>",
         text_content: "Hi {{first_name}}, reply to {{owner}}",
+        content_json: null,
         variables: ["first_name", "metadata.plan", "owner"],
         from_email: "news@verified.example",
         from_name: "News",

@@ -1,0 +1,4 @@
+import { sendTemplateTestOperation } from "@/lib/api/operations/test-sends";
+import { route } from "@/lib/api/route";
+
+export const POST = route(sendTemplateTestOperation);

@@ -1,0 +1,40 @@
+import type { OrgContext } from "@/lib/api/context";
+import { invalidField } from "@/lib/api/errors";
+import { db, Prisma } from "@/lib/db";
+import type { EmailDocument } from "./document";
+import { renderDocument } from "./render";
+
+type ContentInput = { content_json?: EmailDocument | null; html_content?: string | null; text_content?: string | null };
+
+export type ContentColumns = {
+  content_json?: Prisma.InputJsonValue | typeof Prisma.DbNull;
+  html_content?: string | null;
+  text_content?: string | null;
+};
+
+/** The organization's postal address, which the footer block shows. */
+export async function postalAddress(ctx: OrgContext): Promise<string | null> {
+  const org = await db.organization.findUnique({ where: { id: ctx.organizationId }, select: { postal_address: true } });
+  return org?.postal_address ?? null;
+}
+
+/**
+ * The content columns a write sets. A document is rendered here, on the server, into the HTML and
+ * text every sender uses, so API clients, the dashboard and the worker agree; giving HTML or text
+ * beside it would be ambiguous and is refused. HTML or text given alone are hand-written content:
+ * the document, which no longer describes them, is dropped.
+ */
+export async function contentColumns(ctx: OrgContext, input: ContentInput): Promise<ContentColumns> {
+  const { content_json, html_content, text_content } = input;
+  if (content_json) {
+    if (html_content !== undefined) throw invalidField("html_content", "cannot be combined with content_json: the HTML is rendered from the document");
+    if (text_content !== undefined) throw invalidField("text_content", "cannot be combined with content_json: the text is rendered from the document");
+    const rendered = await renderDocument(content_json, { postalAddress: await postalAddress(ctx) });
+    return { content_json: content_json as Prisma.InputJsonValue, html_content: rendered.html, text_content: rendered.text };
+  }
+  const columns: ContentColumns = {};
+  if (html_content !== undefined) columns.html_content = html_content;
+  if (text_content !== undefined) columns.text_content = text_content;
+  if (content_json === null || html_content !== undefined || text_content !== undefined) columns.content_json = Prisma.DbNull;
+  return columns;
+}
