@@ -248,8 +248,9 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
           </div>
         </CardFooter>
       )}
+      {/* The pre-send checks belong to sending; pausing, resuming and cancelling only confirm. */}
       <SendWithChecksDialog
-        open={confirmOpen && action !== "cancel"}
+        open={confirmOpen && (action === "send" || action === "schedule")}
         onOpenChange={setConfirmOpen}
         broadcastId={broadcast.id}
         title={confirmations[action].title}
@@ -264,7 +265,7 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
         }}
       />
       <ConfirmDialog
-        open={confirmOpen && action === "cancel"}
+        open={confirmOpen && action !== "send" && action !== "schedule"}
         onOpenChange={setConfirmOpen}
         title={confirmations[action].title}
         description={description[action]}
