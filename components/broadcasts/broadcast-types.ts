@@ -16,11 +16,18 @@ export const readOnlyReason: Record<BroadcastStatus, string> = {
 };
 
 /** Why a paused broadcast is paused, in words. */
-export const pausedReasonText: Record<NonNullable<Broadcast["paused_reason"]>, string> = {
-  manual: "Someone on your team paused it.",
-  bounce_rate: "It paused itself: too many of its emails bounced. Check the list's quality before resuming.",
-  complaint_rate: "It paused itself: too many recipients marked it as spam. Check the audience and content before resuming.",
-};
+/** Why a paused broadcast is paused, with the figures that tripped a circuit breaker. */
+export function pausedReasonText(broadcast: Pick<Broadcast, "paused_reason" | "sent_count" | "bounced_count" | "complained_count">): string {
+  const attempts = broadcast.sent_count + broadcast.bounced_count;
+  switch (broadcast.paused_reason) {
+    case "bounce_rate":
+      return `It paused itself: ${rate(broadcast.bounced_count, attempts)} of its ${attempts.toLocaleString()} emails attempted hard-bounced, past your organization's limit (Settings → Organization). Check the list's quality before resuming.`;
+    case "complaint_rate":
+      return `It paused itself: ${broadcast.complained_count.toLocaleString()} recipients (${rate(broadcast.complained_count, broadcast.sent_count)} of those sent) marked it as spam, past your organization's limit. Check the audience and content before resuming.`;
+    default:
+      return "Someone on your team paused it.";
+  }
+}
 
 /** `part` as a share of `whole`, e.g. "42.5%"; empty when nothing was sent yet. */
 export function rate(part: number, whole: number): string {

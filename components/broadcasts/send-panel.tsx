@@ -147,7 +147,7 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
         {broadcast.status === "failed" && broadcast.failure_reason && <Callout tone="danger" title="Sending failed">{broadcast.failure_reason}</Callout>}
         {broadcast.status === "paused" && (
           <Callout tone="warning" title="Paused">
-            {pausedReasonText[broadcast.paused_reason ?? "manual"]}
+            {pausedReasonText(broadcast)}
             {broadcast.paused_at && <> Paused <RelativeTime value={broadcast.paused_at} />.</>}
           </Callout>
         )}

@@ -1,12 +1,13 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { Inbox as InboxIcon, Plus } from "lucide-react";
+import { Inbox as InboxIcon, Pause, Play, Plus } from "lucide-react";
 import { useState } from "react";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DropdownMenuItem } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-actions";
@@ -42,6 +43,16 @@ export function InboxesSection() {
     await queryClient.invalidateQueries({ queryKey: queryKeys.inboxes.all() });
   };
   const deleting = useConfirmTarget<Inbox>(remove);
+
+  const setPaused = async (inbox: Inbox, paused: boolean) => {
+    try {
+      await apiFetch(`/v1/inboxes/${inbox.id}`, { method: "PUT", body: { paused } });
+      toast.success(paused ? `Paused ${inbox.name}` : `Resumed ${inbox.name}`, paused ? "It sends nothing until you resume it." : "Rotation and sequences use it again.");
+    } catch (error) {
+      toast.error(error, paused ? "Could not pause the inbox" : "Could not resume the inbox");
+    }
+    await queryClient.invalidateQueries({ queryKey: queryKeys.inboxes.all() });
+  };
 
   const rows = inboxes.data ?? [];
   const addButton = (
@@ -90,6 +101,11 @@ export function InboxesSection() {
                     )}
                   </div>
                   <p className="text-[13px] text-zinc-500">{inbox.from_name ? `${inbox.from_name} <${inbox.from_email}>` : inbox.from_email}</p>
+                  {inbox.paused_reason === "bounce_rate" && (
+                    <p className="mt-1 text-[13px] text-amber-800" role="note">
+                      Paused itself: too many of its recent emails hard-bounced. Clean the lists it sends to, then resume it.
+                    </p>
+                  )}
                 </TableCell>
                 <TableCell>
                   <InboxVerification inbox={inbox} />
@@ -104,6 +120,10 @@ export function InboxesSection() {
                 <TableCell className="text-right">
                   <RowActions name={inbox.name}>
                     <RowEditItem onSelect={() => openForm(inbox)} />
+                    <DropdownMenuItem onSelect={() => void setPaused(inbox, !inbox.paused)}>
+                      {inbox.paused ? <Play aria-hidden /> : <Pause aria-hidden />}
+                      {inbox.paused ? "Resume sending" : "Pause sending"}
+                    </DropdownMenuItem>
                     <RowDeleteItem onSelect={() => deleting.ask(inbox)} />
                   </RowActions>
                 </TableCell>

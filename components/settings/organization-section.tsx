@@ -142,6 +142,63 @@ function TrackingCard({ organization, editable }: { organization: Organization; 
   );
 }
 
+/** Percent as people type it ("5", "0.3") to the API's fraction; null when it is not a percentage the API takes. */
+const fraction = (percent: string) => {
+  const value = Number(percent.trim().replace(",", "."));
+  return percent.trim() !== "" && Number.isFinite(value) && value > 0 && value <= 100 ? value / 100 : null;
+};
+const percentText = (value: number) => String(Number((value * 100).toFixed(3)));
+
+function BreakersCard({ organization, editable }: { organization: Organization; editable: boolean }) {
+  const queryClient = useQueryClient();
+  type Values = { bounce_pause_threshold: string; complaint_pause_threshold: string };
+  const form = useForm<Values>({
+    defaultValues: { bounce_pause_threshold: percentText(organization.bounce_pause_threshold), complaint_pause_threshold: percentText(organization.complaint_pause_threshold) },
+  });
+  const { errors, isSubmitting, isDirty } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    const bounce = fraction(values.bounce_pause_threshold);
+    const complaint = fraction(values.complaint_pause_threshold);
+    if (bounce === null) form.setError("bounce_pause_threshold", { message: "A percentage above 0 and at most 100" });
+    if (complaint === null) form.setError("complaint_pause_threshold", { message: "A percentage above 0 and at most 100" });
+    if (bounce === null || complaint === null) return;
+    try {
+      const saved = await saveOrganization({ bounce_pause_threshold: bounce, complaint_pause_threshold: complaint });
+      queryClient.setQueryData(organizationKey, saved);
+      form.reset({ bounce_pause_threshold: percentText(saved.bounce_pause_threshold), complaint_pause_threshold: percentText(saved.complaint_pause_threshold) });
+      toast.success("Circuit breakers saved", "Broadcasts and inboxes sending from now on are judged by them.");
+    } catch (error) {
+      applyServerErrors(error, form.setError, ["bounce_pause_threshold", "complaint_pause_threshold"]);
+    }
+  });
+  return (
+    <Card>
+      <CardHeader
+        title="Circuit breakers"
+        description="A broadcast pauses itself when, after 100 attempts, its hard bounces or complaints pass these rates; an inbox pauses when its recent bounces do. Mailbox providers start filtering at a few percent of bounces and at 0.3 % of complaints."
+      />
+      <form id="organization-breakers" onSubmit={submit} noValidate>
+        <CardBody className="flex flex-col gap-4 sm:flex-row">
+          <FormError message={errors.root?.server?.message} />
+          <FormField label="Pause at hard-bounce rate (%)" error={errors.bounce_pause_threshold?.message} className="max-w-56">
+            <Input inputMode="decimal" disabled={!editable} {...form.register("bounce_pause_threshold")} />
+          </FormField>
+          <FormField label="Pause at complaint rate (%)" error={errors.complaint_pause_threshold?.message} className="max-w-56">
+            <Input inputMode="decimal" disabled={!editable} {...form.register("complaint_pause_threshold")} />
+          </FormField>
+        </CardBody>
+        {editable && (
+          <CardFooter>
+            <Button type="submit" loading={isSubmitting} disabled={!isDirty}>
+              Save thresholds
+            </Button>
+          </CardFooter>
+        )}
+      </form>
+    </Card>
+  );
+}
+
 export function OrganizationSection() {
   const organization = useQuery({ queryKey: organizationKey, queryFn: () => apiFetch<Organization>("/v1/organization") });
   if (organization.isPending) {
@@ -176,6 +233,7 @@ export function OrganizationSection() {
       <NameCard key={organization.data.id} organization={organization.data} editable={editable} />
       <AddressCard key={`address-${organization.data.id}`} organization={organization.data} editable={editable} />
       <TrackingCard organization={organization.data} editable={editable} />
+      <BreakersCard key={`breakers-${organization.data.id}`} organization={organization.data} editable={editable} />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { arfOutcome, dsnOutcome, parseReport, type FeedbackKind, type ParsedRepo
 import { recordFeedback, type FeedbackOutcome } from "./record-feedback";
 import { readReturnPath } from "./verp";
 import { errorField, log } from "@/lib/log";
+import { tripBreakersForEmails } from "@/lib/sending/breakers";
 
 type Claimed = { id: string; source: "smtp" | "imap"; recipient: string; organization_id: string | null; inbox_id: string | null; raw: Uint8Array | null; attempts: number };
 type Target = { id: string; organization_id: string; to_email: string; from_email: string; message_id: string };
@@ -151,6 +152,10 @@ export async function processFeedbackReports(options: { limit?: number; organiza
   const exhausted = claimed.filter((c) => c.attempts > MAX_ATTEMPTS);
   const verdicts = await judge(claimed.filter((c) => c.attempts <= MAX_ATTEMPTS));
   verdicts.push(...exhausted.map((c): Verdict => ({ id: c.id, status: "discarded", result: "could not be recorded after several attempts", organizationId: c.organization_id, emailId: null })));
+  // Bounces and complaints count towards the circuit breakers of their broadcasts and inboxes.
+  const judged = verdicts.flatMap((v) =>
+    v.outcome && (v.outcome.kind === "hard_bounce" || v.outcome.kind === "complaint") ? [{ id: v.outcome.emailId, organizationId: v.outcome.organizationId }] : [],
+  );
   try {
     await record(verdicts);
   } catch (error) {
@@ -164,6 +169,7 @@ export async function processFeedbackReports(options: { limit?: number; organiza
       }
     }
   }
+  await tripBreakersForEmails(judged);
   return claimed.length;
 }
 

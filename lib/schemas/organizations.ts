@@ -12,6 +12,14 @@ export const updateOrganizationInput = z.object({
     .nullable()
     .optional()
     .meta({ description: "The postal address the footer block of the visual editor shows in marketing mail (at most 1000 characters)." }),
+  bounce_pause_threshold: z.number().gt(0).max(1).optional().meta({
+    description:
+      "Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `bounce_rate`) when, over at least 100 attempts, more than this fraction of them hard-bounced; an inbox too, over its recent attempts. Default 0.05 (5 %).",
+  }),
+  complaint_pause_threshold: z.number().gt(0).max(1).optional().meta({
+    description:
+      "Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `complaint_rate`) when, over at least 100 attempts, complaints pass this fraction of the emails accepted. Default 0.003 (0.3 %).",
+  }),
 });
 export type UpdateOrganizationInput = z.infer<typeof updateOrganizationInput>;
 
@@ -20,6 +28,8 @@ export const organization = z.object({
   name: z.string(),
   tracking_enabled: z.boolean(),
   postal_address: z.string().nullable(),
+  bounce_pause_threshold: z.number().meta({ description: "Extension: the hard-bounce rate (a fraction) past which broadcasts and inboxes pause themselves." }),
+  complaint_pause_threshold: z.number().meta({ description: "Extension: the complaint rate (a fraction) past which broadcasts pause themselves." }),
   created_at: dateTime,
   updated_at: dateTime,
   role: memberRole.meta({ description: "The caller's role in the organization." }),

@@ -7,6 +7,7 @@ import type { SendBroadcastInput } from "@/lib/schemas/broadcast-sending";
 import { lockBroadcast, serializeBroadcast } from "@/lib/services/broadcasts";
 import { assertInboxesVerified, assertProvenSender } from "@/lib/services/sender-proof";
 import { audienceCondition } from "./audience";
+import { foldBroadcastCounters } from "./broadcast-counters";
 import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "./queue";
 import { notifyBroadcastStopped } from "./stop-signals";
 
@@ -166,6 +167,12 @@ export async function resumeBroadcast(ctx: OrgContext, id: string) {
     await tx.$executeRaw`
       UPDATE emails SET status = 'queued', updated_at = now()
       WHERE broadcast_id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid AND status = 'scheduled'`;
+    // The circuit breakers judge only what is sent from here on (breakers.ts): the counters, with
+    // what is recorded but not yet folded into them, become their new starting point.
+    await foldBroadcastCounters([id], tx);
+    await tx.$executeRaw`
+      UPDATE broadcasts SET breaker_base_sent = sent_count, breaker_base_bounced = bounced_count, breaker_base_complained = complained_count
+      WHERE id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid`;
     const row = await tx.broadcast.update({
       where: { id, organization_id: ctx.organizationId },
       data: { status: "sending", paused_reason: null, paused_at: null },

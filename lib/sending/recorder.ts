@@ -18,7 +18,8 @@ export type RecorderOptions = {
   retryDelaysMs?: number[];
   /** Most outcomes one transaction writes. */
   maxBatch?: number;
-  onRecorded: (ids: string[], touchedBroadcasts: string[]) => void;
+  /** After each recorded batch: its emails, the broadcasts it touched, and the broadcasts and inboxes that had a hard bounce in it. */
+  onRecorded: (ids: string[], touchedBroadcasts: string[], bounced: { broadcasts: string[]; inboxes: string[] }) => void;
   /** A write failed (the database is away): the outcomes stay here and are tried again. */
   onFailure: (error: unknown) => void;
   /** Room again under the bound of unrecorded emails. */
@@ -122,7 +123,11 @@ export class Recorder {
       this.retryMs = RETRY_FIRST_MS;
       this.flushing--;
       this.flushingSent -= sent;
-      this.options.onRecorded(taken.map(idOf), touched);
+      const bounces = taken.flatMap((o) => (o.kind === "result" && o.result.kind === "bounced" ? [o.result.outgoing] : []));
+      this.options.onRecorded(taken.map(idOf), touched, {
+        broadcasts: [...new Set(bounces.flatMap((b) => (b.email.broadcast_id ? [b.email.broadcast_id] : [])))],
+        inboxes: [...new Set(bounces.flatMap((b) => (b.inbox ? [b.inbox.id] : [])))],
+      });
     } catch (error) {
       this.buffer.unshift(...taken);
       this.flushing--;

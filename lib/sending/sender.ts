@@ -1,5 +1,6 @@
 import { env } from "@/lib/env";
 import type { OutboundPolicy } from "@/lib/net/outbound-policy";
+import { tripBreakers } from "./breakers";
 import { foldBroadcastCounters } from "./broadcast-counters";
 import { claimDueEmails, type Claimed } from "./claim";
 import { completeFinishedBroadcasts } from "./complete-broadcasts";
@@ -104,6 +105,7 @@ export function createSender(options: SenderOptions = {}): Sender {
     }));
 
   const touched = new Set<string>();
+  let breaking: Promise<void> = Promise.resolve();
   let completionTimer: NodeJS.Timeout | null = null;
   let completing: Promise<void> = Promise.resolve();
   const completeTouched = () => {
@@ -121,7 +123,7 @@ export function createSender(options: SenderOptions = {}): Sender {
 
   const recorder = new Recorder({
     retryDelaysMs: options.retryDelaysMs,
-    onRecorded: (ids, broadcasts) => {
+    onRecorded: (ids, broadcasts, bounced) => {
       for (const id of ids) {
         held.delete(id);
         const wake = waiters.get(id);
@@ -131,6 +133,9 @@ export function createSender(options: SenderOptions = {}): Sender {
         }
       }
       for (const id of broadcasts) touched.add(id);
+      // Bounces are judged at once, not after the counters' fold: a breaker must trip within a
+      // few batches of crossing its threshold (breakers.ts).
+      if (bounced.broadcasts.length > 0 || bounced.inboxes.length > 0) breaking = breaking.then(() => tripBreakers(bounced.broadcasts, bounced.inboxes));
       if (broadcasts.length > 0 && !completionTimer) completionTimer = setTimeout(completeTouched, COMPLETION_DELAY_MS);
     },
     onFailure: () => leases?.noteFailure(),

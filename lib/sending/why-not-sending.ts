@@ -57,7 +57,7 @@ async function inboxReasons(b: Broadcast, now: Date): Promise<{ reasons: Reason[
       continue;
     }
     if (inbox.paused) {
-      reasons.push({ code: "INBOX_PAUSED", message: `${label} is paused.` });
+      reasons.push({ code: "INBOX_PAUSED", message: inbox.paused_reason === "bounce_rate" ? `${label} paused itself: too many of its recent emails hard-bounced.` : `${label} is paused.` });
       continue;
     }
     const speed = resolveSpeed(b.sending_speed, inbox, now);

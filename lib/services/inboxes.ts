@@ -19,6 +19,8 @@ function serialize(row: Inbox, verifiedDomains: ReadonlySet<string>) {
     reply_to: row.reply_to,
     daily_limit: row.daily_limit,
     paused: row.paused,
+    paused_reason: row.paused ? (row.paused_reason ?? "manual") : null,
+    paused_at: row.paused ? row.paused_at : null,
     last_error: row.last_error,
     verification: inboxVerification(row, verifiedDomains),
     smtp: {
@@ -192,6 +194,10 @@ export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInbo
     reply_to: input.reply_to,
     daily_limit: input.daily_limit,
     paused: input.paused,
+    // A person pausing says so; resuming clears the reason, and the bounce-rate breaker counts
+    // only the attempts from here on (breakers.ts).
+    ...(input.paused === true && !current.paused && { paused_reason: "manual" as const, paused_at: new Date() }),
+    ...(input.paused === false && current.paused && { paused_reason: null, paused_at: null, breaker_since: new Date() }),
     smtp_host: smtp?.host,
     smtp_port: smtp?.port,
     smtp_secure: smtp?.secure,

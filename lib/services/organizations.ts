@@ -10,6 +10,8 @@ const serialize = (ctx: OrgContext, organization: Organization) => ({
   name: organization.name,
   tracking_enabled: organization.tracking_enabled,
   postal_address: organization.postal_address,
+  bounce_pause_threshold: organization.bounce_pause_threshold,
+  complaint_pause_threshold: organization.complaint_pause_threshold,
   created_at: organization.created_at,
   updated_at: organization.updated_at,
   role: ctx.role,
@@ -22,7 +24,13 @@ export async function getOrganization(ctx: OrgContext) {
 }
 
 export async function updateOrganization(ctx: OrgContext, input: UpdateOrganizationInput) {
-  const data = { name: input.name, tracking_enabled: input.tracking_enabled, postal_address: input.postal_address?.trim() || (input.postal_address === undefined ? undefined : null) };
+  const data = {
+    name: input.name,
+    tracking_enabled: input.tracking_enabled,
+    postal_address: input.postal_address?.trim() || (input.postal_address === undefined ? undefined : null),
+    bounce_pause_threshold: input.bounce_pause_threshold,
+    complaint_pause_threshold: input.complaint_pause_threshold,
+  };
   // An empty body changes nothing, so updated_at keeps telling when something last did.
   if (Object.values(data).every((value) => value === undefined)) return getOrganization(ctx);
   const { count } = await db.organization.updateMany({ where: { id: ctx.organizationId }, data });
