@@ -4,6 +4,7 @@ import { env } from "@/lib/env";
 import { domainOf } from "@/lib/services/sender-domains";
 import { isInboxProven, verifiedDomainNames } from "@/lib/services/sender-proof";
 import { audienceCondition } from "./audience";
+import { keepStatisticsCurrent } from "@/lib/db/statistics";
 
 type FanningBroadcast = {
   id: string;
@@ -32,6 +33,8 @@ const EARLY_TOLERANCE_MS = 5_000;
 // The first chunk is small so the first emails leave at once; later ones are large for throughput.
 const FIRST_CHUNK = 200;
 const CHUNK = 5_000;
+/** How many new emails a fan-out writes between looks at whether the table's statistics went stale. */
+const STATISTICS_EVERY = 20_000;
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
 const broadcastColumns = Prisma.sql`id, organization_id, status::text AS status, scheduled_at, fanned_out_at, subject, from_email,
@@ -153,6 +156,7 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
   let limit = FIRST_CHUNK;
   // Rows created so far (a resumed fan-out starts from those of the run it resumes): where the rotation continues.
   let offset = await db.email.count({ where: { broadcast_id: broadcastId, sequence_position: 0 } });
+  let analyzedAt = offset;
   for (;;) {
     const step = await db.$transaction(
       async (tx) => {
@@ -191,6 +195,10 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
       { timeout: 5 * 60_000, maxWait: 60_000 },
     );
     if (step === "failed") return "failed";
+    // The claims and outcome updates plan on the emails table as it is now, not as before this fan-out.
+    if (step === "done" || offset - analyzedAt >= STATISTICS_EVERY) {
+      if ((await keepStatisticsCurrent(["emails"], offset - analyzedAt)).length > 0) analyzedAt = offset;
+    }
     if (step !== "more") return "started";
     limit = CHUNK;
   }

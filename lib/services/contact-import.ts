@@ -10,6 +10,7 @@ import { emitImportedContactEvents } from "@/lib/webhooks/emit-imported-contact-
 import { MAX_IMPORT_ERRORS, type ImportContactsInput, type ImportContactsResult, type ImportError } from "@/lib/schemas/contacts";
 import { copyText, openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
 import type { CsvUpload } from "./csv-upload";
+import { keepStatisticsCurrent } from "@/lib/db/statistics";
 
 // `given` is the email as the file wrote it, when that differs from the normalized one (for the errors of repeats).
 const STAGING_TABLE = `
@@ -221,6 +222,8 @@ export async function importContacts(
     if (input.segment_id) await client.query(ADD_TO_SEGMENT, [ctx.organizationId, input.segment_id]);
     await emitImportedContactEvents(client, ctx.organizationId);
     await client.query("COMMIT");
+    // A list imported to be sent at once must not be planned as the tables were before it.
+    await keepStatisticsCurrent(input.segment_id ? ["contacts", "segment_contacts"] : ["contacts"], created + updated);
     return { created, updated, skipped: errorsTotal + staged - updated - created, errors, errors_total: errorsTotal };
   } catch (error) {
     failed = true;

@@ -12,6 +12,7 @@ import { normalizeEmail } from "@/lib/schemas/common";
 import { emitContactEvents } from "@/lib/webhooks/emit-contact-events";
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import type { DbClient } from "./owned-records";
+import { keepStatisticsCurrent } from "@/lib/db/statistics";
 
 /**
  * A contact row, whether read by Prisma or by plain SQL (where a NULL tags array can appear), with
@@ -137,7 +138,7 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
       tags: c.tags ?? [],
     })),
   );
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const created = await tx.$queryRaw<{ id: string }[]>`
     WITH input AS (
       SELECT DISTINCT ON (x.email) x.*
@@ -157,6 +158,8 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
     await emitContactEvents(tx, { organizationId: ctx.organizationId, type: "contact.created", contactIds: created.map((row) => row.id) });
     return { imported: created.length, total: input.contacts.length };
   });
+  await keepStatisticsCurrent(["contacts"], result.imported);
+  return result;
 }
 
 /**

@@ -4,6 +4,7 @@ import { cursorPage, type CursorParams } from "@/lib/api/pagination";
 import { db, Prisma } from "@/lib/db";
 import type { Segment } from "@/lib/generated/prisma/client";
 import type { AddSegmentContactsInput, CreateSegmentInput, UpdateSegmentInput } from "@/lib/schemas/segments";
+import { keepStatisticsCurrent } from "@/lib/db/statistics";
 
 const withCount = { _count: { select: { contacts: true } } } as const;
 
@@ -118,6 +119,7 @@ export async function addSegmentContacts(ctx: OrgContext, id: string, input: Add
       SELECT ${segment[0].id}::uuid, contact_id, ${ctx.organizationId}::uuid FROM unnest(${contacts.map((c) => c.id)}::uuid[]) AS contact_id
       ON CONFLICT DO NOTHING`;
   }, TRANSACTION);
+  await keepStatisticsCurrent(["segment_contacts"], added);
   return { added };
 }
 

@@ -40,6 +40,8 @@ describe("Inboxes", () => {
         reply_to: "replies@example.com",
         daily_limit: 50,
         paused: false,
+        paused_reason: null,
+        paused_at: null,
         last_error: null,
         verification: { status: "unverified", method: null, confirmed_at: null, confirmation_sent_at: null, confirmation_expires_at: null },
         smtp: { host: "smtp.example.com", port: 587, secure: false, username: "ada@example.com", has_password: true },

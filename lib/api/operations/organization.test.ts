@@ -29,6 +29,8 @@ describe("Organization", () => {
         name: "Acme",
         tracking_enabled: true,
         postal_address: null,
+        bounce_pause_threshold: 0.05,
+        complaint_pause_threshold: 0.003,
         created_at: row.created_at.toISOString(),
         updated_at: row.updated_at.toISOString(),
         role,
