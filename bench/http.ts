@@ -67,9 +67,9 @@ export class HttpError extends Error {
 
 /**
  * Closed-loop load: `connections` loops, each sending the next request as soon as the previous
- * answer is read, for `seconds`. Answers the successful requests per second.
+ * answer is read, for `seconds`. Answers the requests per second that got `expectStatus`.
  */
-export async function load(client: HttpClient, path: string, token: string | undefined, connections: number, seconds: number) {
+export async function load(client: HttpClient, path: string, token: string | undefined, connections: number, seconds: number, expectStatus = 200) {
   const deadline = performance.now() + seconds * 1000;
   let ok = 0;
   let failed = 0;
@@ -77,7 +77,7 @@ export async function load(client: HttpClient, path: string, token: string | und
   const loop = async () => {
     while (performance.now() < deadline) {
       const reply = await client.request("GET", path, { token });
-      if (reply.status === 200) ok++;
+      if (reply.status === expectStatus) ok++;
       else {
         failed++;
         lastFailure = `${reply.status} ${reply.body.toString("utf8", 0, 200)}`;

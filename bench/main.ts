@@ -79,8 +79,6 @@ export async function main(options: Options): Promise<number> {
     // The limits would answer 429 to a load test; this high, they are still checked on every request.
     RATE_LIMIT_PER_SECOND: "1000000",
     RATE_LIMIT_ORGANIZATION_PER_SECOND: "1000000",
-    // The baseline route (/api/bench/constant) answers only on a server the benchmark starts.
-    BENCH_ROUTES: "1",
   };
   const server = new ProductServer(port, path.join(dataDir, "server.log"), serverEnv);
   const http = new HttpClient("127.0.0.1", port, sizes.connections);

@@ -33,7 +33,6 @@ const schema = z.object({
     .transform((value) => (value === "true" ? 1 : value === "false" ? 0 : Number(value)))
     .pipe(z.number().int().min(0).max(20)),
   // Set by `npm run bench` only: serves the framework's bare baseline route.
-  BENCH_ROUTES: z.enum(["0", "1"]).default("0"),
   ALLOWED_PRIVATE_HOSTS: z
     .string()
     .default("")
@@ -106,8 +105,6 @@ export const env = {
   rateLimitAuthFailuresPerMinute: raw.RATE_LIMIT_AUTH_FAILURES_PER_MINUTE,
   /** Proxies in front of the app whose X-Forwarded-For entries are believed; 0: the connection's address is the client's. */
   trustProxy: raw.TRUST_PROXY,
-  /** Whether the benchmark's baseline route answers (only `npm run bench` sets BENCH_ROUTES=1). */
-  benchRoutes: raw.BENCH_ROUTES === "1",
   /** The organizations' default relay for broadcasts and emails without an inbox; SMTP_URL when unset. */
   smtpRelayUrl: raw.SMTP_RELAY_URL ?? raw.SMTP_URL,
   /** How long a worker owns a claimed email before another may take it over (crash recovery). */

@@ -1,6 +1,5 @@
 import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
-import { GET as benchConstant } from "@/app/api/bench/constant/route";
 import * as unknownV1 from "@/app/v1/[[...path]]/route";
 import { env } from "@/lib/env";
 import { pageContentSecurityPolicy } from "@/lib/http/security-headers";
@@ -36,11 +35,6 @@ describe("paths", () => {
     }
   });
 
-  it("does not serve the benchmark's baseline route unless the benchmark started the server", async () => {
-    expect(env.benchRoutes).toBe(false);
-    const response = benchConstant();
-    expect(response.status).toBe(404);
-  });
 });
 
 describe("headers", () => {

@@ -18,7 +18,7 @@ import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { pausedReasonText, rate, type Broadcast } from "./broadcast-types";
 import { SendWithChecksDialog } from "./presend-checks";
-import { isMissingRoute, useSendStatus, type SendStatus } from "./send-status";
+import { useSendStatus, type SendStatus } from "./send-status";
 
 type Action = "send" | "schedule" | "cancel" | "pause" | "resume";
 
@@ -103,8 +103,7 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
     },
     onError: (error, chosen) => {
       const title = `Could not ${chosen} the broadcast`;
-      if (isMissingRoute(error)) toast.error(new Error("Sending is not available on this server yet."), title);
-      else if (error instanceof ApiError && error.details.length) {
+      if (error instanceof ApiError && error.details.length) {
         // BROADCAST_NOT_SENDABLE names each missing field; the editor marks them too.
         toast.error(new Error(`Fix the marked fields first: ${error.details.map((detail) => detail.message).join("; ")}.`), title);
         onRefused(error);
@@ -158,16 +157,12 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
             <Skeleton className="h-8 w-full" />
           </div>
         ) : status.isError ? (
-          isMissingRoute(status.error) ? (
-            <p className="text-sm text-zinc-500">Live progress appears here once the sending engine runs on this server.</p>
-          ) : (
-            <div className="flex items-start justify-between gap-3 text-sm text-zinc-600" role="alert">
-              <span>Could not load the sending status: {errorMessage(status.error)}</span>
-              <Button variant="secondary" size="sm" onClick={() => void status.refetch()}>
-                Retry
-              </Button>
-            </div>
-          )
+          <div className="flex items-start justify-between gap-3 text-sm text-zinc-600" role="alert">
+            <span>Could not load the sending status: {errorMessage(status.error)}</span>
+            <Button variant="secondary" size="sm" onClick={() => void status.refetch()}>
+              Retry
+            </Button>
+          </div>
         ) : status.data.progress.total > 0 ? (
           <Progression progress={status.data.progress} />
         ) : (
@@ -253,8 +248,9 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
           </div>
         </CardFooter>
       )}
+      {/* The pre-send checks belong to sending; pausing, resuming and cancelling only confirm. */}
       <SendWithChecksDialog
-        open={confirmOpen && action !== "cancel"}
+        open={confirmOpen && (action === "send" || action === "schedule")}
         onOpenChange={setConfirmOpen}
         broadcastId={broadcast.id}
         title={confirmations[action].title}
@@ -269,7 +265,7 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
         }}
       />
       <ConfirmDialog
-        open={confirmOpen && action === "cancel"}
+        open={confirmOpen && action !== "send" && action !== "schedule"}
         onOpenChange={setConfirmOpen}
         title={confirmations[action].title}
         description={description[action]}

@@ -2,18 +2,12 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { ApiError, apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/client/api";
 import type { broadcastSendingStatus } from "@/lib/schemas/broadcast-sending";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { Broadcast } from "./broadcast-types";
 
 export type SendStatus = z.infer<typeof broadcastSendingStatus>;
-
-/**
- * A 404 that is not the API's NOT_FOUND body means the route itself is missing: this server has
- * no sending engine yet. The broadcast exists (it was just loaded), so that is the only reading.
- */
-export const isMissingRoute = (error: unknown) => error instanceof ApiError && error.status === 404 && error.code !== "NOT_FOUND";
 
 /** GET /v1/broadcasts/{id}/status, polled every 2 s while the broadcast is sending. */
 export function useSendStatus(broadcast: Broadcast) {
