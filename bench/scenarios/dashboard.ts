@@ -127,7 +127,7 @@ async function keystroke(page: Page, input: string, prefix: string, last: string
   return shown - pressed;
 }
 
-type Sample = { contacts: Load; emails: Load; contactRare: number; contactCommon: number; emailRare: number };
+type Sample = { contacts: Load; emails: Load; contactRare: number; contactCommon: number; emailRare: number; emailCommon: number };
 
 export const dashboardScenario: Scenario = {
   id: "dashboard",
@@ -166,8 +166,9 @@ export const dashboardScenario: Scenario = {
         const contactCommon = await keystroke(page, "Search contacts", "user1", "2");
         const emails = await load(page, "/emails", "/v1/emails");
         const emailRare = await keystroke(page, "Filter by recipient", `user${rare.slice(0, -1)}`, rare.slice(-1));
-        if (round >= 0) samples.push({ contacts, emails, contactRare, contactCommon, emailRare });
-        bench.log(`  round ${round}: contacts ${contacts.firstRows.toFixed(0)} ms, emails ${emails.firstRows.toFixed(0)} ms, keystrokes ${contactRare.toFixed(0)}/${contactCommon.toFixed(0)}/${emailRare.toFixed(0)} ms`);
+        const emailCommon = await keystroke(page, "Filter by recipient", "user1", "2");
+        if (round >= 0) samples.push({ contacts, emails, contactRare, contactCommon, emailRare, emailCommon });
+        bench.log(`  round ${round}: contacts ${contacts.firstRows.toFixed(0)} ms, emails ${emails.firstRows.toFixed(0)} ms, keystrokes ${contactRare.toFixed(0)}/${contactCommon.toFixed(0)}/${emailRare.toFixed(0)}/${emailCommon.toFixed(0)} ms`);
       }
       const pick = (f: (s: Sample) => number) => samples.map(f);
       const longest = (f: (s: Sample) => Load) => Math.max(0, ...samples.flatMap((s) => f(s).longTasks));
@@ -180,7 +181,8 @@ export const dashboardScenario: Scenario = {
           `as above for /emails; baseline: the page's GET /v1/emails; longest long task ${longest((s) => s.emails).toFixed(0)} ms`),
         below("dashboard: contacts search keystroke", "ms p50", pick((s) => s.contactRare), pick((s) => s.contactCommon), FILTER_MS,
           `a search narrowing to one contact, ${keyNote}; baseline column: "user1" to "user12", matching 1 % of them (p50 ${median(pick((s) => s.contactCommon)).toFixed(0)} ms)`),
-        below("dashboard: emails recipient keystroke", "ms p50", pick((s) => s.emailRare), [], FILTER_MS, `a recipient matching one email, ${keyNote}`),
+        below("dashboard: emails recipient keystroke", "ms p50", pick((s) => s.emailRare), pick((s) => s.emailCommon), FILTER_MS,
+          `a recipient matching one email, ${keyNote}; baseline column: "user1" to "user12", matching 1 % of them (p50 ${median(pick((s) => s.emailCommon)).toFixed(0)} ms)`),
       ];
       return results;
     } catch (error) {
