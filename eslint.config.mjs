@@ -1,9 +1,56 @@
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
+// The rooms of the codebase (ARCHITECTURE.md). Code that ships to the browser must not reach the
+// server's rooms: importing the database client, a service or the sending engine into a component
+// would bundle server code (and its secrets' names) for the browser, or fail at run time far from
+// the mistake. Schemas (zod), templating and the generated enums are pure and shared by both rooms.
+const browserRoom = {
+  files: ["components/**/*.{ts,tsx}", "lib/client/**/*.{ts,tsx}"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          { group: ["@/lib/db", "@/lib/db/**", "@/lib/db.*"], message: "The database is the server's: call the API (lib/client) instead." },
+          { group: ["@/lib/services/**"], message: "Services run on the server: call the API (lib/client) instead." },
+          { group: ["@/lib/sending/**", "@/lib/replies/**", "@/lib/feedback/**", "@/lib/webhooks/**", "@/lib/sequences/**"], message: "The engine runs in the worker, never in the browser." },
+          { group: ["@/lib/env", "@/lib/env.*"], message: "Settings are the server's (and hold secrets); pass what a screen needs through the API." },
+          { regex: "^@/lib/auth/(?!sign-in-errors$)", message: "Authentication runs on the server; the browser uses next-auth/react and lib/client/session." },
+          { regex: "^@/lib/generated/prisma(?!/enums$)", message: "Only the generated enums are browser-safe; the Prisma client is the server's." },
+        ],
+      },
+    ],
+  },
+};
+
+// One place reads the environment (lib/env.ts): it validates every setting once, gives defaults and
+// documents them, so a typo in a variable's name is a start-up error, not an undefined at run time.
+// Tests, benchmarks and scripts set the environment of the processes they start, so they may.
+const environmentRoom = {
+  files: ["**/*.{ts,tsx,mjs}"],
+  ignores: [
+    "lib/env.ts",
+    "**/*.test.ts",
+    "lib/testing/**",
+    "e2e/**",
+    "faults/**",
+    "bench/**",
+    "scripts/**",
+    "playwright.config.ts",
+    // Next.js tells the runtime through NEXT_RUNTIME before any module of ours may be imported.
+    "instrumentation.ts",
+  ],
+  rules: {
+    "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read settings from lib/env.ts (the one place that validates them)." }],
+  },
+};
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
+  browserRoom,
+  environmentRoom,
   { ignores: [".next/**", "lib/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
 ];
 export default config;

@@ -20,6 +20,7 @@ const schema = z.object({
   SMTP_RELAY_URL: z.string().url().optional(),
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TEST_SENDS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(50),
   SPAMASSASSIN_PATH: z.string().default("spamassassin"),
   INVITATIONS_PER_DAY: z.coerce.number().int().min(1).default(50),
@@ -99,6 +100,8 @@ export const env = {
   chromiumPath: raw.CHROMIUM_PATH,
   /** Sustained requests per second per API key or signed-in user (bursts of twice that); 0 turns the limit off. */
   rateLimitPerSecond: raw.RATE_LIMIT_PER_SECOND,
+  /** The lowest level the structured log (lib/log.ts) writes. */
+  logLevel: raw.LOG_LEVEL,
   /** Sustained requests per second per organization, all its keys and users together (bursts of twice that); 0: off. */
   rateLimitOrganizationPerSecond: raw.RATE_LIMIT_ORGANIZATION_PER_SECOND,
   /** Failed authentications per client address per minute (as a burst, refilled evenly over the minute); 0: off. */

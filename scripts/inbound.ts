@@ -5,14 +5,15 @@ import { pool } from "@/lib/db/pool";
 import { ensureDatabase } from "@/lib/db/ensure-database";
 import { env } from "@/lib/env";
 import { startInboundServer } from "@/lib/feedback/inbound-server";
+import { log } from "@/lib/log";
 
 if (env.inboundSmtpPort === 0) {
-  console.log("[inbound] INBOUND_SMTP_PORT=0: no listener");
+  log.info("[inbound] INBOUND_SMTP_PORT=0: no listener");
   process.exit(0);
 }
 await ensureDatabase();
 const server = await startInboundServer({ port: env.inboundSmtpPort, host: env.inboundSmtpListen });
-console.log(`[inbound] receiving delivery reports on ${env.inboundSmtpListen}:${server.port} for the MX ${env.inboundSmtpHost} (pid ${process.pid})`);
+log.info(`[inbound] receiving delivery reports on ${env.inboundSmtpListen}:${server.port} for the MX ${env.inboundSmtpHost} (pid ${process.pid})`);
 
 async function shutdown() {
   await server.close();

@@ -5,6 +5,7 @@ import { exitOnStartupError } from "@/lib/db/startup-error";
 import { env } from "@/lib/env";
 import { closeEngineDb } from "@/lib/sending/engine-db";
 import { isLoopTask, workerTasks, type LoopTask } from "./tasks";
+import { errorField, log } from "@/lib/log";
 
 // `npm run worker` (and beside Next.js in `npm run dev` / `npm start`): graphile-worker for the
 // broadcast-level jobs, plus one loop per background activity (the email sender first). Any
@@ -39,11 +40,11 @@ function startLoop(task: LoopTask) {
       let did = 0;
       try {
         did = await task.run();
-        if (failures > 0) console.log(`[worker] ${task.name} works again after ${failures} failed rounds`);
+        if (failures > 0) log.info({ task: task.name, failures }, `[worker] ${task.name} works again after ${failures} failed rounds`);
         failures = 0;
       } catch (error) {
         // One line per streak of failures, not one every round while the database is away.
-        if (failures === 0) console.error(`[worker] ${task.name} failed (retrying with backoff):`, message(error));
+        if (failures === 0) log.error({ task: task.name, err: errorField(error) }, `[worker] ${task.name} failed (retrying with backoff): ${message(error)}`);
         failures++;
       }
       if (stopping) break;
@@ -75,10 +76,10 @@ function startQueue(taskList: TaskList) {
         restarts = 0;
         await runner.promise;
         if (stopping) return;
-        console.error("[worker] the job queue stopped; starting it again");
+        log.error("[worker] the job queue stopped; starting it again");
       } catch (error) {
         if (stopping) return;
-        if (restarts === 0) console.error("[worker] the job queue failed (retrying with backoff):", message(error));
+        if (restarts === 0) log.error({ err: errorField(error) }, `[worker] the job queue failed (retrying with backoff): ${message(error)}`);
       }
       runner = null;
       restarts++;
@@ -97,29 +98,29 @@ function startQueue(taskList: TaskList) {
 
 // Whatever a library drops on the floor while the database is away must not end the process;
 // anything else is a bug worth a restart (the launcher restarts the worker).
-process.on("unhandledRejection", (reason) => console.error("[worker] unhandled rejection:", reason));
+process.on("unhandledRejection", (reason) => log.error({ err: errorField(reason) }, "[worker] unhandled rejection"));
 
 await ensureDatabase().catch(exitOnStartupError);
 const taskList: TaskList = {};
 for (const task of workerTasks) if (!isLoopTask(task)) taskList[task.name] = task.task;
 const queue = startQueue(taskList);
 const loops = workerTasks.filter(isLoopTask).map(startLoop);
-console.log(`[worker] running ${workerTasks.map((t) => t.name).join(", ")} (pid ${process.pid})`);
+log.info({ tasks: workerTasks.map((t) => t.name) }, `[worker] running ${workerTasks.map((t) => t.name).join(", ")} (pid ${process.pid})`);
 
 let shuttingDown = false;
 async function shutdown(signal: string) {
   if (shuttingDown) return;
   shuttingDown = true;
-  console.log(`[worker] ${signal}: finishing work in flight`);
+  log.info(`[worker] ${signal}: finishing work in flight`);
   const deadline = setTimeout(() => {
-    console.error(`[worker] still busy after ${SHUTDOWN_MS} ms; exiting (unrecorded emails are taken over when their lease runs out)`);
+    log.error(`[worker] still busy after ${SHUTDOWN_MS} ms; exiting (unrecorded emails are taken over when their lease runs out)`);
     process.exit(1);
   }, SHUTDOWN_MS);
   await Promise.all(loops.map((loop) => loop.stop()));
   await queue.stop();
   await Promise.all([db.$disconnect(), closeEngineDb()]);
   clearTimeout(deadline);
-  console.log("[worker] stopped");
+  log.info("[worker] stopped");
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

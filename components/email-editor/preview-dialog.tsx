@@ -6,7 +6,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { SandboxedFrame } from "@/components/ui/sandboxed-frame";
 import { cn } from "@/lib/client/cn";
 import type { Contact } from "@/lib/client/resources/contacts";
-import { contactValues, renderEmail } from "@/lib/sending/render";
+import { contactValues, renderEmail } from "@/lib/templating/render-email";
 import { ContactPicker } from "./preview-as";
 
 export type PreviewSource = { subject: string; previewText: string | null; fromName: string | null; fromEmail: string; html: string | null; text: string | null };

@@ -3,7 +3,7 @@
 import { CircleCheck, MailCheck } from "lucide-react";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
-import type { ConfirmOutcome } from "@/lib/services/inbox-confirmation";
+import type { ConfirmOutcome } from "@/lib/schemas/inboxes";
 
 const messages: Record<Exclude<ConfirmOutcome["state"], "confirmed">, string> = {
   expired: "This link has expired. Send a new confirmation from the inbox's settings.",

@@ -1,4 +1,5 @@
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { errorField, log } from "@/lib/log";
 
 export const errorStatus = {
   VALIDATION_ERROR: 400,
@@ -98,11 +99,11 @@ export function errorResponse(error: unknown, headers?: HeadersInit): Response {
   if (prismaCode === "P2025") return errorResponse(new AppError("NOT_FOUND", "Record not found"), headers);
   // The database is down or restarting: nothing is wrong with the request, it is worth repeating.
   if (isDatabaseUnavailable(error)) {
-    console.error("[api] database unavailable:", (error as Error).message ?? error);
+    log.warn({ err: errorField(error) }, "database unavailable; answering 503");
     const retry = new Headers(headers);
     retry.set("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     return errorResponse(new AppError("SERVICE_UNAVAILABLE", "The service is temporarily unavailable; retry shortly"), retry);
   }
-  console.error(error);
+  log.error({ err: errorField(error) }, "unexpected error; answering 500");
   return Response.json({ error: "Internal server error", code: "INTERNAL_ERROR" }, { status: 500, headers });
 }

@@ -1,6 +1,7 @@
 import { pool } from "@/lib/db/pool";
 import { env } from "@/lib/env";
 import { AppError } from "./errors";
+import { errorField, log } from "@/lib/log";
 
 /**
  * A token bucket: `burst` tokens, refilled at `perSecond`. The bucket itself lives in PostgreSQL
@@ -93,7 +94,7 @@ export function createRateLimiter(store: BucketStore, { maxKeys = 100_000 } = {}
       // goes on to meet whatever the outage does to it.
       if (Date.now() > quietUntil) {
         quietUntil = Date.now() + 10_000;
-        console.error("Rate limit: the shared bucket could not be read; limiting per process meanwhile", error);
+        log.error({ err: errorField(error) }, "rate limit: the shared bucket could not be read; limiting per process meanwhile");
       }
       granted = p.lease;
       tokens = 0;

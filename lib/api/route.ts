@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { z } from "zod";
+import { setLogOrganization, withLogContext } from "@/lib/log";
 import { admit } from "./admission";
 import { AppError, errorResponse, type ValidationIssue } from "./errors";
 import type { AnyOperation } from "./operation";
@@ -69,14 +71,32 @@ async function readBody(request: Request, limit: number): Promise<unknown> {
   }
 }
 
-/** Runs one operation for one request: admission (credential, limits, CSRF), role, input validation, service call, errors. */
+/** A caller's own request id when it is a sane token (so logs can be matched across systems), else a new one. */
+const requestIdOf = (request: Request) => {
+  const given = request.headers.get("x-request-id");
+  return given && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+};
+
+/**
+ * Runs one operation for one request, with its request id on every log line written meanwhile and
+ * on the answer (`X-Request-Id`), so a user's report of a failure can be found in the log.
+ */
 export async function execute(operation: AnyOperation, request: Request): Promise<Response> {
+  const requestId = requestIdOf(request);
+  const response = await withLogContext({ request_id: requestId }, () => executeOperation(operation, request));
+  response.headers.set("x-request-id", requestId);
+  return response;
+}
+
+/** Admission (credential, limits, CSRF), role, input validation, service call, errors. */
+async function executeOperation(operation: AnyOperation, request: Request): Promise<Response> {
   let spooled: Spooled | undefined;
   let limits: Verdict[] = [];
   try {
     const url = new URL(request.url);
     const caller = await admit(request, (verdicts) => (limits = verdicts));
     let ctx: unknown = caller.user;
+    if (caller.org) setLogOrganization(caller.org.organizationId);
     if (operation.auth !== "user") {
       if (!caller.org) throw new AppError("FORBIDDEN", "You are not a member of any organization");
       if (operation.auth === "admin" && caller.org.role === "member") {

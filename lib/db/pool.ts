@@ -1,5 +1,6 @@
 import pg from "pg";
 import { env } from "@/lib/env";
+import { errorField, log } from "@/lib/log";
 
 // Plain pg for what Prisma cannot express: COPY streams, server-side cursors, SKIP LOCKED claims.
 const globalForPool = globalThis as unknown as { pgPool?: pg.Pool };
@@ -7,7 +8,7 @@ const globalForPool = globalThis as unknown as { pgPool?: pg.Pool };
 function createPool(): pg.Pool {
   const created = new pg.Pool({ connectionString: env.databaseUrl, max: 10, connectionTimeoutMillis: 10_000 });
   // An idle connection the database drops (a restart) must not end the process: the pool replaces it.
-  created.on("error", (error) => console.warn(`[db] database connection lost: ${error.message}`));
+  created.on("error", (error) => log.warn({ err: errorField(error) }, "db: database connection lost"));
   return created;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contactValues, renderEmail } from "@/lib/sending/render";
+import { contactValues, renderEmail } from "@/lib/templating/render-email";
 import { emailDocument } from "./document";
 import { renderDocument } from "./render";
 

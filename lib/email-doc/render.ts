@@ -1,5 +1,5 @@
 import mjml2html from "mjml";
-import { htmlToText } from "@/lib/sending/html-to-text";
+import { htmlToText } from "@/lib/templating/html-to-text";
 import type { Block, EmailDocument, Inline, SimpleBlock } from "./document";
 
 /** What the document does not say: the footer's address. */

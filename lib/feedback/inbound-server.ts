@@ -3,6 +3,7 @@ import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "s
 import { pool } from "@/lib/db/pool";
 import { reportFingerprint } from "./fingerprint";
 import { readReturnPath } from "./verp";
+import { errorField, log } from "@/lib/log";
 
 /** A delivery report carries the original's headers, an ARF report the whole original: 2 MB is ample. */
 export const MAX_REPORT_BYTES = 2 * 1024 * 1024;
@@ -79,7 +80,7 @@ export async function startInboundServer(options: InboundOptions): Promise<Inbou
             callback(null, "2.0.0 Report received");
           },
           (error: unknown) => {
-            console.warn("[inbound] could not store a report:", error instanceof Error ? error.message : error);
+            log.warn({ err: errorField(error) }, "inbound: could not store a report");
             callback(smtpError(451, "4.3.0 Try again later"));
           },
         );
@@ -87,7 +88,7 @@ export async function startInboundServer(options: InboundOptions): Promise<Inbou
     },
   });
   // A client that misbehaves ends its own connection, never the listener.
-  server.on("error", (error) => console.warn("[inbound]", error.message));
+  server.on("error", (error) => log.warn({ err: errorField(error) }, "inbound: listener error"));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host ?? "0.0.0.0", () => {

@@ -4,6 +4,7 @@ import { reportFingerprint } from "./fingerprint";
 import { arfOutcome, dsnOutcome, parseReport, type FeedbackKind, type ParsedReport } from "./parse-report";
 import { recordFeedback, type FeedbackOutcome } from "./record-feedback";
 import { readReturnPath } from "./verp";
+import { errorField, log } from "@/lib/log";
 
 type Claimed = { id: string; source: "smtp" | "imap"; recipient: string; organization_id: string | null; inbox_id: string | null; raw: Uint8Array | null; attempts: number };
 type Target = { id: string; organization_id: string; to_email: string; from_email: string; message_id: string };
@@ -153,13 +154,13 @@ export async function processFeedbackReports(options: { limit?: number; organiza
   try {
     await record(verdicts);
   } catch (error) {
-    console.warn("[feedback] recording a batch failed; recording report by report:", error instanceof Error ? error.message : error);
+    log.warn({ err: errorField(error) }, "feedback: recording a batch failed; recording report by report");
     for (const verdict of verdicts) {
       try {
         await record([verdict]);
       } catch (single) {
         // Left `processing`: its lease runs out and it is tried again, up to MAX_ATTEMPTS.
-        console.warn(`[feedback] report ${verdict.id} could not be recorded:`, single instanceof Error ? single.message : single);
+        log.warn({ report_id: verdict.id, err: errorField(single) }, "feedback: a report could not be recorded");
       }
     }
   }

@@ -4,6 +4,7 @@ import { openSecret } from "@/lib/crypto/secret-box";
 import { db, Prisma } from "@/lib/db";
 import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import { recordRawReply } from "./record-reply";
+import { errorField, log } from "@/lib/log";
 
 export type ImapInbox = {
   id: string;
@@ -122,7 +123,7 @@ export async function pollReplies(options: PollOptions = {}): Promise<number> {
     try {
       stored += await pollInbox(inbox, options);
     } catch (error) {
-      console.warn(`IMAP poll of inbox ${inbox.id} failed:`, error instanceof Error ? error.message : error);
+      log.warn({ inbox_id: inbox.id, organization_id: inbox.organization_id, err: errorField(error) }, "IMAP poll of an inbox failed");
     }
   }
   return stored;

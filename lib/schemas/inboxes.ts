@@ -88,3 +88,6 @@ export const inbox = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
+
+/** What following a sender-confirmation link did; the confirmation page shows it. */
+export type ConfirmOutcome = { state: "confirmed"; address: string } | { state: "expired" | "invalid" };

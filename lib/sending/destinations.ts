@@ -2,6 +2,7 @@ import type { InboxServer } from "./claim";
 import { deliver, type DeliveryResult } from "./deliver";
 import type { Outgoing } from "./prepare-batch";
 import { MAX_CONNECTIONS, type Transports } from "./transports";
+import { errorField, log } from "@/lib/log";
 
 /** Concurrent deliveries to one SMTP server (host and port) across all the inboxes that use it. */
 export const SERVER_CONNECTIONS = 20;
@@ -212,6 +213,6 @@ export class Destinations {
         this.pump();
         this.options.onRoom();
       })
-      .catch((error: unknown) => console.error("[sender] after a delivery:", error));
+      .catch((error: unknown) => log.error({ err: errorField(error) }, "sender: the work after a delivery failed"));
   }
 }

@@ -2,6 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
+import { errorField, log } from "@/lib/log";
 
 /**
  * The sending engine's own connections. Claims, preparation and outcome recording never wait for
@@ -14,7 +15,7 @@ const globalForEngine = globalThis as unknown as { engineDb?: PrismaClient; leas
 const ENGINE_CONNECTIONS = 8;
 
 /** A dropped connection is reported by the query that used it; an idle one's error must not end the process. */
-const ignoreIdleErrors = (error: Error) => console.warn(`[engine] idle database connection lost: ${error.message}`);
+const ignoreIdleErrors = (error: Error) => log.warn({ err: errorField(error) }, "engine: idle database connection lost");
 
 export function engineDb(): PrismaClient {
   globalForEngine.engineDb ??= new PrismaClient({

@@ -5,7 +5,7 @@ import type { Broadcast, Contact, Email, Inbox, SequenceStep, Template } from "@
 import { domainOf } from "@/lib/services/sender-domains";
 import { engineDb } from "./engine-db";
 import { mimeMessage } from "./mime-message";
-import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "./render";
+import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "@/lib/templating/render-email";
 import { unsubscribeUrls } from "./unsubscribe-token";
 import { returnPathHost } from "@/lib/services/domain-records";
 import { returnPathEnvelope, signing, type MessageWithDsn } from "@/lib/feedback/outgoing";

@@ -1,6 +1,7 @@
 import type { DeliveryResult } from "./deliver";
 import type { Outgoing, Withdrawn } from "./prepare-batch";
 import { recordOutcomes, RETRY_DELAYS_MS } from "./record-outcomes";
+import { errorField, log } from "@/lib/log";
 
 export type Outcome =
   | { kind: "result"; result: DeliveryResult }
@@ -127,7 +128,7 @@ export class Recorder {
       this.flushing--;
       this.flushingSent -= sent;
       this.options.onFailure(error);
-      if (!this.failing) console.error(`[sender] could not record ${taken.length} outcomes, keeping them to retry:`, (error as Error).message ?? error);
+      if (!this.failing) log.error({ outcomes: taken.length, err: errorField(error) }, "sender: could not record outcomes; keeping them to retry");
       this.failing = true;
       if (!this.retryTimer) {
         this.retryTimer = setTimeout(() => {

@@ -10,6 +10,7 @@ import { prepareBatch, type Outgoing } from "./prepare-batch";
 import { Recorder } from "./recorder";
 import { listenForStops } from "./stop-signals";
 import { Transports } from "./transports";
+import { errorField, log } from "@/lib/log";
 
 export type SenderOptions = {
   /** The organizations' default relay; env SMTP_RELAY_URL (or SMTP_URL) when not given. */
@@ -114,7 +115,7 @@ export function createSender(options: SenderOptions = {}): Sender {
       .then(() => foldBroadcastCounters(ids))
       .then(() => completeFinishedBroadcasts(ids))
       .then(() => undefined)
-      .catch((error: unknown) => console.error("[sender] folding counters / completing broadcasts failed (the housekeeping retries):", describe(error)));
+      .catch((error: unknown) => log.error({ err: errorField(error), detail: describe(error) }, "sender: folding counters or completing broadcasts failed (the housekeeping retries)"));
     return completing;
   };
 

@@ -8,7 +8,7 @@ import { emailSelect } from "@/lib/services/emails";
 import { domainOf } from "@/lib/services/sender-domains";
 import { assertInboxesVerified, assertProvenSender } from "@/lib/services/sender-proof";
 import { withIdempotency } from "./idempotency";
-import { contactValues, renderEmail, variableValues, type PlaceholderValues } from "./render";
+import { contactValues, renderEmail, variableValues, type PlaceholderValues } from "@/lib/templating/render-email";
 
 const orNull = (value: string | null | undefined) => (value ? value : null);
 

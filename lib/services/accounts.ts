@@ -11,13 +11,14 @@ import { normalizeEmail } from "@/lib/schemas/common";
 import type { SignUpInput } from "@/lib/schemas/accounts";
 import { consumeAccountToken, issueAccountToken, linkCooldownSeconds } from "./account-tokens";
 import { recordAudit, recordUserAudit } from "./audit-log";
+import { errorField, log } from "@/lib/log";
 
 /** Account mail is best effort: the answer to the request must not depend on the relay. */
 async function mailQuietly(mail: SystemMail) {
   try {
     await sendSystemMail(mail);
   } catch (error) {
-    console.error("account email could not be sent", error);
+    log.error({ err: errorField(error) }, "an account email could not be sent");
   }
 }
 

@@ -22,6 +22,7 @@ import {
   type RecordPurpose,
 } from "./domain-records";
 import { recordAudit } from "./audit-log";
+import { errorField, log } from "@/lib/log";
 
 const generateRsaKeyPair = promisify(generateKeyPair);
 
@@ -213,7 +214,7 @@ export async function recheckDomains(options: { intervalMs?: number; organizatio
       const domain = await db.domain.findFirst({ where: { id, organization_id } });
       if (domain) await refreshDomain(domain);
     } catch (error) {
-      console.warn(`[domains] re-check of ${id} failed:`, error instanceof Error ? error.message : error);
+      log.warn({ domain_id: id, err: errorField(error) }, "domains: a daily re-check failed");
     }
   }
   return due.length;

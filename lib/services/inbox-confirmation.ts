@@ -8,6 +8,7 @@ import { senderConfirmationEmail } from "@/lib/mail/sender-confirmation-email";
 import type { OutboundPolicy } from "@/lib/net/outbound-policy";
 import { classifyFailure } from "@/lib/sending/deliver";
 import { inboxTransportOptions } from "@/lib/sending/transports";
+import type { ConfirmOutcome } from "@/lib/schemas/inboxes";
 import { getInbox } from "./inboxes";
 import { isInboxProven, verifiedDomainNames } from "./sender-proof";
 
@@ -86,8 +87,6 @@ export async function describeSenderConfirmation(token: string, now = new Date()
   const expired = !inbox.sender_token_expires_at || inbox.sender_token_expires_at <= now;
   return { state: expired ? "expired" : "valid", address: inbox.from_email, inboxName: inbox.name, organizationName: inbox.organization.name };
 }
-
-export type ConfirmOutcome = { state: "confirmed"; address: string } | { state: "expired" | "invalid" };
 
 /**
  * Follows a confirmation link: in one statement the token is used up and the inbox verified, so a

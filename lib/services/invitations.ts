@@ -10,6 +10,7 @@ import { sendSystemMail } from "@/lib/mail/send-system-mail";
 import { normalizeEmail } from "@/lib/schemas/common";
 import type { CreateInvitationInput } from "@/lib/schemas/invitations";
 import { recordAudit } from "./audit-log";
+import { errorField, log } from "@/lib/log";
 
 const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -96,7 +97,7 @@ async function mailInvitation(invitationId: string, token: string) {
   try {
     await sendSystemMail(mail);
   } catch (error) {
-    console.error("invitation email could not be sent", error);
+    log.error({ err: errorField(error) }, "an invitation email could not be sent");
     throw new AppError("MAIL_DELIVERY_FAILED", "The invitation email could not be sent. Try again later.");
   }
   return serialize(invitation);

@@ -4,7 +4,7 @@ import { db, Prisma } from "@/lib/db";
 import type { PresendCheck, PresendChecks } from "@/lib/schemas/presend-checks";
 import { audienceCondition } from "@/lib/sending/audience";
 import { mimeMessage } from "@/lib/sending/mime-message";
-import { renderEmail } from "@/lib/sending/render";
+import { renderEmail } from "@/lib/templating/render-email";
 import { spamScore } from "@/lib/sending/spam-score";
 import { replacePlaceholders } from "@/lib/templating/variables";
 

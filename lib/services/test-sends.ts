@@ -6,7 +6,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { Contact, Inbox } from "@/lib/generated/prisma/client";
 import { mimeMessage } from "@/lib/sending/mime-message";
-import { contactValues, renderEmail, type RenderSource } from "@/lib/sending/render";
+import { contactValues, renderEmail, type RenderSource } from "@/lib/templating/render-email";
 import { Transports } from "@/lib/sending/transports";
 import { unsubscribeUrls } from "@/lib/sending/unsubscribe-token";
 import type { TestSendInput } from "@/lib/schemas/test-sends";

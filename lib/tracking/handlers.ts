@@ -2,6 +2,7 @@ import { clientAddress } from "@/lib/api/client-address";
 import { recordClick } from "./record-click";
 import { recordOpen } from "./record-open";
 import type { Visitor } from "./tracked-email";
+import { errorField, log } from "@/lib/log";
 
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
@@ -17,7 +18,7 @@ export async function handleOpen(request: Request, token: string): Promise<Respo
   try {
     await recordOpen(token, visitorOf(request));
   } catch (error) {
-    console.error("Recording an open failed", error);
+    log.error({ err: errorField(error) }, "tracking: recording an open failed");
   }
   return new Response(new Uint8Array(PIXEL), { headers: { ...noStore, "content-type": "image/gif", "content-length": String(PIXEL.length) } });
 }

@@ -1,6 +1,7 @@
 "use server";
 
-import { confirmSender, type ConfirmOutcome } from "@/lib/services/inbox-confirmation";
+import type { ConfirmOutcome } from "@/lib/schemas/inboxes";
+import { confirmSender } from "@/lib/services/inbox-confirmation";
 
 /** The confirmation page's button. No session needed: the token is the proof. */
 export async function confirmSenderAction(token: string): Promise<ConfirmOutcome> {

@@ -1,0 +1,45 @@
+import path from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+// The rooms (ARCHITECTURE.md) are kept by ESLint: this proves the rules bite where they should and
+// leave alone what is allowed, on code linted as if it lived at the given path.
+const root = path.resolve(import.meta.dirname, "..");
+const eslint = new ESLint({ cwd: root });
+
+async function ruleIds(filePath: string, code: string) {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, filePath) });
+  return result.messages.map((message) => `${message.line}:${message.ruleId}`);
+}
+
+describe("the rooms, as ESLint keeps them", () => {
+  it("refuses the database, services, the engine, settings and the Prisma client in a component", { timeout: 60_000 }, async () => {
+    const code = [
+      'import { db } from "@/lib/db";',
+      'import { listContacts } from "@/lib/services/contacts";',
+      'import { env } from "@/lib/env";',
+      'import { createSender } from "@/lib/sending/sender";',
+      'import { PrismaClient } from "@/lib/generated/prisma/client";',
+      "export const used = [db, listContacts, env, createSender, PrismaClient];",
+    ].join("\n");
+    const expected = [1, 2, 3, 4, 5].map((line) => `${line}:no-restricted-imports`);
+    expect(await ruleIds("components/contacts/probe.tsx", code)).toEqual(expected);
+    expect(await ruleIds("lib/client/probe.ts", code)).toEqual(expected);
+  });
+
+  it("lets a component use schemas, templating and the generated enums", { timeout: 60_000 }, async () => {
+    const code = [
+      'import { createContactInput } from "@/lib/schemas/contacts";',
+      'import { renderEmail } from "@/lib/templating/render-email";',
+      'import { EmailStatus } from "@/lib/generated/prisma/enums";',
+      "export const used = [createContactInput, renderEmail, EmailStatus];",
+    ].join("\n");
+    expect(await ruleIds("components/contacts/probe.tsx", code)).toEqual([]);
+  });
+
+  it("lets services use the database, and reads process.env only in lib/env.ts", { timeout: 60_000 }, async () => {
+    expect(await ruleIds("lib/services/probe.ts", 'import { db } from "@/lib/db";\nexport const used = db;')).toEqual([]);
+    expect(await ruleIds("lib/services/probe.ts", "export const port = process.env.PORT;")).toEqual(["1:no-restricted-properties"]);
+    expect(await ruleIds("lib/env.ts", "export const port = process.env.PORT;")).toEqual([]);
+  });
+});
