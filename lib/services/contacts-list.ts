@@ -12,6 +12,11 @@ const STREAM_BATCH = 1000;
 const CHUNK_ROWS = 100;
 
 const NEWEST_FIRST = Prisma.sql`ORDER BY c.created_at DESC, c.id DESC`;
+// With a search, the same order through an expression no index has: the planner then reads the
+// matches from the trigram index and sorts them, bounded by the number of matches (the total reads
+// them all anyway). Walking the newest-first index instead, it bets that matches are spread evenly
+// and reads the organization's every contact when they are not (2.9 s for "user12" at a million).
+const NEWEST_FIRST_OF_MATCHES = Prisma.sql`ORDER BY c.created_at + interval '0 seconds' DESC, c.id DESC`;
 
 // The search text is matched literally, so LIKE's own wildcards in it are escaped.
 const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
@@ -62,7 +67,7 @@ export async function listContacts(ctx: OrgContext, query: ListContactsQuery, pa
   if (page.limit === undefined) return streamContacts(where, page.offset, await countContacts(where));
   const pageQuery = Prisma.sql`SELECT c.*, s.reason::text AS suppression_reason, s.created_at AS suppressed_at
     FROM contacts c LEFT JOIN suppressions s ON s.organization_id = c.organization_id AND s.email = c.email
-    WHERE ${where} ${NEWEST_FIRST} LIMIT ${page.limit} OFFSET ${page.offset}::bigint`;
+    WHERE ${where} ${query.search?.trim() ? NEWEST_FIRST_OF_MATCHES : NEWEST_FIRST} LIMIT ${page.limit} OFFSET ${page.offset}::bigint`;
   const [{ rows }, total] = await Promise.all([pool.query<ContactRow>(pageQuery.text, pageQuery.values), countContacts(where)]);
   return { contacts: rows.map((row) => serializeContact(row)), total, limit: page.limit, offset: page.offset };
 }

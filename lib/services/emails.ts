@@ -2,6 +2,7 @@ import type { OrgContext } from "@/lib/api/context";
 import { notFound } from "@/lib/api/errors";
 import { cursorPage, type CursorParams } from "@/lib/api/pagination";
 import { db } from "@/lib/db";
+import { pool } from "@/lib/db/pool";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ListEmailsQuery } from "@/lib/schemas/emails";
 
@@ -64,6 +65,42 @@ function filterWhere(ctx: OrgContext, query: ListEmailsQuery): Prisma.EmailWhere
   return where;
 }
 
+/**
+ * The ids of a page when the recipient filter is given, newest first, through an ordering no index
+ * serves: PostgreSQL then reads the matches from the trigram index on to_email and keeps the newest.
+ * Ordered by the created_at index instead, it bets that matches are spread evenly and reads every
+ * email of the organization when they are old (7.6 s for "user12" at a million). The same filters
+ * as filterWhere, in SQL, since Prisma cannot order by an expression.
+ */
+async function recipientPageIds(ctx: OrgContext, query: ListEmailsQuery & { to: string }, skip: number, take: number): Promise<string[]> {
+  const values: unknown[] = [ctx.organizationId, `%${literal(query.to.trim())}%`];
+  const conditions = ["organization_id = $1::uuid", "to_email ILIKE $2"];
+  const add = (condition: (param: string) => string, value: unknown) => {
+    values.push(value);
+    conditions.push(condition(`$${values.length}`));
+  };
+  if (query.domain) add((p) => `from_email ILIKE ${p}`, `%@${literal(query.domain.trim().replace(/^@/, ""))}`);
+  if (query.broadcast_id) add((p) => `broadcast_id = ${p}::uuid`, query.broadcast_id);
+  if (query.email_id) add((p) => `id = ${p}::uuid`, query.email_id);
+  if (query.template_id) add((p) => `template_id = ${p}::uuid`, query.template_id);
+  if (query.status) add((p) => `status = ${p}::"EmailStatus"`, query.status);
+  values.push(take, skip);
+  const { rows } = await pool.query<{ id: string }>(
+    `SELECT id FROM emails WHERE ${conditions.join(" AND ")}
+     ORDER BY created_at + interval '0 seconds' DESC, id DESC LIMIT $${values.length - 1} OFFSET $${values.length}::bigint`,
+    values,
+  );
+  return rows.map((row) => row.id);
+}
+
+async function pageRows(ctx: OrgContext, query: ListEmailsQuery, where: Prisma.EmailWhereInput, skip: number, take: number) {
+  const orderBy: Prisma.EmailOrderByWithRelationInput[] = [{ created_at: "desc" }, { id: "desc" }];
+  if (!query.to) return db.email.findMany({ where, orderBy, skip, take, select: emailSelect });
+  const ids = await recipientPageIds(ctx, { ...query, to: query.to }, skip, take);
+  if (ids.length === 0) return [];
+  return db.email.findMany({ where: { id: { in: ids }, organization_id: ctx.organizationId }, orderBy, select: emailSelect });
+}
+
 export async function listEmails(ctx: OrgContext, query: ListEmailsQuery, page: EmailListPage) {
   const where = filterWhere(ctx, query);
   if (page.mode === "cursor") {
@@ -74,16 +111,7 @@ export async function listEmails(ctx: OrgContext, query: ListEmailsQuery, page: 
       (id) => db.email.findFirst({ where: { id, organization_id: ctx.organizationId }, select: { id: true, created_at: true } }),
     );
   }
-  const [total, data] = await Promise.all([
-    db.email.count({ where }),
-    db.email.findMany({
-      where,
-      orderBy: [{ created_at: "desc" }, { id: "desc" }],
-      skip: (page.page - 1) * page.limit,
-      take: page.limit,
-      select: emailSelect,
-    }),
-  ]);
+  const [total, data] = await Promise.all([db.email.count({ where }), pageRows(ctx, query, where, (page.page - 1) * page.limit, page.limit)]);
   return { data, pagination: { page: page.page, limit: page.limit, total, pages: Math.ceil(total / page.limit) } };
 }
 

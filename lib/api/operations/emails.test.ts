@@ -140,6 +140,20 @@ describe("Emails", () => {
       expect(combined.body.pagination).toEqual({ page: 1, limit: 2, total: 3, pages: 2 });
     });
 
+    it("pages a recipient filter combined with every other filter the same way as those filters alone", async () => {
+      const first = await org.owner.api.get(`/v1/emails?to=PERSON&status=sent&broadcast_id=${broadcastId}&domain=example.com&limit=2`);
+      expect(ids(first.body)).toEqual(newestFirst.slice(22, 24));
+      expect(first.body.pagination).toEqual({ page: 1, limit: 2, total: 3, pages: 2 });
+      const second = await org.owner.api.get(`/v1/emails?to=person&status=sent&broadcast_id=${broadcastId}&limit=2&page=2`);
+      expect(ids(second.body)).toEqual(newestFirst.slice(24, 25));
+      const single = await org.owner.api.get(`/v1/emails?to=person&email_id=${newestFirst[23]}`);
+      expect(ids(single.body)).toEqual([newestFirst[23]]);
+      const otherTemplate = await org.owner.api.get(`/v1/emails?to=person&template_id=${templateId}`);
+      expect(otherTemplate.body.data).toEqual([]);
+      const otherStatus = await org.owner.api.get(`/v1/emails?to=person&status=bounced&broadcast_id=${broadcastId}`);
+      expect(otherStatus.body.pagination.total).toBe(0);
+    });
+
     it("filters by sender domain, case-insensitively and without matching subdomains", async () => {
       const result = await org.owner.api.get("/v1/emails?domain=OTHER-domain.io");
       expect(result.body.data.map((row: { from_email: string }) => row.from_email)).toEqual(["Sales@Other-Domain.io"]);
