@@ -1,6 +1,6 @@
 // Seeded, reproducible benchmark data: contact `i` of a population is a pure function of (seed, i),
 // so any scenario can name existing addresses without keeping the million rows around.
-export const SEED = 20261122;
+const SEED = 20261122;
 
 const FIRST = [
   "Amelia", "Noah", "Olivia", "Liam", "Emma", "Lucas", "Mia", "Leo", "Sofia", "Hugo", "Chloe", "Arthur", "Lea", "Jules",

@@ -1,6 +1,6 @@
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 
-export function quantile(values: number[], q: number): number {
+function quantile(values: number[], q: number): number {
   if (values.length === 0) return Number.NaN;
   const s = sorted(values);
   const position = (s.length - 1) * q;

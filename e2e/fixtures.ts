@@ -93,21 +93,13 @@ export async function signUp(page: Page, user: NewUser, options: { path?: string
 }
 
 /** Opens the verification link mailed to `email` and confirms it; the page then goes where the link says. */
-export async function verifyEmail(page: Page, email: string) {
+async function verifyEmail(page: Page, email: string) {
   const mail = await newestMailTo(email, 15_000, "Verify your email address");
   const match = /(\/verify-email\/[A-Za-z0-9_-]{32,}(?:\?callbackUrl=[^\s"<>]+)?)/.exec(mail.text);
   if (!match) throw new Error(`No verification link in ${mail.file}`);
   await page.goto(match[1]);
   await page.getByRole("button", { name: "Verify email address" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/verify-email"), { timeout: 30_000 });
-}
-
-export async function signIn(page: Page, credentials: { email: string; password: string }, path = "/sign-in") {
-  await page.goto(path);
-  await page.getByLabel("Email").fill(credentials.email);
-  await page.getByLabel("Password").fill(credentials.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"), { timeout: 30_000 });
 }
 
 /** Attaches a full-page screenshot of where the test ended; every e2e test finishes with one. */

@@ -56,14 +56,14 @@ export const editorFields = [
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** An ISO instant as a datetime-local value in the browser's time zone. */
-export function toLocalInput(iso: string | null): string {
+function toLocalInput(iso: string | null): string {
   if (!iso) return "";
   const d = new Date(iso);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /** A datetime-local value (local time) as an ISO instant in UTC; an unreadable value is passed on for the schema to refuse. */
-export function fromLocalInput(value: string): string | null {
+function fromLocalInput(value: string): string | null {
   if (!value) return null;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : date.toISOString();

@@ -22,11 +22,11 @@ const icons = {
 } as const;
 
 /** GET /v1/broadcasts/{id}/checks, fetched afresh each time the dialog opens. */
-export function usePresendChecks(broadcastId: string, enabled: boolean) {
+function usePresendChecks(broadcastId: string, enabled: boolean) {
   return useQuery({ queryKey: queryKeys.broadcasts.checks(broadcastId), queryFn: () => apiFetch<Checks>(`/v1/broadcasts/${broadcastId}/checks`), enabled, staleTime: 0, gcTime: 0, retry: false });
 }
 
-export function ChecksList({ checks }: { checks: Checks }) {
+function ChecksList({ checks }: { checks: Checks }) {
   // Problems first, in the order the API gives them.
   const ordered = [...checks.checks].sort((a, b) => ["error", "warning", "skipped", "pass"].indexOf(a.status) - ["error", "warning", "skipped", "pass"].indexOf(b.status));
   return (

@@ -4,7 +4,7 @@ import type { SequenceStep } from "./broadcast-types";
 
 export type DelayUnit = "minutes" | "hours" | "days";
 
-export const minutesPer: Record<DelayUnit, number> = { minutes: 1, hours: 60, days: 1440 };
+const minutesPer: Record<DelayUnit, number> = { minutes: 1, hours: 60, days: 1440 };
 
 export type StepValues = {
   delay_amount: number;
@@ -20,7 +20,7 @@ export type StepValues = {
 export const emptyStep: StepValues = { delay_amount: 2, delay_unit: "days", subject: "", content_source: "write", html_content: "", text_content: "", content_json: "", template_id: "" };
 
 /** The largest unit that shows the delay exactly: 4320 minutes is "3 days", 90 is "90 minutes". */
-export function splitDelay(minutes: number): { amount: number; unit: DelayUnit } {
+function splitDelay(minutes: number): { amount: number; unit: DelayUnit } {
   if (minutes > 0 && minutes % minutesPer.days === 0) return { amount: minutes / minutesPer.days, unit: "days" };
   if (minutes > 0 && minutes % minutesPer.hours === 0) return { amount: minutes / minutesPer.hours, unit: "hours" };
   return { amount: minutes, unit: "minutes" };

@@ -16,7 +16,7 @@ const reasons: Record<string, string> = {
 const day = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeZone: "UTC" });
 
 /** Why and since when an address gets no email: the suppression list wins over `subscribed`. */
-export const suppressionText = (s: NonNullable<Suppression>) =>
+const suppressionText = (s: NonNullable<Suppression>) =>
   `No email is sent to this address: ${reasons[s.reason] ?? s.reason} (since ${day.format(new Date(s.suppressed_at))}).`;
 
 export function SuppressionBadge({ suppression }: { suppression: Suppression }) {

@@ -10,7 +10,6 @@ export type EmailPage = z.infer<typeof emailPage>;
 export type Thread = z.infer<typeof thread>;
 export type Comment = z.infer<typeof comment>;
 
-export const emailsKey = queryKeys.emails.all();
 export const threadKey = queryKeys.threads.detail;
 export const commentsKey = queryKeys.emails.comments;
 

@@ -17,7 +17,7 @@ export type TemplateValues = {
 
 export const templateFields = ["name", "subject", "preview_text", "from_name", "from_email", "reply_to", "tags", "html_content", "text_content", "content_json"] as const;
 
-export const starterHtml = `<!doctype html>
+const starterHtml = `<!doctype html>
 <html>
   <body style="margin:0;padding:24px;background:#f4f4f5;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;">
     <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:12px;">

@@ -80,7 +80,7 @@ export class PaginationError extends Error {
 }
 
 /** Seconds a client is asked to wait before retrying while the database is unavailable. */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 export function errorResponse(error: unknown, headers?: HeadersInit): Response {
   if (error instanceof PaginationError) {

@@ -37,6 +37,7 @@ const LEASE_SQL = `
 const SWEEP_SQL = "DELETE FROM rate_limit_buckets WHERE updated_at < now() - interval '1 hour'";
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
+/** @public The buckets in PostgreSQL (security/rate-limits.test.ts loads this module dynamically to build two processes' limiters). */
 export function postgresBucketStore(): BucketStore {
   let nextSweep = Date.now() + SWEEP_EVERY_MS;
   return {

@@ -26,7 +26,7 @@ function readCookie(header: string | null, name: string): string | undefined {
 }
 
 /** The claims of the session cookie of a request (signature and expiry checked), or null. */
-export async function sessionClaims(cookieHeader: string | null): Promise<SessionClaims | null> {
+async function sessionClaims(cookieHeader: string | null): Promise<SessionClaims | null> {
   for (const name of COOKIE_NAMES) {
     const token = readCookie(cookieHeader, name);
     if (!token) continue;

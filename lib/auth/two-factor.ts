@@ -19,7 +19,7 @@ function newRecoveryCode(): string {
   return `${chars.slice(0, 5)}-${chars.slice(5)}`;
 }
 
-export const isTotpCode = (code: string) => /^\d{6}$/.test(code.replace(/\s/g, ""));
+const isTotpCode = (code: string) => /^\d{6}$/.test(code.replace(/\s/g, ""));
 
 /**
  * Step one of turning two-factor sign-in on: a new secret, kept sealed until a code from the app

@@ -27,7 +27,7 @@ export type ApiFetchOptions = {
 };
 
 /** `/api-keys` and `/v1/api-keys` name the same endpoint; `/api/…` routes are taken as they are. */
-export function apiUrl(path: string, query?: Record<string, QueryValue>): string {
+function apiUrl(path: string, query?: Record<string, QueryValue>): string {
   const base = path.startsWith("/v1/") || path.startsWith("/api/") ? path : `/v1${path.startsWith("/") ? "" : "/"}${path}`;
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {

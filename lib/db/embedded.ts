@@ -57,7 +57,7 @@ export async function acceptsConnections(port: number): Promise<boolean> {
 }
 
 /** Why the cluster did not start, from pg_ctl's output and the server's log: one line an operator can act on. */
-export function whyNotStarted(output: string, { dataDir, port, logFile }: { dataDir: string; port: number; logFile: string }): string {
+function whyNotStarted(output: string, { dataDir, port, logFile }: { dataDir: string; port: number; logFile: string }): string {
   const where = `The embedded PostgreSQL under ${dataDir} did not start`;
   if (/Address already in use|could not bind|could not create any TCP\/IP sockets/i.test(output)) {
     return `${where}: port ${port} is taken by another program (perhaps a cluster of another checkout). Stop it, or set EMBEDDED_PG_PORT to a free port.`;

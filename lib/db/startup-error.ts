@@ -12,7 +12,7 @@ export class StartupError extends Error {
 type DriverError = { code?: unknown; message?: unknown };
 
 /** host:port and the role of a connection string, for messages (never its password). */
-export function describeTarget(connectionString: string): { where: string; database: string; user: string } {
+function describeTarget(connectionString: string): { where: string; database: string; user: string } {
   const url = new URL(connectionString);
   return {
     where: `${url.hostname}:${url.port || "5432"}`,

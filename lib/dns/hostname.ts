@@ -4,7 +4,7 @@ const label = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
 const ipv4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 
 /** A DNS host name (RFC 1123 labels, at most 253 characters); a single label such as `localhost` counts. */
-export function isHostname(value: string): boolean {
+function isHostname(value: string): boolean {
   if (value.length === 0 || value.length > 253) return false;
   return value.replace(/\.$/, "").split(".").every((part) => label.test(part));
 }

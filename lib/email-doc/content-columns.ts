@@ -13,7 +13,7 @@ export type ContentColumns = {
 };
 
 /** The organization's postal address, which the footer block shows. */
-export async function postalAddress(ctx: OrgContext): Promise<string | null> {
+async function postalAddress(ctx: OrgContext): Promise<string | null> {
   const org = await db.organization.findUnique({ where: { id: ctx.organizationId }, select: { postal_address: true } });
   return org?.postal_address ?? null;
 }

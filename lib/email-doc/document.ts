@@ -10,7 +10,7 @@ const MAX_TEXT = 10_000;
 const MAX_BLOCKS = 500;
 const MAX_INLINE = 2_000;
 /** The whole document as JSON; html_content has the same limit. */
-export const MAX_DOCUMENT_BYTES = 1_000_000;
+const MAX_DOCUMENT_BYTES = 1_000_000;
 
 const noNul = (value: string) => !value.includes("\u0000");
 const str = (max: number) => z.string().max(max).refine(noNul, "must not contain NUL characters");
@@ -20,7 +20,7 @@ const href = str(2048).min(1);
 /** Images are fetched by the recipient's client, so only an absolute http(s) address works. */
 const imageUrl = str(2048).regex(/^https?:\/\/[^\s"'<>]+$/i, "must be an absolute http(s) URL");
 /** Placeholder names as the renderer reads them: `first_name`, `metadata.plan`. */
-export const placeholderName = z.string().regex(/^[A-Za-z_][\w-]*(?:\.[\w-]+)*$/, "must be a placeholder name like first_name or metadata.plan").max(100);
+const placeholderName = z.string().regex(/^[A-Za-z_][\w-]*(?:\.[\w-]+)*$/, "must be a placeholder name like first_name or metadata.plan").max(100);
 /** A fallback cannot hold braces: `{{first_name|there}}` must stay one placeholder. */
 const fallback = str(200).regex(/^[^{}]*$/, "must not contain { or }");
 
@@ -92,16 +92,4 @@ export type EmailDocument = z.infer<typeof emailDocument>;
 export type Block = EmailDocument["content"][number];
 export type SimpleBlock = z.infer<typeof simpleBlock>;
 export type Inline = z.infer<typeof inline>;
-export type Mark = z.infer<typeof mark>;
 
-/** Every inline node of the document, columns and lists included, in reading order. */
-export function* inlineNodes(doc: EmailDocument): Generator<Inline> {
-  function* walk(blocks: readonly (Block | SimpleBlock)[]): Generator<Inline> {
-    for (const b of blocks) {
-      if (b.type === "paragraph" || b.type === "heading") yield* b.content ?? [];
-      else if (b.type === "bulletList" || b.type === "orderedList") for (const item of b.content) yield* walk(item.content);
-      else if (b.type === "columns") for (const c of b.content) yield* walk(c.content);
-    }
-  }
-  yield* walk(doc.content);
-}

@@ -104,7 +104,7 @@ function sections(blocks: readonly Block[], context: RenderContext): string {
 }
 
 /** The MJML of a document: 600 px wide, system fonts, every style MJML can inline inlined. */
-export function toMjml(doc: EmailDocument, context: RenderContext = {}): string {
+function toMjml(doc: EmailDocument, context: RenderContext = {}): string {
   return `<mjml>
 <mj-head>
 <mj-attributes>

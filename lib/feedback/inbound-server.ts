@@ -6,7 +6,7 @@ import { readReturnPath } from "./verp";
 import { errorField, log } from "@/lib/log";
 
 /** A delivery report carries the original's headers, an ARF report the whole original: 2 MB is ample. */
-export const MAX_REPORT_BYTES = 2 * 1024 * 1024;
+const MAX_REPORT_BYTES = 2 * 1024 * 1024;
 const MAX_RECIPIENTS = 10;
 
 export type InboundServer = { port: number; close: () => Promise<void> };

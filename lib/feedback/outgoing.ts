@@ -6,7 +6,7 @@ import { returnPathAddress } from "./verp";
  * What the DKIM signature covers: the identity and MIME headers, and both unsubscribe headers
  * (RFC 8058 §4 requires List-Unsubscribe-Post signed too; nodemailer's default list omits it).
  */
-export const SIGNED_HEADERS = [
+const SIGNED_HEADERS = [
   "From",
   "Sender",
   "Reply-To",

@@ -100,7 +100,7 @@ const ORIGINAL_PARTS = ["text/rfc822-headers", "message/rfc822", "message/global
  * Reads an RFC 3464 delivery status notification or an RFC 5965 feedback report out of a parsed
  * message; null for anything else (no report part, a part without the fields it must have).
  */
-export function readReport(mail: ParsedMail): ParsedReport | null {
+function readReport(mail: ParsedMail): ParsedReport | null {
   const type = reportType(mail);
   const original = originalMessageId(partText(mail, ORIGINAL_PARTS));
   if (type === "delivery-status" || type === "global-delivery-status") {

@@ -12,7 +12,7 @@ export type InvitationEmailInput = {
 };
 
 /** The invitation's Subject: fixed words, so no name an attacker typed reaches an inbox list. */
-export const INVITATION_SUBJECT = "You have been invited to join a team";
+const INVITATION_SUBJECT = "You have been invited to join a team";
 
 /**
  * The message that carries an invitation link, as HTML and as plain text. The names in it are

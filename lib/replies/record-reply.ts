@@ -77,7 +77,7 @@ async function ensureThread(tx: Prisma.TransactionClient, original: Original): P
  * event and the `email.replied` webhooks — and the recipient leaves the sequence. Anything else
  * is left alone. Receiving the same message twice stores it once.
  */
-export async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<ReplyOutcome> {
+async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<ReplyOutcome> {
   const candidates = replyCandidates(mail.inReplyTo, mail.references);
   if (candidates.length === 0) return { result: "unmatched" };
   if (isAutomatic(mail)) return { result: "automatic" };

@@ -10,7 +10,7 @@ export const sendBroadcastInput = z.object({
 });
 export type SendBroadcastInput = z.infer<typeof sendBroadcastInput>;
 
-export const sendingReason = z.object({
+const sendingReason = z.object({
   code: z.string().meta({
     description:
       "DRAFT, SCHEDULED, STARTING, PREPARING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, " +

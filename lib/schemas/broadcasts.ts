@@ -3,12 +3,12 @@ import { emailDocument } from "@/lib/email-doc/document";
 import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./common";
 
 export const broadcastStatus = z.enum(["draft", "scheduled", "sending", "paused", "sent", "cancelled", "failed"]);
-export const broadcastPauseReason = z.enum(["manual", "bounce_rate", "complaint_rate"]).meta({
+const broadcastPauseReason = z.enum(["manual", "bounce_rate", "complaint_rate"]).meta({
   description:
     "Why the broadcast is paused: `manual` (a person, `POST /v1/broadcasts/{id}/pause`), `bounce_rate` or `complaint_rate` (a circuit breaker).",
 });
-export const sendingSpeed = z.enum(["auto", "warmup", "very_slow", "slow", "normal", "instant"]);
-export const sequenceMode = z.enum(["sales", "marketing"]);
+const sendingSpeed = z.enum(["auto", "warmup", "very_slow", "slow", "normal", "instant"]);
+const sequenceMode = z.enum(["sales", "marketing"]);
 
 /** More inboxes than this in one rotation is a mistake, not a plan. */
 const MAX_ROTATION_INBOXES = 100;
@@ -18,7 +18,7 @@ const distinct = (ids: string[]) => new Set(ids.map((value) => value.toLowerCase
 
 const segmentIds = z.array(id).max(MAX_EXIT_SEGMENTS).refine(distinct, "must not name a segment twice");
 
-export const sequenceExitConditions = z
+const sequenceExitConditions = z
   .object({
     exit_if_in_segment_ids: segmentIds.optional().meta({ description: "A recipient in any of these segments leaves the sequence." }),
     exit_if_not_in_segment_ids: segmentIds

@@ -47,7 +47,7 @@ export const tags = z
 const utf8 = new TextEncoder();
 
 /** The size of metadata as the limit counts it: the bytes of its JSON. */
-export const metadataBytes = (value: object) => utf8.encode(JSON.stringify(value)).length;
+const metadataBytes = (value: object) => utf8.encode(JSON.stringify(value)).length;
 
 // Capped as a whole too: a contact's metadata is read with it on every page of contacts and into its emails.
 export const metadata = z

@@ -20,10 +20,10 @@ export const returnPathLabel = z
 export const createDomainInput = z.object({ name: domainName, return_path: returnPathLabel.optional() });
 export type CreateDomainInput = z.infer<typeof createDomainInput>;
 
-export const recordPurposes = ["ownership", "dkim", "return_path", "return_path_spf", "dmarc"] as const;
-export const recordStatuses = ["verified", "pending", "mismatch"] as const;
+const recordPurposes = ["ownership", "dkim", "return_path", "return_path_spf", "dmarc"] as const;
+const recordStatuses = ["verified", "pending", "mismatch"] as const;
 
-export const dnsRecord = z.object({
+const dnsRecord = z.object({
   type: z.enum(["TXT", "MX"]),
   name: z.string().meta({ description: "Where to publish the record." }),
   value: z.string().meta({ description: "For MX, the host mail is sent to; publish it with `priority`." }),
@@ -40,9 +40,8 @@ export const dnsRecord = z.object({
   reason: z.string().nullable().meta({ description: "Why the record is not verified, when it is not." }),
   checked_at: dateTime.nullable(),
 });
-export type DnsRecord = z.infer<typeof dnsRecord>;
 
-export const domainWarning = z.object({
+const domainWarning = z.object({
   code: z.enum(["SPF_CONFLICT", "DMARC_MULTIPLE"]),
   message: z.string(),
   found: z.array(z.string()),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EmailDirection, EmailStatus } from "@/lib/generated/prisma/enums";
 import { dateTime, id, limits, text } from "./common";
 
-export const emailStatus = z.enum(EmailStatus).meta({ description: "Where the email is in its life." });
+const emailStatus = z.enum(EmailStatus).meta({ description: "Where the email is in its life." });
 
 /** Filters of `GET /v1/emails`; paging parameters are read by `parseEmailListPage`. */
 export const listEmailsQuery = z.object({
@@ -64,7 +64,7 @@ export const email = z.object({
   opens: jsonArray,
 });
 
-export const emailEvent = z.object({
+const emailEvent = z.object({
   id,
   type: z.string().meta({ description: "e.g. sent, delivered, opened, clicked, bounced, complained, replied" }),
   data: z.record(z.string(), z.unknown()),

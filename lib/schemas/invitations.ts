@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dateTime, emailAddress, id, text } from "./common";
 
-export const invitationRole = z.enum(["member", "admin"]);
+const invitationRole = z.enum(["member", "admin"]);
 
 export const createInvitationInput = z.object({
   email: emailAddress.meta({ description: "The invitee's address; compared case-insensitively." }),
@@ -10,13 +10,13 @@ export const createInvitationInput = z.object({
 export type CreateInvitationInput = z.infer<typeof createInvitationInput>;
 
 // The token is 32 random bytes in base64url (43 characters); the upper bound only keeps junk out.
-export const invitationToken = text(200).min(32);
+const invitationToken = text(200).min(32);
 
 export const invitationTokenParams = z.object({
   token: invitationToken.meta({ description: "The token from the invitation link." }),
 });
 
-export const invitationStatus = z.enum(["pending", "accepted", "expired", "cancelled"]);
+const invitationStatus = z.enum(["pending", "accepted", "expired", "cancelled"]);
 
 export const invitation = z.object({
   id,
@@ -31,7 +31,6 @@ export const invitation = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
-export type InvitationRecord = z.infer<typeof invitation>;
 
 export const invitationList = z.object({
   invitations: z.array(invitation).meta({ description: "Pending, unexpired invitations, newest first." }),

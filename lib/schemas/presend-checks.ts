@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const checkStatus = z.enum(["pass", "warning", "error", "skipped"]);
+const checkStatus = z.enum(["pass", "warning", "error", "skipped"]);
 
 export const presendCheck = z.object({
   id: z.enum(["subject", "preview_text", "content", "unsubscribe", "links", "image_alt", "placeholders", "size", "spam"]),

@@ -3,7 +3,7 @@ import { emailDocument } from "@/lib/email-doc/document";
 import { dateTime, id, limits, text } from "./common";
 
 /** A year: a longer wait is a typo, and the dispatcher's arithmetic stays far from overflow. */
-export const MAX_DELAY_MINUTES = 525_600;
+const MAX_DELAY_MINUTES = 525_600;
 const MAX_POSITION = 10_000;
 
 export const stepParams = z.object({ broadcastId: id, stepId: id });

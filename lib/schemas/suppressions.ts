@@ -3,7 +3,7 @@ import { SuppressionReason } from "@/lib/generated/prisma/enums";
 import { dateTime, id, limits, text } from "./common";
 import { contactEmail } from "./contacts";
 
-export const suppressionReason = z.enum(SuppressionReason).meta({
+const suppressionReason = z.enum(SuppressionReason).meta({
   description:
     "hard_bounce: the address does not exist or refuses for good. soft_bounce: three temporary failures in a row. " +
     "complaint: the recipient marked an email as spam. unsubscribe: unsubscribed while not a contact. manual: added by hand or by API.",

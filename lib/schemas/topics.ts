@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dateTime, id, limits, requiredText, text } from "./common";
 
-export const topicSubscription = z
+const topicSubscription = z
   .enum(["opt_in", "opt_out"])
   .meta({ description: "`opt_in`: contacts receive the topic only after subscribing to it. `opt_out`: until they unsubscribe." });
 

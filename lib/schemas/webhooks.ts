@@ -18,7 +18,7 @@ export const webhookEventTypes = [
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
-export const webhookEventType = z.enum(webhookEventTypes);
+const webhookEventType = z.enum(webhookEventTypes);
 
 const webhookUrl = z
   .url({ protocol: /^https?$/, message: "must be an http or https URL" })

@@ -24,7 +24,7 @@ import { engineDb } from "./engine-db";
 export const BREAKER_MIN_ATTEMPTS = 100;
 // The same minimum as a broadcast's: an inbox sending one broadcast must not stop it before the
 // broadcast's own breaker could judge it (and say why on the broadcast).
-export const INBOX_MIN_ATTEMPTS = BREAKER_MIN_ATTEMPTS;
+const INBOX_MIN_ATTEMPTS = BREAKER_MIN_ATTEMPTS;
 const INBOX_WINDOW = 200;
 const INBOX_WINDOW_DAYS = 14;
 
@@ -66,7 +66,7 @@ export async function tripBroadcastBreakers(broadcastIds: string[]): Promise<str
 }
 
 /** Pauses the inboxes among `inboxIds` whose recent bounce rate passed their organization's threshold. Answers those paused. */
-export async function tripInboxBreakers(inboxIds: string[]): Promise<string[]> {
+async function tripInboxBreakers(inboxIds: string[]): Promise<string[]> {
   if (inboxIds.length === 0) return [];
   const rows = await engineDb().$queryRaw<{ id: string; organization_id: string }[]>`
     WITH judged AS (

@@ -24,7 +24,7 @@ const CERTIFICATE = /^(ERR_TLS_|ERR_SSL_|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF
  * a socket code or whatever answered on the port: a tenant's host and port are its own choice, and
  * ECONNREFUSED against ETIMEDOUT against a stranger's banner would make the worker a port scanner.
  */
-export function connectionFailureReason(error: unknown): string {
+function connectionFailureReason(error: unknown): string {
   const e = (error ?? {}) as SmtpError;
   const code = typeof e.code === "string" ? e.code : "";
   const command = typeof e.command === "string" ? e.command.toUpperCase() : "";

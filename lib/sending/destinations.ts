@@ -5,7 +5,7 @@ import { MAX_CONNECTIONS, type Transports } from "./transports";
 import { errorField, log } from "@/lib/log";
 
 /** Concurrent deliveries to one SMTP server (host and port) across all the inboxes that use it. */
-export const SERVER_CONNECTIONS = 20;
+const SERVER_CONNECTIONS = 20;
 /** Each destination's queue holds about this much of its own sending time: a slow server gets a short queue. */
 const QUEUE_MS = 2_000;
 /** Most emails queued for one destination (and twice that for one server across its inboxes). */

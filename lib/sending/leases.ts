@@ -27,7 +27,7 @@ export async function releaseExpiredLeases(organizationId?: string): Promise<num
 }
 
 /** Keeps this worker's claim on emails it still holds. */
-export async function extendLeases(ids: string[], leaseMs: number): Promise<void> {
+async function extendLeases(ids: string[], leaseMs: number): Promise<void> {
   if (ids.length === 0) {
     await leasePool().query("SELECT 1");
     return;

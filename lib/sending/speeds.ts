@@ -20,8 +20,8 @@ export const WARMUP_FIRST_DAY = 10;
 export const WARMUP_DAILY_STEP = 5;
 
 /** Auto: an inbox younger than this warms up; one with an SMTP failure in the last window goes slow. */
-export const AUTO_YOUNG_INBOX_DAYS = 14;
-export const AUTO_FAILURE_WINDOW_HOURS = 24;
+const AUTO_YOUNG_INBOX_DAYS = 14;
+const AUTO_FAILURE_WINDOW_HOURS = 24;
 
 export type InboxPacing = { created_at: Date; warmup_started_at: Date | null; last_error_at: Date | null; daily_limit: number };
 

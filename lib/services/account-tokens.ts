@@ -2,14 +2,14 @@ import { hashLinkToken, newLinkToken } from "@/lib/auth/random-token";
 import { db, Prisma } from "@/lib/db";
 import type { AccountTokenPurpose } from "@/lib/generated/prisma/enums";
 
-export const TOKEN_TTL_MS: Record<AccountTokenPurpose, number> = {
+const TOKEN_TTL_MS: Record<AccountTokenPurpose, number> = {
   verify_email: 24 * 60 * 60 * 1000,
   reset_password: 60 * 60 * 1000,
 };
 
 // A link mailed to an address is a mail the platform sends on someone's request: at most this
 // many of each kind per user per hour, so no form becomes a way to flood an inbox.
-export const LINKS_PER_HOUR = 3;
+const LINKS_PER_HOUR = 3;
 
 type Tx = Prisma.TransactionClient | typeof db;
 

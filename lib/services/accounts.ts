@@ -224,7 +224,7 @@ export async function updateProfile(userId: string, input: { name: string }) {
   return accountProfile(userId);
 }
 
-export async function listUserOrganizations(userId: string) {
+async function listUserOrganizations(userId: string) {
   const memberships = await db.membership.findMany({
     where: { user_id: userId },
     include: { organization: { select: { id: true, name: true } } },

@@ -2,9 +2,9 @@ import type { OrgContext } from "@/lib/api/context";
 import { cursorPage, type CursorParams } from "@/lib/api/pagination";
 import { db, Prisma } from "@/lib/db";
 import type { AuditLog } from "@/lib/generated/prisma/client";
-import { AUDIT_ACTIONS, type AuditAction } from "@/lib/schemas/audit-log";
+import type { AuditAction } from "@/lib/schemas/audit-log";
 
-export { AUDIT_ACTIONS, type AuditAction };
+export {  type AuditAction };
 
 /** Who acted: a user (signed in, or through an API key), from which address. */
 export type AuditActor = {

@@ -31,7 +31,7 @@ const RECORD_SPECIALS = /["\r\n]/g;
  * parser keeps an unfinished record and parses it again with every chunk, so one 50 MB line costs
  * quadratic time, and a line of commas becomes an array of millions of cells.
  */
-export async function* limitRecordLength(text: AsyncIterable<string>, max = MAX_RECORD_CHARS): AsyncGenerator<string> {
+async function* limitRecordLength(text: AsyncIterable<string>, max = MAX_RECORD_CHARS): AsyncGenerator<string> {
   let quoted = false;
   let length = 0;
   for await (const chunk of text) {
@@ -55,7 +55,7 @@ export async function* limitRecordLength(text: AsyncIterable<string>, max = MAX_
 const DELIMITERS = [",", ";", "\t"];
 
 /** The delimiter used most often in the header line (quoted text aside); a comma when there is none. */
-export function detectDelimiter(head: string): string {
+function detectDelimiter(head: string): string {
   const counts = new Map(DELIMITERS.map((d) => [d, 0]));
   let quoted = false;
   for (const char of head) {
@@ -198,7 +198,7 @@ export const copyText = (value: string | null) =>
 const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
 
 /** At most `max` characters, never ending in half a surrogate pair. */
-export function shorten(value: string, max: number): string {
+function shorten(value: string, max: number): string {
   if (value.length <= max) return value;
   const end = /[\uD800-\uDBFF]/.test(value[max - 1]) ? max - 1 : max;
   return value.slice(0, end);

@@ -19,8 +19,8 @@ export const ownershipName = (domain: Pick<Domain, "name">) => `_mailplatform.${
 export const ownershipValue = (domain: Pick<Domain, "verification_token">) => `mailplatform-verification=${domain.verification_token}`;
 /** The return-path host: where VERP envelope senders live and reports arrive (bounces.example.com). */
 export const returnPathHost = (domain: Pick<Domain, "name" | "return_path">) => `${domain.return_path}.${domain.name}`;
-export const returnPathSpf = () => `v=spf1${env.relaySpf ? ` ${env.relaySpf}` : ""} ~all`;
-export const suggestedDmarc = (domain: Pick<Domain, "name">) => `v=DMARC1; p=none; rua=mailto:dmarc-reports@${domain.name}; adkim=r; aspf=r`;
+const returnPathSpf = () => `v=spf1${env.relaySpf ? ` ${env.relaySpf}` : ""} ~all`;
+const suggestedDmarc = (domain: Pick<Domain, "name">) => `v=DMARC1; p=none; rua=mailto:dmarc-reports@${domain.name}; adkim=r; aspf=r`;
 
 /** Every record the domain owner publishes, in the order the page lists them. */
 export function expectedRecords(domain: DomainFields): ExpectedRecord[] {

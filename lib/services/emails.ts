@@ -47,7 +47,6 @@ export const emailSelect = {
   opens: true,
 } satisfies Prisma.EmailSelect;
 
-export type EmailRecord = Prisma.EmailGetPayload<{ select: typeof emailSelect }>;
 
 export type EmailListPage = { mode: "page"; page: number; limit: number } | ({ mode: "cursor" } & CursorParams);
 

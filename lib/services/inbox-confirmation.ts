@@ -13,13 +13,13 @@ import { getInbox } from "./inboxes";
 import { isInboxProven, verifiedDomainNames } from "./sender-proof";
 
 /** How long a confirmation link works. */
-export const CONFIRMATION_TTL_MS = 24 * 60 * 60_000;
+const CONFIRMATION_TTL_MS = 24 * 60 * 60_000;
 /** A new confirmation replaces the last one, but not more often than this. */
 const RESEND_AFTER_MS = 60_000;
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export const confirmationLink = (token: string) => `${env.appUrl}/confirm-sender/${token}`;
+const confirmationLink = (token: string) => `${env.appUrl}/confirm-sender/${token}`;
 
 export type ConfirmationOptions = { policy?: OutboundPolicy; connectTimeoutMs?: number; now?: Date };
 

@@ -6,8 +6,8 @@ import { ratesOf } from "./broadcast-report";
 import { collectWarnings } from "./organization-warnings";
 
 const DAY_MS = 86_400_000;
-export const OVERVIEW_DAYS = 30;
-export const AVERAGE_DAYS = 90;
+const OVERVIEW_DAYS = 30;
+const AVERAGE_DAYS = 90;
 const MAX_SENDING = 20;
 
 // The emails sent (or bounced) in the period, per UTC day, and what became of them. opened_at and

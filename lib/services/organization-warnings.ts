@@ -7,11 +7,11 @@ import { inboxProvenSql } from "./sender-proof";
 export type SendingHealth = { sent: number; bounced: number; complained: number };
 
 /** Gmail and Yahoo act on a spam complaint rate of 0.3 %; warn before it is reached. */
-export const COMPLAINT_LIMIT = 0.003;
-export const COMPLAINT_WARNING = 0.002;
+const COMPLAINT_LIMIT = 0.003;
+const COMPLAINT_WARNING = 0.002;
 /** Hard bounces past 5 % mark a list as unkempt (the breaker threshold of issue 9); warn at 4 %. */
-export const BOUNCE_LIMIT = 0.05;
-export const BOUNCE_WARNING = 0.04;
+const BOUNCE_LIMIT = 0.05;
+const BOUNCE_WARNING = 0.04;
 
 const percent = (value: number) => `${(value * 100).toFixed(2).replace(/\.?0+$/, "")} %`;
 

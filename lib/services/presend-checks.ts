@@ -9,7 +9,7 @@ import { spamScore } from "@/lib/sending/spam-score";
 import { replacePlaceholders } from "@/lib/templating/variables";
 
 /** Gmail clips a message body over 102 KB; a little room is left for tracking and the footer. */
-export const SIZE_LIMIT_BYTES = 100 * 1024;
+const SIZE_LIMIT_BYTES = 100 * 1024;
 const MAX_ITEMS = 20;
 /** Placeholders every recipient has, or that the platform fills itself. */
 const ALWAYS_FILLED = new Set(["email", "unsubscribe_url"]);
@@ -114,7 +114,7 @@ async function spamCheck(content: Content, html: string | null, text: string): P
   return check("spam", result.score >= result.threshold ? "warning" : "pass", "Spam score", message, result.rules);
 }
 
-export async function runChecks(ctx: OrgContext, content: Content): Promise<PresendChecks> {
+async function runChecks(ctx: OrgContext, content: Content): Promise<PresendChecks> {
   const checks: PresendCheck[] = [];
   checks.push(content.subject.trim() ? check("subject", "pass", "Subject", "The email has a subject.") : check("subject", "error", "Empty subject", "Write a subject: inboxes show it first."));
   checks.push(

@@ -6,8 +6,8 @@ export type TrackingOptions = {
   baseUrl?: string;
 };
 
-export const openPixelUrl = (emailId: string, baseUrl = env.appUrl) => `${baseUrl}/t/o/${signOpenToken(emailId)}`;
-export const clickUrl = (emailId: string, url: string, baseUrl = env.appUrl) => `${baseUrl}/t/c/${signClickToken(emailId, url)}`;
+const openPixelUrl = (emailId: string, baseUrl = env.appUrl) => `${baseUrl}/t/o/${signOpenToken(emailId)}`;
+const clickUrl = (emailId: string, url: string, baseUrl = env.appUrl) => `${baseUrl}/t/c/${signClickToken(emailId, url)}`;
 
 const ANCHOR = /<a\b[^>]*>/gi;
 const HREF = /(\shref\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;

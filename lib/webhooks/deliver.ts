@@ -11,7 +11,7 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 /** A webhook is disabled once it has failed this many attempts in a row… */
 export const DISABLE_AFTER_FAILURES = 8;
 /** …and has been failing, with no success in between, for at least this long. */
-export const DISABLE_AFTER_HOURS = 24;
+const DISABLE_AFTER_HOURS = 24;
 
 // A claimed delivery is pushed this far into the future, so no other worker takes it while it
 // is in flight; a worker that dies mid-delivery leaves it to be retried when the lease runs out.

@@ -29,17 +29,3 @@ export function emailEventData(email: EmailForEvent, extra: Record<string, unkno
   };
 }
 
-/** The Prisma `select` that reads what `emailEventData` needs. */
-export const emailEventSelect = {
-  id: true,
-  organization_id: true,
-  message_id: true,
-  broadcast_id: true,
-  contact_id: true,
-  thread_id: true,
-  from_email: true,
-  to_email: true,
-  subject: true,
-  tags: true,
-  created_at: true,
-} as const;

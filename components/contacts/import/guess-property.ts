@@ -27,7 +27,7 @@ const aliases: Record<ContactProperty, string[]> = {
 const squash = (header: string) => header.toLowerCase().replace(/[\s_\-.]+/g, "");
 
 /** The likely property of a column from its header; anything unrecognized becomes a custom property. */
-export function guessTarget(header: string): ImportTarget {
+function guessTarget(header: string): ImportTarget {
   const key = squash(header);
   if (!key) return "ignore";
   for (const property of contactProperties) {
