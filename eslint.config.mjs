@@ -14,7 +14,10 @@ const browserRoom = {
         patterns: [
           { group: ["@/lib/db", "@/lib/db/**", "@/lib/db.*"], message: "The database is the server's: call the API (lib/client) instead." },
           { group: ["@/lib/services/**"], message: "Services run on the server: call the API (lib/client) instead." },
-          { group: ["@/lib/sending/**", "@/lib/replies/**", "@/lib/feedback/**", "@/lib/webhooks/**", "@/lib/sequences/**"], message: "The engine runs in the worker, never in the browser." },
+          {
+            group: ["@/lib/sending/**", "@/lib/replies/**", "@/lib/feedback/**", "@/lib/webhooks/**", "@/lib/sequences/**"],
+            message: "The engine runs in the worker, never in the browser.",
+          },
           { group: ["@/lib/env", "@/lib/env.*"], message: "Settings are the server's (and hold secrets); pass what a screen needs through the API." },
           { regex: "^@/lib/auth/(?!sign-in-errors$)", message: "Authentication runs on the server; the browser uses next-auth/react and lib/client/session." },
           { regex: "^@/lib/generated/prisma(?!/enums$)", message: "Only the generated enums are browser-safe; the Prisma client is the server's." },
@@ -42,7 +45,10 @@ const environmentRoom = {
     "instrumentation.ts",
   ],
   rules: {
-    "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read settings from lib/env.ts (the one place that validates them)." }],
+    "no-restricted-properties": [
+      "error",
+      { object: "process", property: "env", message: "Read settings from lib/env.ts (the one place that validates them)." },
+    ],
   },
 };
 

@@ -19,7 +19,10 @@ function decodable(path: string): boolean {
  */
 export function proxy(request: NextRequest) {
   const path = request.nextUrl.pathname;
-  if (!decodable(path)) return errorResponse(new AppError("VALIDATION_ERROR", "The path is not valid percent-encoded UTF-8", [{ path: "", message: "malformed percent-encoding" }]));
+  if (!decodable(path))
+    return errorResponse(
+      new AppError("VALIDATION_ERROR", "The path is not valid percent-encoded UTF-8", [{ path: "", message: "malformed percent-encoding" }]),
+    );
   // The matcher sends /v1 and the tracking routes here only for their %-escapes.
   if (path.startsWith("/v1/") || path.startsWith("/t/")) return NextResponse.next();
   const https = env.appUrl.startsWith("https:");

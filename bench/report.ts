@@ -13,7 +13,14 @@ const spread = (values: number[]) =>
 
 function pad(rows: string[][]): string {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 /** The table for people: median (min–max) of the repeated runs, the ratio of the medians, and whether the target is met. */

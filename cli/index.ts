@@ -93,7 +93,10 @@ const commands: Record<string, Command> = {
   }),
 };
 
-const usage = () => `usage: npm run cli -- <command>\n${Object.values(commands).map((c) => `  ${c.usage}`).join("\n")}`;
+const usage = () =>
+  `usage: npm run cli -- <command>\n${Object.values(commands)
+    .map((c) => `  ${c.usage}`)
+    .join("\n")}`;
 
 async function main(argv: string[]): Promise<Record<string, unknown>> {
   const [name, ...rest] = argv;
@@ -114,7 +117,9 @@ try {
   const result = await main(process.argv.slice(2));
   process.stdout.write(`${JSON.stringify(result)}\n`);
 } catch (error) {
-  process.stderr.write(`error: ${error instanceof CliError || error instanceof StartupError ? error.message : error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.stderr.write(
+    `error: ${error instanceof CliError || error instanceof StartupError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 } finally {
   await db.$disconnect();

@@ -59,7 +59,13 @@ test("edit a broadcast, see server errors on their fields, and add, reorder and 
   await expect(page.getByRole("button", { name: "Remove launch" })).toBeVisible();
   await expect(page.getByLabel("Schedule", { exact: true })).toHaveValue("2031-05-04T09:30");
   const saved = await (await page.request.get(page.url().replace(/.*\/broadcasts\//, "/v1/broadcasts/"))).json();
-  expect(saved).toMatchObject({ preview_text: "Three new features and a discount inside", sequence_mode: "marketing", tags: ["launch"], reply_to: "replies@broadcast.test", status: "draft" });
+  expect(saved).toMatchObject({
+    preview_text: "Three new features and a discount inside",
+    sequence_mode: "marketing",
+    tags: ["launch"],
+    reply_to: "replies@broadcast.test",
+    status: "draft",
+  });
   expect(new Date(saved.scheduled_at).getTime()).toBe(new Date(2031, 4, 4, 9, 30).getTime());
 
   // Sending without an audience: the server's reasons land on the Segment field.
@@ -123,13 +129,23 @@ test("pause a sending broadcast, see why it is paused, resume it, and cancel it"
   };
   const organization = await api("GET", "/v1/organization");
   // A verified sending domain, as an operator vouches for one (there is no DNS here).
-  execFileSync(process.execPath, ["--import", "tsx", "cli/index.ts", "domain:create", "--organization", organization.id, "--name", "pausing.test", "--verified"], {
-    env: { ...process.env, DATA_DIR: e2eDataDir, EMBEDDED_PG_PORT: process.env.E2E_PG_PORT ?? "54349", AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret" },
-  });
+  execFileSync(
+    process.execPath,
+    ["--import", "tsx", "cli/index.ts", "domain:create", "--organization", organization.id, "--name", "pausing.test", "--verified"],
+    {
+      env: { ...process.env, DATA_DIR: e2eDataDir, EMBEDDED_PG_PORT: process.env.E2E_PG_PORT ?? "54349", AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret" },
+    },
+  );
   const contact = await api("POST", "/v1/contacts", { email: uniqueEmail("reader"), first_name: "Rea" });
   const segment = await api("POST", "/v1/segments", { name: "Readers" });
   await api("POST", `/v1/segments/${segment.id}/contacts`, { contact_ids: [contact.id] });
-  const broadcast = await api("POST", "/v1/broadcasts", { name: "Autumn news", subject: "News", from_email: "news@pausing.test", html_content: "<p>Hi</p>", segment_id: segment.id });
+  const broadcast = await api("POST", "/v1/broadcasts", {
+    name: "Autumn news",
+    subject: "News",
+    from_email: "news@pausing.test",
+    html_content: "<p>Hi</p>",
+    segment_id: segment.id,
+  });
   await api("POST", `/v1/broadcasts/${broadcast.id}/send`, {});
 
   // No relay is configured here: the email waits for its retry, and the broadcast stays sending.

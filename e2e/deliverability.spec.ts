@@ -13,7 +13,10 @@ test("a domain lists every record to publish with its status, copy buttons and t
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await signUp(page, { name: "Dora Domains", email: uniqueEmail("domains"), password: "correct horse battery", organizationName: "Domain Co" });
   await page.goto("/settings");
-  await page.getByRole("tab", { name: /Domains|Sending/ }).first().click();
+  await page
+    .getByRole("tab", { name: /Domains|Sending/ })
+    .first()
+    .click();
   await page.getByRole("button", { name: "Add domain" }).first().click();
   await page.getByRole("dialog").getByLabel("Domain").fill("news.domain-co.example");
   await page.getByRole("dialog").getByRole("button", { name: "Add domain" }).click();
@@ -21,14 +24,18 @@ test("a domain lists every record to publish with its status, copy buttons and t
 
   const table = page.getByRole("table").filter({ hasText: "_mailplatform.news.domain-co.example" });
   await expect(table.getByRole("row")).toHaveCount(6);
-  for (const name of ["_mailplatform.news.domain-co.example", "mp1._domainkey.news.domain-co.example", "_dmarc.news.domain-co.example"]) await expect(table.getByText(name, { exact: true })).toBeVisible();
+  for (const name of ["_mailplatform.news.domain-co.example", "mp1._domainkey.news.domain-co.example", "_dmarc.news.domain-co.example"])
+    await expect(table.getByText(name, { exact: true })).toBeVisible();
   await expect(table.getByText("bounces.news.domain-co.example", { exact: true })).toHaveCount(2);
   await expect(table.locator("tr[data-purpose=return_path]")).toContainText("MX");
   await expect(table.locator("tr[data-purpose=return_path]")).toContainText("priority 10");
   await expect(table.getByText("Pending")).toHaveCount(5);
 
   // Copy a value as the domain owner would, to paste it at their DNS provider.
-  await table.locator("tr[data-purpose=dmarc]").getByRole("button", { name: /Copy dmarc record value/ }).click();
+  await table
+    .locator("tr[data-purpose=dmarc]")
+    .getByRole("button", { name: /Copy dmarc record value/ })
+    .click();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^v=DMARC1; p=none;/);
 
   const domains = await (await page.request.get("/v1/domains")).json();

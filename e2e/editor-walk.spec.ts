@@ -32,7 +32,9 @@ test("connect an inbox, write a broadcast visually, preview it as a contact, tes
   expect(contact.status()).toBe(201);
   const segment = await page.request.post("/v1/segments", { data: { name: "Readers" }, headers: fromDashboard(page) });
   expect(segment.status()).toBe(201);
-  expect((await page.request.post(`/v1/segments/${(await segment.json()).id}/contacts`, { data: { emails: [pat] }, headers: fromDashboard(page) })).status()).toBe(200);
+  expect(
+    (await page.request.post(`/v1/segments/${(await segment.json()).id}/contacts`, { data: { emails: [pat] }, headers: fromDashboard(page) })).status(),
+  ).toBe(200);
 
   // Settings → Inboxes: connect one whose SMTP server is the sink.
   await page.getByRole("link", { name: "Settings" }).first().click();

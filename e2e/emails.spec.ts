@@ -32,7 +32,10 @@ test("browse emails, open one in a sandbox, comment on it and discard its thread
   await expect(page.getByText("1 total")).toBeVisible();
   await expect(page.getByRole("row", { name: /Re: Quick question/ })).toBeVisible();
   await page.getByLabel("Status").selectOption("");
-  await page.getByRole("link", { name: /lead-.*@prospect\.test/ }).last().click();
+  await page
+    .getByRole("link", { name: /lead-.*@prospect\.test/ })
+    .last()
+    .click();
 
   await page.waitForURL(`**/emails/${seeded.email_id}`);
   await expect(page.getByRole("heading", { name: /Quick question about your Q4 plans/ })).toBeVisible();
@@ -72,7 +75,10 @@ test("browse emails, open one in a sandbox, comment on it and discard its thread
   await page.waitForURL(`**/emails/${seeded.reply_id}`);
   await expect(page.getByRole("heading", { name: /Re: Quick question/ })).toBeVisible();
   await page.getByRole("link", { name: "Emails", exact: true }).first().click();
-  await page.getByRole("link", { name: /lead-.*@prospect\.test/ }).last().click();
+  await page
+    .getByRole("link", { name: /lead-.*@prospect\.test/ })
+    .last()
+    .click();
   await expect(page.getByRole("list", { name: "Comments" })).toContainText("Pricing goes out Friday");
   await finalScreenshot(page, testInfo, "email-detail");
 });

@@ -45,7 +45,11 @@ test.afterAll(async () => {
 
 test.describe.configure({ timeout: 180_000 });
 
-test("send a broadcast, open and click as recipients and as a proxy, read the report, save the openers as a segment, then see the overview", async ({ page, freshPage, request }, testInfo) => {
+test("send a broadcast, open and click as recipients and as a proxy, read the report, save the openers as a segment, then see the overview", async ({
+  page,
+  freshPage,
+  request,
+}, testInfo) => {
   const owner = uniqueEmail("reports");
   await signUp(page, { name: "Rita Reports", email: owner, password: "correct horse battery", organizationName: "Report Co" });
   await expect(page).toHaveURL(OVERVIEW_URL);
@@ -86,11 +90,16 @@ test("send a broadcast, open and click as recipients and as a proxy, read the re
   await page.goto(`/broadcasts/${broadcast.id}`);
   await page.getByRole("button", { name: "Send now" }).click();
   // The pre-send checks come first (editor branch); warnings only, so "Send now anyway".
-  await page.getByRole("dialog", { name: "Send this broadcast now?" }).getByRole("button", { name: /^Send now( anyway)?$/ }).click({ timeout: 60_000 });
+  await page
+    .getByRole("dialog", { name: "Send this broadcast now?" })
+    .getByRole("button", { name: /^Send now( anyway)?$/ })
+    .click({ timeout: 60_000 });
   const received = (await sink.waitFor(4, 60_000)).filter((m) => m.parsed.subject === "Spring is here");
   expect(received).toHaveLength(3);
   const mailTo = (name: string) => received.find((m) => m.envelopeTo.some((to) => to.startsWith(`${name}-${tag}@`)))!;
-  await expect.poll(async () => (await api<{ totals: { sent: number } }>(page, "GET", `/v1/broadcasts/${broadcast.id}/report`)).totals.sent, { timeout: 30_000 }).toBe(3);
+  await expect
+    .poll(async () => (await api<{ totals: { sent: number } }>(page, "GET", `/v1/broadcasts/${broadcast.id}/report`)).totals.sent, { timeout: 30_000 })
+    .toBe(3);
 
   // Ada opens in a browser and clicks the first link; Bo's pixel is fetched by Gmail's image proxy;
   // Cy opens and clicks the second link twice.

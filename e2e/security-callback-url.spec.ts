@@ -2,7 +2,15 @@ import { expect, signUp, test, uniqueEmail } from "./fixtures";
 
 // Issue 8, item 6: /sign-in?callbackUrl=%2F%09%2Fevil.test took a signed-in user to evil.test
 // (Chromium drops the TAB and reads "//evil.test"), and %0A answered 500.
-const attacks = ["%2F%09%2Fevil.test", "%2F%0A%2Fevil.test", "%2F%0D%2Fevil.test", "%2F%2Fevil.test", "%2F%5Cevil.test", "https%3A%2F%2Fevil.test", "javascript%3Aalert(1)"];
+const attacks = [
+  "%2F%09%2Fevil.test",
+  "%2F%0A%2Fevil.test",
+  "%2F%0D%2Fevil.test",
+  "%2F%2Fevil.test",
+  "%2F%5Cevil.test",
+  "https%3A%2F%2Fevil.test",
+  "javascript%3Aalert(1)",
+];
 
 test("callbackUrl never leaves the site, signed in or signing in, and never answers 500", async ({ page, freshPage }) => {
   const user = { name: "Cal Back", email: uniqueEmail("callback"), password: "password-123" };

@@ -44,7 +44,10 @@ test("a page on another port cannot use the signed-in user's cookie to write", a
   const dashboardFetch = (path: string, init?: { method: string; body: unknown }) =>
     page.evaluate(
       async ({ path, init }) => {
-        const response = await fetch(path, init ? { method: init.method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(init.body) } : undefined);
+        const response = await fetch(
+          path,
+          init ? { method: init.method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(init.body) } : undefined,
+        );
         return { status: response.status, body: await response.json() };
       },
       { path, init },
@@ -63,7 +66,8 @@ test("a page on another port cannot use the signed-in user's cookie to write", a
   try {
     const answers: { url: string; status: number }[] = [];
     page.on("response", (response) => {
-      if (response.url().startsWith(`${app}/v1/`) && response.request().method() !== "OPTIONS") answers.push({ url: response.url(), status: response.status() });
+      if (response.url().startsWith(`${app}/v1/`) && response.request().method() !== "OPTIONS")
+        answers.push({ url: response.url(), status: response.status() });
     });
     // What the browser reports about the refused requests, and the refused frame, is expected here.
     allowConsoleError(page, /status of 4(03|15)|CORS|Failed to fetch|net::ERR_FAILED|Refused to (display|frame)|X-Frame-Options|frame-ancestors/i);

@@ -25,7 +25,13 @@ async function main() {
           return_path_spf: { status: "mismatch", found: [theirs], reason: "records were found, but none has the expected value", checked_at: at },
           dmarc: verified("v=DMARC1; p=none"),
         },
-        warnings: [{ code: "SPF_CONFLICT", message: `${domain.return_path}.${domain.name} already has an SPF record that does not authorize our relay.`, found: [theirs] }],
+        warnings: [
+          {
+            code: "SPF_CONFLICT",
+            message: `${domain.return_path}.${domain.name} already has an SPF record that does not authorize our relay.`,
+            found: [theirs],
+          },
+        ],
       },
     },
   });

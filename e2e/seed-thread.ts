@@ -11,7 +11,9 @@ async function main() {
   const organization_id = user.memberships[0].organization_id;
   const contact = await db.contact.create({ data: { organization_id, email: `lead-${Date.now()}@prospect.test`, first_name: "Grace", last_name: "Hopper" } });
   const sentAt = new Date(Date.now() - 3 * 60 * 60 * 1000);
-  const thread = await db.thread.create({ data: { organization_id, subject: "Quick question about your Q4 plans", contact_id: contact.id, last_message_at: new Date() } });
+  const thread = await db.thread.create({
+    data: { organization_id, subject: "Quick question about your Q4 plans", contact_id: contact.id, last_message_at: new Date() },
+  });
   const email = await db.email.create({
     data: {
       organization_id,
@@ -27,7 +29,12 @@ async function main() {
         '<html><body style="font-family:sans-serif;padding:24px"><h2>Hi Grace,</h2><p>Are you planning a Q4 campaign? We help teams send to 1M contacts without breaking a sweat.</p><p><a href="https://acme.test/demo">Book a demo</a></p><script>document.body.innerHTML = "hacked"; window.parent.postMessage("escaped", "*");</script></body></html>',
       text_content: "Hi Grace,\n\nAre you planning a Q4 campaign?\n\nAda",
       status: "delivered",
-      headers: { "Message-ID": `<seed-${thread.id}@acme.test>`, From: "Ada Lovelace <ada@acme.test>", To: contact.email, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      headers: {
+        "Message-ID": `<seed-${thread.id}@acme.test>`,
+        From: "Ada Lovelace <ada@acme.test>",
+        To: contact.email,
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      },
       sent_at: sentAt,
       delivered_at: new Date(sentAt.getTime() + 4_000),
       opened_at: new Date(sentAt.getTime() + 40 * 60_000),

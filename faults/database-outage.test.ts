@@ -22,7 +22,9 @@ describe("the database stopped and started again mid-send (a cluster of the test
 
   beforeAll(async () => {
     cluster = await startOwnCluster("outage");
-    db = new PrismaClient({ adapter: new PrismaPg({ connectionString: cluster.url, max: 3 }, { onPoolError: () => undefined, onConnectionError: () => undefined }) });
+    db = new PrismaClient({
+      adapter: new PrismaPg({ connectionString: cluster.url, max: 3 }, { onPoolError: () => undefined, onConnectionError: () => undefined }),
+    });
     sink = await startSmtpSink({ parse: false });
   });
   afterAll(async () => {

@@ -47,7 +47,13 @@ describe("pause, resume and cancel while a worker sends", () => {
   });
 
   it("a pause stops sending within seconds and holds the rest; resume sends each remaining email once", async () => {
-    const b = await seedBulkBroadcast(db, url(), sink, { recipients: RECIPIENTS, inboxes: INBOXES, prefix: "pause", start: false, organizationId: org.organizationId });
+    const b = await seedBulkBroadcast(db, url(), sink, {
+      recipients: RECIPIENTS,
+      inboxes: INBOXES,
+      prefix: "pause",
+      start: false,
+      organizationId: org.organizationId,
+    });
     await startBulkBroadcast(db, b);
     await waitUntil(() => sink.messages.length >= 300, 180_000, "300 emails");
 
@@ -58,13 +64,21 @@ describe("pause, resume and cancel while a worker sends", () => {
     const stop = await settle(sink, pausedAt);
     const status = (await org.owner.api.get(`/v1/broadcasts/${b.broadcastId}/status`)).body;
     expect(status).toMatchObject({ status: "paused", sending: false, reasons: [expect.objectContaining({ code: "PAUSED" })] });
-    await waitUntil(async () => (await db.email.count({ where: { broadcast_id: b.broadcastId, status: { in: ["sending", "queued"] } } })) === 0, 30_000, "nothing left claimed");
+    await waitUntil(
+      async () => (await db.email.count({ where: { broadcast_id: b.broadcastId, status: { in: ["sending", "queued"] } } })) === 0,
+      30_000,
+      "nothing left claimed",
+    );
     const held = await db.email.count({ where: { broadcast_id: b.broadcastId, status: "scheduled" } });
     const outBeforeResume = sink.messages.length;
 
     const resumed = await org.owner.api.post(`/v1/broadcasts/${b.broadcastId}/resume`);
     expect(resumed.body).toMatchObject({ status: "sending", paused_reason: null });
-    await waitUntil(async () => (await db.broadcast.findUniqueOrThrow({ where: { id: b.broadcastId } })).status === "sent", 300_000, "the broadcast to be sent");
+    await waitUntil(
+      async () => (await db.broadcast.findUniqueOrThrow({ where: { id: b.broadcastId } })).status === "sent",
+      300_000,
+      "the broadcast to be sent",
+    );
 
     console.log(
       `[faults] pause: ${stop.after} emails reached the server after the pause answered, the last ${stop.lastMs} ms after it; ` +
@@ -80,7 +94,13 @@ describe("pause, resume and cancel while a worker sends", () => {
   });
 
   it("a cancel stops sending within seconds; what went out is what is counted", async () => {
-    const b = await seedBulkBroadcast(db, url(), sink, { recipients: RECIPIENTS, inboxes: INBOXES, prefix: "cancel", start: false, organizationId: org.organizationId });
+    const b = await seedBulkBroadcast(db, url(), sink, {
+      recipients: RECIPIENTS,
+      inboxes: INBOXES,
+      prefix: "cancel",
+      start: false,
+      organizationId: org.organizationId,
+    });
     const before = sink.messages.length;
     await startBulkBroadcast(db, b);
     await waitUntil(() => sink.messages.length - before >= 300, 180_000, "300 emails");
@@ -88,7 +108,11 @@ describe("pause, resume and cancel while a worker sends", () => {
     expect((await org.owner.api.post(`/v1/broadcasts/${b.broadcastId}/cancel`)).body).toMatchObject({ status: "cancelled" });
     const cancelledAt = Date.now();
     const stop = await settle(sink, cancelledAt);
-    await waitUntil(async () => (await db.email.count({ where: { broadcast_id: b.broadcastId, status: { in: ["sending", "queued", "scheduled"] } } })) === 0, 30_000, "nothing left to send");
+    await waitUntil(
+      async () => (await db.email.count({ where: { broadcast_id: b.broadcastId, status: { in: ["sending", "queued", "scheduled"] } } })) === 0,
+      30_000,
+      "nothing left to send",
+    );
     // The counters reach the record within a second or two (deltas folded by the worker).
     await new Promise((resolve) => setTimeout(resolve, 2500));
 

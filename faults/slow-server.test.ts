@@ -15,7 +15,13 @@ const SLOW_RECIPIENTS = 1000;
 const SLOW_ANSWER_MS = 500;
 
 /** The service's context for an organization made by seedBulkBroadcast (which has no members). */
-const asOwnerOf = (organizationId: string): OrgContext => ({ userId: "00000000-0000-0000-0000-000000000000", userEmail: "owner@bulk.test", apiKeyId: null, organizationId, role: "owner" });
+const asOwnerOf = (organizationId: string): OrgContext => ({
+  userId: "00000000-0000-0000-0000-000000000000",
+  userEmail: "owner@bulk.test",
+  apiKeyId: null,
+  organizationId,
+  role: "owner",
+});
 
 type Run = { rate: number; firstMs: number; lastAt: number };
 
@@ -66,7 +72,11 @@ describe("one tenant's slow SMTP server beside another's fast one", () => {
     const cancelledAt = Date.now();
     await cancelBroadcast(asOwnerOf(slowOne.organizationId), slowOne.broadcastId);
     const afterCancel = () => slow.messages.filter((m) => m.receivedAt > cancelledAt);
-    await waitUntil(async () => (await db.email.count({ where: { broadcast_id: slowOne.broadcastId, status: "sending" } })) === 0, 60_000, "the cancel to settle");
+    await waitUntil(
+      async () => (await db.email.count({ where: { broadcast_id: slowOne.broadcastId, status: "sending" } })) === 0,
+      60_000,
+      "the cancel to settle",
+    );
     const settledMs = Date.now() - cancelledAt;
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const lastSlow = afterCancel().at(-1)?.receivedAt;

@@ -31,10 +31,16 @@ describe("three workers on one database", () => {
       throw new Error(`${(error as Error).message}\n${workers.map((w) => w.output()).join("\n---\n")}`);
     }
     const count = countDeliveries(sink.messages, recipients);
-    console.log(`[faults] three workers: ${RECIPIENTS} recipients in ${((Date.now() - started) / 1000).toFixed(1)} s, ${count.extra} repeats, ${count.missing.length} missing`);
+    console.log(
+      `[faults] three workers: ${RECIPIENTS} recipients in ${((Date.now() - started) / 1000).toFixed(1)} s, ${count.extra} repeats, ${count.missing.length} missing`,
+    );
     expect(count.missing).toEqual([]);
     expect(count.extra).toBe(0);
-    expect(await db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } })).toMatchObject({ status: "sent", total_recipients: RECIPIENTS, sent_count: RECIPIENTS });
+    expect(await db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } })).toMatchObject({
+      status: "sent",
+      total_recipients: RECIPIENTS,
+      sent_count: RECIPIENTS,
+    });
     for (const worker of workers) worker.child.kill("SIGTERM");
     for (const worker of workers) expect((await worker.exited).code).toBe(0);
   });

@@ -28,7 +28,10 @@ describe("a worker SIGKILLed at random points, beside another that keeps running
   /** Emails in `sending` right now, with their lease: what a killed worker may have held. */
   const inFlight = async () =>
     new Map(
-      (await database.db.email.findMany({ where: { status: "sending" }, select: { id: true, locked_until: true } })).map((e) => [e.id, e.locked_until?.getTime()]),
+      (await database.db.email.findMany({ where: { status: "sending" }, select: { id: true, locked_until: true } })).map((e) => [
+        e.id,
+        e.locked_until?.getTime(),
+      ]),
     );
 
   /** Until every email that was in flight at the kill has moved on (recorded, or taken over by another worker). */

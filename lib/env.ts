@@ -37,7 +37,12 @@ const schema = z.object({
   ALLOWED_PRIVATE_HOSTS: z
     .string()
     .default("")
-    .transform((value) => value.split(",").map((entry) => entry.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
     .refine((entries) => entries.every((entry) => parseAllowedEndpoint(entry) !== null), "each entry must be host:port or host:* ([v6]:port for IPv6)"),
   INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
   INBOUND_SMTP_HOST: z.string().optional(),

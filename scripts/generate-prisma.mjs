@@ -7,5 +7,9 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 execFileSync(process.execPath, [fileURLToPath(import.meta.resolve("prisma/build/index.js")), "generate"], {
   cwd: root,
   stdio: "inherit",
-  env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? fileURLToPath(new URL("../package.json", import.meta.url)), PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  env: {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? fileURLToPath(new URL("../package.json", import.meta.url)),
+    PRISMA_HIDE_UPDATE_MESSAGE: "1",
+  },
 });

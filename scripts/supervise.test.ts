@@ -28,7 +28,7 @@ describe("supervise: the launcher's children", () => {
     );
     const steady = supervisor.pids().steady;
     const crashes = () => lines.filter((l) => l.startsWith("[launch] crashing exited (code 3)"));
-    for (const deadline = Date.now() + 30_000; crashes().length < 5 && Date.now() < deadline; ) await sleep(50);
+    for (const deadline = Date.now() + 30_000; crashes().length < 5 && Date.now() < deadline;) await sleep(50);
     expect(supervisor.pids().steady).toBe(steady);
     expect(alive(steady)).toBe(true);
     const waits = crashes().map((l) => Number(/in (\d+) ms/.exec(l)?.[1]));

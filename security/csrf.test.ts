@@ -92,7 +92,9 @@ describe("cross-site requests with the session cookie", () => {
     const invited = `teammate-${randomUUID()}@example.test`;
     const json = JSON.stringify({ email: invited, role: "member" });
     expect((await send("POST", "/v1/invitations", { cookie, origin: appOrigin, "content-type": "application/json; charset=utf-8" }, json)).status).toBe(201);
-    expect((await send("POST", "/v1/api-keys", { cookie, "sec-fetch-site": "same-origin", "content-type": "application/json" }, '{"name":"mine"}')).status).toBe(201);
+    expect(
+      (await send("POST", "/v1/api-keys", { cookie, "sec-fetch-site": "same-origin", "content-type": "application/json" }, '{"name":"mine"}')).status,
+    ).toBe(201);
     // A bodiless POST needs no Content-Type; reads need no Origin.
     const invitation = await db.invitation.findFirstOrThrow({ where: { organization_id: org.organizationId, email: invited } });
     expect((await send("POST", `/v1/invitations/${invitation.id}/resend`, { cookie, origin: appOrigin, "content-length": "0" })).status).toBe(200);
@@ -103,7 +105,9 @@ describe("cross-site requests with the session cookie", () => {
   it("leaves API-key requests alone: no Origin needed, any Origin accepted, but the body must still be JSON", async () => {
     const authorization = `Bearer ${org.owner.token}`;
     expect((await send("POST", "/v1/api-keys", { authorization, "content-type": "application/json" }, '{"name":"ci"}')).status).toBe(201);
-    expect((await send("POST", "/v1/api-keys", { authorization, origin: "https://elsewhere.test", "content-type": "application/json" }, '{"name":"ci"}')).status).toBe(201);
+    expect(
+      (await send("POST", "/v1/api-keys", { authorization, origin: "https://elsewhere.test", "content-type": "application/json" }, '{"name":"ci"}')).status,
+    ).toBe(201);
     expect((await send("POST", "/v1/api-keys", { authorization, "content-type": "text/plain" }, '{"name":"ci"}')).status).toBe(415);
   });
 });
@@ -116,13 +120,24 @@ describe("the dashboard's routes outside /v1", () => {
 
   it("refuses cross-site and non-JSON switches of organization, new organizations and sign-ups", async () => {
     const switchBody = JSON.stringify({ organization_id: org.organizationId });
-    expect((await call(switchOrganization, "/api/session/organization", { cookie, origin: otherPort, "content-type": "application/json" }, switchBody)).status).toBe(403);
-    expect((await call(switchOrganization, "/api/session/organization", { cookie, origin: appOrigin, "content-type": "text/plain" }, switchBody)).status).toBe(415);
-    expect((await call(switchOrganization, "/api/session/organization", { cookie, origin: appOrigin, "content-type": "application/json" }, switchBody)).status).toBe(200);
+    expect(
+      (await call(switchOrganization, "/api/session/organization", { cookie, origin: otherPort, "content-type": "application/json" }, switchBody)).status,
+    ).toBe(403);
+    expect((await call(switchOrganization, "/api/session/organization", { cookie, origin: appOrigin, "content-type": "text/plain" }, switchBody)).status).toBe(
+      415,
+    );
+    expect(
+      (await call(switchOrganization, "/api/session/organization", { cookie, origin: appOrigin, "content-type": "application/json" }, switchBody)).status,
+    ).toBe(200);
 
     const before = await db.membership.count({ where: { user_id: org.owner.userId } });
-    expect((await call(createOrganization, "/api/session/organizations", { cookie, origin: otherPort, "content-type": "application/json" }, '{"name":"Planted"}')).status).toBe(403);
-    expect((await call(createOrganization, "/api/session/organizations", { cookie, origin: appOrigin, "content-type": "text/plain" }, '{"name":"Planted"}')).status).toBe(415);
+    expect(
+      (await call(createOrganization, "/api/session/organizations", { cookie, origin: otherPort, "content-type": "application/json" }, '{"name":"Planted"}'))
+        .status,
+    ).toBe(403);
+    expect(
+      (await call(createOrganization, "/api/session/organizations", { cookie, origin: appOrigin, "content-type": "text/plain" }, '{"name":"Planted"}')).status,
+    ).toBe(415);
     expect(await db.membership.count({ where: { user_id: org.owner.userId } })).toBe(before);
 
     const email = `planted-${randomUUID()}@example.test`;

@@ -32,7 +32,16 @@ async function send(to: string, raw: string, from = "") {
 async function sentEmail(organizationId: string, domain: string) {
   const id = randomUUID();
   return db.email.create({
-    data: { id, organization_id: organizationId, message_id: `<${id}@${domain}>`, from_email: `news@${domain}`, to_email: `person-${id.slice(0, 6)}@example.net`, subject: "S", status: "sent", sent_at: new Date() },
+    data: {
+      id,
+      organization_id: organizationId,
+      message_id: `<${id}@${domain}>`,
+      from_email: `news@${domain}`,
+      to_email: `person-${id.slice(0, 6)}@example.net`,
+      subject: "S",
+      status: "sent",
+      sent_at: new Date(),
+    },
   });
 }
 
@@ -93,7 +102,14 @@ describe("deliverability intake", () => {
     const victim = await sentEmail(organizationId, "victim.example.com");
     const attacker = (await createTestOrg()).organizationId;
     const inbox = await addInbox(attacker);
-    expect((await recordRawReply(inbox, rawDsn({ to: "sam@sales.example.com", action: "failed", status: "5.1.1", finalRecipient: victim.to_email, originalMessageId: victim.message_id }))).result).toBe("report");
+    expect(
+      (
+        await recordRawReply(
+          inbox,
+          rawDsn({ to: "sam@sales.example.com", action: "failed", status: "5.1.1", finalRecipient: victim.to_email, originalMessageId: victim.message_id }),
+        )
+      ).result,
+    ).toBe("report");
     while ((await processFeedbackReports({ organizationId: attacker })) > 0);
     expect(await db.email.findUniqueOrThrow({ where: { id: victim.id } })).toMatchObject({ status: "sent", bounced_at: null });
     expect(await db.suppression.count({ where: { organization_id: organizationId } })).toBe(0);

@@ -34,7 +34,6 @@ describe("paths", () => {
       expect(await response.json()).toMatchObject({ code: "NOT_FOUND", error: expect.any(String) });
     }
   });
-
 });
 
 describe("headers", () => {

@@ -63,7 +63,11 @@ describe("CSV import bounds", () => {
     const csv = `email,subscribed\n${long},yes\nok@example.test,${"maybe".repeat(100_000)}\n`;
     const result = await request("POST", "/v1/contacts/import", {
       token: org.owner.token,
-      body: { file_content: Buffer.from(csv).toString("base64"), column_mappings: [...mappings, { csv_column: "subscribed", property_name: "subscribed" }], handle_missing: "create" },
+      body: {
+        file_content: Buffer.from(csv).toString("base64"),
+        column_mappings: [...mappings, { csv_column: "subscribed", property_name: "subscribed" }],
+        handle_missing: "create",
+      },
     });
     expect(result.status).toBe(200);
     expect(result.body.errors).toHaveLength(2);
@@ -75,6 +79,8 @@ describe("CSV import bounds", () => {
   it("refuses a row longer than a million characters with a 400 instead of parsing it over and over", async () => {
     const csv = `email,notes\nlong@example.test,"${"n".repeat(MAX_RECORD_CHARS)}"\n`;
     const result = await importCsv(org, importBody(csv));
-    expect(expectError(result, 400, "VALIDATION_ERROR").details).toEqual([{ path: "file_content", message: `a row of the CSV file is longer than ${MAX_RECORD_CHARS} characters` }]);
+    expect(expectError(result, 400, "VALIDATION_ERROR").details).toEqual([
+      { path: "file_content", message: `a row of the CSV file is longer than ${MAX_RECORD_CHARS} characters` },
+    ]);
   });
 });

@@ -79,8 +79,13 @@ describe("inbox errors do not tell open, closed and filtered ports apart", () =>
   it("answers one generic reason when a confirmation cannot be sent", async () => {
     const messages = new Set<string>();
     for (const port of [closedPort, portOf(banner), portOf(silent), databasePort]) {
-      const inbox = await sinkInbox(org.organizationId, { host: "127.0.0.1", port } as never, { from_email: `me-${port}@unverified.example`, sender_confirmed_at: null });
-      const failure = await sendInboxConfirmation(ownerContext(org), inbox.id, { policy, connectTimeoutMs: CONNECT_TIMEOUT_MS }).catch((error: Error & { code?: string }) => error);
+      const inbox = await sinkInbox(org.organizationId, { host: "127.0.0.1", port } as never, {
+        from_email: `me-${port}@unverified.example`,
+        sender_confirmed_at: null,
+      });
+      const failure = await sendInboxConfirmation(ownerContext(org), inbox.id, { policy, connectTimeoutMs: CONNECT_TIMEOUT_MS }).catch(
+        (error: Error & { code?: string }) => error,
+      );
       expect(failure).toMatchObject({ code: "MAIL_DELIVERY_FAILED" });
       messages.add((failure as Error).message);
     }

@@ -85,8 +85,11 @@ describe("SSRF through inbox settings", () => {
   });
 
   it("refuses a name that resolves to loopback or a private address, or to any such address among public ones", async () => {
-    const { lookup } = fakeResolver((name) =>
-      ({ "loopback.example.com": ["127.0.0.1"], "metadata.example.com": ["169.254.169.254"], "mixed.example.com": ["93.184.216.34", "10.1.1.1"] })[name] ?? ["93.184.216.34"],
+    const { lookup } = fakeResolver(
+      (name) =>
+        ({ "loopback.example.com": ["127.0.0.1"], "metadata.example.com": ["169.254.169.254"], "mixed.example.com": ["93.184.216.34", "10.1.1.1"] })[name] ?? [
+          "93.184.216.34",
+        ],
     );
     const policy = outboundPolicy({ lookup });
     for (const host of ["loopback.example.com", "metadata.example.com", "mixed.example.com"]) {

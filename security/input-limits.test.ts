@@ -51,7 +51,11 @@ describe("contact metadata", () => {
     const tooLarge = keys(2, "x".repeat(9_000));
     for (const metadata of [tooMany, huge, tooLarge]) {
       expectError(await org.owner.api.post("/v1/contacts", { email: "meta@example.test", metadata }), 400, "VALIDATION_ERROR");
-      expectError(await org.owner.api.post("/v1/contacts/bulk", { contacts: [{ email: "bulk-ok@example.test" }, { email: "bulk@example.test", metadata }] }), 400, "VALIDATION_ERROR");
+      expectError(
+        await org.owner.api.post("/v1/contacts/bulk", { contacts: [{ email: "bulk-ok@example.test" }, { email: "bulk@example.test", metadata }] }),
+        400,
+        "VALIDATION_ERROR",
+      );
     }
     const created = await org.owner.api.post("/v1/contacts", { email: "meta@example.test", metadata: keys(limits.metadataKeys) });
     expect(created.status).toBe(201);
@@ -72,8 +76,18 @@ describe("contact metadata", () => {
 
     await db.contact.create({ data: { organization_id: org.organizationId, email: "nearly-full@example.test", metadata: keys(limits.metadataKeys - 2) } });
     await db.contact.create({ data: { organization_id: org.organizationId, email: "overlapping@example.test", metadata: keys(limits.metadataKeys - 2) } });
-    const merged = await importCsv(`email,k0,new1,new2,new3\nnearly-full@example.test,a,b,c,d\noverlapping@example.test,a,b,c,\n`, ["email", "k0", "new1", "new2", "new3"]);
-    expect(merged.body).toMatchObject({ updated: 1, errors_total: 1, errors: [{ row: 2, email: "nearly-full@example.test", error: expect.stringMatching(/metadata/) }] });
+    const merged = await importCsv(`email,k0,new1,new2,new3\nnearly-full@example.test,a,b,c,d\noverlapping@example.test,a,b,c,\n`, [
+      "email",
+      "k0",
+      "new1",
+      "new2",
+      "new3",
+    ]);
+    expect(merged.body).toMatchObject({
+      updated: 1,
+      errors_total: 1,
+      errors: [{ row: 2, email: "nearly-full@example.test", error: expect.stringMatching(/metadata/) }],
+    });
     const full = await db.contact.findFirstOrThrow({ where: { organization_id: org.organizationId, email: "nearly-full@example.test" } });
     const overlapping = await db.contact.findFirstOrThrow({ where: { organization_id: org.organizationId, email: "overlapping@example.test" } });
     expect(Object.keys(full.metadata as object)).toHaveLength(limits.metadataKeys - 2);

@@ -29,7 +29,8 @@ describe("invitation flood", () => {
     const org = await createTestOrg();
     const first = await org.owner.api.post("/v1/invitations", { email: `a-${randomUUID()}@example.test`, role: "member" });
     expect((await org.owner.api.post(`/v1/invitations/${first.body.id}/resend`)).status).toBe(200);
-    for (let i = 0; i < 6; i++) expect((await org.owner.api.post("/v1/invitations", { email: `b${i}-${randomUUID()}@example.test`, role: "member" })).status).toBe(201);
+    for (let i = 0; i < 6; i++)
+      expect((await org.owner.api.post("/v1/invitations", { email: `b${i}-${randomUUID()}@example.test`, role: "member" })).status).toBe(201);
     const extra = `over-${randomUUID()}@example.test`;
     const refused = await org.owner.api.post("/v1/invitations", { email: extra, role: "member" });
     expect(expectError(refused, 429, "RATE_LIMITED").error).toMatch(/sent 8 invitations in the last 24 hours/);

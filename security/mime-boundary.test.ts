@@ -44,11 +44,27 @@ describe("MIME boundary", () => {
   it("contact data holding a would-be boundary stays inside its part of a DKIM-signed broadcast", async () => {
     const org = await createTestOrg("Newsletter");
     const domain = await verifiedDomain(org.organizationId, "news.example");
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
-    await db.domain.update({ where: { id: domain.id }, data: { dkim_selector: "mp1", dkim_private_key_encrypted: sealSecret(privateKey), dkim_verified_at: new Date() } });
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 1024,
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
+    await db.domain.update({
+      where: { id: domain.id },
+      data: { dkim_selector: "mp1", dkim_private_key_encrypted: sealSecret(privateKey), dkim_verified_at: new Date() },
+    });
 
     // An email the attacker received a moment ago shows the boundaries in use.
-    const seen = boundaryOf(mimeMessage({ from: { name: "", address: "a@news.example" }, to: "attacker@example.test", subject: "s", messageId: "<m@x>", text: "t", html: "<p>t</p>" }).raw.toString());
+    const seen = boundaryOf(
+      mimeMessage({
+        from: { name: "", address: "a@news.example" },
+        to: "attacker@example.test",
+        subject: "s",
+        messageId: "<m@x>",
+        text: "t",
+        html: "<p>t</p>",
+      }).raw.toString(),
+    );
     const guess = guessNext(seen);
     const { segmentId } = await seedSegment(org.organizationId, [{ email: "attacker@example.test", metadata: { note: injected(guess) } }]);
     const broadcast = await db.broadcast.create({

@@ -74,7 +74,8 @@ describe("rate limits", () => {
 });
 
 describe("client address", () => {
-  const requestFrom = (peer: string, forwarded: string) => new Request("http://localhost/", { headers: { [address.PEER_HEADER]: peer, "x-forwarded-for": forwarded } });
+  const requestFrom = (peer: string, forwarded: string) =>
+    new Request("http://localhost/", { headers: { [address.PEER_HEADER]: peer, "x-forwarded-for": forwarded } });
 
   it("is the connection's address unless TRUST_PROXY says how many proxies append to X-Forwarded-For", async () => {
     expect(address.clientAddress(requestFrom("::ffff:192.0.2.1", "198.51.100.7"))).toBe("192.0.2.1");

@@ -6,7 +6,9 @@ import { createTestOrg, expectError } from "@/lib/testing/api";
 // Reports read across many rows at once; each statement must stay inside the caller's organization.
 
 async function sentBroadcast(organizationId: string, contactIds: string[]) {
-  const broadcast = await db.broadcast.create({ data: { organization_id: organizationId, name: "Secret launch", subject: "S", from_email: "n@example.com", status: "sent", started_at: new Date() } });
+  const broadcast = await db.broadcast.create({
+    data: { organization_id: organizationId, name: "Secret launch", subject: "S", from_email: "n@example.com", status: "sent", started_at: new Date() },
+  });
   for (const contactId of contactIds) {
     await db.email.create({
       data: {
@@ -65,7 +67,16 @@ describe("reports stay inside the organization", () => {
     await db.domain.create({ data: { organization_id: other.organizationId, name: "other.example", status: "failed", verification_token: "t" } });
     await sentBroadcast(other.organizationId, []);
     await db.email.create({
-      data: { organization_id: other.organizationId, message_id: `<${randomUUID()}@x>`, from_email: "a@example.com", to_email: "b@example.net", subject: "S", status: "sent", sent_at: new Date(), complained_at: new Date() },
+      data: {
+        organization_id: other.organizationId,
+        message_id: `<${randomUUID()}@x>`,
+        from_email: "a@example.com",
+        to_email: "b@example.net",
+        subject: "S",
+        status: "sent",
+        sent_at: new Date(),
+        complained_at: new Date(),
+      },
     });
     const overview = await org.owner.api.get("/v1/reports/overview");
     expect(overview.status).toBe(200);

@@ -36,7 +36,11 @@ describe("sending as someone else's domain", () => {
     // The test suite's own admission of loopback (`127.0.0.1:*`) does not open the relay.
     const policy = outboundPolicy({ allowedPrivateHosts: ["127.0.0.1:*", "[::1]:*"], reservedRelayUrls: [relayUrl] });
     for (const host of ["127.0.0.1", "127.1", "localhost", "0x7f000001"]) {
-      const creating = createInbox(ownerContext(attacker), { name: "Relay", from_email: "ceo@victim.example", smtp: { host, port: relay.port, secure: false } }, policy);
+      const creating = createInbox(
+        ownerContext(attacker),
+        { name: "Relay", from_email: "ceo@victim.example", smtp: { host, port: relay.port, secure: false } },
+        policy,
+      );
       await expect(creating, host).rejects.toMatchObject({
         code: "VALIDATION_ERROR",
         details: [{ path: "smtp.host", message: expect.stringContaining("relay") }],
@@ -45,7 +49,11 @@ describe("sending as someone else's domain", () => {
     // Only the operator's explicit listing of that host:port opens it.
     const listed = outboundPolicy({ allowedPrivateHosts: [`127.0.0.1:${relay.port}`], reservedRelayUrls: [relayUrl] });
     await expect(
-      createInbox(ownerContext(attacker), { name: "Listed", from_email: "me@attacker.example", smtp: { host: "127.0.0.1", port: relay.port, secure: false } }, listed),
+      createInbox(
+        ownerContext(attacker),
+        { name: "Listed", from_email: "me@attacker.example", smtp: { host: "127.0.0.1", port: relay.port, secure: false } },
+        listed,
+      ),
     ).resolves.toMatchObject({ smtp: { port: relay.port } });
   });
 

@@ -41,12 +41,18 @@ describe("session revocation", () => {
     const org = await ownerWithPassword();
     const stolen = await sessionCookie(org.owner.userId);
     const mine = await sessionCookie(org.owner.userId);
-    const wrong = await callRoute(changePassword, "/api/account/password", { cookie: mine, body: { current_password: "nope", new_password: "new-password-2" } });
+    const wrong = await callRoute(changePassword, "/api/account/password", {
+      cookie: mine,
+      body: { current_password: "nope", new_password: "new-password-2" },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.code).toBe("INVALID_PASSWORD");
     expect(await works(stolen)).toBe(200);
 
-    const changed = await callRoute(changePassword, "/api/account/password", { cookie: mine, body: { current_password: "old-password-1", new_password: "new-password-2" } });
+    const changed = await callRoute(changePassword, "/api/account/password", {
+      cookie: mine,
+      body: { current_password: "old-password-1", new_password: "new-password-2" },
+    });
     expect(changed.status).toBe(200);
     expect(await works(stolen)).toBe(401);
     expect(await works(mine)).toBe(401);

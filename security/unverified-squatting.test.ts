@@ -20,7 +20,10 @@ describe("unverified sign-up", () => {
     const invitationToken = invitationTokenOf((await readCapturedMail(invitee))[0]);
 
     // The attacker holds the link (a forwarded mail, a shared screen) and signs up as the invitee.
-    expect((await callRoute(signUp, "/api/sign-up", { body: { name: "Squatter", email: invitee, password: "squatter-pass", invitation_token: invitationToken } })).status).toBe(202);
+    expect(
+      (await callRoute(signUp, "/api/sign-up", { body: { name: "Squatter", email: invitee, password: "squatter-pass", invitation_token: invitationToken } }))
+        .status,
+    ).toBe(202);
     const squatter = await db.user.findUniqueOrThrow({ where: { email: invitee } });
     const cookie = await sessionCookie(squatter.id);
     const asSquatter = (method: string, path: string, body?: unknown) => request(method, path, { headers: { cookie }, body });
@@ -34,7 +37,11 @@ describe("unverified sign-up", () => {
     await callRoute(signUp, "/api/sign-up", { body: { name: "Phisher", email: other, password: "password-123", organization_name: "Phish" } });
     const phisher = await db.user.findUniqueOrThrow({ where: { email: other } });
     const phisherCookie = await sessionCookie(phisher.id);
-    expectError(await request("POST", "/v1/invitations", { headers: { cookie: phisherCookie }, body: { email: "victim@example.test", role: "member" } }), 403, "EMAIL_NOT_VERIFIED");
+    expectError(
+      await request("POST", "/v1/invitations", { headers: { cookie: phisherCookie }, body: { email: "victim@example.test", role: "member" } }),
+      403,
+      "EMAIL_NOT_VERIFIED",
+    );
     expectError(await request("POST", "/v1/api-keys", { headers: { cookie: phisherCookie }, body: { name: "key" } }), 403, "EMAIL_NOT_VERIFIED");
     expect(await readCapturedMail("victim@example.test")).toHaveLength(0);
 

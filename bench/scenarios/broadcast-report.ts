@@ -54,10 +54,10 @@ export const broadcastReportScenario: Scenario = {
       [org.organizationId, new Date(started)],
     );
     const broadcastId = rows[0].id;
-    await bench.pg.query(`INSERT INTO sequence_steps (organization_id, broadcast_id, position, delay_minutes, text_content) VALUES ($1, $2, 1, 1440, 'Again')`, [
-      org.organizationId,
-      broadcastId,
-    ]);
+    await bench.pg.query(
+      `INSERT INTO sequence_steps (organization_id, broadcast_id, position, delay_minutes, text_content) VALUES ($1, $2, 1, 1440, 'Again')`,
+      [org.organizationId, broadcastId],
+    );
     bench.log(`seeding a report of ${recipients.toLocaleString("en-US")} recipients`);
     const seeding = performance.now();
     await bench.pg.query(SEED, [org.organizationId, broadcastId, new Date(started), recipients]);

@@ -27,12 +27,20 @@ async function audience(bench: Bench, recipients: number) {
     "INSERT INTO domains (organization_id, name, verification_token, status, verified_at) VALUES ($1, 'bench.example', 'bench', 'verified', now())",
     [org.organizationId],
   );
-  await copyInto(bench.pg, "contacts", "organization_id, email, first_name, last_name", chunked(0, recipients, (i) => {
-    const c = contactAt(i);
-    return `${org.organizationId}\t${c.email}\t${c.first_name}\t${c.last_name}\n`;
-  }));
+  await copyInto(
+    bench.pg,
+    "contacts",
+    "organization_id, email, first_name, last_name",
+    chunked(0, recipients, (i) => {
+      const c = contactAt(i);
+      return `${org.organizationId}\t${c.email}\t${c.first_name}\t${c.last_name}\n`;
+    }),
+  );
   const segment = async (name: string, size: number) => {
-    const { rows } = await bench.pg.query<{ id: string }>("INSERT INTO segments (organization_id, name) VALUES ($1, $2) RETURNING id", [org.organizationId, name]);
+    const { rows } = await bench.pg.query<{ id: string }>("INSERT INTO segments (organization_id, name) VALUES ($1, $2) RETURNING id", [
+      org.organizationId,
+      name,
+    ]);
     await bench.pg.query(
       `INSERT INTO segment_contacts (segment_id, contact_id, organization_id)
        SELECT $1, id, organization_id FROM contacts WHERE organization_id = $2 ORDER BY email LIMIT $3`,
@@ -51,7 +59,16 @@ async function createBroadcast(bench: Bench, org: ProductOrg, segmentId: string,
     "POST",
     "/v1/broadcasts",
     org.token,
-    { name, subject: `News of the week (${name})`, from_email: "news@bench.example", from_name: "Bench News", html_content: HTML, text_content: TEXT, segment_id: segmentId, sending_speed: "instant" },
+    {
+      name,
+      subject: `News of the week (${name})`,
+      from_email: "news@bench.example",
+      from_name: "Bench News",
+      html_content: HTML,
+      text_content: TEXT,
+      segment_id: segmentId,
+      sending_speed: "instant",
+    },
     201,
   );
   return data.id;
@@ -143,7 +160,14 @@ export const broadcastSendScenario: Scenario = {
       const note = `${recipients.toLocaleString("en-US")} recipients at instant speed through the relay to a local SMTP sink; baseline: a nodemailer pool of ${bench.sizes.smtpConnections} connections to the same sink`;
       return [
         atLeast("broadcast: send rate", "emails/s", product.rate, baseline.rate, 0.7, note),
-        below("broadcast: first email", "ms", product.first, baseline.first, 2000, "from the send request to the first message at the sink; baseline: the bare pool's first message"),
+        below(
+          "broadcast: first email",
+          "ms",
+          product.first,
+          baseline.first,
+          2000,
+          "from the send request to the first message at the sink; baseline: the bare pool's first message",
+        ),
       ];
     } finally {
       await worker.stop();

@@ -114,8 +114,16 @@ export const importScenario: Scenario = {
         update[which].push(total / s);
         bench.log(`  update ${which}: ${Math.round(total / s)} rows/s (${s.toFixed(1)} s)`);
       };
-      await alternate(repeat, () => runCreate("product"), () => runCreate("baseline"));
-      await alternate(repeat, () => runUpdate("product"), () => runUpdate("baseline"));
+      await alternate(
+        repeat,
+        () => runCreate("product"),
+        () => runCreate("baseline"),
+      );
+      await alternate(
+        repeat,
+        () => runUpdate("product"),
+        () => runUpdate("baseline"),
+      );
       if (repeat === 0) peakMb = bench.server.rss.peakMb();
       await dropContacts(bench.pg, [product.organizationId, baselineOrg]);
     }

@@ -37,7 +37,10 @@ async function seed(bench: Bench, count: number) {
      SELECT $1::uuid, '<' || gen_random_uuid() || '@${DOMAIN}>', 'news@${DOMAIN}', c.email, 'News', 'sent', now(), c.id FROM c`,
     [org.organizationId, count],
   );
-  const { rows } = await bench.pg.query<{ id: string; to_email: string; message_id: string }>("SELECT id, to_email, message_id FROM emails WHERE organization_id = $1 ORDER BY to_email", [org.organizationId]);
+  const { rows } = await bench.pg.query<{ id: string; to_email: string; message_id: string }>(
+    "SELECT id, to_email, message_id FROM emails WHERE organization_id = $1 ORDER BY to_email",
+    [org.organizationId],
+  );
   await bench.pg.query("VACUUM ANALYZE emails, contacts");
   return { organizationId: org.organizationId, emails: rows };
 }
@@ -50,7 +53,13 @@ function reports(emails: { id: string; to_email: string; message_id: string }[])
     const raw =
       kind === "complaint"
         ? rawArf({ to, recipient: email.to_email, originalMessageId: email.message_id })
-        : rawDsn({ to, action: kind === "hard" ? "failed" : kind === "soft" ? "delayed" : "delivered", finalRecipient: email.to_email, originalMessageId: email.message_id, diagnostic: kind === "hard" ? "550 5.1.1 User unknown" : undefined });
+        : rawDsn({
+            to,
+            action: kind === "hard" ? "failed" : kind === "soft" ? "delayed" : "delivered",
+            finalRecipient: email.to_email,
+            originalMessageId: email.message_id,
+            diagnostic: kind === "hard" ? "550 5.1.1 User unknown" : undefined,
+          });
     return { to, raw };
   });
 }
@@ -63,7 +72,8 @@ async function reset(bench: Bench, organizationId: string) {
      WHERE organization_id = $1`,
     [organizationId],
   );
-  for (const table of ["email_events", "suppressions", "soft_bounce_streaks", "webhook_deliveries"]) await bench.pg.query(`DELETE FROM ${table} WHERE organization_id = $1`, [organizationId]);
+  for (const table of ["email_events", "suppressions", "soft_bounce_streaks", "webhook_deliveries"])
+    await bench.pg.query(`DELETE FROM ${table} WHERE organization_id = $1`, [organizationId]);
   await bench.pg.query("UPDATE contacts SET subscribed = true, unsubscribed_at = NULL WHERE organization_id = $1", [organizationId]);
   await bench.pg.query("VACUUM ANALYZE emails, feedback_reports");
 }
@@ -147,7 +157,8 @@ export const intakeScenario: Scenario = {
       // The listener is up once it answers.
       const deadline = Date.now() + 60_000;
       while (!(await listening(port))) {
-        if (Date.now() > deadline || listener.exitCode !== null) return FIGURES.map((f) => unavailable(f.scenario, f.unit, f.target, `the listener did not start; see ${bench.dataDir}/inbound.log`));
+        if (Date.now() > deadline || listener.exitCode !== null)
+          return FIGURES.map((f) => unavailable(f.scenario, f.unit, f.target, `the listener did not start; see ${bench.dataDir}/inbound.log`));
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const recorded = async () =>

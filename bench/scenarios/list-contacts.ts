@@ -77,7 +77,14 @@ export const listContactsScenario: Scenario = {
       }
       const scenario = `list contacts: ${kind.name.replace(/offset .*/, "offset n/2")}`;
       results.push(
-        atMost(scenario, "ms p50", product, baseline, 1.5, `GET ${path} (${total.toLocaleString("en-US")} matching); baseline: the same page and count SQL through pg`),
+        atMost(
+          scenario,
+          "ms p50",
+          product,
+          baseline,
+          1.5,
+          `GET ${path} (${total.toLocaleString("en-US")} matching); baseline: the same page and count SQL through pg`,
+        ),
       );
     }
     return results;

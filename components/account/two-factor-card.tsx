@@ -35,14 +35,22 @@ function SetupPanel({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: str
   return (
     <div className="flex flex-col gap-5 sm:flex-row">
       {/* The SVG comes from our own server (the qrcode package), never from user input. */}
-      <div className="size-44 shrink-0 rounded-lg border border-zinc-200 bg-white p-2" aria-label="QR code for your authenticator app" role="img" dangerouslySetInnerHTML={{ __html: setup.qr_svg }} />
+      <div
+        className="size-44 shrink-0 rounded-lg border border-zinc-200 bg-white p-2"
+        aria-label="QR code for your authenticator app"
+        role="img"
+        dangerouslySetInnerHTML={{ __html: setup.qr_svg }}
+      />
       <form onSubmit={submit} noValidate className="flex min-w-0 flex-1 flex-col gap-4">
         <ol className="list-decimal space-y-1 pl-5 text-sm text-zinc-600">
           <li>Scan the QR code with an authenticator app (1Password, Google Authenticator, Authy…).</li>
           <li>Or type this secret into the app:</li>
         </ol>
         <div className="flex items-center gap-2">
-          <code data-testid="two-factor-secret" className="min-w-0 flex-1 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-[13px] break-all select-all">
+          <code
+            data-testid="two-factor-secret"
+            className="min-w-0 flex-1 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-[13px] break-all select-all"
+          >
             {setup.secret}
           </code>
           <CopyButton value={setup.secret} what="secret" label="Copy" />

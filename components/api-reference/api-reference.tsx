@@ -34,7 +34,10 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
             </li>
             {groups.map(({ tag }) => (
               <li key={tag}>
-                <a href={`#tag-${slug(tag)}`} className="inline-flex rounded-full border border-zinc-200 bg-white px-2.5 py-1 text-zinc-700 hover:border-zinc-300">
+                <a
+                  href={`#tag-${slug(tag)}`}
+                  className="inline-flex rounded-full border border-zinc-200 bg-white px-2.5 py-1 text-zinc-700 hover:border-zinc-300"
+                >
                   {tag}
                 </a>
               </li>
@@ -54,7 +57,10 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
                 <ul className="mt-1.5 flex flex-col gap-0.5 border-l border-zinc-200">
                   {operations.map((op) => (
                     <li key={op.id}>
-                      <a href={`#${op.id}`} className="-ml-px flex items-center gap-2 border-l border-transparent py-0.5 pl-3 text-[13px] text-zinc-600 hover:border-zinc-400 hover:text-zinc-900">
+                      <a
+                        href={`#${op.id}`}
+                        className="-ml-px flex items-center gap-2 border-l border-transparent py-0.5 pl-3 text-[13px] text-zinc-600 hover:border-zinc-400 hover:text-zinc-900"
+                      >
                         <MethodBadge method={op.method} compact />
                         <span className="truncate" title={op.summary}>
                           {op.summary}

@@ -50,7 +50,11 @@ export type DocumentedOperation = OperationObject & { method: string; path: stri
 
 const methodOrder = ["get", "post", "put", "patch", "delete"];
 
-export const slug = (value: string) => value.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+export const slug = (value: string) =>
+  value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 /** Operations grouped by their first tag, in the document's tag order. */
 export function groupByTag(doc: OpenApiDocument): { tag: string; operations: DocumentedOperation[] }[] {

@@ -16,7 +16,11 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 }
 
 const statusTone = (status: string) =>
-  status.startsWith("2") ? "bg-emerald-50 text-emerald-700 ring-emerald-600/20" : status.startsWith("5") ? "bg-red-50 text-red-700 ring-red-600/20" : "bg-amber-50 text-amber-800 ring-amber-600/25";
+  status.startsWith("2")
+    ? "bg-emerald-50 text-emerald-700 ring-emerald-600/20"
+    : status.startsWith("5")
+      ? "bg-red-50 text-red-700 ring-red-600/20"
+      : "bg-amber-50 text-amber-800 ring-amber-600/25";
 
 export function OperationView({ op, doc }: { op: DocumentedOperation; doc: OpenApiDocument }) {
   const parameters = op.parameters ?? [];
@@ -91,7 +95,14 @@ export function OperationView({ op, doc }: { op: DocumentedOperation; doc: OpenA
           <ul className="mt-2 flex flex-col gap-1.5">
             {failures.map(([status, response]) => (
               <li key={status} className="flex items-baseline gap-2.5 text-[13px]">
-                <span className={cn("inline-flex w-10 shrink-0 justify-center rounded px-1 py-px font-mono text-xs font-semibold ring-1 ring-inset", statusTone(status))}>{status}</span>
+                <span
+                  className={cn(
+                    "inline-flex w-10 shrink-0 justify-center rounded px-1 py-px font-mono text-xs font-semibold ring-1 ring-inset",
+                    statusTone(status),
+                  )}
+                >
+                  {status}
+                </span>
                 <span className="text-zinc-600">{(response.description ?? "").replace(/^Error: /, "")}</span>
               </li>
             ))}

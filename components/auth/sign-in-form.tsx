@@ -29,7 +29,13 @@ export function SignInForm({ email, callbackUrl, notice }: { email?: string; cal
 
   const submit = form.handleSubmit(async (values) => {
     const target = safeCallbackUrl(callbackUrl);
-    const result = await signIn("credentials", { email: values.email, password: values.password, code: values.code ?? "", redirect: false, callbackUrl: target });
+    const result = await signIn("credentials", {
+      email: values.email,
+      password: values.password,
+      code: values.code ?? "",
+      redirect: false,
+      callbackUrl: target,
+    });
     if (!result || result.error) {
       if (result?.error === SIGN_IN_ERRORS.twoFactorRequired) {
         setNeedsCode(true);
@@ -61,7 +67,10 @@ export function SignInForm({ email, callbackUrl, notice }: { email?: string; cal
           label="Password"
           error={errors.password?.message}
           aside={
-            <Link href={`/forgot-password${typedEmail ? `?email=${encodeURIComponent(typedEmail)}` : ""}`} className="text-xs font-medium text-brand-600 hover:underline">
+            <Link
+              href={`/forgot-password${typedEmail ? `?email=${encodeURIComponent(typedEmail)}` : ""}`}
+              className="text-xs font-medium text-brand-600 hover:underline"
+            >
               Forgot password?
             </Link>
           }

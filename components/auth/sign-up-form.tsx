@@ -63,8 +63,8 @@ export function SignUpForm({ email, invitation, callbackUrl }: Props) {
         <MailCheck className="size-8 text-brand-600" aria-hidden />
         <p className="text-base font-medium text-zinc-900">Check your email</p>
         <p>
-          We sent a message to <span className="font-medium text-zinc-800">{checkInbox}</span> with what to do next. If you already have an account, sign in
-          or reset your password.
+          We sent a message to <span className="font-medium text-zinc-800">{checkInbox}</span> with what to do next. If you already have an account, sign in or
+          reset your password.
         </p>
         <Link href={`/sign-in?email=${encodeURIComponent(checkInbox)}`} className="font-medium text-brand-600 hover:underline">
           Go to sign in
@@ -84,7 +84,14 @@ export function SignUpForm({ email, invitation, callbackUrl }: Props) {
         error={errors.email?.message}
         hint={invitation ? "The invitation was sent to this address, so your account uses it." : "We send a link to verify it."}
       >
-        <Input type="email" autoComplete="email" placeholder="you@company.com" readOnly={Boolean(invitation)} className={invitation ? "bg-zinc-50 text-zinc-600" : undefined} {...form.register("email")} />
+        <Input
+          type="email"
+          autoComplete="email"
+          placeholder="you@company.com"
+          readOnly={Boolean(invitation)}
+          className={invitation ? "bg-zinc-50 text-zinc-600" : undefined}
+          {...form.register("email")}
+        />
       </FormField>
       <FormField label="Password" error={errors.password?.message} hint="At least 8 characters.">
         <Input type="password" autoComplete="new-password" {...form.register("password")} />

@@ -47,14 +47,25 @@ export function AudienceCard() {
           <Controlled
             control={control}
             name="segment_id"
-            render={({ field, aria }) => <RecordSelect {...aria} field={field} records={segments.data} loading={segments.isPending} label={(s) => `${s.name} (${s.contacts_count.toLocaleString()})`} none="Choose a segment" />}
+            render={({ field, aria }) => (
+              <RecordSelect
+                {...aria}
+                field={field}
+                records={segments.data}
+                loading={segments.isPending}
+                label={(s) => `${s.name} (${s.contacts_count.toLocaleString()})`}
+                none="Choose a segment"
+              />
+            )}
           />
         </FormField>
         <FormField label="Topic" error={errors.topic_id?.message} hint="Categorizes the broadcast, so contacts can opt out of this kind of email.">
           <Controlled
             control={control}
             name="topic_id"
-            render={({ field, aria }) => <RecordSelect {...aria} field={field} records={topics.data} loading={topics.isPending} label={(t) => t.name} none="No topic" />}
+            render={({ field, aria }) => (
+              <RecordSelect {...aria} field={field} records={topics.data} loading={topics.isPending} label={(t) => t.name} none="No topic" />
+            )}
           />
         </FormField>
       </CardBody>

@@ -77,7 +77,8 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
       if (!silent) toast.success("Changes saved");
       return true;
     } catch (error) {
-      if (error instanceof ApiError && error.code === "BROADCAST_NOT_EDITABLE") void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.detail(broadcast.id), exact: true });
+      if (error instanceof ApiError && error.code === "BROADCAST_NOT_EDITABLE")
+        void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.detail(broadcast.id), exact: true });
       applyServerErrors(error, form.setError, editorFields);
       toast.error(error, "Could not save the broadcast");
       return false;
@@ -126,7 +127,9 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
   };
 
   const segment = segments.data?.find((s) => s.id === broadcast.segment_id);
-  const audience = segment ? `the subscribed contacts of ${segment.name} (${segment.contacts_count.toLocaleString()} in the segment)` : "the subscribed contacts of the chosen segment";
+  const audience = segment
+    ? `the subscribed contacts of ${segment.name} (${segment.contacts_count.toLocaleString()} in the segment)`
+    : "the subscribed contacts of the chosen segment";
 
   return (
     <FormProvider {...form}>
@@ -158,7 +161,8 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
             title="Read-only"
             className="mb-6"
             action={
-              broadcast.status !== "sending" && broadcast.status !== "paused" && (
+              broadcast.status !== "sending" &&
+              broadcast.status !== "paused" && (
                 <Button variant="secondary" size="sm" onClick={() => void duplicate()} loading={duplicating}>
                   <Copy aria-hidden />
                   Duplicate
@@ -172,12 +176,20 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
         <BroadcastTabs broadcast={broadcast}>
           <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
             <aside className="flex flex-col gap-6 xl:sticky xl:top-20 xl:order-2 xl:self-start" aria-label="Sending">
-              <SendPanel broadcast={broadcast} dirty={isDirty} audience={audience} onRefused={(error) => applyServerErrors(error, form.setError, editorFields)} />
+              <SendPanel
+                broadcast={broadcast}
+                dirty={isDirty}
+                audience={audience}
+                onRefused={(error) => applyServerErrors(error, form.setError, editorFields)}
+              />
             </aside>
             <div className="flex min-w-0 flex-col gap-6 xl:order-1">
               <form id="broadcast-editor" onSubmit={save} noValidate>
                 {/* Placeholders in locked fields would read like saved values. */}
-                <fieldset disabled={!editable} className="flex min-w-0 flex-col gap-6 [&_input:disabled]:placeholder:text-transparent [&_textarea:disabled]:placeholder:text-transparent">
+                <fieldset
+                  disabled={!editable}
+                  className="flex min-w-0 flex-col gap-6 [&_input:disabled]:placeholder:text-transparent [&_textarea:disabled]:placeholder:text-transparent"
+                >
                   <legend className="sr-only">Broadcast settings</legend>
                   <FormError message={errors.root?.server?.message} />
                   <MessageCard />
@@ -217,7 +229,16 @@ export function BroadcastEditor({ id }: { id: string }) {
   const query = useBroadcast(id);
   if (query.isPending) return <EditorSkeleton />;
   if (query.isError) {
-    return <RecordLoadError query={query} list={{ href: "/broadcasts", label: "Broadcasts" }} title="Broadcast" icon={Megaphone} notFoundTitle="Broadcast not found" errorTitle="Could not load the broadcast" />;
+    return (
+      <RecordLoadError
+        query={query}
+        list={{ href: "/broadcasts", label: "Broadcasts" }}
+        title="Broadcast"
+        icon={Megaphone}
+        notFoundTitle="Broadcast not found"
+        errorTitle="Could not load the broadcast"
+      />
+    );
   }
   return <EditorForm broadcast={query.data} />;
 }

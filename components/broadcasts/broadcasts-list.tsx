@@ -46,8 +46,18 @@ function Schedule({ broadcast }: { broadcast: Broadcast }) {
       </span>
     );
   }
-  if (broadcast.completed_at) return <span className="text-zinc-600">Sent <RelativeTime value={broadcast.completed_at} /></span>;
-  if (broadcast.started_at) return <span className="text-zinc-600">Started <RelativeTime value={broadcast.started_at} /></span>;
+  if (broadcast.completed_at)
+    return (
+      <span className="text-zinc-600">
+        Sent <RelativeTime value={broadcast.completed_at} />
+      </span>
+    );
+  if (broadcast.started_at)
+    return (
+      <span className="text-zinc-600">
+        Started <RelativeTime value={broadcast.started_at} />
+      </span>
+    );
   if (broadcast.scheduled_at) return <span className="text-zinc-500">For {formatDateTime(broadcast.scheduled_at)}</span>;
   return <span className="text-zinc-400">Not scheduled</span>;
 }
@@ -95,11 +105,7 @@ export function BroadcastsList() {
           errorTitle="Could not load broadcasts"
           isEmpty={rows.length === 0 && pager.isFirstPage}
           empty={
-            <EmptyState
-              icon={Megaphone}
-              title="No broadcasts yet"
-              action={newButton}
-            >
+            <EmptyState icon={Megaphone} title="No broadcasts yet" action={newButton}>
               Create a draft, choose who receives it and what it says, then send it now or schedule it. Add follow-up steps to turn it into a sequence.
             </EmptyState>
           }

@@ -88,7 +88,16 @@ export function ContentCard({ broadcast, editable, saveNow }: { broadcast: Broad
           <Controlled
             control={control}
             name="template_id"
-            render={({ field, aria }) => <RecordSelect {...aria} field={field} records={templates.data} loading={templates.isPending} label={(template) => template.name} none="No template: write the content below" />}
+            render={({ field, aria }) => (
+              <RecordSelect
+                {...aria}
+                field={field}
+                records={templates.data}
+                loading={templates.isPending}
+                label={(template) => template.name}
+                none="No template: write the content below"
+              />
+            )}
           />
         </FormField>
         {templateId ? (
@@ -113,8 +122,23 @@ export function ContentCard({ broadcast, editable, saveNow }: { broadcast: Broad
           <ContentEditor editable={editable} actions={actions} />
         )}
       </CardBody>
-      <PreviewDialog open={previewing} onOpenChange={setPreviewing} source={source} segmentId={broadcast.segment_id} contact={contact} onContactChange={setContact} />
-      <SendTestDialog open={testing} onOpenChange={setTesting} path={`/v1/broadcasts/${broadcast.id}/test`} segmentId={broadcast.segment_id} contact={contact} onContactChange={setContact} beforeSend={saveNow} />
+      <PreviewDialog
+        open={previewing}
+        onOpenChange={setPreviewing}
+        source={source}
+        segmentId={broadcast.segment_id}
+        contact={contact}
+        onContactChange={setContact}
+      />
+      <SendTestDialog
+        open={testing}
+        onOpenChange={setTesting}
+        path={`/v1/broadcasts/${broadcast.id}/test`}
+        segmentId={broadcast.segment_id}
+        contact={contact}
+        onContactChange={setContact}
+        beforeSend={saveNow}
+      />
     </Card>
   );
 }

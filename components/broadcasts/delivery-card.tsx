@@ -26,11 +26,27 @@ export function DeliveryCard() {
           <Controlled
             control={control}
             name="sending_speed"
-            render={({ field, aria }) => <Select {...aria} value={field.value || undefined} onValueChange={field.onChange} options={sendingSpeedOptions} placeholder="Auto (default)" />}
+            render={({ field, aria }) => (
+              <Select {...aria} value={field.value || undefined} onValueChange={field.onChange} options={sendingSpeedOptions} placeholder="Auto (default)" />
+            )}
           />
         </FormField>
         <FormField label="Schedule" error={errors.scheduled_at?.message} hint={`In ${zone}. Use Schedule in the sending panel to confirm it.`}>
-          <Controlled control={control} name="scheduled_at" render={({ field, aria }) => <ScheduleInput {...aria} disabled={locked} ref={field.ref} value={field.value} onChange={field.onChange} onBlur={field.onBlur} name={field.name} />} />
+          <Controlled
+            control={control}
+            name="scheduled_at"
+            render={({ field, aria }) => (
+              <ScheduleInput
+                {...aria}
+                disabled={locked}
+                ref={field.ref}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                name={field.name}
+              />
+            )}
+          />
         </FormField>
       </CardBody>
     </Card>

@@ -29,7 +29,13 @@ export async function duplicateBroadcast(source: Broadcast): Promise<Broadcast> 
   const steps = await apiFetch<ListEnvelope<SequenceStep>>(`/v1/broadcasts/${source.id}/steps`);
   // One at a time, so each lands after the previous one.
   for (const step of steps.data) {
-    const stepBody: CreateStepInput = { delay_minutes: step.delay_minutes, subject: step.subject, html_content: step.html_content, text_content: step.text_content, template_id: step.template_id };
+    const stepBody: CreateStepInput = {
+      delay_minutes: step.delay_minutes,
+      subject: step.subject,
+      html_content: step.html_content,
+      text_content: step.text_content,
+      template_id: step.template_id,
+    };
     await apiFetch(`/v1/broadcasts/${copy.id}/steps`, { method: "POST", body: stepBody });
   }
   return copy;

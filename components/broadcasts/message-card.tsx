@@ -16,7 +16,10 @@ function PreviewTextCounter() {
   const value = useWatch<EditorValues, "preview_text">({ name: "preview_text" }) ?? "";
   const over = value.length > limits.previewText;
   return (
-    <span className={cn("text-xs tabular-nums", over ? "font-medium text-red-600" : value.length > limits.previewText * 0.9 ? "text-amber-700" : "text-zinc-500")} aria-live="polite">
+    <span
+      className={cn("text-xs tabular-nums", over ? "font-medium text-red-600" : value.length > limits.previewText * 0.9 ? "text-amber-700" : "text-zinc-500")}
+      aria-live="polite"
+    >
       {value.length}/{limits.previewText}
     </span>
   );
@@ -37,10 +40,27 @@ export function MessageCard() {
           <Controlled
             control={control}
             name="tags"
-            render={({ field, aria }) => <TagInput {...aria} disabled={locked} value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="newsletter, q4" />}
+            render={({ field, aria }) => (
+              <TagInput
+                {...aria}
+                disabled={locked}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                max={limits.tags}
+                maxLength={limits.tag}
+                placeholder="newsletter, q4"
+              />
+            )}
           />
         </FormField>
-        <FormField label="Subject" error={errors.subject?.message} className="sm:col-span-2" hint="Use {{first_name|there}} to personalize, with a fallback after the bar." required>
+        <FormField
+          label="Subject"
+          error={errors.subject?.message}
+          className="sm:col-span-2"
+          hint="Use {{first_name|there}} to personalize, with a fallback after the bar."
+          required
+        >
           <Input {...register("subject")} />
         </FormField>
         <FormField

@@ -23,12 +23,21 @@ const icons = {
 
 /** GET /v1/broadcasts/{id}/checks, fetched afresh each time the dialog opens. */
 function usePresendChecks(broadcastId: string, enabled: boolean) {
-  return useQuery({ queryKey: queryKeys.broadcasts.checks(broadcastId), queryFn: () => apiFetch<Checks>(`/v1/broadcasts/${broadcastId}/checks`), enabled, staleTime: 0, gcTime: 0, retry: false });
+  return useQuery({
+    queryKey: queryKeys.broadcasts.checks(broadcastId),
+    queryFn: () => apiFetch<Checks>(`/v1/broadcasts/${broadcastId}/checks`),
+    enabled,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
 }
 
 function ChecksList({ checks }: { checks: Checks }) {
   // Problems first, in the order the API gives them.
-  const ordered = [...checks.checks].sort((a, b) => ["error", "warning", "skipped", "pass"].indexOf(a.status) - ["error", "warning", "skipped", "pass"].indexOf(b.status));
+  const ordered = [...checks.checks].sort(
+    (a, b) => ["error", "warning", "skipped", "pass"].indexOf(a.status) - ["error", "warning", "skipped", "pass"].indexOf(b.status),
+  );
   return (
     <ul aria-label="Pre-send checks" className="flex flex-col divide-y divide-zinc-100 rounded-lg border border-zinc-200">
       {ordered.map((check) => {
@@ -58,7 +67,23 @@ function ChecksList({ checks }: { checks: Checks }) {
  * Send now or schedule, after the pre-send checks: an error blocks it, warnings need an explicit
  * "send anyway".
  */
-export function SendWithChecksDialog({ open, onOpenChange, broadcastId, title, description, confirmLabel, onConfirm }: { open: boolean; onOpenChange: (open: boolean) => void; broadcastId: string; title: string; description: string; confirmLabel: string; onConfirm: () => Promise<void> }) {
+export function SendWithChecksDialog({
+  open,
+  onOpenChange,
+  broadcastId,
+  title,
+  description,
+  confirmLabel,
+  onConfirm,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  broadcastId: string;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  onConfirm: () => Promise<void>;
+}) {
   const checks = usePresendChecks(broadcastId, open);
   const [busy, setBusy] = useState(false);
   const data = checks.data;
@@ -109,7 +134,11 @@ export function SendWithChecksDialog({ open, onOpenChange, broadcastId, title, d
         {data && (
           <>
             <p className={cn("text-sm font-medium", blocked ? "text-red-700" : warned ? "text-amber-800" : "text-emerald-700")}>
-              {blocked ? `Fix ${data.errors} error${data.errors === 1 ? "" : "s"} before sending.` : warned ? `${data.warnings} warning${data.warnings === 1 ? "" : "s"}: you can send anyway.` : "Every check passed."}
+              {blocked
+                ? `Fix ${data.errors} error${data.errors === 1 ? "" : "s"} before sending.`
+                : warned
+                  ? `${data.warnings} warning${data.warnings === 1 ? "" : "s"}: you can send anyway.`
+                  : "Every check passed."}
             </p>
             <ChecksList checks={data} />
           </>

@@ -22,5 +22,14 @@ export function RecordSelect<T extends { id: string }>({ field, records, loading
   if (field.value && !options.some((option) => option.value === field.value)) {
     options.push({ value: field.value, label: loading ? "Loading…" : "Deleted or unavailable" });
   }
-  return <NativeSelect {...aria} name={field.name} value={field.value} onBlur={field.onBlur} onChange={(event) => field.onChange(event.target.value)} options={options} />;
+  return (
+    <NativeSelect
+      {...aria}
+      name={field.name}
+      value={field.value}
+      onBlur={field.onBlur}
+      onChange={(event) => field.onChange(event.target.value)}
+      options={options}
+    />
+  );
 }

@@ -13,7 +13,9 @@ const serverZone = () => "";
 export function useTimeZoneLabel(): string {
   const zone = useSyncExternalStore(subscribe, browserZone, serverZone);
   if (!zone) return "your time zone";
-  const offset = new Intl.DateTimeFormat("en", { timeZone: zone, timeZoneName: "shortOffset" }).formatToParts(new Date()).find((part) => part.type === "timeZoneName")?.value;
+  const offset = new Intl.DateTimeFormat("en", { timeZone: zone, timeZoneName: "shortOffset" })
+    .formatToParts(new Date())
+    .find((part) => part.type === "timeZoneName")?.value;
   return offset ? `${zone} (${offset})` : zone;
 }
 
@@ -26,7 +28,15 @@ type ScheduleInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "
 export const ScheduleInput = forwardRef<HTMLInputElement, ScheduleInputProps>(function ScheduleInput({ value, onChange, disabled, ...props }, ref) {
   return (
     <div className="flex gap-2">
-      <Input ref={ref} type="datetime-local" value={value} onChange={(event) => onChange(event.target.value)} disabled={disabled} className="tabular-nums" {...props} />
+      <Input
+        ref={ref}
+        type="datetime-local"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        disabled={disabled}
+        className="tabular-nums"
+        {...props}
+      />
       {value && !disabled && (
         <Button variant="ghost" size="icon" className="size-9" onClick={() => onChange("")} aria-label="Clear the schedule">
           <X aria-hidden />

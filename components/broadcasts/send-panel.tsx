@@ -76,7 +76,17 @@ const done: Record<Action, string> = {
 };
 
 /** Status, progress, "why is this not sending", and the send, schedule and cancel buttons. */
-export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast: Broadcast; dirty: boolean; audience: string; onRefused: (error: unknown) => void }) {
+export function SendPanel({
+  broadcast,
+  dirty,
+  audience,
+  onRefused,
+}: {
+  broadcast: Broadcast;
+  dirty: boolean;
+  audience: string;
+  onRefused: (error: unknown) => void;
+}) {
   const queryClient = useQueryClient();
   const status = useSendStatus(broadcast);
   // The action stays set while the dialog closes, so its words do not vanish mid-animation.
@@ -96,7 +106,10 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
   const act = useMutation({
     mutationFn: (chosen: Action) =>
       chosen === "send" || chosen === "schedule"
-        ? apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}/send`, { method: "POST", body: chosen === "schedule" ? { scheduled_at: broadcast.scheduled_at } : {} })
+        ? apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}/send`, {
+            method: "POST",
+            body: chosen === "schedule" ? { scheduled_at: broadcast.scheduled_at } : {},
+          })
         : apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}/${chosen}`, { method: "POST" }),
     onSuccess: (_data, chosen) => {
       toast.success(done[chosen], chosen === "schedule" ? `It goes out ${formatDateTime(broadcast.scheduled_at)}.` : undefined);
@@ -121,7 +134,9 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
   const canResume = broadcast.status === "paused";
   const engaged = broadcast.status !== "draft" && broadcast.status !== "scheduled";
   // Being a draft, sent, cancelled or failed is what the badge, the banner and the buttons already say.
-  const reasons = (status.data?.reasons ?? []).filter((reason) => !["DRAFT", "SENT", "CANCELLED", "FAILED"].includes(reason.code) && !reason.code.startsWith("PAUSED"));
+  const reasons = (status.data?.reasons ?? []).filter(
+    (reason) => !["DRAFT", "SENT", "CANCELLED", "FAILED"].includes(reason.code) && !reason.code.startsWith("PAUSED"),
+  );
 
   const description: Record<Action, string> = {
     send: `It goes to ${audience} right away, at the chosen sending speed. You can cancel while it is sending; emails already sent cannot be recalled.`,
@@ -144,11 +159,20 @@ export function SendPanel({ broadcast, dirty, audience, onRefused }: { broadcast
             Goes out {formatDateTime(broadcast.scheduled_at)}
           </p>
         )}
-        {broadcast.status === "failed" && broadcast.failure_reason && <Callout tone="danger" title="Sending failed">{broadcast.failure_reason}</Callout>}
+        {broadcast.status === "failed" && broadcast.failure_reason && (
+          <Callout tone="danger" title="Sending failed">
+            {broadcast.failure_reason}
+          </Callout>
+        )}
         {broadcast.status === "paused" && (
           <Callout tone="warning" title="Paused">
             {pausedReasonText(broadcast)}
-            {broadcast.paused_at && <> Paused <RelativeTime value={broadcast.paused_at} />.</>}
+            {broadcast.paused_at && (
+              <>
+                {" "}
+                Paused <RelativeTime value={broadcast.paused_at} />.
+              </>
+            )}
           </Callout>
         )}
         {status.isPending ? (

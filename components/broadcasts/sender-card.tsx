@@ -49,7 +49,12 @@ export function SenderCard() {
             control={control}
             name="inbox_mode"
             render={({ field }) => (
-              <RadioCards aria-labelledby="inbox-mode-label" value={field.value} onValueChange={(value) => field.onChange(value as EditorValues["inbox_mode"])} options={modes} />
+              <RadioCards
+                aria-labelledby="inbox-mode-label"
+                value={field.value}
+                onValueChange={(value) => field.onChange(value as EditorValues["inbox_mode"])}
+                options={modes}
+              />
             )}
           />
         </div>
@@ -63,12 +68,17 @@ export function SenderCard() {
           </Callout>
         )}
         {mode === "rotate" ? (
-          <FormField label="Inboxes to rotate across" error={firstError(errors.inbox_ids)} hint="The sender fields below are used only where an inbox has no value of its own.">
+          <FormField
+            label="Inboxes to rotate across"
+            error={firstError(errors.inbox_ids)}
+            hint="The sender fields below are used only where an inbox has no value of its own."
+          >
             <Controlled
               control={control}
               name="inbox_ids"
               render={({ field, aria }) => (
-                <MultiSelect {...aria}
+                <MultiSelect
+                  {...aria}
                   value={field.value}
                   onChange={field.onChange}
                   placeholder={inboxes.isPending ? "Loading inboxes…" : "Choose inboxes"}

@@ -22,7 +22,15 @@ import { StepDialog } from "./step-dialog";
 import { describeDelay } from "./step-values";
 
 const summary = (step: SequenceStep) =>
-  (step.text_content?.trim() || step.html_content?.replace(/<style[\s\S]*?<\/style>/gi, " ").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim() || "").slice(0, 140);
+  (
+    step.text_content?.trim() ||
+    step.html_content
+      ?.replace(/<style[\s\S]*?<\/style>/gi, " ")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/\s+/g, " ")
+      .trim() ||
+    ""
+  ).slice(0, 140);
 
 /** Moves one step in a list ordered by position, renumbering the rest as the API does. */
 function reorder(steps: SequenceStep[], stepId: string, position: number): SequenceStep[] {
@@ -137,7 +145,10 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
               <li key={step.id}>
                 <Connector minutes={step.delay_minutes} />
                 <div className="flex items-start gap-3">
-                  <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-white text-xs font-semibold text-zinc-700 ring-1 ring-zinc-300" aria-hidden>
+                  <span
+                    className="flex size-8 shrink-0 items-center justify-center rounded-full bg-white text-xs font-semibold text-zinc-700 ring-1 ring-zinc-300"
+                    aria-hidden
+                  >
                     {step.position}
                   </span>
                   <div className="min-w-0 flex-1 rounded-lg border border-zinc-200 px-3 py-2.5">
@@ -148,21 +159,52 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
                           <span className="sr-only">, {describeDelay(step.delay_minutes)}</span>
                         </p>
                         <p className="truncate text-[13px] text-zinc-600">
-                          {step.subject ? step.subject : <span className="text-zinc-400">{broadcast.sequence_mode === "sales" ? `Re: ${broadcast.subject}` : broadcast.subject}</span>}
+                          {step.subject ? (
+                            step.subject
+                          ) : (
+                            <span className="text-zinc-400">{broadcast.sequence_mode === "sales" ? `Re: ${broadcast.subject}` : broadcast.subject}</span>
+                          )}
                         </p>
                       </div>
                       {editable && (
                         <div className="flex shrink-0 items-center gap-0.5">
-                          <Button variant="ghost" size="icon" aria-label={`Move follow-up ${step.position} up`} title="Move up" disabled={index === 0 || move.isPending} onClick={() => move.mutate({ step, position: step.position - 1 })}>
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            aria-label={`Move follow-up ${step.position} up`}
+                            title="Move up"
+                            disabled={index === 0 || move.isPending}
+                            onClick={() => move.mutate({ step, position: step.position - 1 })}
+                          >
                             <ArrowUp aria-hidden />
                           </Button>
-                          <Button variant="ghost" size="icon" aria-label={`Move follow-up ${step.position} down`} title="Move down" disabled={index === list.length - 1 || move.isPending} onClick={() => move.mutate({ step, position: step.position + 1 })}>
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            aria-label={`Move follow-up ${step.position} down`}
+                            title="Move down"
+                            disabled={index === list.length - 1 || move.isPending}
+                            onClick={() => move.mutate({ step, position: step.position + 1 })}
+                          >
                             <ArrowDown aria-hidden />
                           </Button>
-                          <Button variant="ghost" size="icon" aria-label={`Edit follow-up ${step.position}`} title="Edit" onClick={() => setEditing({ open: true, step })}>
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            aria-label={`Edit follow-up ${step.position}`}
+                            title="Edit"
+                            onClick={() => setEditing({ open: true, step })}
+                          >
                             <Pencil aria-hidden />
                           </Button>
-                          <Button variant="ghost" size="icon" aria-label={`Delete follow-up ${step.position}`} title="Delete" className="hover:bg-red-50 hover:text-red-600" onClick={() => deleting.ask(step)}>
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            aria-label={`Delete follow-up ${step.position}`}
+                            title="Delete"
+                            className="hover:bg-red-50 hover:text-red-600"
+                            onClick={() => deleting.ask(step)}
+                          >
                             <Trash2 aria-hidden />
                           </Button>
                         </div>

@@ -21,7 +21,11 @@ export function SequenceSettingsCard() {
   const { control, formState } = useFormContext<EditorValues>();
   const { errors } = formState;
   const segments = useSegments();
-  const options = (segments.data ?? []).map((segment) => ({ value: segment.id, label: segment.name, description: `${segment.contacts_count.toLocaleString()} contacts` }));
+  const options = (segments.data ?? []).map((segment) => ({
+    value: segment.id,
+    label: segment.name,
+    description: `${segment.contacts_count.toLocaleString()} contacts`,
+  }));
   const empty = (
     <>
       No segments yet.{" "}
@@ -42,7 +46,12 @@ export function SequenceSettingsCard() {
             control={control}
             name="sequence_mode"
             render={({ field }) => (
-              <RadioCards aria-labelledby="sequence-mode-label" value={field.value} onValueChange={(value) => field.onChange(value as EditorValues["sequence_mode"])} options={modes} />
+              <RadioCards
+                aria-labelledby="sequence-mode-label"
+                value={field.value}
+                onValueChange={(value) => field.onChange(value as EditorValues["sequence_mode"])}
+                options={modes}
+              />
             )}
           />
         </div>
@@ -55,7 +64,9 @@ export function SequenceSettingsCard() {
             <Controlled
               control={control}
               name="sequence_exit_conditions.exit_if_in_segment_ids"
-              render={({ field, aria }) => <MultiSelect {...aria} value={field.value} onChange={field.onChange} options={options} placeholder="No exit rule" emptyText={empty} />}
+              render={({ field, aria }) => (
+                <MultiSelect {...aria} value={field.value} onChange={field.onChange} options={options} placeholder="No exit rule" emptyText={empty} />
+              )}
             />
           </FormField>
           <FormField
@@ -66,7 +77,9 @@ export function SequenceSettingsCard() {
             <Controlled
               control={control}
               name="sequence_exit_conditions.exit_if_not_in_segment_ids"
-              render={({ field, aria }) => <MultiSelect {...aria} value={field.value} onChange={field.onChange} options={options} placeholder="No exit rule" emptyText={empty} />}
+              render={({ field, aria }) => (
+                <MultiSelect {...aria} value={field.value} onChange={field.onChange} options={options} placeholder="No exit rule" emptyText={empty} />
+              )}
             />
           </FormField>
         </div>

@@ -62,7 +62,12 @@ export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave
       // The API names body paths (delay_minutes); the form shows them on its own fields.
       const mapped =
         error instanceof ApiError
-          ? new ApiError(error.status, error.code, error.message, error.details.map((d) => ({ ...d, path: stepFieldFor(d.path, values) ?? d.path })))
+          ? new ApiError(
+              error.status,
+              error.code,
+              error.message,
+              error.details.map((d) => ({ ...d, path: stepFieldFor(d.path, values) ?? d.path })),
+            )
           : error;
       applyServerErrors(mapped, form.setError, stepFields);
     }
@@ -80,7 +85,9 @@ export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave
       size="lg"
       title={step ? `Edit follow-up ${number}` : `Add follow-up ${number}`}
       description={
-        broadcast.sequence_mode === "sales" ? "Sent as a threaded reply from the same inbox, to recipients who have not replied." : "Sent as a new email to recipients still in the sequence."
+        broadcast.sequence_mode === "sales"
+          ? "Sent as a threaded reply from the same inbox, to recipients who have not replied."
+          : "Sent as a new email to recipients still in the sequence."
       }
       form={form}
       formId="step-form"
@@ -96,7 +103,9 @@ export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave
             <NativeSelect options={units} {...form.register("delay_unit")} />
           </FormField>
         </div>
-        <p className="text-[13px] text-zinc-500">{number === 1 ? "Counted from when the broadcast's own email is sent." : "Counted from when the previous follow-up is sent."}</p>
+        <p className="text-[13px] text-zinc-500">
+          {number === 1 ? "Counted from when the broadcast's own email is sent." : "Counted from when the previous follow-up is sent."}
+        </p>
       </div>
       <FormField label="Subject" error={errors.subject?.message} hint={subjectHint}>
         <Input placeholder={broadcast.sequence_mode === "sales" ? `Re: ${broadcast.subject}` : "Following up on my last email"} {...form.register("subject")} />
@@ -114,7 +123,16 @@ export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave
           <Controlled
             control={form.control}
             name="template_id"
-            render={({ field, aria }) => <RecordSelect {...aria} field={field} records={templates.data} loading={templates.isPending} label={(template) => template.name} none="Choose a template" />}
+            render={({ field, aria }) => (
+              <RecordSelect
+                {...aria}
+                field={field}
+                records={templates.data}
+                loading={templates.isPending}
+                label={(template) => template.name}
+                none="Choose a template"
+              />
+            )}
           />
         </FormField>
       ) : (

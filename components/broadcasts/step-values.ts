@@ -17,7 +17,16 @@ export type StepValues = {
   template_id: string;
 };
 
-export const emptyStep: StepValues = { delay_amount: 2, delay_unit: "days", subject: "", content_source: "write", html_content: "", text_content: "", content_json: "", template_id: "" };
+export const emptyStep: StepValues = {
+  delay_amount: 2,
+  delay_unit: "days",
+  subject: "",
+  content_source: "write",
+  html_content: "",
+  text_content: "",
+  content_json: "",
+  template_id: "",
+};
 
 /** The largest unit that shows the delay exactly: 4320 minutes is "3 days", 90 is "90 minutes". */
 function splitDelay(minutes: number): { amount: number; unit: DelayUnit } {
@@ -55,7 +64,11 @@ export function toStepBody(v: StepValues): CreateStepInput {
     // A document is rendered to HTML and text on the server, which refuses both at once.
     ...(write && v.content_json
       ? { content_json: documentOf(v.content_json) }
-      : { content_json: null, html_content: write && v.html_content.trim() ? v.html_content : null, text_content: write && v.text_content.trim() ? v.text_content : null }),
+      : {
+          content_json: null,
+          html_content: write && v.html_content.trim() ? v.html_content : null,
+          text_content: write && v.text_content.trim() ? v.text_content : null,
+        }),
     template_id: !write && v.template_id ? v.template_id : null,
   };
 }

@@ -56,14 +56,22 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      const saved = await apiFetch<ContactRecord>(contact ? `/v1/contacts/${contact.id}` : "/v1/contacts", { method: contact ? "PUT" : "POST", body: toContactBody(values) });
+      const saved = await apiFetch<ContactRecord>(contact ? `/v1/contacts/${contact.id}` : "/v1/contacts", {
+        method: contact ? "PUT" : "POST",
+        body: toContactBody(values),
+      });
       await queryClient.invalidateQueries({ queryKey: contactsKey });
       toast.success(contact ? "Contact saved" : `Added ${saved.email}`);
       onOpenChange(false);
     } catch (error) {
       const mapped =
         error instanceof ApiError
-          ? new ApiError(error.status, error.code, error.message, error.details.map((d) => ({ ...d, path: contactFieldFor(d.path, values) ?? d.path })))
+          ? new ApiError(
+              error.status,
+              error.code,
+              error.message,
+              error.details.map((d) => ({ ...d, path: contactFieldFor(d.path, values) ?? d.path })),
+            )
           : error;
       applyServerErrors(mapped, form.setError, contactFields);
     }
@@ -110,22 +118,44 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
         <Controlled
           control={form.control}
           name="tags"
-          render={({ field, aria }) => <TagInput {...aria} value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="customer, vip" />}
+          render={({ field, aria }) => (
+            <TagInput
+              {...aria}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              max={limits.tags}
+              maxLength={limits.tag}
+              placeholder="customer, vip"
+            />
+          )}
         />
       </FormField>
       <fieldset className="flex flex-col gap-2">
         <legend className="mb-1.5 text-sm font-medium text-zinc-800">Custom properties</legend>
-        {rows.fields.length === 0 && <p className="text-[13px] text-zinc-500">None. Properties like plan or company can fill {"{{placeholders}}"} in emails.</p>}
+        {rows.fields.length === 0 && (
+          <p className="text-[13px] text-zinc-500">None. Properties like plan or company can fill {"{{placeholders}}"} in emails.</p>
+        )}
         {rows.fields.map((row, index) => {
           const rowErrors = errors.meta_rows?.[index];
           return (
             <div key={row.id} className="flex items-start gap-2">
               <div className="w-2/5">
-                <Input aria-label={`Property ${index + 1} name`} placeholder="plan" aria-invalid={rowErrors?.key ? true : undefined} {...form.register(`meta_rows.${index}.key`)} />
+                <Input
+                  aria-label={`Property ${index + 1} name`}
+                  placeholder="plan"
+                  aria-invalid={rowErrors?.key ? true : undefined}
+                  {...form.register(`meta_rows.${index}.key`)}
+                />
                 {rowErrors?.key?.message && <p className="mt-1 text-[13px] font-medium text-red-600">{rowErrors.key.message}</p>}
               </div>
               <div className="flex-1">
-                <Input aria-label={`Property ${index + 1} value`} placeholder="pro" aria-invalid={rowErrors?.value ? true : undefined} {...form.register(`meta_rows.${index}.value`)} />
+                <Input
+                  aria-label={`Property ${index + 1} value`}
+                  placeholder="pro"
+                  aria-invalid={rowErrors?.value ? true : undefined}
+                  {...form.register(`meta_rows.${index}.value`)}
+                />
                 {rowErrors?.value?.message && <p className="mt-1 text-[13px] font-medium text-red-600">{rowErrors.value.message}</p>}
               </div>
               <Button variant="ghost" size="icon" className="size-9" aria-label={`Remove property ${index + 1}`} onClick={() => rows.remove(index)}>

@@ -81,7 +81,8 @@ export function ContactsList() {
   const rows = data?.contacts ?? [];
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
   const segmentOptions = [{ value: "", label: "All segments" }, ...(segments.data ?? []).map((s) => ({ value: s.id, label: s.name }))];
-  if (filters.segment_id && !segmentOptions.some((o) => o.value === filters.segment_id)) segmentOptions.push({ value: filters.segment_id, label: segments.isPending ? "Loading…" : "Unknown segment" });
+  if (filters.segment_id && !segmentOptions.some((o) => o.value === filters.segment_id))
+    segmentOptions.push({ value: filters.segment_id, label: segments.isPending ? "Loading…" : "Unknown segment" });
 
   const addButton = (
     <Button onClick={() => setDialog({ open: true })}>
@@ -122,10 +123,27 @@ export function ContactsList() {
             placeholder="Search email or name"
             aria-label="Search contacts"
           />
-          <NativeSelect aria-label="Subscription" className="w-40" value={filters.subscribed} onChange={(event) => update({ subscribed: event.target.value as ContactFilters["subscribed"] })} options={subscriptionOptions} />
-          <NativeSelect aria-label="Segment" className="w-44" value={filters.segment_id} onChange={(event) => update({ segment_id: event.target.value })} options={segmentOptions} />
+          <NativeSelect
+            aria-label="Subscription"
+            className="w-40"
+            value={filters.subscribed}
+            onChange={(event) => update({ subscribed: event.target.value as ContactFilters["subscribed"] })}
+            options={subscriptionOptions}
+          />
+          <NativeSelect
+            aria-label="Segment"
+            className="w-44"
+            value={filters.segment_id}
+            onChange={(event) => update({ segment_id: event.target.value })}
+            options={segmentOptions}
+          />
           <div className="min-w-56 flex-[1_1_14rem]">
-            <TagInput value={filters.tags} onChange={(tags) => update({ tags })} placeholder="Filter by tags (all must match)" aria-label="Filter by tags; contacts must have all of them" />
+            <TagInput
+              value={filters.tags}
+              onChange={(tags) => update({ tags })}
+              placeholder="Filter by tags (all must match)"
+              aria-label="Filter by tags; contacts must have all of them"
+            />
           </div>
         </FilterBar>
         <ListState
@@ -168,7 +186,11 @@ export function ContactsList() {
               {rows.map((contact) => (
                 <TableRow key={contact.id}>
                   <TableCell className="max-w-80">
-                    <button type="button" className="block max-w-full truncate text-left font-medium text-zinc-900 hover:text-brand-700 hover:underline focus-visible:underline focus-visible:outline-none" onClick={() => setDialog({ open: true, contact })}>
+                    <button
+                      type="button"
+                      className="block max-w-full truncate text-left font-medium text-zinc-900 hover:text-brand-700 hover:underline focus-visible:underline focus-visible:outline-none"
+                      onClick={() => setDialog({ open: true, contact })}
+                    >
                       {contact.email}
                     </button>
                     {fullName(contact) && <p className="truncate text-xs text-zinc-500">{fullName(contact)}</p>}

@@ -26,7 +26,6 @@ const VisualEditor = dynamic(() => import("./visual-editor"), {
  */
 export type ContentValues = { content_json: string; html_content: string; text_content: string };
 
-
 type Mode = "visual" | "code";
 
 function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => void }) {
@@ -42,7 +41,10 @@ function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => 
           type="button"
           aria-pressed={mode === value}
           onClick={() => onChange(value)}
-          className={cn("inline-flex h-7 items-center gap-1.5 rounded px-2.5 text-sm font-medium text-zinc-600 [&_svg]:size-3.5", mode === value && "bg-white text-zinc-900 shadow-xs")}
+          className={cn(
+            "inline-flex h-7 items-center gap-1.5 rounded px-2.5 text-sm font-medium text-zinc-600 [&_svg]:size-3.5",
+            mode === value && "bg-white text-zinc-900 shadow-xs",
+          )}
         >
           <Icon aria-hidden />
           {label}
@@ -118,11 +120,30 @@ export function ContentEditor({ editable, actions, defaultMode = "visual" }: { e
         </>
       ) : (
         <>
-          <FormField label="HTML" error={errors.html_content?.message} hint={doc ? "Rendered from the visual editor when saved; editing it here turns the email into hand-written HTML." : "Placeholders like {{first_name|there}} are filled per recipient."}>
-            <Textarea rows={14} spellCheck={false} wrap="off" className="font-mono text-[13px]" placeholder="<h1>Hello {{first_name|there}}</h1>" {...htmlField} />
+          <FormField
+            label="HTML"
+            error={errors.html_content?.message}
+            hint={
+              doc
+                ? "Rendered from the visual editor when saved; editing it here turns the email into hand-written HTML."
+                : "Placeholders like {{first_name|there}} are filled per recipient."
+            }
+          >
+            <Textarea
+              rows={14}
+              spellCheck={false}
+              wrap="off"
+              className="font-mono text-[13px]"
+              placeholder="<h1>Hello {{first_name|there}}</h1>"
+              {...htmlField}
+            />
           </FormField>
           <FormField label="Plain text" error={errors.text_content?.message} hint="For clients that do not show HTML. Leave empty to derive it from the HTML.">
-            <Textarea rows={8} placeholder={"Hello {{first_name|there}},\n\n…"} {...register("text_content", { onChange: () => getValues("content_json") && setValue("content_json", "", { shouldDirty: true }) })} />
+            <Textarea
+              rows={8}
+              placeholder={"Hello {{first_name|there}},\n\n…"}
+              {...register("text_content", { onChange: () => getValues("content_json") && setValue("content_json", "", { shouldDirty: true }) })}
+            />
           </FormField>
         </>
       )}

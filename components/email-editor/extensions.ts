@@ -55,7 +55,15 @@ const Image = Node.create({
   draggable: true,
   addAttributes: () => ({ src: { default: null }, alt: { default: "" }, width: { default: null }, href: { default: null } }),
   // Only images a recipient's client can load: pasted data: and relative images are dropped.
-  parseHTML: () => [{ tag: "img[src]", getAttrs: (el) => (httpUrl((el as HTMLElement).getAttribute("src")) ? { src: (el as HTMLElement).getAttribute("src"), alt: (el as HTMLElement).getAttribute("alt") ?? "" } : false) }],
+  parseHTML: () => [
+    {
+      tag: "img[src]",
+      getAttrs: (el) =>
+        httpUrl((el as HTMLElement).getAttribute("src"))
+          ? { src: (el as HTMLElement).getAttribute("src"), alt: (el as HTMLElement).getAttribute("alt") ?? "" }
+          : false,
+    },
+  ],
   renderHTML: ({ HTMLAttributes }) => ["img", mergeAttributes({ class: "email-image" }, { src: HTMLAttributes.src, alt: HTMLAttributes.alt })],
 });
 
@@ -65,8 +73,14 @@ const Button = Node.create({
   atom: true,
   draggable: true,
   addAttributes: () => ({ label: { default: "Button" }, href: { default: "https://" }, align: { default: null } }),
-  parseHTML: () => [{ tag: "a[data-email-button]", getAttrs: (el) => ({ label: (el as HTMLElement).textContent, href: (el as HTMLElement).getAttribute("href") }) }],
-  renderHTML: ({ node }) => ["p", { class: "email-button-row" }, ["a", { "data-email-button": "", href: node.attrs.href, class: "email-button", title: node.attrs.href }, node.attrs.label]],
+  parseHTML: () => [
+    { tag: "a[data-email-button]", getAttrs: (el) => ({ label: (el as HTMLElement).textContent, href: (el as HTMLElement).getAttribute("href") }) },
+  ],
+  renderHTML: ({ node }) => [
+    "p",
+    { class: "email-button-row" },
+    ["a", { "data-email-button": "", href: node.attrs.href, class: "email-button", title: node.attrs.href }, node.attrs.label],
+  ],
 });
 
 const Spacer = Node.create({
@@ -75,7 +89,10 @@ const Spacer = Node.create({
   atom: true,
   addAttributes: () => ({ height: { default: 24 } }),
   parseHTML: () => [{ tag: "div[data-spacer]" }],
-  renderHTML: ({ node }) => ["div", { "data-spacer": "", class: "email-spacer", style: `height:${node.attrs.height}px`, "aria-label": `Space of ${node.attrs.height} pixels` }],
+  renderHTML: ({ node }) => [
+    "div",
+    { "data-spacer": "", class: "email-spacer", style: `height:${node.attrs.height}px`, "aria-label": `Space of ${node.attrs.height} pixels` },
+  ],
 });
 
 const Footer = Node.create({
@@ -83,7 +100,11 @@ const Footer = Node.create({
   group: "block",
   atom: true,
   parseHTML: () => [{ tag: "div[data-email-footer]" }],
-  renderHTML: () => ["div", { "data-email-footer": "", class: "email-footer" }, "You receive this email because you subscribed. Unsubscribe · your organization's postal address"],
+  renderHTML: () => [
+    "div",
+    { "data-email-footer": "", class: "email-footer" },
+    "You receive this email because you subscribed. Unsubscribe · your organization's postal address",
+  ],
 });
 
 const Column = Node.create({
@@ -112,17 +133,10 @@ const insertBlock =
 const Commands = Node.create({
   name: "emailCommands",
   addCommands: () => ({
-    insertButton:
-      (attrs) =>
-      insertBlock({ type: "button", attrs }),
-    insertImage:
-      (attrs) =>
-      insertBlock({ type: "image", attrs }),
-    insertSpacer:
-      (height = 24) =>
-      insertBlock({ type: "spacer", attrs: { height } }),
-    insertColumns:
-      () =>
+    insertButton: (attrs) => insertBlock({ type: "button", attrs }),
+    insertImage: (attrs) => insertBlock({ type: "image", attrs }),
+    insertSpacer: (height = 24) => insertBlock({ type: "spacer", attrs: { height } }),
+    insertColumns: () =>
       insertBlock({
         type: "columns",
         content: [
@@ -130,9 +144,7 @@ const Commands = Node.create({
           { type: "column", content: [{ type: "paragraph", content: [{ type: "text", text: "Right column" }] }] },
         ],
       }),
-    insertFooter:
-      () =>
-      insertBlock({ type: "footer" }),
+    insertFooter: () => insertBlock({ type: "footer" }),
     insertVariable:
       (attrs) =>
       ({ commands }) =>

@@ -9,7 +9,14 @@ import type { Contact } from "@/lib/client/resources/contacts";
 import { contactValues, renderEmail } from "@/lib/templating/render-email";
 import { ContactPicker } from "./preview-as";
 
-export type PreviewSource = { subject: string; previewText: string | null; fromName: string | null; fromEmail: string; html: string | null; text: string | null };
+export type PreviewSource = {
+  subject: string;
+  previewText: string | null;
+  fromName: string | null;
+  fromEmail: string;
+  html: string | null;
+  text: string | null;
+};
 
 // Mail apps in dark mode invert light designs (Outlook.com, Gmail's apps); this shows roughly what they make of it.
 const DARK =
@@ -17,11 +24,30 @@ const DARK =
 
 const withHead = (html: string, extra: string) => (/<\/head>/i.test(html) ? html.replace(/<\/head>/i, `${extra}</head>`) : extra + html);
 
-function Toggle<T extends string>({ label, value, options, onChange }: { label: string; value: T; options: { value: T; label: string; icon: typeof Sun }[]; onChange: (value: T) => void }) {
+function Toggle<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: { value: T; label: string; icon: typeof Sun }[];
+  onChange: (value: T) => void;
+}) {
   return (
     <div role="group" aria-label={label} className="inline-flex rounded-md border border-zinc-200 bg-zinc-50 p-0.5">
       {options.map(({ value: option, label: text, icon: Icon }) => (
-        <button key={option} type="button" aria-pressed={value === option} onClick={() => onChange(option)} className={cn("inline-flex h-7 items-center gap-1.5 rounded px-2.5 text-sm text-zinc-600 [&_svg]:size-3.5", value === option && "bg-white font-medium text-zinc-900 shadow-xs")}>
+        <button
+          key={option}
+          type="button"
+          aria-pressed={value === option}
+          onClick={() => onChange(option)}
+          className={cn(
+            "inline-flex h-7 items-center gap-1.5 rounded px-2.5 text-sm text-zinc-600 [&_svg]:size-3.5",
+            value === option && "bg-white font-medium text-zinc-900 shadow-xs",
+          )}
+        >
           <Icon aria-hidden />
           {text}
         </button>
@@ -31,20 +57,41 @@ function Toggle<T extends string>({ label, value, options, onChange }: { label: 
 }
 
 /** The email as a recipient would see it: in an inbox row, then opened, on a desktop or a phone, light or dark. */
-export function PreviewDialog({ open, onOpenChange, source, segmentId, contact, onContactChange }: { open: boolean; onOpenChange: (open: boolean) => void; source: PreviewSource; segmentId: string | null; contact: Contact | null; onContactChange: (contact: Contact | null) => void }) {
+export function PreviewDialog({
+  open,
+  onOpenChange,
+  source,
+  segmentId,
+  contact,
+  onContactChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  source: PreviewSource;
+  segmentId: string | null;
+  contact: Contact | null;
+  onContactChange: (contact: Contact | null) => void;
+}) {
   const [device, setDevice] = useState<"desktop" | "mobile">("desktop");
   const [theme, setTheme] = useState<"light" | "dark">("light");
   const rendered = useMemo(() => {
     const unsubscribe = "https://example.com/unsubscribe";
     const extra = { unsubscribe_url: unsubscribe };
     const values = contact ? contactValues(contact, extra) : (name: string) => (name === "unsubscribe_url" ? unsubscribe : undefined);
-    return renderEmail({ subject: source.subject, html: source.html, text: source.text, previewText: source.previewText }, { values, unsubscribeUrl: unsubscribe });
+    return renderEmail(
+      { subject: source.subject, html: source.html, text: source.text, previewText: source.previewText },
+      { values, unsubscribeUrl: unsubscribe },
+    );
   }, [source, contact]);
   const previewLine = useMemo(() => {
-    const fromPreheader = source.previewText ? renderEmail({ subject: source.previewText, html: null, text: null }, { values: contact ? contactValues(contact) : () => undefined }).subject : "";
+    const fromPreheader = source.previewText
+      ? renderEmail({ subject: source.previewText, html: null, text: null }, { values: contact ? contactValues(contact) : () => undefined }).subject
+      : "";
     return fromPreheader || rendered.text.replace(/\s+/g, " ").slice(0, 140);
   }, [source.previewText, contact, rendered.text]);
-  const html = rendered.html ? withHead(rendered.html, theme === "dark" ? DARK : "") : `<pre style="font-family:sans-serif;white-space:pre-wrap;padding:16px">${rendered.text.replace(/[<&]/g, (c) => (c === "<" ? "&lt;" : "&amp;"))}</pre>`;
+  const html = rendered.html
+    ? withHead(rendered.html, theme === "dark" ? DARK : "")
+    : `<pre style="font-family:sans-serif;white-space:pre-wrap;padding:16px">${rendered.text.replace(/[<&]/g, (c) => (c === "<" ? "&lt;" : "&amp;"))}</pre>`;
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Preview" description="As a recipient sees it, with their placeholders filled." size="lg">
@@ -52,10 +99,30 @@ export function PreviewDialog({ open, onOpenChange, source, segmentId, contact, 
         <div className="grid gap-4 md:grid-cols-[minmax(0,1fr)_220px]">
           <div className="flex flex-col gap-3">
             <div className="flex flex-wrap gap-2">
-              <Toggle label="Width" value={device} onChange={setDevice} options={[{ value: "desktop", label: "Desktop", icon: Monitor }, { value: "mobile", label: "Mobile", icon: Smartphone }]} />
-              <Toggle label="Colors" value={theme} onChange={setTheme} options={[{ value: "light", label: "Light", icon: Sun }, { value: "dark", label: "Dark", icon: Moon }]} />
+              <Toggle
+                label="Width"
+                value={device}
+                onChange={setDevice}
+                options={[
+                  { value: "desktop", label: "Desktop", icon: Monitor },
+                  { value: "mobile", label: "Mobile", icon: Smartphone },
+                ]}
+              />
+              <Toggle
+                label="Colors"
+                value={theme}
+                onChange={setTheme}
+                options={[
+                  { value: "light", label: "Light", icon: Sun },
+                  { value: "dark", label: "Dark", icon: Moon },
+                ]}
+              />
             </div>
-            <div aria-label="Inbox row" role="group" className={cn("rounded-lg border px-3 py-2", theme === "dark" ? "border-zinc-700 bg-zinc-900 text-zinc-100" : "border-zinc-200 bg-white")}>
+            <div
+              aria-label="Inbox row"
+              role="group"
+              className={cn("rounded-lg border px-3 py-2", theme === "dark" ? "border-zinc-700 bg-zinc-900 text-zinc-100" : "border-zinc-200 bg-white")}
+            >
               <div className="flex justify-between gap-2 text-sm">
                 <span className="truncate font-semibold">{source.fromName || source.fromEmail}</span>
                 <span className={cn("shrink-0 text-xs", theme === "dark" ? "text-zinc-400" : "text-zinc-500")}>now</span>
@@ -69,7 +136,11 @@ export function PreviewDialog({ open, onOpenChange, source, segmentId, contact, 
           <ContactPicker segmentId={segmentId} value={contact} onChange={onContactChange} />
         </div>
         <div className={cn("flex justify-center rounded-lg p-3", theme === "dark" ? "bg-zinc-800" : "bg-zinc-100")}>
-          <SandboxedFrame html={html} title="Email preview" className={cn("h-[28rem] rounded-md shadow-sm transition-[width]", device === "mobile" ? "w-[375px]" : "w-full")} />
+          <SandboxedFrame
+            html={html}
+            title="Email preview"
+            className={cn("h-[28rem] rounded-md shadow-sm transition-[width]", device === "mobile" ? "w-[375px]" : "w-full")}
+          />
         </div>
       </div>
     </Dialog>

@@ -19,7 +19,23 @@ type TestSendResult = z.infer<typeof testSendResult>;
  * Sends the saved content to a few reviewers (the signed-in user by default), rendered as a
  * chosen contact. `path` is the API's test endpoint; `beforeSend` saves pending edits first.
  */
-export function SendTestDialog({ open, onOpenChange, path, segmentId, contact, onContactChange, beforeSend }: { open: boolean; onOpenChange: (open: boolean) => void; path: string; segmentId: string | null; contact: Contact | null; onContactChange: (contact: Contact | null) => void; beforeSend?: () => Promise<boolean> }) {
+export function SendTestDialog({
+  open,
+  onOpenChange,
+  path,
+  segmentId,
+  contact,
+  onContactChange,
+  beforeSend,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  path: string;
+  segmentId: string | null;
+  contact: Contact | null;
+  onContactChange: (contact: Contact | null) => void;
+  beforeSend?: () => Promise<boolean>;
+}) {
   const session = useSessionInfo();
   const [emails, setEmails] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -48,7 +64,13 @@ export function SendTestDialog({ open, onOpenChange, path, segmentId, contact, o
   };
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title="Send a test" description="The email as it is saved, with [Test] before the subject. Nothing is counted as sent." size="md">
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Send a test"
+      description="The email as it is saved, with [Test] before the subject. Nothing is counted as sent."
+      size="md"
+    >
       <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-4" noValidate>
         <FormField label="Send to" hint={`Up to ${MAX_TEST_RECIPIENTS} addresses, separated by commas.`} error={error ?? undefined}>
           <Input value={value} onChange={(event) => setEmails(event.target.value)} autoComplete="off" />

@@ -12,7 +12,10 @@ const DELAY_MS = 1500;
  * checks them without marking fields, so half-typed input is not flagged). `save` persists and
  * resets the form; a change made while it runs is saved by the next round.
  */
-export function useAutosave<T extends FieldValues>(form: UseFormReturn<T>, { enabled, valid, save }: { enabled: boolean; valid: (values: T) => boolean; save: () => Promise<boolean> }) {
+export function useAutosave<T extends FieldValues>(
+  form: UseFormReturn<T>,
+  { enabled, valid, save }: { enabled: boolean; valid: (values: T) => boolean; save: () => Promise<boolean> },
+) {
   const [state, setState] = useState<SaveState>("saved");
   const saving = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);

@@ -43,7 +43,21 @@ type Props = {
 
 type Prompt = "link" | "image" | "button" | "placeholder" | null;
 
-function ToolbarButton({ label, shortcut, active, onClick, disabled, children }: { label: string; shortcut?: string; active?: boolean; onClick: () => void; disabled?: boolean; children: ReactNode }) {
+function ToolbarButton({
+  label,
+  shortcut,
+  active,
+  onClick,
+  disabled,
+  children,
+}: {
+  label: string;
+  shortcut?: string;
+  active?: boolean;
+  onClick: () => void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"
@@ -92,7 +106,10 @@ function PromptDialog({ kind, editor, placeholders, onClose }: { kind: Prompt; e
       chain.insertButton({ label, href }).run();
     } else if (kind === "placeholder") {
       const fallback = field(form, "fallback").replace(/[{}|]/g, "");
-      chain.insertVariable({ name: field(form, "name"), fallback: fallback || null }).insertContent(" ").run();
+      chain
+        .insertVariable({ name: field(form, "name"), fallback: fallback || null })
+        .insertContent(" ")
+        .run();
     }
     setError(null);
     onClose();
@@ -129,7 +146,11 @@ function PromptDialog({ kind, editor, placeholders, onClose }: { kind: Prompt; e
         {kind === "placeholder" && (
           <>
             <FormField label="Field" hint="Contact fields, and the metadata keys your contacts have.">
-              <NativeSelect name="name" defaultValue={placeholders[0]?.name} options={placeholders.map((option) => ({ value: option.name, label: option.label }))} />
+              <NativeSelect
+                name="name"
+                defaultValue={placeholders[0]?.name}
+                options={placeholders.map((option) => ({ value: option.name, label: option.label }))}
+              />
             </FormField>
             <FormField label="Fallback" hint="Shown to recipients without a value, e.g. “there” in “Hello there”.">
               <Input name="fallback" />

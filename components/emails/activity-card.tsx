@@ -45,12 +45,21 @@ export function ActivityCard({ email }: { email: EmailDetail }) {
           })}
         </dl>
         {email.bounce_type && (
-          <div className={cn("rounded-md border px-3 py-2 text-[13px]", email.bounce_type === "hard" ? "border-red-200 bg-red-50 text-red-900" : "border-amber-200 bg-amber-50 text-amber-900")}>
+          <div
+            className={cn(
+              "rounded-md border px-3 py-2 text-[13px]",
+              email.bounce_type === "hard" ? "border-red-200 bg-red-50 text-red-900" : "border-amber-200 bg-amber-50 text-amber-900",
+            )}
+          >
             <p className="font-medium">
               {email.bounce_type === "hard" ? "Hard bounce" : "Soft bounce"}
               {email.bounce_status && <span className="ml-1.5 font-mono text-xs">{email.bounce_status}</span>}
             </p>
-            <p className="mt-0.5 text-xs">{email.bounce_type === "hard" ? "The address does not accept mail: it is suppressed." : "Delivery was delayed or refused for now; three in a row suppress the address."}</p>
+            <p className="mt-0.5 text-xs">
+              {email.bounce_type === "hard"
+                ? "The address does not accept mail: it is suppressed."
+                : "Delivery was delayed or refused for now; three in a row suppress the address."}
+            </p>
             {email.bounce_diagnostic && <p className="mt-1 font-mono text-xs break-all opacity-80">{email.bounce_diagnostic}</p>}
           </div>
         )}
@@ -62,11 +71,16 @@ export function ActivityCard({ email }: { email: EmailDetail }) {
             <ol className="relative flex flex-col gap-3 border-l border-zinc-200 pl-4">
               {email.events.map((event) => (
                 <li key={event.id} className="relative">
-                  <span className={cn("absolute top-1.5 -left-[21px] size-2.5 rounded-full ring-2 ring-white", eventDot[event.type] ?? "bg-zinc-400")} aria-hidden />
+                  <span
+                    className={cn("absolute top-1.5 -left-[21px] size-2.5 rounded-full ring-2 ring-white", eventDot[event.type] ?? "bg-zinc-400")}
+                    aria-hidden
+                  />
                   <p className="text-[13px] font-medium text-zinc-900 capitalize">
                     {event.type.replaceAll("_", " ")}
                     {/* Recorded as a program's (lib/tracking/machine.ts): left out of reports' rates. */}
-                    {typeof event.data.machine === "string" && <span className="ml-1.5 font-normal text-zinc-500 normal-case">by a machine ({event.data.machine.replaceAll("_", " ")})</span>}
+                    {typeof event.data.machine === "string" && (
+                      <span className="ml-1.5 font-normal text-zinc-500 normal-case">by a machine ({event.data.machine.replaceAll("_", " ")})</span>
+                    )}
                   </p>
                   <p className="text-xs text-zinc-500">{formatDateTime(event.created_at)}</p>
                   {describe(event.data) && <p className="mt-0.5 text-xs break-all text-zinc-500">{describe(event.data)}</p>}

@@ -52,12 +52,31 @@ function Details({ email }: { email: EmailDetailRecord }) {
     ["To", email.to_email],
     ...(email.reply_to ? ([["Reply-to", email.reply_to]] as [string, React.ReactNode][]) : []),
     ["Created", formatDateTime(email.created_at)],
-    ["Message-ID", <span key="mid" className="font-mono text-xs break-all">{email.message_id}</span>],
+    [
+      "Message-ID",
+      <span key="mid" className="font-mono text-xs break-all">
+        {email.message_id}
+      </span>,
+    ],
     ...(email.broadcast_id
-      ? ([["Broadcast", <Link key="b" href={`/broadcasts/${email.broadcast_id}`} className="font-medium text-brand-600 hover:underline">Open broadcast</Link>]] as [string, React.ReactNode][])
+      ? ([
+          [
+            "Broadcast",
+            <Link key="b" href={`/broadcasts/${email.broadcast_id}`} className="font-medium text-brand-600 hover:underline">
+              Open broadcast
+            </Link>,
+          ],
+        ] as [string, React.ReactNode][])
       : []),
     ...(email.template_id
-      ? ([["Template", <Link key="t" href={`/templates/${email.template_id}`} className="font-medium text-brand-600 hover:underline">Open template</Link>]] as [string, React.ReactNode][])
+      ? ([
+          [
+            "Template",
+            <Link key="t" href={`/templates/${email.template_id}`} className="font-medium text-brand-600 hover:underline">
+              Open template
+            </Link>,
+          ],
+        ] as [string, React.ReactNode][])
       : []),
     ...(email.tags.length ? ([["Tags", email.tags.join(", ")]] as [string, React.ReactNode][]) : []),
   ];
@@ -95,7 +114,16 @@ export function EmailDetail({ id }: { id: string }) {
     );
   }
   if (query.isError) {
-    return <RecordLoadError query={query} list={{ href: "/emails", label: "Emails" }} title="Email" icon={Mail} notFoundTitle="Email not found" errorTitle="Could not load the email" />;
+    return (
+      <RecordLoadError
+        query={query}
+        list={{ href: "/emails", label: "Emails" }}
+        title="Email"
+        icon={Mail}
+        notFoundTitle="Email not found"
+        errorTitle="Could not load the email"
+      />
+    );
   }
 
   const email = query.data;

@@ -22,7 +22,11 @@ export function EmailMessageCard({ email }: { email: EmailDetail }) {
         </TabsList>
         {hasHtml && (
           <TabsContent value="preview" className="bg-zinc-100/70 p-3">
-            <SandboxedFrame html={stripOpenPixel(email.html_content ?? "")} title={`Message: ${email.subject}`} className="h-[560px] rounded-md ring-1 ring-zinc-200" />
+            <SandboxedFrame
+              html={stripOpenPixel(email.html_content ?? "")}
+              title={`Message: ${email.subject}`}
+              className="h-[560px] rounded-md ring-1 ring-zinc-200"
+            />
           </TabsContent>
         )}
         <TabsContent value="text" className="p-5">

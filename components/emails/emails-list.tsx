@@ -30,7 +30,10 @@ import { EventIcons } from "./event-icons";
 
 const PAGE_SIZE = 25;
 
-const statusOptions = [{ value: "", label: "Any status" }, ...Object.values(EmailStatus).map((status) => ({ value: status, label: status.charAt(0).toUpperCase() + status.slice(1) }))];
+const statusOptions = [
+  { value: "", label: "Any status" },
+  ...Object.values(EmailStatus).map((status) => ({ value: status, label: status.charAt(0).toUpperCase() + status.slice(1) })),
+];
 
 type Filters = { status: string; broadcast_id: string; template_id: string };
 
@@ -39,7 +42,11 @@ export function EmailsList() {
   const router = useRouter();
   const [to, setTo] = useState(params.get("to") ?? "");
   const [domain, setDomain] = useState(params.get("domain") ?? "");
-  const [filters, setFilters] = useState<Filters>({ status: params.get("status") ?? "", broadcast_id: params.get("broadcast_id") ?? "", template_id: params.get("template_id") ?? "" });
+  const [filters, setFilters] = useState<Filters>({
+    status: params.get("status") ?? "",
+    broadcast_id: params.get("broadcast_id") ?? "",
+    template_id: params.get("template_id") ?? "",
+  });
   const [page, setPage] = useState(1);
   const debouncedTo = useDebouncedValue(to.trim(), 300);
   const debouncedDomain = useDebouncedValue(domain.trim(), 300);
@@ -68,7 +75,8 @@ export function EmailsList() {
   const rows = emails.data?.data ?? [];
   const pagination = emails.data?.pagination;
   const broadcastOptions = [{ value: "", label: "Any broadcast" }, ...(broadcasts.data ?? []).map((b) => ({ value: b.id, label: b.name }))];
-  if (filters.broadcast_id && !broadcastOptions.some((o) => o.value === filters.broadcast_id)) broadcastOptions.push({ value: filters.broadcast_id, label: broadcasts.isPending ? "Loading…" : "Unknown broadcast" });
+  if (filters.broadcast_id && !broadcastOptions.some((o) => o.value === filters.broadcast_id))
+    broadcastOptions.push({ value: filters.broadcast_id, label: broadcasts.isPending ? "Loading…" : "Unknown broadcast" });
   const templateOptions = [{ value: "", label: "Any template" }, ...(templates.data ?? []).map((t) => ({ value: t.id, label: t.name }))];
 
   return (
@@ -96,9 +104,27 @@ export function EmailsList() {
             aria-label="Filter by sender domain"
             className="w-40 flex-[1_1_9rem]"
           />
-          <NativeSelect aria-label="Status" className="w-36" value={filters.status} onChange={(event) => update({ status: event.target.value })} options={statusOptions} />
-          <NativeSelect aria-label="Broadcast" className="w-44" value={filters.broadcast_id} onChange={(event) => update({ broadcast_id: event.target.value })} options={broadcastOptions} />
-          <NativeSelect aria-label="Template" className="w-44" value={filters.template_id} onChange={(event) => update({ template_id: event.target.value })} options={templateOptions} />
+          <NativeSelect
+            aria-label="Status"
+            className="w-36"
+            value={filters.status}
+            onChange={(event) => update({ status: event.target.value })}
+            options={statusOptions}
+          />
+          <NativeSelect
+            aria-label="Broadcast"
+            className="w-44"
+            value={filters.broadcast_id}
+            onChange={(event) => update({ broadcast_id: event.target.value })}
+            options={broadcastOptions}
+          />
+          <NativeSelect
+            aria-label="Template"
+            className="w-44"
+            value={filters.template_id}
+            onChange={(event) => update({ template_id: event.target.value })}
+            options={templateOptions}
+          />
         </FilterBar>
         <ListState
           query={emails}
@@ -111,7 +137,15 @@ export function EmailsList() {
                 Try another recipient or status, or remove a filter.
               </NoMatchState>
             ) : (
-              <EmptyState icon={Mail} title="No emails yet" action={<Button asChild><Link href="/broadcasts">Go to broadcasts</Link></Button>}>
+              <EmptyState
+                icon={Mail}
+                title="No emails yet"
+                action={
+                  <Button asChild>
+                    <Link href="/broadcasts">Go to broadcasts</Link>
+                  </Button>
+                }
+              >
                 Emails appear here as soon as a broadcast or the API sends them, and replies arrive in their threads.
               </EmptyState>
             )
@@ -131,7 +165,11 @@ export function EmailsList() {
               {rows.map((email) => (
                 <TableRow key={email.id} className="cursor-pointer" onClick={() => router.push(`/emails/${email.id}`)}>
                   <TableCell className="max-w-60">
-                    <Link href={`/emails/${email.id}`} className="flex min-w-0 items-center gap-1.5 font-medium text-zinc-900 hover:text-brand-700 hover:underline" onClick={(event) => event.stopPropagation()}>
+                    <Link
+                      href={`/emails/${email.id}`}
+                      className="flex min-w-0 items-center gap-1.5 font-medium text-zinc-900 hover:text-brand-700 hover:underline"
+                      onClick={(event) => event.stopPropagation()}
+                    >
                       {email.direction === "inbound" && <ArrowDownLeft className="size-3.5 shrink-0 text-sky-600" aria-label="Received" />}
                       <span className="truncate">{email.direction === "inbound" ? email.from_email : email.to_email}</span>
                     </Link>
@@ -153,7 +191,9 @@ export function EmailsList() {
               ))}
             </TableBody>
           </Table>
-          {pagination && <PagePagination page={pagination.page} pages={pagination.pages} total={pagination.total} onPage={setPage} loading={emails.isFetching} />}
+          {pagination && (
+            <PagePagination page={pagination.page} pages={pagination.pages} total={pagination.total} onPage={setPage} loading={emails.isFetching} />
+          )}
         </ListState>
       </Card>
     </>

@@ -34,7 +34,9 @@ export function EventIcons({ email }: { email: Email }) {
           </Tooltip>
         );
       })}
-      <span className="sr-only">{happened.length ? happened.map((event) => `${event.label} ${formatDateTime(email[event.field])}`).join(", ") : "No activity yet"}</span>
+      <span className="sr-only">
+        {happened.length ? happened.map((event) => `${event.label} ${formatDateTime(email[event.field])}`).join(", ") : "No activity yet"}
+      </span>
     </div>
   );
 }

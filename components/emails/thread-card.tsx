@@ -23,7 +23,13 @@ export function ThreadCard({ thread, currentId }: { thread: Thread; currentId: s
           const Icon = inbound ? ArrowDownLeft : ArrowUpRight;
           const body = (
             <div className="flex gap-3">
-              <span className={cn("mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-full", inbound ? "bg-sky-50 text-sky-600" : "bg-zinc-100 text-zinc-500")} aria-hidden>
+              <span
+                className={cn(
+                  "mt-0.5 flex size-7 shrink-0 items-center justify-center rounded-full",
+                  inbound ? "bg-sky-50 text-sky-600" : "bg-zinc-100 text-zinc-500",
+                )}
+                aria-hidden
+              >
                 <Icon className="size-3.5" />
               </span>
               <div className="min-w-0 flex-1">

@@ -10,7 +10,19 @@ const tones = {
 } as const;
 
 /** A friendly page for an invitation link that cannot be accepted: what happened, what to do. */
-export function InvitationNotice({ icon: Icon, tone = "neutral", title, children, actions }: { icon: LucideIcon; tone?: keyof typeof tones; title: string; children: ReactNode; actions?: ReactNode }) {
+export function InvitationNotice({
+  icon: Icon,
+  tone = "neutral",
+  title,
+  children,
+  actions,
+}: {
+  icon: LucideIcon;
+  tone?: keyof typeof tones;
+  title: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <Card className="px-6 py-8 text-center shadow-sm sm:px-8">
       <div className={cn("mx-auto mb-5 flex size-12 items-center justify-center rounded-full border", tones[tone])}>

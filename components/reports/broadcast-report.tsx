@@ -28,7 +28,11 @@ function TimelineCard({ report }: { report: BroadcastReport }) {
     <Card>
       <CardHeader title="Over time" description="Emails sent, and opens and clicks by people: hourly for the first three days, then daily." />
       <CardBody>
-        {data.length === 0 ? <p className="py-16 text-center text-sm text-zinc-500">Nothing has been sent yet.</p> : <LazyTimelineChart data={data} series={SERIES} label="Sends, opens and clicks over time" />}
+        {data.length === 0 ? (
+          <p className="py-16 text-center text-sm text-zinc-500">Nothing has been sent yet.</p>
+        ) : (
+          <LazyTimelineChart data={data} series={SERIES} label="Sends, opens and clicks over time" />
+        )}
       </CardBody>
     </Card>
   );

@@ -130,10 +130,25 @@ export function OverviewScreen() {
       }
     />
   );
-  if (query.isPending) return <>{header}<OverviewSkeleton /></>;
-  if (query.isError) return <>{header}<ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load the overview" /></>;
+  if (query.isPending)
+    return (
+      <>
+        {header}
+        <OverviewSkeleton />
+      </>
+    );
+  if (query.isError)
+    return (
+      <>
+        {header}
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} title="Could not load the overview" />
+      </>
+    );
   const overview = query.data;
-  const chart = overview.daily.map((day) => ({ ...day, label: new Date(`${day.date}T00:00:00Z`).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" }) }));
+  const chart = overview.daily.map((day) => ({
+    ...day,
+    label: new Date(`${day.date}T00:00:00Z`).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" }),
+  }));
   return (
     <>
       {header}
@@ -154,7 +169,15 @@ export function OverviewScreen() {
             <CardHeader title="Last 30 days" description="Emails sent each day (UTC), and how many of them people opened and clicked, and how many bounced." />
             <CardBody>
               {overview.totals.sent === 0 ? (
-                <EmptyState icon={Send} title="Nothing sent in the last 30 days" action={<Button asChild variant="secondary"><Link href="/broadcasts">Write a broadcast</Link></Button>}>
+                <EmptyState
+                  icon={Send}
+                  title="Nothing sent in the last 30 days"
+                  action={
+                    <Button asChild variant="secondary">
+                      <Link href="/broadcasts">Write a broadcast</Link>
+                    </Button>
+                  }
+                >
                   Sends, opens and clicks appear here day by day.
                 </EmptyState>
               ) : (

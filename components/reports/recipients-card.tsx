@@ -34,7 +34,11 @@ function RecipientsTable({ broadcastId, event, none }: { broadcastId: string; ev
       loading={<SkeletonRows rows={4} columns={4} />}
       errorTitle="Could not load the recipients"
       isEmpty={rows.length === 0 && pager.isFirstPage}
-      empty={<EmptyState icon={Users} title="Nobody here yet">{none}</EmptyState>}
+      empty={
+        <EmptyState icon={Users} title="Nobody here yet">
+          {none}
+        </EmptyState>
+      }
     >
       <Table aria-label={`Recipients who ${event === "complained" ? "complained" : event}`}>
         <TableHead>

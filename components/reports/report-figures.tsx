@@ -10,7 +10,13 @@ export function ReportFigures({ report, average }: { report: BroadcastReport; av
   return (
     <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
       <StatTile label="Sent" value={formatCount(totals.sent)} detail={`to ${formatCount(totals.recipients)} recipients`} />
-      <StatTile label="Delivered" value={formatRate(rates.delivery)} detail={`${formatCount(totals.delivered)} reported delivered`} rate={rates.delivery} average={avg?.delivery} />
+      <StatTile
+        label="Delivered"
+        value={formatRate(rates.delivery)}
+        detail={`${formatCount(totals.delivered)} reported delivered`}
+        rate={rates.delivery}
+        average={avg?.delivery}
+      />
       <StatTile
         label="Opened"
         value={formatRate(rates.open)}
@@ -25,9 +31,30 @@ export function ReportFigures({ report, average }: { report: BroadcastReport; av
         rate={rates.click}
         average={avg?.click}
       />
-      <StatTile label="Bounced" value={formatRate(rates.bounce)} detail={formatCount(totals.bounced)} rate={rates.bounce} average={avg?.bounce} higherIsBetter={false} />
-      <StatTile label="Complaints" value={formatRate(rates.complaint)} detail={formatCount(totals.complained)} rate={rates.complaint} average={avg?.complaint} higherIsBetter={false} />
-      <StatTile label="Unsubscribed" value={formatRate(rates.unsubscribe)} detail={formatCount(totals.unsubscribed)} rate={rates.unsubscribe} average={avg?.unsubscribe} higherIsBetter={false} />
+      <StatTile
+        label="Bounced"
+        value={formatRate(rates.bounce)}
+        detail={formatCount(totals.bounced)}
+        rate={rates.bounce}
+        average={avg?.bounce}
+        higherIsBetter={false}
+      />
+      <StatTile
+        label="Complaints"
+        value={formatRate(rates.complaint)}
+        detail={formatCount(totals.complained)}
+        rate={rates.complaint}
+        average={avg?.complaint}
+        higherIsBetter={false}
+      />
+      <StatTile
+        label="Unsubscribed"
+        value={formatRate(rates.unsubscribe)}
+        detail={formatCount(totals.unsubscribed)}
+        rate={rates.unsubscribe}
+        average={avg?.unsubscribe}
+        higherIsBetter={false}
+      />
       <StatTile
         label="Machine activity"
         value={formatCount(totals.machine_opens + totals.machine_clicks)}

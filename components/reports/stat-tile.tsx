@@ -34,7 +34,9 @@ export function StatTile({
       {compared && (
         <p className={cn("mt-1.5 inline-flex items-center gap-1 text-xs tabular-nums", better ? "text-emerald-700" : worse ? "text-red-700" : "text-zinc-500")}>
           {rate !== average && <Arrow className="size-3.5" aria-hidden />}
-          {formatRate(rate) === formatRate(average) ? `Same as your ${formatRate(average)} average` : `${formatPoints(rate, average)} vs ${formatRate(average)} average`}
+          {formatRate(rate) === formatRate(average)
+            ? `Same as your ${formatRate(average)} average`
+            : `${formatPoints(rate, average)} vs ${formatRate(average)} average`}
         </p>
       )}
     </div>

@@ -16,14 +16,43 @@ export default function TimelineChart({ data, series, label }: { data: Record<st
           <CartesianGrid strokeDasharray="3 3" stroke="#e4e4e7" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 11, fill: "#71717a" }} tickLine={false} axisLine={{ stroke: "#d4d4d8" }} minTickGap={24} />
           <YAxis yAxisId="left" allowDecimals={false} tick={{ fontSize: 11, fill: "#71717a" }} tickLine={false} axisLine={false} width={48} />
-          {right && <YAxis yAxisId="right" orientation="right" allowDecimals={false} tick={{ fontSize: 11, fill: "#71717a" }} tickLine={false} axisLine={false} width={48} />}
+          {right && (
+            <YAxis
+              yAxisId="right"
+              orientation="right"
+              allowDecimals={false}
+              tick={{ fontSize: 11, fill: "#71717a" }}
+              tickLine={false}
+              axisLine={false}
+              width={48}
+            />
+          )}
           <Tooltip contentStyle={{ fontSize: 12, borderRadius: 8, borderColor: "#e4e4e7" }} />
           <Legend wrapperStyle={{ fontSize: 12 }} />
           {series.map((s) =>
             s.kind === "bar" ? (
-              <Bar key={s.key} dataKey={s.key} name={s.label} yAxisId={s.axis ?? "left"} fill={s.color} radius={[3, 3, 0, 0]} maxBarSize={28} isAnimationActive={false} />
+              <Bar
+                key={s.key}
+                dataKey={s.key}
+                name={s.label}
+                yAxisId={s.axis ?? "left"}
+                fill={s.color}
+                radius={[3, 3, 0, 0]}
+                maxBarSize={28}
+                isAnimationActive={false}
+              />
             ) : (
-              <Line key={s.key} dataKey={s.key} name={s.label} yAxisId={s.axis ?? "left"} stroke={s.color} strokeWidth={2} dot={false} type="monotone" isAnimationActive={false} />
+              <Line
+                key={s.key}
+                dataKey={s.key}
+                name={s.label}
+                yAxisId={s.axis ?? "left"}
+                stroke={s.color}
+                strokeWidth={2}
+                dot={false}
+                type="monotone"
+                isAnimationActive={false}
+              />
             ),
           )}
         </ComposedChart>

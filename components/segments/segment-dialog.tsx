@@ -32,7 +32,10 @@ export function SegmentDialog({ open, onOpenChange, segment }: { open: boolean; 
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      const saved = await apiFetch<Segment>(segment ? `/v1/segments/${segment.id}` : "/v1/segments", { method: segment ? "PUT" : "POST", body: toBody(values) });
+      const saved = await apiFetch<Segment>(segment ? `/v1/segments/${segment.id}` : "/v1/segments", {
+        method: segment ? "PUT" : "POST",
+        body: toBody(values),
+      });
       await queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
       toast.success(segment ? "Segment saved" : `Created ${saved.name}`, segment ? undefined : "Add contacts to it from an import or the API.");
       onOpenChange(false);

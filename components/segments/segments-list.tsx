@@ -112,8 +112,9 @@ export function SegmentsList() {
         title={`Delete ${deleting.target?.name ?? "segment"}?`}
         description={
           <>
-            The segment is deleted, but <strong className="font-medium text-zinc-800">its {deleting.target?.contacts_count.toLocaleString()} contacts are kept</strong>. Broadcasts sent to it lose their
-            audience, and it is removed from sequence exit rules.
+            The segment is deleted, but{" "}
+            <strong className="font-medium text-zinc-800">its {deleting.target?.contacts_count.toLocaleString()} contacts are kept</strong>. Broadcasts sent to
+            it lose their audience, and it is removed from sequence exit rules.
           </>
         }
         confirmLabel="Delete segment"

@@ -76,9 +76,7 @@ function TokenDialog({ created, onClose }: { created: CreatedKey | null; onClose
         <div className="flex flex-col gap-4">
           <div className="flex items-start gap-2.5 rounded-lg border border-amber-200 bg-amber-50 px-3.5 py-3 text-sm text-amber-900">
             <TriangleAlert className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
-            <p>
-              This is the only time the key is shown. Store it somewhere safe, like a secrets manager. If you lose it, revoke it and create a new one.
-            </p>
+            <p>This is the only time the key is shown. Store it somewhere safe, like a secrets manager. If you lose it, revoke it and create a new one.</p>
           </div>
           <div>
             <p className="mb-1.5 text-sm font-medium text-zinc-800" id="new-token-label">
@@ -96,7 +94,8 @@ function TokenDialog({ created, onClose }: { created: CreatedKey | null; onClose
             </div>
           </div>
           <p className="text-[13px] text-zinc-500">
-            Send it as <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-700">Authorization: Bearer &lt;key&gt;</code> on every /v1 request.
+            Send it as <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-xs text-zinc-700">Authorization: Bearer &lt;key&gt;</code> on every /v1
+            request.
           </p>
         </div>
       )}
@@ -132,7 +131,11 @@ export function ApiKeysSection() {
 
   return (
     <Card>
-      <CardHeader title="API keys" description="Programs use these to call the /v1 API as you, with your role." actions={rows.length ? createButton : undefined} />
+      <CardHeader
+        title="API keys"
+        description="Programs use these to call the /v1 API as you, with your role."
+        actions={rows.length ? createButton : undefined}
+      />
       <ListState
         query={keys}
         loading={<SkeletonRows rows={2} columns={4} />}
@@ -171,7 +174,13 @@ export function ApiKeysSection() {
                   {key.revoked_at ? (
                     <StatusBadge status="revoked" />
                   ) : (
-                    <Button variant="ghost" size="sm" className="text-red-600 hover:bg-red-50 hover:text-red-700" onClick={() => revoking.ask(key)} aria-label={`Revoke ${key.name}`}>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="text-red-600 hover:bg-red-50 hover:text-red-700"
+                      onClick={() => revoking.ask(key)}
+                      aria-label={`Revoke ${key.name}`}
+                    >
                       Revoke
                     </Button>
                   )}

@@ -42,7 +42,8 @@ const purposes: Record<DnsRecord["purpose"], string> = {
   dmarc: "Tells receivers your policy (DMARC)",
 };
 
-const needsAttention = (domain: Domain) => domain.status !== "verified" || domain.warnings.length > 0 || domain.records.some((record) => record.status !== "verified");
+const needsAttention = (domain: Domain) =>
+  domain.status !== "verified" || domain.warnings.length > 0 || domain.records.some((record) => record.status !== "verified");
 
 const statusWords: Record<DnsRecord["status"], string> = { verified: "Verified", pending: "Pending", mismatch: "Mismatch" };
 
@@ -68,7 +69,11 @@ function AddDomainDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpe
       onSubmit={submit}
       submitLabel="Add domain"
     >
-      <FormField label="Domain" error={form.formState.errors.name?.message} hint="Use a subdomain such as mail.example.com to keep your main domain's reputation separate.">
+      <FormField
+        label="Domain"
+        error={form.formState.errors.name?.message}
+        hint="Use a subdomain such as mail.example.com to keep your main domain's reputation separate."
+      >
         <Input autoFocus placeholder="example.com" autoCapitalize="none" spellCheck={false} {...form.register("name")} />
       </FormField>
     </FormDialog>
@@ -108,10 +113,18 @@ function RecordsTable({ records }: { records: DnsRecord[] }) {
         </colgroup>
         <thead className="bg-zinc-50 text-xs text-zinc-500">
           <tr>
-            <th scope="col" className="px-3 py-2 font-medium">Type</th>
-            <th scope="col" className="px-3 py-2 font-medium">Name</th>
-            <th scope="col" className="px-3 py-2 font-medium">Value</th>
-            <th scope="col" className="px-3 py-2 font-medium">Status</th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Type
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Name
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Value
+            </th>
+            <th scope="col" className="px-3 py-2 font-medium">
+              Status
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100">
@@ -162,7 +175,10 @@ function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; e
         else toast.info(`${domain.name} is verified`, `${waiting} of its records ${waiting === 1 ? "is" : "are"} not published yet; see each record's status.`);
       } else {
         setLastReason(result.verification.reason);
-        toast.info(`${domain.name} is not verified yet`, result.verification.reason ?? "The ownership record was not found. DNS changes can take a while to spread.");
+        toast.info(
+          `${domain.name} is not verified yet`,
+          result.verification.reason ?? "The ownership record was not found. DNS changes can take a while to spread.",
+        );
       }
       await queryClient.invalidateQueries({ queryKey: domainsKey });
     } catch (error) {
@@ -198,11 +214,23 @@ function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; e
           </span>
         </button>
         <div className="flex items-center gap-1.5">
-          <Button variant="secondary" size="sm" loading={verifying} onClick={() => void verify()} aria-label={`${domain.status === "verified" ? "Check the records of" : "Verify"} ${domain.name}`}>
+          <Button
+            variant="secondary"
+            size="sm"
+            loading={verifying}
+            onClick={() => void verify()}
+            aria-label={`${domain.status === "verified" ? "Check the records of" : "Verify"} ${domain.name}`}
+          >
             {!verifying && <ShieldCheck aria-hidden />}
             {domain.status === "verified" ? "Check records" : "Verify"}
           </Button>
-          <Button variant="ghost" size="icon" onClick={onDelete} aria-label={`Delete ${domain.name}`} className="text-zinc-500 hover:bg-red-50 hover:text-red-600">
+          <Button
+            variant="ghost"
+            size="icon"
+            onClick={onDelete}
+            aria-label={`Delete ${domain.name}`}
+            className="text-zinc-500 hover:bg-red-50 hover:text-red-600"
+          >
             <Trash2 aria-hidden />
           </Button>
         </div>
@@ -270,7 +298,11 @@ export function DomainsSection() {
 
   return (
     <Card>
-      <CardHeader title="Domains" description="Verified domains you can send from. Templates and broadcasts need a verified sender domain." actions={rows.length ? addButton : undefined} />
+      <CardHeader
+        title="Domains"
+        description="Verified domains you can send from. Templates and broadcasts need a verified sender domain."
+        actions={rows.length ? addButton : undefined}
+      />
       <ListState
         query={domains}
         loading={<SkeletonRows rows={2} columns={3} />}

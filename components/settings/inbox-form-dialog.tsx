@@ -72,7 +72,17 @@ function Section({ title, description, children, aside }: { title: string; descr
 }
 
 /** Connects a sender inbox (SMTP, optional IMAP for replies) or edits one. */
-export function InboxFormDialog({ open, inbox, onOpenChange, onSaved }: { open: boolean; inbox: Inbox | null; onOpenChange: (open: boolean) => void; onSaved: () => void }) {
+export function InboxFormDialog({
+  open,
+  inbox,
+  onOpenChange,
+  onSaved,
+}: {
+  open: boolean;
+  inbox: Inbox | null;
+  onOpenChange: (open: boolean) => void;
+  onSaved: () => void;
+}) {
   const editing = inbox !== null;
   const form = useForm<Values>({
     resolver: (editing ? formResolver(updateInboxInput) : formResolver(createInboxInput)) as unknown as Resolver<Values>,
@@ -130,7 +140,12 @@ export function InboxFormDialog({ open, inbox, onOpenChange, onSaved }: { open: 
           <FormField label="From name" error={errors.from_name?.message}>
             <Input placeholder="Ada Lovelace" {...form.register("from_name", { setValueAs: orNull })} />
           </FormField>
-          <FormField label="Reply-to address" error={errors.reply_to?.message} hint="Optional. Replies go to the from address otherwise." className="sm:col-span-2">
+          <FormField
+            label="Reply-to address"
+            error={errors.reply_to?.message}
+            hint="Optional. Replies go to the from address otherwise."
+            className="sm:col-span-2"
+          >
             <Input type="email" placeholder="replies@example.com" {...form.register("reply_to", { setValueAs: orNull })} />
           </FormField>
         </div>
@@ -188,8 +203,17 @@ export function InboxFormDialog({ open, inbox, onOpenChange, onSaved }: { open: 
                 <Input autoComplete="off" autoCapitalize="none" {...form.register("imap.username")} />
               </FormField>
               <div className="hidden sm:block" />
-              <FormField label="IMAP password" error={errors.imap?.password?.message} required={!inbox?.imap?.has_password} hint={passwordHint(inbox?.imap?.has_password)}>
-                <Input type="password" autoComplete="new-password" {...form.register("imap.password", { setValueAs: editing ? orUndefined : (v: unknown) => (typeof v === "string" ? v : "") })} />
+              <FormField
+                label="IMAP password"
+                error={errors.imap?.password?.message}
+                required={!inbox?.imap?.has_password}
+                hint={passwordHint(inbox?.imap?.has_password)}
+              >
+                <Input
+                  type="password"
+                  autoComplete="new-password"
+                  {...form.register("imap.password", { setValueAs: editing ? orUndefined : (v: unknown) => (typeof v === "string" ? v : "") })}
+                />
               </FormField>
             </div>
             <Controller

@@ -47,7 +47,10 @@ export function InboxesSection() {
   const setPaused = async (inbox: Inbox, paused: boolean) => {
     try {
       await apiFetch(`/v1/inboxes/${inbox.id}`, { method: "PUT", body: { paused } });
-      toast.success(paused ? `Paused ${inbox.name}` : `Resumed ${inbox.name}`, paused ? "It sends nothing until you resume it." : "Rotation and sequences use it again.");
+      toast.success(
+        paused ? `Paused ${inbox.name}` : `Resumed ${inbox.name}`,
+        paused ? "It sends nothing until you resume it." : "Rotation and sequences use it again.",
+      );
     } catch (error) {
       toast.error(error, paused ? "Could not pause the inbox" : "Could not resume the inbox");
     }
@@ -64,7 +67,11 @@ export function InboxesSection() {
 
   return (
     <Card>
-      <CardHeader title="Inboxes" description="Mailboxes your sequences send from, with their daily limits. Broadcasts can rotate across several." actions={rows.length ? addButton : undefined} />
+      <CardHeader
+        title="Inboxes"
+        description="Mailboxes your sequences send from, with their daily limits. Broadcasts can rotate across several."
+        actions={rows.length ? addButton : undefined}
+      />
       <ListState
         query={inboxes}
         loading={<SkeletonRows rows={2} columns={5} />}
@@ -72,7 +79,8 @@ export function InboxesSection() {
         isEmpty={rows.length === 0}
         empty={
           <EmptyState icon={InboxIcon} title="No inboxes connected" action={addButton}>
-            Connect a mailbox with its SMTP settings to send sequences from it. Add IMAP too, so replies stop the sequence. An inbox sends once its address is confirmed, or is at a verified domain.
+            Connect a mailbox with its SMTP settings to send sequences from it. Add IMAP too, so replies stop the sequence. An inbox sends once its address is
+            confirmed, or is at a verified domain.
           </EmptyState>
         }
       >

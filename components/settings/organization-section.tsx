@@ -84,7 +84,10 @@ function AddressCard({ organization, editable }: { organization: Organization; e
   });
   return (
     <Card>
-      <CardHeader title="Postal address" description="Shown in the footer block of marketing emails, as anti-spam laws (CAN-SPAM) and inbox providers expect." />
+      <CardHeader
+        title="Postal address"
+        description="Shown in the footer block of marketing emails, as anti-spam laws (CAN-SPAM) and inbox providers expect."
+      />
       <form id="organization-address" onSubmit={submit} noValidate>
         <CardBody className="flex flex-col gap-4">
           <FormError message={errors.root?.server?.message} />
@@ -153,7 +156,10 @@ function BreakersCard({ organization, editable }: { organization: Organization; 
   const queryClient = useQueryClient();
   type Values = { bounce_pause_threshold: string; complaint_pause_threshold: string };
   const form = useForm<Values>({
-    defaultValues: { bounce_pause_threshold: percentText(organization.bounce_pause_threshold), complaint_pause_threshold: percentText(organization.complaint_pause_threshold) },
+    defaultValues: {
+      bounce_pause_threshold: percentText(organization.bounce_pause_threshold),
+      complaint_pause_threshold: percentText(organization.complaint_pause_threshold),
+    },
   });
   const { errors, isSubmitting, isDirty } = form.formState;
   const submit = form.handleSubmit(async (values) => {
@@ -165,7 +171,10 @@ function BreakersCard({ organization, editable }: { organization: Organization; 
     try {
       const saved = await saveOrganization({ bounce_pause_threshold: bounce, complaint_pause_threshold: complaint });
       queryClient.setQueryData(organizationKey, saved);
-      form.reset({ bounce_pause_threshold: percentText(saved.bounce_pause_threshold), complaint_pause_threshold: percentText(saved.complaint_pause_threshold) });
+      form.reset({
+        bounce_pause_threshold: percentText(saved.bounce_pause_threshold),
+        complaint_pause_threshold: percentText(saved.complaint_pause_threshold),
+      });
       toast.success("Circuit breakers saved", "Broadcasts and inboxes sending from now on are judged by them.");
     } catch (error) {
       applyServerErrors(error, form.setError, ["bounce_pause_threshold", "complaint_pause_threshold"]);

@@ -14,7 +14,15 @@ import type { SessionOrganization } from "@/lib/client/session";
 type Values = { name: string };
 
 /** Names a new organization; the user becomes its owner and the dashboard switches to it. */
-export function CreateOrganizationDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (open: boolean) => void; onCreated: () => Promise<void> | void }) {
+export function CreateOrganizationDialog({
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreated: () => Promise<void> | void;
+}) {
   const form = useForm<Values>({ resolver: formResolver(createOrganizationInput), defaultValues: { name: "" } });
   const submit = form.handleSubmit(async (values) => {
     try {

@@ -37,8 +37,8 @@ export function NoOrganization({ user }: { user: { email: string } }) {
             </>
           }
         >
-          Create your own organization, or ask a teammate to invite <span className="font-medium text-zinc-700">{user.email}</span> and open the link
-          in their email.
+          Create your own organization, or ask a teammate to invite <span className="font-medium text-zinc-700">{user.email}</span> and open the link in their
+          email.
         </EmptyState>
       </Card>
       <CreateOrganizationDialog open={creating} onOpenChange={setCreating} onCreated={() => router.refresh()} />

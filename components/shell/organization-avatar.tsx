@@ -6,7 +6,10 @@ const palette = ["bg-indigo-500", "bg-emerald-500", "bg-amber-500", "bg-rose-500
 export function OrganizationAvatar({ name, className }: { name: string; className?: string }) {
   const hash = [...name].reduce((sum, char) => (sum * 31 + char.charCodeAt(0)) >>> 0, 7);
   return (
-    <span className={cn("flex size-6 shrink-0 items-center justify-center rounded-md text-xs font-semibold text-white", palette[hash % palette.length], className)} aria-hidden>
+    <span
+      className={cn("flex size-6 shrink-0 items-center justify-center rounded-md text-xs font-semibold text-white", palette[hash % palette.length], className)}
+      aria-hidden
+    >
       {name.trim().charAt(0).toUpperCase() || "?"}
     </span>
   );

@@ -4,7 +4,14 @@ import { Check, ChevronsUpDown, Plus } from "lucide-react";
 import dynamic from "next/dynamic";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
 import { focusRing } from "@/components/ui/focus-ring";
 import { toast } from "@/components/ui/toast";
 import { apiFetch } from "@/lib/client/api";
@@ -37,7 +44,10 @@ export function OrganizationSwitcher({ session }: { session: SessionInfo }) {
     <>
       <DropdownMenu>
         <DropdownMenuTrigger
-          className={cn("flex h-9 max-w-80 min-w-0 items-center gap-2 rounded-md px-2 text-left transition-colors hover:bg-zinc-100 data-[state=open]:bg-zinc-100", focusRing)}
+          className={cn(
+            "flex h-9 max-w-80 min-w-0 items-center gap-2 rounded-md px-2 text-left transition-colors hover:bg-zinc-100 data-[state=open]:bg-zinc-100",
+            focusRing,
+          )}
           aria-label={`Organization: ${current?.name ?? "none"}. Switch organization`}
         >
           {current && <OrganizationAvatar name={current.name} />}

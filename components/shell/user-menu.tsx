@@ -16,7 +16,10 @@ function initials(name: string, email: string) {
 export function UserMenu({ user }: { user: { name: string; email: string } }) {
   return (
     <DropdownMenu>
-      <DropdownMenuTrigger className={cn("flex size-8 items-center justify-center rounded-full bg-zinc-800 text-xs font-semibold text-white", focusRing)} aria-label="Account menu">
+      <DropdownMenuTrigger
+        className={cn("flex size-8 items-center justify-center rounded-full bg-zinc-800 text-xs font-semibold text-white", focusRing)}
+        aria-label="Account menu"
+      >
         {initials(user.name, user.email)}
       </DropdownMenuTrigger>
       <DropdownMenuContent className="w-64">

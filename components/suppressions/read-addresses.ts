@@ -13,7 +13,12 @@ export function readAddresses(file: File): Promise<string[]> {
       skipEmptyLines: "greedy",
       complete: (results) => {
         const rows = results.data;
-        const header = (rows[0] ?? []).map((cell) => cell.replace(/^\uFEFF/, "").trim().toLowerCase());
+        const header = (rows[0] ?? []).map((cell) =>
+          cell
+            .replace(/^\uFEFF/, "")
+            .trim()
+            .toLowerCase(),
+        );
         const column = header.findIndex((name) => name === "email" || name === "email address" || name === "e-mail");
         const cells = column >= 0 ? rows.slice(1).map((row) => row[column] ?? "") : rows.flat();
         const seen = new Set<string>();

@@ -47,7 +47,10 @@ const reasonOptions = [
 async function suppress(addresses: string[]): Promise<{ added: number; total: number }> {
   let added = 0;
   for (let at = 0; at < addresses.length; at += MAX_SUPPRESSIONS_PER_REQUEST) {
-    const result = await apiFetch<{ added: number; total: number }>("/v1/suppressions", { method: "POST", body: { emails: addresses.slice(at, at + MAX_SUPPRESSIONS_PER_REQUEST) } });
+    const result = await apiFetch<{ added: number; total: number }>("/v1/suppressions", {
+      method: "POST",
+      body: { emails: addresses.slice(at, at + MAX_SUPPRESSIONS_PER_REQUEST) },
+    });
     added += result.added;
   }
   return { added, total: addresses.length };
@@ -56,11 +59,21 @@ async function suppress(addresses: string[]): Promise<{ added: number; total: nu
 function AddDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpenChange: (open: boolean) => void; onAdded: () => void }) {
   const form = useForm<{ emails: string }>({ defaultValues: { emails: "" } });
   const submit = form.handleSubmit(async ({ emails }) => {
-    const addresses = [...new Set(emails.split(/[\s,;]+/).map((value) => value.trim().toLowerCase()).filter(Boolean))];
+    const addresses = [
+      ...new Set(
+        emails
+          .split(/[\s,;]+/)
+          .map((value) => value.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ];
     if (addresses.length === 0) return form.setError("emails", { message: "Enter at least one address" });
     try {
       const { added, total } = await suppress(addresses);
-      toast.success(`Suppressed ${added} of ${total} ${total === 1 ? "address" : "addresses"}`, added < total ? "The others were already suppressed." : undefined);
+      toast.success(
+        `Suppressed ${added} of ${total} ${total === 1 ? "address" : "addresses"}`,
+        added < total ? "The others were already suppressed." : undefined,
+      );
       form.reset();
       onAdded();
     } catch (error) {
@@ -69,7 +82,16 @@ function AddDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpenChang
     }
   });
   return (
-    <FormDialog open={open} onOpenChange={onOpenChange} title="Suppress addresses" description="Nothing is sent to these addresses any more: no broadcast, follow-up or single email." form={form} formId="add-suppressions" onSubmit={submit} submitLabel="Suppress">
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Suppress addresses"
+      description="Nothing is sent to these addresses any more: no broadcast, follow-up or single email."
+      form={form}
+      formId="add-suppressions"
+      onSubmit={submit}
+      submitLabel="Suppress"
+    >
       <FormField label="Addresses" error={form.formState.errors.emails?.message} hint="One per line, or separated by commas.">
         <Textarea autoFocus rows={5} spellCheck={false} placeholder={"someone@example.com\nother@example.org"} {...form.register("emails")} />
       </FormField>
@@ -130,7 +152,14 @@ export function SuppressionsList() {
   const rows = query.data?.data ?? [];
   const actions = (
     <>
-      <input ref={fileInput} type="file" accept=".csv,.txt,text/csv,text/plain" className="sr-only" aria-label="CSV file of addresses to suppress" onChange={(event) => event.target.files?.[0] && void importFile(event.target.files[0])} />
+      <input
+        ref={fileInput}
+        type="file"
+        accept=".csv,.txt,text/csv,text/plain"
+        className="sr-only"
+        aria-label="CSV file of addresses to suppress"
+        onChange={(event) => event.target.files?.[0] && void importFile(event.target.files[0])}
+      />
       <Button variant="secondary" loading={importing} onClick={() => fileInput.current?.click()}>
         {!importing && <FileUp aria-hidden />}
         Import CSV

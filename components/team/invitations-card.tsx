@@ -88,11 +88,23 @@ export function InvitationsCard() {
                 </TableCell>
                 <TableCell>
                   <div className="flex justify-end gap-1.5">
-                    <Button variant="secondary" size="sm" loading={resending === invitation.id} onClick={() => void resend(invitation)} aria-label={`Resend invitation to ${invitation.email}`}>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      loading={resending === invitation.id}
+                      onClick={() => void resend(invitation)}
+                      aria-label={`Resend invitation to ${invitation.email}`}
+                    >
                       {resending !== invitation.id && <RotateCw aria-hidden />}
                       Resend
                     </Button>
-                    <Button variant="ghost" size="sm" onClick={() => cancelling.ask(invitation)} aria-label={`Cancel invitation to ${invitation.email}`} className="text-red-600 hover:bg-red-50 hover:text-red-700">
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      onClick={() => cancelling.ask(invitation)}
+                      aria-label={`Cancel invitation to ${invitation.email}`}
+                      className="text-red-600 hover:bg-red-50 hover:text-red-700"
+                    >
                       <X aria-hidden />
                       Cancel
                     </Button>

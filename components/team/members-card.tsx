@@ -83,14 +83,22 @@ export function MembersCard({ session }: { session: SessionInfo }) {
     <Card>
       <CardHeader
         title="Members"
-        description={members.data ? `${members.data.data.length} ${members.data.data.length === 1 ? "person" : "people"} in this organization.` : "People in this organization."}
+        description={
+          members.data
+            ? `${members.data.data.length} ${members.data.data.length === 1 ? "person" : "people"} in this organization.`
+            : "People in this organization."
+        }
       />
       <ListState
         query={members}
         loading={<SkeletonRows rows={3} columns={3} />}
         errorTitle="Could not load members"
         isEmpty={rows.length === 0}
-        empty={<EmptyState icon={Users} title="No members">Invite a teammate to get started.</EmptyState>}
+        empty={
+          <EmptyState icon={Users} title="No members">
+            Invite a teammate to get started.
+          </EmptyState>
+        }
       >
         <Table>
           <TableHead>

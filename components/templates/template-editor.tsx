@@ -45,7 +45,9 @@ function VariableChips({ control }: { control: Control<TemplateValues> }) {
         Variables
       </span>
       {variables.length === 0 ? (
-        <span className="text-xs text-zinc-400">None yet. Type {"{{first_name}}"} or {"{{first_name|there}}"} with a fallback.</span>
+        <span className="text-xs text-zinc-400">
+          None yet. Type {"{{first_name}}"} or {"{{first_name|there}}"} with a fallback.
+        </span>
       ) : (
         variables.map((name) => (
           <span key={name} className="rounded-md bg-brand-50 px-1.5 py-0.5 font-mono text-xs text-brand-700 ring-1 ring-brand-200 ring-inset">
@@ -69,7 +71,10 @@ function TemplateForm({ template }: { template?: Template }) {
 
   const save = form.handleSubmit(async (values) => {
     try {
-      const saved = await apiFetch<Template>(template ? `/v1/templates/${template.id}` : "/v1/templates", { method: template ? "PUT" : "POST", body: toTemplateBody(values) });
+      const saved = await apiFetch<Template>(template ? `/v1/templates/${template.id}` : "/v1/templates", {
+        method: template ? "PUT" : "POST",
+        body: toTemplateBody(values),
+      });
       queryClient.setQueryData(queryKeys.templates.detail(saved.id), saved);
       void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all() });
       form.reset(toTemplateValues(saved));
@@ -131,7 +136,17 @@ function TemplateForm({ template }: { template?: Template }) {
                 <Controlled
                   control={form.control}
                   name="tags"
-                  render={({ field, aria }) => <TagInput {...aria} value={field.value} onChange={field.onChange} onBlur={field.onBlur} max={limits.tags} maxLength={limits.tag} placeholder="newsletter" />}
+                  render={({ field, aria }) => (
+                    <TagInput
+                      {...aria}
+                      value={field.value}
+                      onChange={field.onChange}
+                      onBlur={field.onBlur}
+                      max={limits.tags}
+                      maxLength={limits.tag}
+                      placeholder="newsletter"
+                    />
+                  )}
                 />
               </FormField>
               <FormField label="Subject" error={errors.subject?.message} className="sm:col-span-2" required>
@@ -152,13 +167,22 @@ function TemplateForm({ template }: { template?: Template }) {
             </CardBody>
           </Card>
           <Card>
-            <CardHeader title="Content" description="Placeholders like {{first_name|there}} are filled per recipient; the part after the bar is the fallback." />
+            <CardHeader
+              title="Content"
+              description="Placeholders like {{first_name|there}} are filled per recipient; the part after the bar is the fallback."
+            />
             <CardBody className="flex flex-col gap-4">
               <ContentEditor
                 editable
                 actions={
                   template && (
-                    <Button variant="secondary" size="sm" onClick={() => setTesting(true)} disabled={isDirty} title={isDirty ? "Save the template first" : undefined}>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => setTesting(true)}
+                      disabled={isDirty}
+                      title={isDirty ? "Save the template first" : undefined}
+                    >
                       <Send aria-hidden />
                       Send test
                     </Button>
@@ -181,7 +205,16 @@ function TemplateForm({ template }: { template?: Template }) {
         confirmLabel="Delete template"
         onConfirm={remove}
       />
-      {template && <SendTestDialog open={testing} onOpenChange={setTesting} path={`/v1/templates/${template.id}/test`} segmentId={null} contact={contact} onContactChange={setContact} />}
+      {template && (
+        <SendTestDialog
+          open={testing}
+          onOpenChange={setTesting}
+          path={`/v1/templates/${template.id}/test`}
+          segmentId={null}
+          contact={contact}
+          onContactChange={setContact}
+        />
+      )}
     </FormProvider>
   );
 }
@@ -203,7 +236,16 @@ export function TemplateEditor({ id }: { id?: string }) {
     );
   }
   if (query.isError) {
-    return <RecordLoadError query={query} list={{ href: "/templates", label: "Templates" }} title="Template" icon={FileText} notFoundTitle="Template not found" errorTitle="Could not load the template" />;
+    return (
+      <RecordLoadError
+        query={query}
+        list={{ href: "/templates", label: "Templates" }}
+        title="Template"
+        icon={FileText}
+        notFoundTitle="Template not found"
+        errorTitle="Could not load the template"
+      />
+    );
   }
   return <TemplateForm key={query.data.id} template={query.data} />;
 }

@@ -16,7 +16,10 @@ const sample = (name: string, fallback: string | undefined) => fallback || `[${n
 /** What a recipient without data would see, as an inbox row and the rendered email, updated as you type. */
 export function TemplatePreview({ control }: { control: Control<TemplateValues> }) {
   const [device, setDevice] = useState<"desktop" | "mobile">("desktop");
-  const [subject, previewText, fromName, fromEmail, html, text] = useWatch({ control, name: ["subject", "preview_text", "from_name", "from_email", "html_content", "text_content"] });
+  const [subject, previewText, fromName, fromEmail, html, text] = useWatch({
+    control,
+    name: ["subject", "preview_text", "from_name", "from_email", "html_content", "text_content"],
+  });
   const deferredHtml = useDebouncedValue(html, 250);
   const sender = fromName || fromEmail || "Your sender";
 
@@ -53,14 +56,19 @@ export function TemplatePreview({ control }: { control: Control<TemplateValues> 
           <p className="shrink-0 text-xs text-zinc-400">now</p>
         </div>
         <p className="truncate text-sm text-zinc-800">{subject ? replacePlaceholders(subject, sample) : <span className="text-zinc-400">No subject</span>}</p>
-        <p className="truncate text-[13px] text-zinc-500">{previewText ? replacePlaceholders(previewText, sample) : "The first lines of the email show here."}</p>
+        <p className="truncate text-[13px] text-zinc-500">
+          {previewText ? replacePlaceholders(previewText, sample) : "The first lines of the email show here."}
+        </p>
       </div>
       <div className="flex justify-center bg-zinc-100/70 p-3">
         {deferredHtml.trim() ? (
           <SandboxedFrame
             html={previewHtml(deferredHtml, previewText || null)}
             title="Live preview of the template"
-            className={cn("h-[560px] rounded-md shadow-xs ring-1 ring-zinc-200 transition-[max-width] duration-200", device === "mobile" ? "max-w-[375px]" : "max-w-full")}
+            className={cn(
+              "h-[560px] rounded-md shadow-xs ring-1 ring-zinc-200 transition-[max-width] duration-200",
+              device === "mobile" ? "max-w-[375px]" : "max-w-full",
+            )}
           />
         ) : (
           <pre className="h-[560px] w-full overflow-auto rounded-md bg-white p-4 text-[13px] whitespace-pre-wrap text-zinc-700 ring-1 ring-zinc-200">

@@ -15,7 +15,18 @@ export type TemplateValues = {
   content_json: string;
 };
 
-export const templateFields = ["name", "subject", "preview_text", "from_name", "from_email", "reply_to", "tags", "html_content", "text_content", "content_json"] as const;
+export const templateFields = [
+  "name",
+  "subject",
+  "preview_text",
+  "from_name",
+  "from_email",
+  "reply_to",
+  "tags",
+  "html_content",
+  "text_content",
+  "content_json",
+] as const;
 
 const starterHtml = `<!doctype html>
 <html>

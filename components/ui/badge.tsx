@@ -15,7 +15,11 @@ export type BadgeTone = keyof typeof tones;
 export function Badge({ tone = "neutral", dot = false, className, children, ...props }: HTMLAttributes<HTMLSpanElement> & { tone?: BadgeTone; dot?: boolean }) {
   return (
     <span
-      className={cn("inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset", tones[tone], className)}
+      className={cn(
+        "inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset",
+        tones[tone],
+        className,
+      )}
       {...props}
     >
       {dot && <span className="size-1.5 rounded-full bg-current" aria-hidden />}

@@ -9,7 +9,19 @@ const tones: Record<"info" | "warning" | "danger", { box: string; icon: LucideIc
 };
 
 /** A banner inside a page: why something is read-only, a warning, a hint worth reading. */
-export function Callout({ tone = "info", title, children, action, className }: { tone?: keyof typeof tones; title?: ReactNode; children?: ReactNode; action?: ReactNode; className?: string }) {
+export function Callout({
+  tone = "info",
+  title,
+  children,
+  action,
+  className,
+}: {
+  tone?: keyof typeof tones;
+  title?: ReactNode;
+  children?: ReactNode;
+  action?: ReactNode;
+  className?: string;
+}) {
   const { box, icon: Icon, iconColor } = tones[tone];
   return (
     <div role={tone === "info" ? "note" : "alert"} className={cn("flex gap-3 rounded-lg border px-4 py-3 text-sm", box, className)}>

@@ -22,7 +22,17 @@ type ConfirmDialogProps = {
 };
 
 /** Asks before anything destructive or hard to undo. */
-export function ConfirmDialog({ title, description, confirmLabel, cancelLabel = "Cancel", onConfirm, destructive = true, trigger, open, onOpenChange }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  description,
+  confirmLabel,
+  cancelLabel = "Cancel",
+  onConfirm,
+  destructive = true,
+  trigger,
+  open,
+  onOpenChange,
+}: ConfirmDialogProps) {
   const [ownOpen, setOwnOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const isOpen = open ?? ownOpen;

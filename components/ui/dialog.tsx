@@ -43,7 +43,10 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
               <DialogPrimitive.Title className="text-base font-semibold text-zinc-900">{title}</DialogPrimitive.Title>
               {description && <DialogPrimitive.Description className="mt-1 text-sm text-zinc-500">{description}</DialogPrimitive.Description>}
             </div>
-            <DialogPrimitive.Close className={cn("-mt-1 -mr-2 rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700", focusRing)} aria-label="Close">
+            <DialogPrimitive.Close
+              className={cn("-mt-1 -mr-2 rounded-md p-1.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700", focusRing)}
+              aria-label="Close"
+            >
               <X className="size-4" aria-hidden />
             </DialogPrimitive.Close>
           </div>

@@ -4,7 +4,19 @@ import { cn } from "@/lib/client/cn";
 import { Button } from "./button";
 
 /** What an empty list looks like: what belongs here and what to do next. */
-export function EmptyState({ icon: Icon, title, children, action, className }: { icon?: LucideIcon; title: ReactNode; children?: ReactNode; action?: ReactNode; className?: string }) {
+export function EmptyState({
+  icon: Icon,
+  title,
+  children,
+  action,
+  className,
+}: {
+  icon?: LucideIcon;
+  title: ReactNode;
+  children?: ReactNode;
+  action?: ReactNode;
+  className?: string;
+}) {
   return (
     <div className={cn("flex flex-col items-center justify-center px-6 py-12 text-center", className)}>
       {Icon && (
@@ -22,7 +34,15 @@ export function EmptyState({ icon: Icon, title, children, action, className }: {
 /** A filtered list with no rows: what to try instead, and a way to drop every filter. */
 export function NoMatchState({ title, onClear, children }: { title: ReactNode; onClear: () => void; children: ReactNode }) {
   return (
-    <EmptyState icon={Search} title={title} action={<Button variant="secondary" onClick={onClear}>Clear filters</Button>}>
+    <EmptyState
+      icon={Search}
+      title={title}
+      action={
+        <Button variant="secondary" onClick={onClear}>
+          Clear filters
+        </Button>
+      }
+    >
       {children}
     </EmptyState>
   );

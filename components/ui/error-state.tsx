@@ -4,7 +4,17 @@ import { cn } from "@/lib/client/cn";
 import { Button } from "./button";
 
 /** A failed load: what went wrong, and a retry. */
-export function ErrorState({ error, onRetry, title = "Could not load this", className }: { error: unknown; onRetry?: () => void; title?: string; className?: string }) {
+export function ErrorState({
+  error,
+  onRetry,
+  title = "Could not load this",
+  className,
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  title?: string;
+  className?: string;
+}) {
   return (
     <div role="alert" className={cn("flex flex-col items-center justify-center px-6 py-12 text-center", className)}>
       <div className="mb-4 flex size-11 items-center justify-center rounded-xl border border-red-200 bg-red-50 text-red-600">

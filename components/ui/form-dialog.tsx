@@ -23,7 +23,19 @@ type FormDialogProps<T extends FieldValues> = {
 };
 
 /** A react-hook-form form in a dialog: the server's form-level error on top, Cancel and submit in the footer. */
-export function FormDialog<T extends FieldValues>({ open, onOpenChange, title, description, size, form, formId, onSubmit, submitLabel, className, children }: FormDialogProps<T>) {
+export function FormDialog<T extends FieldValues>({
+  open,
+  onOpenChange,
+  title,
+  description,
+  size,
+  form,
+  formId,
+  onSubmit,
+  submitLabel,
+  className,
+  children,
+}: FormDialogProps<T>) {
   return (
     <Dialog
       open={open}

@@ -23,7 +23,17 @@ type MultiSelectProps = {
 };
 
 /** Choose any number of options from a list; the trigger shows what is chosen. */
-export function MultiSelect({ value, onChange, options, placeholder = "Select…", emptyText = "Nothing to choose from yet.", disabled, className, id, ...aria }: MultiSelectProps) {
+export function MultiSelect({
+  value,
+  onChange,
+  options,
+  placeholder = "Select…",
+  emptyText = "Nothing to choose from yet.",
+  disabled,
+  className,
+  id,
+  ...aria
+}: MultiSelectProps) {
   const [open, setOpen] = useState(false);
   const [filter, setFilter] = useState("");
   const listId = useId();
@@ -50,7 +60,10 @@ export function MultiSelect({ value, onChange, options, placeholder = "Select…
         <span className="flex min-w-0 flex-1 flex-wrap gap-1">
           {chosen.length === 0 && <span className="text-zinc-400">{placeholder}</span>}
           {chosen.slice(0, 3).map((option) => (
-            <span key={option.value} className="max-w-40 truncate rounded bg-zinc-100 px-1.5 py-0.5 text-xs font-medium text-zinc-700 ring-1 ring-zinc-200 ring-inset">
+            <span
+              key={option.value}
+              className="max-w-40 truncate rounded bg-zinc-100 px-1.5 py-0.5 text-xs font-medium text-zinc-700 ring-1 ring-zinc-200 ring-inset"
+            >
               {option.label}
             </span>
           ))}

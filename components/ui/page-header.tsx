@@ -2,7 +2,19 @@ import type { ReactNode } from "react";
 import { cn } from "@/lib/client/cn";
 
 /** The top of every dashboard screen: title, one line of description, primary actions. */
-export function PageHeader({ title, description, actions, breadcrumb, className }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; breadcrumb?: ReactNode; className?: string }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+  breadcrumb,
+  className,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  breadcrumb?: ReactNode;
+  className?: string;
+}) {
   return (
     <header className={cn("mb-6 flex flex-wrap items-end justify-between gap-4", className)}>
       <div className="min-w-0">

@@ -40,7 +40,21 @@ export function CursorPagination({
 }
 
 /** Numbered pages (`page`/`pages`), e.g. the emails list. */
-export function PagePagination({ page, pages, onPage, total, loading, className }: { page: number; pages: number; onPage: (page: number) => void; total?: number; loading?: boolean; className?: string }) {
+export function PagePagination({
+  page,
+  pages,
+  onPage,
+  total,
+  loading,
+  className,
+}: {
+  page: number;
+  pages: number;
+  onPage: (page: number) => void;
+  total?: number;
+  loading?: boolean;
+  className?: string;
+}) {
   if (pages <= 1 && total === undefined) return null;
   return (
     <nav aria-label="Pagination" className={cn("flex items-center justify-between gap-3 border-t border-zinc-100 px-5 py-3 text-sm text-zinc-500", className)}>

@@ -4,7 +4,17 @@ import { cn } from "@/lib/client/cn";
  * A progress bar. Without `value` it is indeterminate (work under way, amount unknown), e.g. while
  * the server processes an upload.
  */
-export function Progress({ value, label, className, tone = "brand" }: { value?: number; label: string; className?: string; tone?: "brand" | "success" | "danger" }) {
+export function Progress({
+  value,
+  label,
+  className,
+  tone = "brand",
+}: {
+  value?: number;
+  label: string;
+  className?: string;
+  tone?: "brand" | "success" | "danger";
+}) {
   const clamped = value === undefined ? undefined : Math.max(0, Math.min(100, value));
   const color = { brand: "bg-brand-600", success: "bg-emerald-500", danger: "bg-red-500" }[tone];
   return (

@@ -67,7 +67,10 @@ export const TagInput = forwardRef<HTMLInputElement, TagInputProps>(function Tag
       )}
     >
       {value.map((tag) => (
-        <span key={tag} className="inline-flex h-6 items-center gap-1 rounded-md bg-zinc-100 pr-1 pl-2 text-xs font-medium text-zinc-700 ring-1 ring-zinc-200 ring-inset">
+        <span
+          key={tag}
+          className="inline-flex h-6 items-center gap-1 rounded-md bg-zinc-100 pr-1 pl-2 text-xs font-medium text-zinc-700 ring-1 ring-zinc-200 ring-inset"
+        >
           {tag}
           {!disabled && (
             <button

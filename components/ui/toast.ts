@@ -5,6 +5,5 @@ import { errorMessage } from "@/lib/client/api";
 export const toast = {
   success: (message: string, description?: string) => sonner.success(message, { description }),
   info: (message: string, description?: string) => sonner(message, { description }),
-  error: (error: unknown, title?: string) =>
-    title ? sonner.error(title, { description: errorMessage(error) }) : sonner.error(errorMessage(error)),
+  error: (error: unknown, title?: string) => (title ? sonner.error(title, { description: errorMessage(error) }) : sonner.error(errorMessage(error))),
 };

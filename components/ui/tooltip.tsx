@@ -8,7 +8,17 @@ import { cn } from "@/lib/client/cn";
  * A short hint on hover and keyboard focus. The trigger must be focusable (a button, a link, or an
  * element with tabIndex) so keyboard users reach the hint too.
  */
-export function Tooltip({ content, children, side = "top", className }: { content: ReactNode; children: ReactNode; side?: "top" | "right" | "bottom" | "left"; className?: string }) {
+export function Tooltip({
+  content,
+  children,
+  side = "top",
+  className,
+}: {
+  content: ReactNode;
+  children: ReactNode;
+  side?: "top" | "right" | "bottom" | "left";
+  className?: string;
+}) {
   return (
     <TooltipPrimitive.Provider delayDuration={200} skipDelayDuration={100}>
       <TooltipPrimitive.Root>

@@ -50,14 +50,18 @@ export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
                 <TableCell className="font-mono text-[12.5px] whitespace-nowrap">{delivery.event_type}</TableCell>
                 <TableCell>
                   <StatusBadge status={delivery.status} />
-                  {delivery.status === "pending" && delivery.next_attempt_at && <p className="mt-0.5 text-xs text-zinc-500">Retry {formatDateTime(delivery.next_attempt_at)}</p>}
+                  {delivery.status === "pending" && delivery.next_attempt_at && (
+                    <p className="mt-0.5 text-xs text-zinc-500">Retry {formatDateTime(delivery.next_attempt_at)}</p>
+                  )}
                 </TableCell>
                 <TableCell className="text-right tabular-nums">{delivery.attempts}</TableCell>
                 <TableCell>
                   {delivery.response_status === null ? (
                     <span className="text-zinc-400">—</span>
                   ) : (
-                    <span className={cn("font-mono text-[12.5px] font-medium", delivery.response_status < 300 ? "text-emerald-700" : "text-red-600")}>{delivery.response_status}</span>
+                    <span className={cn("font-mono text-[12.5px] font-medium", delivery.response_status < 300 ? "text-emerald-700" : "text-red-600")}>
+                      {delivery.response_status}
+                    </span>
                   )}
                 </TableCell>
                 <TableCell className="max-w-64">

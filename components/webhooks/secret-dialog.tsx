@@ -28,7 +28,10 @@ export function SecretDialog({ webhook, onClose }: { webhook: CreatedWebhook | n
             Signing secret
           </p>
           <div className="flex items-center gap-2">
-            <code data-testid="webhook-secret" className="min-w-0 flex-1 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-[13px] break-all text-zinc-900 select-all">
+            <code
+              data-testid="webhook-secret"
+              className="min-w-0 flex-1 rounded-md border border-zinc-200 bg-zinc-50 px-3 py-2 font-mono text-[13px] break-all text-zinc-900 select-all"
+            >
               {webhook?.secret}
             </code>
             <CopyButton value={webhook?.secret ?? ""} what="signing secret" label="Copy" />

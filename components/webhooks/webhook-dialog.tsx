@@ -33,7 +33,10 @@ function EventPicker({ value, onChange }: { value: WebhookEventType[]; onChange:
   return (
     <div className="flex flex-col gap-3">
       <label className="flex items-center gap-2 text-sm font-medium text-zinc-800">
-        <Checkbox checked={all ? true : value.length ? "indeterminate" : false} onCheckedChange={(checked) => onChange(checked === true ? [...webhookEventTypes] : [])} />
+        <Checkbox
+          checked={all ? true : value.length ? "indeterminate" : false}
+          onCheckedChange={(checked) => onChange(checked === true ? [...webhookEventTypes] : [])}
+        />
         All events
       </label>
       <div className="grid gap-4 sm:grid-cols-2">

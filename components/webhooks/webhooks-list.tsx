@@ -35,7 +35,11 @@ function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: (
       queryClient.setQueryData<Webhook[]>(webhooksKey, (list) => list?.map((w) => (w.id === webhook.id ? { ...w, active: !w.active } : w)));
       return { before };
     },
-    onSuccess: (result) => toast.success(result.active ? "Webhook enabled" : "Webhook disabled", result.active ? "New events are delivered again." : "No events are delivered until you enable it."),
+    onSuccess: (result) =>
+      toast.success(
+        result.active ? "Webhook enabled" : "Webhook disabled",
+        result.active ? "New events are delivered again." : "No events are delivered until you enable it.",
+      ),
     onError: (error, _vars, context) => {
       if (context?.before) queryClient.setQueryData(webhooksKey, context.before);
       toast.error(error, "Could not change the webhook");
@@ -145,14 +149,20 @@ export function WebhooksList() {
           </ul>
         </ListState>
       </Card>
-      <WebhookDialog open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))} webhook={dialog.webhook} onCreated={setCreated} />
+      <WebhookDialog
+        open={dialog.open}
+        onOpenChange={(open) => setDialog((current) => ({ ...current, open }))}
+        webhook={dialog.webhook}
+        onCreated={setCreated}
+      />
       <SecretDialog webhook={created} onClose={() => setCreated(null)} />
       <ConfirmDialog
         {...deleting.dialog}
         title="Delete this webhook?"
         description={
           <>
-            <span className="font-mono text-[13px] break-all">{deleting.target?.url}</span> stops receiving events, and its pending deliveries are dropped. This cannot be undone.
+            <span className="font-mono text-[13px] break-all">{deleting.target?.url}</span> stops receiving events, and its pending deliveries are dropped. This
+            cannot be undone.
           </>
         }
         confirmLabel="Delete webhook"

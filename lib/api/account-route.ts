@@ -23,11 +23,7 @@ async function readJson(request: Request): Promise<unknown> {
   }
 }
 
-function build<S extends z.ZodType | undefined>(
-  needsSession: boolean,
-  options: Options<S>,
-  handler: (input: AnonymousInput<BodyOf<S>>) => Promise<unknown>,
-) {
+function build<S extends z.ZodType | undefined>(needsSession: boolean, options: Options<S>, handler: (input: AnonymousInput<BodyOf<S>>) => Promise<unknown>) {
   return async (request: Request): Promise<Response> => {
     try {
       // JSON only, from the dashboard's own origin: a form another site posts changes nothing here.
@@ -38,7 +34,11 @@ function build<S extends z.ZodType | undefined>(
       if (options.body) {
         const parsed = options.body.safeParse(await readJson(request));
         if (!parsed.success) {
-          throw new AppError("VALIDATION_ERROR", "Invalid request body", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+          throw new AppError(
+            "VALIDATION_ERROR",
+            "Invalid request body",
+            parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+          );
         }
         body = parsed.data;
       }
@@ -59,5 +59,7 @@ export const accountRoute = <S extends z.ZodType | undefined = undefined>(option
   build(true, options, handler as (input: AnonymousInput<BodyOf<S>>) => Promise<unknown>);
 
 /** The same for the endpoints a signed-out visitor uses (sign-up, verify link, password reset). */
-export const publicAccountRoute = <S extends z.ZodType | undefined = undefined>(options: Options<S>, handler: (input: AnonymousInput<BodyOf<S>>) => Promise<unknown>) =>
-  build(false, options, handler);
+export const publicAccountRoute = <S extends z.ZodType | undefined = undefined>(
+  options: Options<S>,
+  handler: (input: AnonymousInput<BodyOf<S>>) => Promise<unknown>,
+) => build(false, options, handler);

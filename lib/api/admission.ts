@@ -35,7 +35,10 @@ export async function admit(request: Request, limited: (verdicts: Verdict[]) => 
     }
     throw error;
   }
-  const verdicts = await rateLimits.forCaller(caller.user.apiKeyId ? `key:${caller.user.apiKeyId}` : `user:${caller.user.userId}`, caller.org?.organizationId ?? null);
+  const verdicts = await rateLimits.forCaller(
+    caller.user.apiKeyId ? `key:${caller.user.apiKeyId}` : `user:${caller.user.userId}`,
+    caller.org?.organizationId ?? null,
+  );
   limited(verdicts);
   throwIfRefused(verdicts);
   requireJsonBody(request);

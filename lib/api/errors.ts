@@ -68,8 +68,7 @@ export function rateLimited(message: string, retryAfterSeconds: number, details?
 }
 
 /** A 400 that names the offending field, for ids that do not belong to the caller's organization. */
-export const invalidField = (path: string, message: string) =>
-  new AppError("VALIDATION_ERROR", message, [{ path, message }] satisfies ValidationIssue[]);
+export const invalidField = (path: string, message: string) => new AppError("VALIDATION_ERROR", message, [{ path, message }] satisfies ValidationIssue[]);
 
 /** The specification's other error body, used only for pagination parameters. */
 export class PaginationError extends Error {

@@ -18,14 +18,23 @@ async function seed(organization_id: string) {
   const segment = await db.segment.create({ data: { organization_id, name: "Seg" } });
   const contact = await db.contact.create({ data: { organization_id, email: "seed@example.test" } });
   const template = await db.template.create({ data: { organization_id, name: "T", subject: "S" } });
-  const inbox = await db.inbox.create({ data: { organization_id, name: "I", from_email: "i@example.test", smtp_host: "127.0.0.1", smtp_port: 2525, sender_confirmed_at: new Date() } });
+  const inbox = await db.inbox.create({
+    data: { organization_id, name: "I", from_email: "i@example.test", smtp_host: "127.0.0.1", smtp_port: 2525, sender_confirmed_at: new Date() },
+  });
   const broadcast = await db.broadcast.create({ data: { organization_id, name: "B", subject: "S", from_email: "b@example.test" } });
   const step = await db.sequenceStep.create({ data: { organization_id, broadcast_id: broadcast.id, position: 1, delay_minutes: 60, text_content: "x" } });
   const domain = await db.domain.create({ data: { organization_id, name: "seed.example.test", verification_token: "t" } });
   const webhook = await db.webhook.create({ data: { organization_id, url: "https://example.test/h", events: ["email.sent"], secret_encrypted: "x" } });
   const thread = await db.thread.create({ data: { organization_id, subject: "Hello" } });
   const email = await db.email.create({
-    data: { organization_id, message_id: "<seed@example.test>", from_email: "b@example.test", to_email: "seed@example.test", subject: "Hello", thread_id: thread.id },
+    data: {
+      organization_id,
+      message_id: "<seed@example.test>",
+      from_email: "b@example.test",
+      to_email: "seed@example.test",
+      subject: "Hello",
+      thread_id: thread.id,
+    },
   });
   const topic = await db.topic.create({ data: { organization_id, name: "News" } });
   return [segment, contact, template, inbox, broadcast, step, domain, webhook, thread, email, topic].map((row) => row.id);
@@ -37,7 +46,13 @@ beforeAll(async () => {
 });
 
 const nasty = fc.constantFrom("", " ", "\u0000", "null", "-1", "0", "1e309", "NaN", "true", "a".repeat(1200), "../../etc", "%", "😀", "<script>");
-const anyString = fc.oneof(fc.string({ maxLength: 40 }), fc.uuid(), nasty, fc.emailAddress(), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()));
+const anyString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.uuid(),
+  nasty,
+  fc.emailAddress(),
+  fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+);
 const leaf = fc.oneof(anyString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
 const value = fc.oneof(leaf, fc.array(leaf, { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 8 }), leaf, { maxKeys: 3 }));
 
@@ -52,11 +67,22 @@ function requestFor(op: AnyOperation) {
     fc.oneof(fc.constantFrom(...realIds), fc.uuid(), anyString).map((s) => encodeURIComponent(s) || "x"),
   );
   const queryKeys = [...keysOf(op.query), ...keysOf(op.pageQuery), "limit", "after", "before", "page", "offset"];
-  const query = fc.dictionary(fc.oneof(fc.constantFrom(...queryKeys), fc.string({ maxLength: 6 })), fc.oneof(anyString, fc.integer().map(String), fc.constantFrom(...realIds)), { maxKeys: 4 });
+  const query = fc.dictionary(
+    fc.oneof(fc.constantFrom(...queryKeys), fc.string({ maxLength: 6 })),
+    fc.oneof(anyString, fc.integer().map(String), fc.constantFrom(...realIds)),
+    { maxKeys: 4 },
+  );
   const bodyKeys = keysOf(op.body);
   const body = op.body
     ? fc.oneof(
-        { weight: 4, arbitrary: fc.dictionary(fc.constantFrom(...(bodyKeys.length ? bodyKeys : ["x"])), fc.oneof(value, fc.constantFrom(...realIds)), { maxKeys: bodyKeys.length || 1 }).map((o) => JSON.stringify(o)) },
+        {
+          weight: 4,
+          arbitrary: fc
+            .dictionary(fc.constantFrom(...(bodyKeys.length ? bodyKeys : ["x"])), fc.oneof(value, fc.constantFrom(...realIds)), {
+              maxKeys: bodyKeys.length || 1,
+            })
+            .map((o) => JSON.stringify(o)),
+        },
         { weight: 1, arbitrary: fc.jsonValue().map((v) => JSON.stringify(v)) },
         { weight: 1, arbitrary: fc.constantFrom("{", "[1,", "not json", "\u0000", "") },
       )

@@ -14,8 +14,7 @@ export type CursorParams = { limit?: number; after?: string; before?: string };
 
 export type ListEnvelope<T> = { object: "list"; has_more: boolean; data: T[] };
 
-export const listEnvelope = <T extends z.ZodType>(item: T) =>
-  z.object({ object: z.literal("list"), has_more: z.boolean(), data: z.array(item) });
+export const listEnvelope = <T extends z.ZodType>(item: T) => z.object({ object: z.literal("list"), has_more: z.boolean(), data: z.array(item) });
 
 /** Reads a page size; anything but an integer from 1 to 100 is the 422 pagination error. */
 export function parseLimit(raw: string | null): number | undefined {
@@ -48,7 +47,10 @@ function readCursorParams(search: URLSearchParams, defaultLimit: number | undefi
   const after = search.get("after");
   const before = search.get("before");
   if (after !== null && before !== null) throw new PaginationError("after and before cannot be combined");
-  for (const [name, value] of [["after", after], ["before", before]] as const) {
+  for (const [name, value] of [
+    ["after", after],
+    ["before", before],
+  ] as const) {
     if (value !== null && !uuidPattern.test(value)) throw new PaginationError(`${name} must be a valid id (UUID)`);
   }
   return { limit: parseLimit(search.get("limit")) ?? defaultLimit, after: after ?? undefined, before: before ?? undefined };

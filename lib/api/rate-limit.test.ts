@@ -57,7 +57,12 @@ describe("rate limiter", () => {
   it("describes its verdicts in the RateLimit-Policy and RateLimit headers, with Retry-After when refused", () => {
     const p = policy("key", 50);
     const q = policy("organization", 100);
-    expect(rateLimitHeaders([{ policy: p, allowed: true, remaining: 99, reset: 1, retryAfter: 0 }, { policy: q, allowed: true, remaining: 150, reset: 1, retryAfter: 0 }])).toEqual({
+    expect(
+      rateLimitHeaders([
+        { policy: p, allowed: true, remaining: 99, reset: 1, retryAfter: 0 },
+        { policy: q, allowed: true, remaining: 150, reset: 1, retryAfter: 0 },
+      ]),
+    ).toEqual({
       "ratelimit-policy": '"key";q=100;w=2, "organization";q=200;w=2',
       ratelimit: '"key";r=99;t=1, "organization";r=150;t=1',
     });

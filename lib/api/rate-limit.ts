@@ -175,7 +175,10 @@ export function rateLimitHeaders(verdicts: Verdict[]): Record<string, string> {
 export function refusal(verdicts: Verdict[]): AppError | null {
   const refused = verdicts.find((v) => !v.allowed);
   if (!refused) return null;
-  const whose = refused.policy === authFailurePolicy ? "Too many failed authentications from this address" : `Too many requests for this ${refused.policy.name === "key" ? "credential" : "organization"}`;
+  const whose =
+    refused.policy === authFailurePolicy
+      ? "Too many failed authentications from this address"
+      : `Too many requests for this ${refused.policy.name === "key" ? "credential" : "organization"}`;
   return new AppError("RATE_LIMITED", `${whose}; retry in ${refused.retryAfter} s`);
 }
 

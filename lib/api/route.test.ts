@@ -17,7 +17,11 @@ describe("request bodies", () => {
     expect(created.status).toBe(201);
     expect(created.body.name).toBe(name);
 
-    const declared = await request("POST", "/v1/api-keys", { token: org.owner.token, rawBody: payload, headers: { "content-length": String(Buffer.byteLength(payload)) } });
+    const declared = await request("POST", "/v1/api-keys", {
+      token: org.owner.token,
+      rawBody: payload,
+      headers: { "content-length": String(Buffer.byteLength(payload)) },
+    });
     expect(declared.status).toBe(201);
 
     const tooBig = await request("POST", "/v1/api-keys", { token: org.owner.token, rawBody: JSON.stringify({ name: "y".repeat(6 * 1024 * 1024) }) });

@@ -26,7 +26,13 @@ describe("route files", () => {
     }
     served.delete("GET /v1/openapi.json");
     const registered = new Set(operations.map((op) => `${op.method} ${pattern(op.path.split("/"))}`));
-    expect([...registered].filter((entry) => !served.has(entry)), "operations without a route file").toEqual([]);
-    expect([...served].filter((entry) => !registered.has(entry)), "route exports outside the registry").toEqual([]);
+    expect(
+      [...registered].filter((entry) => !served.has(entry)),
+      "operations without a route file",
+    ).toEqual([]);
+    expect(
+      [...served].filter((entry) => !registered.has(entry)),
+      "route exports outside the registry",
+    ).toEqual([]);
   });
 });

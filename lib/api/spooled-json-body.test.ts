@@ -45,8 +45,8 @@ const failure = async (promise: Promise<unknown>) => {
 describe("readSpooledJsonBody", () => {
   it("hands the field's text to the spool in pieces and assembles the rest as JSON.parse would", async () => {
     const { field, made } = recorder();
-    const large = "QUJD\\n" + "x".repeat(2000) + "\\u00e9\\\"";
-    const rest = { a: [1, 2.5, -3e2, { b: null }], c: true, d: false, e: "caf\u00e9 \"quoted\" \\ \n", nested: { file: "not me" } };
+    const large = "QUJD\\n" + "x".repeat(2000) + '\\u00e9\\"';
+    const rest = { a: [1, 2.5, -3e2, { b: null }], c: true, d: false, e: 'caf\u00e9 "quoted" \\ \n', nested: { file: "not me" } };
     const json = `{"a":${JSON.stringify(rest.a)},"file":"${large}","c":true,"d":false,"e":${JSON.stringify(rest.e)},"nested":{"file":"not me"}}`;
     const { body, spooled } = await readSpooledJsonBody(post(json), 1_000_000, field);
     expect(body).toEqual({ ...rest, file: "" });

@@ -61,7 +61,11 @@ export const authOptions: NextAuthOptions = {
         return token;
       }
       if (typeof token.sub !== "string") return {};
-      const claims = { userId: token.sub, sessionVersion: typeof token.sv === "number" ? token.sv : 0, sessionId: typeof token.sid === "string" ? token.sid : null };
+      const claims = {
+        userId: token.sub,
+        sessionVersion: typeof token.sv === "number" ? token.sv : 0,
+        sessionId: typeof token.sid === "string" ? token.sid : null,
+      };
       if (!(await liveSession(claims).catch(() => null))) return {};
       return token;
     },

@@ -33,7 +33,11 @@ async function sessionClaims(cookieHeader: string | null): Promise<SessionClaims
     try {
       const payload = await decode({ token, secret: env.authSecret });
       if (typeof payload?.sub === "string") {
-        return { userId: payload.sub, sessionVersion: typeof payload.sv === "number" ? payload.sv : 0, sessionId: typeof payload.sid === "string" ? payload.sid : null };
+        return {
+          userId: payload.sub,
+          sessionVersion: typeof payload.sv === "number" ? payload.sv : 0,
+          sessionId: typeof payload.sid === "string" ? payload.sid : null,
+        };
       }
     } catch {
       return null;

@@ -16,9 +16,7 @@ export const ipKey = (ip: string) => `ip:${ip}`;
 
 type Keyed = { key: string; policy: Policy };
 
-export type Attempt =
-  | { allowed: true; keys: Keyed[]; lockedNow: boolean }
-  | { allowed: false; retryAfterSeconds: number; locked: boolean };
+export type Attempt = { allowed: true; keys: Keyed[]; lockedNow: boolean } | { allowed: false; retryAfterSeconds: number; locked: boolean };
 
 type Row = { failures: number; blocked_until: Date | null; counted: boolean };
 

@@ -75,7 +75,8 @@ export async function enableTwoFactor(userId: string, code: string): Promise<str
 /** Turning it off needs the password again, so a session left open cannot weaken the account. */
 export async function disableTwoFactor(userId: string, password: string): Promise<void> {
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { password_hash: true, totp_enabled_at: true } });
-  if (!(await verifyPassword(password, user.password_hash))) throw new AppError("INVALID_PASSWORD", "The password is not right", [{ path: "password", message: "is not right" }]);
+  if (!(await verifyPassword(password, user.password_hash)))
+    throw new AppError("INVALID_PASSWORD", "The password is not right", [{ path: "password", message: "is not right" }]);
   await db.$transaction([
     db.recoveryCode.deleteMany({ where: { user_id: userId } }),
     db.user.update({ where: { id: userId }, data: { totp_secret: null, totp_enabled_at: null, totp_last_step: null } }),

@@ -94,7 +94,18 @@ export async function ensureEmbeddedCluster({ dataDir, port }: EmbeddedCluster):
   try {
     await exec(
       bins.pg_ctl,
-      ["start", "-w", "-t", "60", "-D", pgData, "-l", logFile, "-o", `-p ${port} -c listen_addresses=127.0.0.1 -k ${pgData} -c max_connections=200 -c fsync=on`],
+      [
+        "start",
+        "-w",
+        "-t",
+        "60",
+        "-D",
+        pgData,
+        "-l",
+        logFile,
+        "-o",
+        `-p ${port} -c listen_addresses=127.0.0.1 -k ${pgData} -c max_connections=200 -c fsync=on`,
+      ],
       ids,
       dataDir,
     );

@@ -16,9 +16,12 @@ let segmentId: string;
 beforeAll(async () => {
   database = await createIsolatedDatabase("fresh_plans");
   const { db } = database;
-  for (const table of ["contacts", "segment_contacts", "suppressions", "emails"]) await db.$executeRawUnsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = off)`);
+  for (const table of ["contacts", "segment_contacts", "suppressions", "emails"])
+    await db.$executeRawUnsafe(`ALTER TABLE ${table} SET (autovacuum_enabled = off)`);
   [{ id: organizationId }] = await db.$queryRaw<{ id: string }[]>`INSERT INTO organizations (name) VALUES ('Plans') RETURNING id`;
-  [{ id: segmentId }] = await db.$queryRaw<{ id: string }[]>`INSERT INTO segments (organization_id, name) VALUES (${organizationId}::uuid, 'Imported') RETURNING id`;
+  [{ id: segmentId }] = await db.$queryRaw<
+    { id: string }[]
+  >`INSERT INTO segments (organization_id, name) VALUES (${organizationId}::uuid, 'Imported') RETURNING id`;
 }, 120_000);
 afterAll(() => database?.drop());
 

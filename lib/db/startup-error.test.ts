@@ -85,7 +85,9 @@ describe("start-up against a PostgreSQL that is not ready", () => {
   it("names a wrong password, and a server that is not there, without a stack", async () => {
     expect(await startupError(ensureDatabase(urlFor({ user: role, password: "wrong", database: "postgres" })))).toMatch(/refused role/);
     const port = await closedPort();
-    expect(await startupError(ensureDatabase(urlFor({ database: "postgres", port })))).toMatch(new RegExp(`Cannot reach PostgreSQL at 127\\.0\\.0\\.1:${port}`));
+    expect(await startupError(ensureDatabase(urlFor({ database: "postgres", port })))).toMatch(
+      new RegExp(`Cannot reach PostgreSQL at 127\\.0\\.0\\.1:${port}`),
+    );
   });
 
   it("tells that the embedded cluster's port is taken by another program", async () => {

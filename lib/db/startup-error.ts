@@ -52,8 +52,7 @@ export function explainConnectionError(error: unknown, connectionString: string,
 
 /** Prints a start-up failure as one line — the whole stack only for an unexpected error — and exits 1. */
 export function exitOnStartupError(error: unknown): never {
-  const message =
-    error instanceof StartupError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message = error instanceof StartupError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`error: ${message}\n`);
   process.exit(1);
 }

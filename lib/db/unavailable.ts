@@ -8,11 +8,25 @@
  * so the error and its causes are searched, a few levels deep.
  */
 const CODES = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
   // admin shutdown, crash shutdown, cannot connect now (starting up), too many connections
-  "57P01", "57P02", "57P03", "53300",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
   // Prisma: can't reach, timed out, closed the connection, no connection from the pool in time, too many connections
-  "P1001", "P1002", "P1008", "P1017", "P2024", "P2037",
+  "P1001",
+  "P1002",
+  "P1008",
+  "P1017",
+  "P2024",
+  "P2037",
 ]);
 const KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 const MESSAGES =

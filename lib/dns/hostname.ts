@@ -6,7 +6,10 @@ const ipv4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]
 /** A DNS host name (RFC 1123 labels, at most 253 characters); a single label such as `localhost` counts. */
 function isHostname(value: string): boolean {
   if (value.length === 0 || value.length > 253) return false;
-  return value.replace(/\.$/, "").split(".").every((part) => label.test(part));
+  return value
+    .replace(/\.$/, "")
+    .split(".")
+    .every((part) => label.test(part));
 }
 
 function isIpv6(value: string): boolean {

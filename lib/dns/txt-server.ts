@@ -42,7 +42,13 @@ function txtData(value: string | string[]): Buffer {
 
 /** A domain name in DNS wire form: length-prefixed labels and a zero. */
 const wireName = (name: string) =>
-  Buffer.concat([...name.replace(/\.$/, "").split(".").map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label, "latin1")])), Buffer.from([0])]);
+  Buffer.concat([
+    ...name
+      .replace(/\.$/, "")
+      .split(".")
+      .map((label) => Buffer.concat([Buffer.from([label.length]), Buffer.from(label, "latin1")])),
+    Buffer.from([0]),
+  ]);
 
 function mxData(record: { exchange: string; priority: number }): Buffer {
   const priority = Buffer.alloc(2);

@@ -20,7 +20,10 @@ const href = str(2048).min(1);
 /** Images are fetched by the recipient's client, so only an absolute http(s) address works. */
 const imageUrl = str(2048).regex(/^https?:\/\/[^\s"'<>]+$/i, "must be an absolute http(s) URL");
 /** Placeholder names as the renderer reads them: `first_name`, `metadata.plan`. */
-const placeholderName = z.string().regex(/^[A-Za-z_][\w-]*(?:\.[\w-]+)*$/, "must be a placeholder name like first_name or metadata.plan").max(100);
+const placeholderName = z
+  .string()
+  .regex(/^[A-Za-z_][\w-]*(?:\.[\w-]+)*$/, "must be a placeholder name like first_name or metadata.plan")
+  .max(100);
 /** A fallback cannot hold braces: `{{first_name|there}}` must stay one placeholder. */
 const fallback = str(200).regex(/^[^{}]*$/, "must not contain { or }");
 
@@ -50,7 +53,14 @@ const heading = z.object({
 });
 const listItem = z.object({ type: z.literal("listItem"), content: z.array(paragraph).min(1).max(20) });
 const bulletList = z.object({ type: z.literal("bulletList"), content: z.array(listItem).min(1).max(200) });
-const orderedList = z.object({ type: z.literal("orderedList"), attrs: z.object({ start: z.number().int().min(0).max(100_000).nullish() }).loose().optional(), content: z.array(listItem).min(1).max(200) });
+const orderedList = z.object({
+  type: z.literal("orderedList"),
+  attrs: z
+    .object({ start: z.number().int().min(0).max(100_000).nullish() })
+    .loose()
+    .optional(),
+  content: z.array(listItem).min(1).max(200),
+});
 const divider = z.object({ type: z.literal("horizontalRule") });
 const image = z.object({
   type: z.literal("image"),
@@ -92,4 +102,3 @@ export type EmailDocument = z.infer<typeof emailDocument>;
 export type Block = EmailDocument["content"][number];
 export type SimpleBlock = z.infer<typeof simpleBlock>;
 export type Inline = z.infer<typeof inline>;
-

@@ -13,9 +13,22 @@ const everyBlock = {
     { type: "heading", attrs: { level: 2, textAlign: "center" }, content: [text("Spring & more")] },
     {
       type: "paragraph",
-      content: [text("Read "), text("the news", [{ type: "bold" }, { type: "link", attrs: { href: "https://example.com/news?a=1&b=2" } }]), text(" or "), text("not", [{ type: "italic" }]), { type: "hardBreak" }, text("<script>alert(1)</script>")],
+      content: [
+        text("Read "),
+        text("the news", [{ type: "bold" }, { type: "link", attrs: { href: "https://example.com/news?a=1&b=2" } }]),
+        text(" or "),
+        text("not", [{ type: "italic" }]),
+        { type: "hardBreak" },
+        text("<script>alert(1)</script>"),
+      ],
     },
-    { type: "bulletList", content: [{ type: "listItem", content: [{ type: "paragraph", content: [text("One")] }] }, { type: "listItem", content: [{ type: "paragraph", content: [text("Two")] }] }] },
+    {
+      type: "bulletList",
+      content: [
+        { type: "listItem", content: [{ type: "paragraph", content: [text("One")] }] },
+        { type: "listItem", content: [{ type: "paragraph", content: [text("Two")] }] },
+      ],
+    },
     { type: "orderedList", content: [{ type: "listItem", content: [{ type: "paragraph", content: [text("First")] }] }] },
     { type: "image", attrs: { src: "https://cdn.example.com/hero.png", alt: "Hero", width: 560 } },
     { type: "button", attrs: { label: "Shop now", href: "https://example.com/shop", align: "center" } },
@@ -25,7 +38,13 @@ const everyBlock = {
       type: "columns",
       content: [
         { type: "column", content: [{ type: "paragraph", content: [text("Left column")] }] },
-        { type: "column", content: [{ type: "image", attrs: { src: "https://cdn.example.com/side.png", alt: "Side" } }, { type: "button", attrs: { label: "More", href: "https://example.com/more" } }] },
+        {
+          type: "column",
+          content: [
+            { type: "image", attrs: { src: "https://cdn.example.com/side.png", alt: "Side" } },
+            { type: "button", attrs: { label: "More", href: "https://example.com/more" } },
+          ],
+        },
       ],
     },
     { type: "footer" },
@@ -64,7 +83,9 @@ describe("the visual editor's document, rendered on the server", () => {
     expect(html).toContain('<a href="https://example.com/news?a=1&amp;b=2"');
     expect(html).toContain("<strong");
     expect(html).toContain("&lt;script&gt;");
-    expect(html).toMatch(/<img[^>]+src="https:\/\/cdn\.example\.com\/hero\.png"[^>]+alt="Hero"|<img[^>]+alt="Hero"[^>]+src="https:\/\/cdn\.example\.com\/hero\.png"/);
+    expect(html).toMatch(
+      /<img[^>]+src="https:\/\/cdn\.example\.com\/hero\.png"[^>]+alt="Hero"|<img[^>]+alt="Hero"[^>]+src="https:\/\/cdn\.example\.com\/hero\.png"/,
+    );
     expect(html).toContain('href="https://example.com/shop"');
     expect(html).toContain("Shop now");
     expect(html).toContain('href="{{unsubscribe_url}}"');
@@ -94,7 +115,10 @@ describe("the visual editor's document, rendered on the server", () => {
     const rendered = await renderDocument(emailDocument.parse(everyBlock));
     const url = "https://app.example/u/token";
     const as = (first_name: string | null) =>
-      renderEmail({ subject: "Hi {{first_name|friend}}", html: rendered.html, text: rendered.text }, { values: contactValues({ email: "a@b.c", first_name, last_name: null, metadata: {} }, { unsubscribe_url: url }), unsubscribeUrl: url });
+      renderEmail(
+        { subject: "Hi {{first_name|friend}}", html: rendered.html, text: rendered.text },
+        { values: contactValues({ email: "a@b.c", first_name, last_name: null, metadata: {} }, { unsubscribe_url: url }), unsubscribeUrl: url },
+      );
     const pat = as("Pat <b>");
     expect(pat.subject).toBe("Hi Pat <b>");
     expect(pat.html).toContain("Hello Pat &lt;b&gt;</h1>");
@@ -115,8 +139,23 @@ describe("the visual editor's document, rendered on the server", () => {
     expect(bad([{ type: "image", attrs: { src: "javascript:alert(1)" } }])).toBe(false);
     expect(bad([{ type: "paragraph", content: [{ type: "variable", attrs: { name: "a b" } }] }])).toBe(false);
     expect(bad([{ type: "paragraph", content: [{ type: "variable", attrs: { name: "first_name", fallback: "}}" } }] }])).toBe(false);
-    expect(bad([{ type: "columns", content: [{ type: "column", content: [{ type: "footer" }] }, { type: "column", content: [] }] }])).toBe(false);
+    expect(
+      bad([
+        {
+          type: "columns",
+          content: [
+            { type: "column", content: [{ type: "footer" }] },
+            { type: "column", content: [] },
+          ],
+        },
+      ]),
+    ).toBe(false);
     expect(bad([{ type: "paragraph", content: [text("a\u0000")] }])).toBe(false);
-    expect(bad([{ type: "paragraph", content: [text("x".repeat(10_000))] }, ...Array.from({ length: 120 }, () => ({ type: "paragraph", content: [text("x".repeat(9_000))] }))])).toBe(false);
+    expect(
+      bad([
+        { type: "paragraph", content: [text("x".repeat(10_000))] },
+        ...Array.from({ length: 120 }, () => ({ type: "paragraph", content: [text("x".repeat(9_000))] })),
+      ]),
+    ).toBe(false);
   });
 });

@@ -9,8 +9,7 @@ const FONT = "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, 
 const TEXT_COLOR = "#18181b";
 const LINK_COLOR = "#4f46e5";
 
-const escapeHtml = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const escapeHtml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 /** A placeholder as the renderer at send time reads it; the fallback is escaped as text of the HTML. */
 const placeholder = (name: string, fallback: string | null | undefined) => `{{${name}${fallback ? `|${escapeHtml(fallback)}` : ""}}}`;
@@ -47,13 +46,19 @@ function simple(block: SimpleBlock): string {
     case "heading": {
       const [size, height] = headingSizes[block.attrs.level];
       const tag = `h${block.attrs.level}`;
-      return text(`<${tag} style="margin:0;font-size:${size}px;line-height:${height}px;font-weight:700;color:${TEXT_COLOR}">${inline(block.content)}</${tag}>`, block.attrs.textAlign);
+      return text(
+        `<${tag} style="margin:0;font-size:${size}px;line-height:${height}px;font-weight:700;color:${TEXT_COLOR}">${inline(block.content)}</${tag}>`,
+        block.attrs.textAlign,
+      );
     }
     case "bulletList":
     case "orderedList": {
       const tag = block.type === "bulletList" ? "ul" : "ol";
       const items = block.content
-        .map((item) => `<li style="margin:0 0 4px;font-size:16px;line-height:26px;color:${TEXT_COLOR}">${item.content.map((p) => inline(p.content)).join("<br />")}</li>`)
+        .map(
+          (item) =>
+            `<li style="margin:0 0 4px;font-size:16px;line-height:26px;color:${TEXT_COLOR}">${item.content.map((p) => inline(p.content)).join("<br />")}</li>`,
+        )
         .join("");
       return text(`<${tag} style="margin:0;padding:0 0 0 24px">${items}</${tag}>`);
     }

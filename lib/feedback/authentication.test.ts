@@ -58,7 +58,18 @@ describe("outgoing mail passes the receiving side's checks", () => {
 
     const { segmentId } = await seedSegment(org.organizationId, [{ first_name: "Ada", email: "ada@inbox.example.net" }]);
     const broadcast = await db.broadcast.create({
-      data: { organization_id: org.organizationId, name: "Auth", subject: "Checked", from_email: "news@auth.example.com", from_name: "Auth News", html_content: "<p>Hello {{first_name}}</p>", status: "scheduled", scheduled_at: new Date(), sending_speed: "instant", segment_id: segmentId },
+      data: {
+        organization_id: org.organizationId,
+        name: "Auth",
+        subject: "Checked",
+        from_email: "news@auth.example.com",
+        from_name: "Auth News",
+        html_content: "<p>Hello {{first_name}}</p>",
+        status: "scheduled",
+        scheduled_at: new Date(),
+        sending_speed: "instant",
+        segment_id: segmentId,
+      },
     });
     expect(await startBroadcast(broadcast.id)).toBe("started");
     const sender = createSender({ organizationId: org.organizationId, relayUrl: `smtp://${sink.host}:${sink.port}` });
@@ -78,7 +89,10 @@ describe("outgoing mail passes the receiving side's checks", () => {
     const dkim = result.dkim.results[0];
     expect(dkim.status.result).toBe("pass");
     expect(dkim.signingDomain).toBe("auth.example.com");
-    const signed = String(dkim.signingHeaders?.keys ?? "").toLowerCase().split(":").map((key) => key.trim());
+    const signed = String(dkim.signingHeaders?.keys ?? "")
+      .toLowerCase()
+      .split(":")
+      .map((key) => key.trim());
     for (const header of ["from", "to", "subject", "date", "message-id", "mime-version", "content-type", "list-unsubscribe", "list-unsubscribe-post"]) {
       expect(signed).toContain(header);
     }
@@ -89,7 +103,13 @@ describe("outgoing mail passes the receiving side's checks", () => {
     expect(result.dmarc && result.dmarc.alignment.spf.result).toBe("bounces.auth.example.com");
 
     // A relay the SPF record does not name fails SPF, while DKIM alone still carries DMARC.
-    const elsewhere = await authenticate(mail.raw, { ip: "198.51.100.7", helo: "other.local", sender: mail.envelopeFrom, mta: "mx.inbox.example.net", resolver: resolverFor(records) });
+    const elsewhere = await authenticate(mail.raw, {
+      ip: "198.51.100.7",
+      helo: "other.local",
+      sender: mail.envelopeFrom,
+      mta: "mx.inbox.example.net",
+      resolver: resolverFor(records),
+    });
     expect(elsewhere.spf && elsewhere.spf.status.result).toBe("softfail");
     expect(elsewhere.dmarc && elsewhere.dmarc.status.result).toBe("pass");
   });
@@ -105,7 +125,17 @@ describe("outgoing mail passes the receiving side's checks", () => {
     expect((await org.owner.api.post(`/v1/domains/${created.id}/verify`)).body).toMatchObject({ status: "verified", dkim_signing: false });
     const { segmentId } = await seedSegment(org.organizationId, [{ first_name: "Bo" }]);
     const broadcast = await db.broadcast.create({
-      data: { organization_id: org.organizationId, name: "Unsigned", subject: "Hi", from_email: "news@unsigned.example.com", html_content: "<p>Hi</p>", status: "scheduled", scheduled_at: new Date(), sending_speed: "instant", segment_id: segmentId },
+      data: {
+        organization_id: org.organizationId,
+        name: "Unsigned",
+        subject: "Hi",
+        from_email: "news@unsigned.example.com",
+        html_content: "<p>Hi</p>",
+        status: "scheduled",
+        scheduled_at: new Date(),
+        sending_speed: "instant",
+        segment_id: segmentId,
+      },
     });
     await startBroadcast(broadcast.id);
     const sender = createSender({ organizationId: org.organizationId, relayUrl: `smtp://${sink.host}:${sink.port}` });

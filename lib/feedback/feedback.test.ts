@@ -62,7 +62,12 @@ async function sentSequenceEmail(org: Org, name = "Kim") {
   const inbox = await addInbox(org.organizationId, { from_email: `sam@${org.domain}` });
   const people = await addContacts(org.organizationId, [name]);
   const contact = people[name];
-  const broadcast = await addSequencedBroadcast({ organizationId: org.organizationId, segmentId: await addSegment(org.organizationId, "S", [contact.id]), inboxId: inbox.id, steps: [{ delay_minutes: 60 }] });
+  const broadcast = await addSequencedBroadcast({
+    organizationId: org.organizationId,
+    segmentId: await addSegment(org.organizationId, "S", [contact.id]),
+    inboxId: inbox.id,
+    steps: [{ delay_minutes: 60 }],
+  });
   const first = await addSentFirstEmail(broadcast, contact, 5);
   await db.email.update({ where: { id: first.id }, data: { from_email: `sam@${org.domain}` } });
   const followUp = await db.email.create({
@@ -105,7 +110,17 @@ describe("the return path", () => {
     const org = await orgWithDomain();
     const { segmentId, contacts } = await seedSegment(org.organizationId, [{ first_name: "Vera" }]);
     const broadcast = await db.broadcast.create({
-      data: { organization_id: org.organizationId, name: "VERP", subject: "Hi", from_email: `news@${org.domain}`, html_content: "<p>Hi</p>", status: "scheduled", scheduled_at: new Date(), sending_speed: "instant", segment_id: segmentId },
+      data: {
+        organization_id: org.organizationId,
+        name: "VERP",
+        subject: "Hi",
+        from_email: `news@${org.domain}`,
+        html_content: "<p>Hi</p>",
+        status: "scheduled",
+        scheduled_at: new Date(),
+        sending_speed: "instant",
+        segment_id: segmentId,
+      },
     });
     expect(await startBroadcast(broadcast.id)).toBe("started");
     const sender = createSender({ organizationId: org.organizationId, relayUrl: `smtp://${relay.host}:${relay.port}` });
@@ -125,7 +140,17 @@ describe("the return path", () => {
     await db.domain.updateMany({ where: { organization_id: org.organizationId }, data: { return_path_verified_at: null } });
     const { segmentId } = await seedSegment(org.organizationId, [{ first_name: "Nora" }]);
     const broadcast = await db.broadcast.create({
-      data: { organization_id: org.organizationId, name: "Plain", subject: "Hi", from_email: `news@${org.domain}`, html_content: "<p>Hi</p>", status: "scheduled", scheduled_at: new Date(), sending_speed: "instant", segment_id: segmentId },
+      data: {
+        organization_id: org.organizationId,
+        name: "Plain",
+        subject: "Hi",
+        from_email: `news@${org.domain}`,
+        html_content: "<p>Hi</p>",
+        status: "scheduled",
+        scheduled_at: new Date(),
+        sending_speed: "instant",
+        segment_id: segmentId,
+      },
     });
     await startBroadcast(broadcast.id);
     const sender = createSender({ organizationId: org.organizationId, relayUrl: `smtp://${relay.host}:${relay.port}` });
@@ -147,20 +172,41 @@ describe("reports by SMTP", () => {
   it("records a hard bounce: bounced, suppressed, out of every sequence, email.bounced signed", async () => {
     const secret = await addSignedWebhook(org.organizationId, ["email.bounced"]);
     const { email, followUp, contact, broadcast, verp } = await sentSequenceEmail(org);
-    await sendReport(verp, rawDsn({ to: verp, action: "failed", status: "5.1.1", diagnostic: "550 5.1.1 User unknown", finalRecipient: contact.email, originalMessageId: email.message_id }));
+    await sendReport(
+      verp,
+      rawDsn({
+        to: verp,
+        action: "failed",
+        status: "5.1.1",
+        diagnostic: "550 5.1.1 User unknown",
+        finalRecipient: contact.email,
+        originalMessageId: email.message_id,
+      }),
+    );
     await processAll();
 
     const row = await db.email.findUniqueOrThrow({ where: { id: email.id } });
     expect(row).toMatchObject({ status: "bounced", bounce_type: "hard", bounce_status: "5.1.1", bounce_diagnostic: "smtp; 550 5.1.1 User unknown" });
     expect(row.bounced_at).toBeInstanceOf(Date);
-    expect(await db.suppression.findFirst({ where: { organization_id: org.organizationId, email: contact.email } })).toMatchObject({ reason: "hard_bounce", email_id: email.id });
+    expect(await db.suppression.findFirst({ where: { organization_id: org.organizationId, email: contact.email } })).toMatchObject({
+      reason: "hard_bounce",
+      email_id: email.id,
+    });
     expect(await db.email.findUniqueOrThrow({ where: { id: followUp.id } })).toMatchObject({ status: "cancelled", last_error: "Left the sequence: bounced" });
     expect(await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } })).toMatchObject({ bounced_count: 1, total_recipients: 1 });
     const [event] = await db.emailEvent.findMany({ where: { email_id: email.id, type: "bounced" } });
     expect(event.data).toMatchObject({ type: "hard", status: "5.1.1", source: "smtp" });
 
     const hooks = await deliveredWebhooks(org.organizationId, secret);
-    expect(hooks).toEqual([expect.objectContaining({ type: "email.bounced", data: expect.objectContaining({ email_id: email.id, bounce: { type: "hard", status: "5.1.1", message: "smtp; 550 5.1.1 User unknown", source: "smtp" } }) })]);
+    expect(hooks).toEqual([
+      expect.objectContaining({
+        type: "email.bounced",
+        data: expect.objectContaining({
+          email_id: email.id,
+          bounce: { type: "hard", status: "5.1.1", message: "smtp; 550 5.1.1 User unknown", source: "smtp" },
+        }),
+      }),
+    ]);
     const report = await db.feedbackReport.findFirstOrThrow({ where: { email_id: email.id } });
     expect(report).toMatchObject({ status: "processed", result: "hard_bounce", organization_id: org.organizationId, raw: null });
   });
@@ -191,7 +237,17 @@ describe("reports by SMTP", () => {
       Array.from({ length: 5 }, async () => {
         const id = randomUUID();
         return db.email.create({
-          data: { id, organization_id: org.organizationId, message_id: `<${id}@${org.domain}>`, from_email: `news@${org.domain}`, to_email: address, subject: "S", status: "sent", sent_at: new Date(), contact_id: people.Sol.id },
+          data: {
+            id,
+            organization_id: org.organizationId,
+            message_id: `<${id}@${org.domain}>`,
+            from_email: `news@${org.domain}`,
+            to_email: address,
+            subject: "S",
+            status: "sent",
+            sent_at: new Date(),
+            contact_id: people.Sol.id,
+          },
         });
       }),
     );
@@ -209,7 +265,12 @@ describe("reports by SMTP", () => {
     await processAll();
     await soft(3);
     expect(await suppressed()).toBeNull();
-    expect(await db.email.findUniqueOrThrow({ where: { id: emails[3].id } })).toMatchObject({ status: "sent", bounce_type: "soft", bounce_status: "4.2.2", bounced_at: null });
+    expect(await db.email.findUniqueOrThrow({ where: { id: emails[3].id } })).toMatchObject({
+      status: "sent",
+      bounce_type: "soft",
+      bounce_status: "4.2.2",
+      bounced_at: null,
+    });
     await soft(4);
     expect(await suppressed()).toBeNull();
     // The same email's second soft report is not a second soft bounce in the run.
@@ -218,7 +279,15 @@ describe("reports by SMTP", () => {
     await soft(1);
     expect(await suppressed()).toBeNull();
     const sixth = await db.email.create({
-      data: { organization_id: org.organizationId, message_id: `<${randomUUID()}@${org.domain}>`, from_email: `news@${org.domain}`, to_email: address, subject: "S", status: "sent", sent_at: new Date() },
+      data: {
+        organization_id: org.organizationId,
+        message_id: `<${randomUUID()}@${org.domain}>`,
+        from_email: `news@${org.domain}`,
+        to_email: address,
+        subject: "S",
+        status: "sent",
+        sent_at: new Date(),
+      },
     });
     const last = returnPathAddress(sixth.id, org.host);
     await sendReport(last, rawDsn({ to: last, action: "failed", status: "4.4.1", finalRecipient: address }));
@@ -235,7 +304,10 @@ describe("reports by SMTP", () => {
     expect(row.status).toBe("complained");
     expect(row.complained_at).toBeInstanceOf(Date);
     expect(await db.contact.findUniqueOrThrow({ where: { id: contact.id } })).toMatchObject({ subscribed: false, unsubscribed_at: expect.any(Date) });
-    expect(await db.suppression.findFirst({ where: { organization_id: org.organizationId, email: contact.email } })).toMatchObject({ reason: "complaint", email_id: email.id });
+    expect(await db.suppression.findFirst({ where: { organization_id: org.organizationId, email: contact.email } })).toMatchObject({
+      reason: "complaint",
+      email_id: email.id,
+    });
     expect((await db.email.findUniqueOrThrow({ where: { id: followUp.id } })).status).toBe("cancelled");
     expect((await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } })).complained_count).toBe(1);
     const hooks = await deliveredWebhooks(org.organizationId, secret);
@@ -259,7 +331,9 @@ describe("forged, hostile and malformed reports", () => {
       verp.replace(org.host, elsewhere), // a valid token moved to another organization's return path
       verp.toUpperCase().replace(/^B\+/, "c+"),
     ]) {
-      await expect(sendReport(address, rawDsn({ to: address, action: "failed", finalRecipient: contact.email, originalMessageId: email.message_id }))).rejects.toMatchObject({ responseCode: 550 });
+      await expect(
+        sendReport(address, rawDsn({ to: address, action: "failed", finalRecipient: contact.email, originalMessageId: email.message_id })),
+      ).rejects.toMatchObject({ responseCode: 550 });
     }
     // Case folded by a relay on the way is still the same token.
     await expect(sendReport(verp.toUpperCase(), rawDsn({ to: verp, action: "delayed", finalRecipient: contact.email }))).resolves.toBeTruthy();
@@ -272,7 +346,10 @@ describe("forged, hostile and malformed reports", () => {
     const attacker = await orgWithDomain();
     const theirs = await sentSequenceEmail(victim);
     const mine = await sentSequenceEmail(attacker, "Max");
-    await sendReport(mine.verp, rawDsn({ to: mine.verp, action: "failed", status: "5.1.1", finalRecipient: theirs.contact.email, originalMessageId: theirs.email.message_id }));
+    await sendReport(
+      mine.verp,
+      rawDsn({ to: mine.verp, action: "failed", status: "5.1.1", finalRecipient: theirs.contact.email, originalMessageId: theirs.email.message_id }),
+    );
     await processAll();
     expect(await db.email.findUniqueOrThrow({ where: { id: theirs.email.id } })).toMatchObject({ status: "sent", bounced_at: null, bounce_type: null });
     expect(await db.suppression.count({ where: { organization_id: victim.organizationId } })).toBe(0);
@@ -292,7 +369,12 @@ describe("forged, hostile and malformed reports", () => {
     const reports = await db.feedbackReport.findMany({ where: { recipient: verp } });
     expect(reports).toHaveLength(4);
     expect(reports.every((r) => r.status === "discarded" && r.result === "not a delivery status notification or feedback report" && r.raw === null)).toBe(true);
-    expect(await db.email.findUniqueOrThrow({ where: { id: email.id } })).toMatchObject({ status: "sent", bounced_at: null, bounce_type: null, delivered_at: null });
+    expect(await db.email.findUniqueOrThrow({ where: { id: email.id } })).toMatchObject({
+      status: "sent",
+      bounced_at: null,
+      bounce_type: null,
+      delivered_at: null,
+    });
     // Still answering.
     await expect(sendReport(verp, rawDsn({ to: verp, action: "delivered", finalRecipient: contact.email }))).resolves.toBeTruthy();
   });

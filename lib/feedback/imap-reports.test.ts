@@ -29,7 +29,9 @@ describe.skipIf(!dovecotAvailable())("reports found in an IMAP inbox (dovecot)",
 
   it("records bounces and complaints by the original Message-ID, leaves out-of-office answers alone, never across organizations", async () => {
     const organizationId = (await createTestOrg()).organizationId;
-    const inbox = await addInbox(organizationId, { imap: { host: dovecot.host, port: dovecot.port, username: USER, password_encrypted: sealSecret(PASSWORD) } });
+    const inbox = await addInbox(organizationId, {
+      imap: { host: dovecot.host, port: dovecot.port, username: USER, password_encrypted: sealSecret(PASSWORD) },
+    });
     const people = await addContacts(organizationId, ["Ann", "Bob", "Cy"]);
     const broadcast = await addSequencedBroadcast({
       organizationId,
@@ -42,19 +44,41 @@ describe.skipIf(!dovecotAvailable())("reports found in an IMAP inbox (dovecot)",
     const cy = await addSentFirstEmail(broadcast, people.Cy, 5);
     const followUp = await db.email.create({
       data: {
-        organization_id: organizationId, message_id: `<${randomUUID()}@sales.example.com>`, from_email: USER, to_email: people.Ann.email, subject: "Re: Quick question",
-        broadcast_id: broadcast.id, step_id: broadcast.steps[0].id, sequence_position: 1, contact_id: people.Ann.id, inbox_id: inbox.id, status: "queued", next_attempt_at: new Date(Date.now() + 3_600_000),
+        organization_id: organizationId,
+        message_id: `<${randomUUID()}@sales.example.com>`,
+        from_email: USER,
+        to_email: people.Ann.email,
+        subject: "Re: Quick question",
+        broadcast_id: broadcast.id,
+        step_id: broadcast.steps[0].id,
+        sequence_position: 1,
+        contact_id: people.Ann.id,
+        inbox_id: inbox.id,
+        status: "queued",
+        next_attempt_at: new Date(Date.now() + 3_600_000),
       },
     });
     // Another organization's email, which a report in this inbox must never reach.
     const otherOrg = (await createTestOrg()).organizationId;
     const otherInbox = await addInbox(otherOrg);
     const otherPeople = await addContacts(otherOrg, ["Dee"]);
-    const otherBroadcast = await addSequencedBroadcast({ organizationId: otherOrg, segmentId: await addSegment(otherOrg, "B", [otherPeople.Dee.id]), inboxId: otherInbox.id, steps: [] });
+    const otherBroadcast = await addSequencedBroadcast({
+      organizationId: otherOrg,
+      segmentId: await addSegment(otherOrg, "B", [otherPeople.Dee.id]),
+      inboxId: otherInbox.id,
+      steps: [],
+    });
     const theirs = await addSentFirstEmail(otherBroadcast, otherPeople.Dee, 5);
 
     await deliver(
-      rawDsn({ to: USER, action: "failed", status: "5.1.1", diagnostic: "550 5.1.1 No such user", finalRecipient: people.Ann.email, originalMessageId: ann.message_id }),
+      rawDsn({
+        to: USER,
+        action: "failed",
+        status: "5.1.1",
+        diagnostic: "550 5.1.1 No such user",
+        finalRecipient: people.Ann.email,
+        originalMessageId: ann.message_id,
+      }),
       rawArf({ to: USER, recipient: people.Bob.email, originalMessageId: bob.message_id }),
       rawReply({ from: people.Cy.email, to: USER, subject: "Out of office", inReplyTo: cy.message_id, headers: ["Auto-Submitted: auto-replied"] }),
       rawDsn({ to: USER, action: "failed", status: "5.1.1", finalRecipient: otherPeople.Dee.email, originalMessageId: theirs.message_id }),
@@ -65,7 +89,10 @@ describe.skipIf(!dovecotAvailable())("reports found in an IMAP inbox (dovecot)",
     while ((await processFeedbackReports({ organizationId })) > 0);
 
     expect(await db.email.findUniqueOrThrow({ where: { id: ann.id } })).toMatchObject({ status: "bounced", bounce_type: "hard", bounce_status: "5.1.1" });
-    expect(await db.suppression.findFirst({ where: { organization_id: organizationId, email: people.Ann.email } })).toMatchObject({ reason: "hard_bounce", email_id: ann.id });
+    expect(await db.suppression.findFirst({ where: { organization_id: organizationId, email: people.Ann.email } })).toMatchObject({
+      reason: "hard_bounce",
+      email_id: ann.id,
+    });
     expect((await db.email.findUniqueOrThrow({ where: { id: followUp.id } })).status).toBe("cancelled");
     expect((await db.email.findUniqueOrThrow({ where: { id: bob.id } })).complained_at).toBeInstanceOf(Date);
     expect((await db.contact.findUniqueOrThrow({ where: { id: people.Bob.id } })).subscribed).toBe(false);

@@ -6,23 +6,48 @@ import { arfOutcome, dsnOutcome, fieldGroups, parseReport } from "./parse-report
 describe("report parsing", () => {
   it("reads a bounce: action, status, diagnostic, final recipient and the original's Message-ID", async () => {
     const report = await parseReport(
-      rawDsn({ to: "b+x@bounces.acme.test", action: "failed", status: "5.1.1", diagnostic: "550 5.1.1 <gone@example.net>: Recipient address rejected: User unknown", finalRecipient: "Gone@Example.net", originalMessageId: "<orig-1@acme.test>", envelopeId: "env-1" }),
+      rawDsn({
+        to: "b+x@bounces.acme.test",
+        action: "failed",
+        status: "5.1.1",
+        diagnostic: "550 5.1.1 <gone@example.net>: Recipient address rejected: User unknown",
+        finalRecipient: "Gone@Example.net",
+        originalMessageId: "<orig-1@acme.test>",
+        envelopeId: "env-1",
+      }),
     );
     expect(report).toEqual({
       kind: "dsn",
       envelopeId: "env-1",
       originalMessageId: "<orig-1@acme.test>",
       recipients: [
-        { action: "failed", status: "5.1.1", diagnostic: "smtp; 550 5.1.1 <gone@example.net>: Recipient address rejected: User unknown", finalRecipient: "gone@example.net", originalRecipient: "gone@example.net" },
+        {
+          action: "failed",
+          status: "5.1.1",
+          diagnostic: "smtp; 550 5.1.1 <gone@example.net>: Recipient address rejected: User unknown",
+          finalRecipient: "gone@example.net",
+          originalRecipient: "gone@example.net",
+        },
       ],
     });
     expect(dsnOutcome(report!.kind === "dsn" ? report!.recipients[0] : (undefined as never))).toBe("hard_bounce");
   });
 
   it("finds the original headers in message/rfc822 too, and unfolds continued fields", async () => {
-    const raw = rawDsn({ to: "x@y.z", action: "delayed", finalRecipient: "slow@example.net", originalMessageId: "<orig-2@acme.test>", original: "message/rfc822", diagnostic: "451 4.2.2 Mailbox full,\r\n  try again later" });
+    const raw = rawDsn({
+      to: "x@y.z",
+      action: "delayed",
+      finalRecipient: "slow@example.net",
+      originalMessageId: "<orig-2@acme.test>",
+      original: "message/rfc822",
+      diagnostic: "451 4.2.2 Mailbox full,\r\n  try again later",
+    });
     const report = await parseReport(raw);
-    expect(report).toMatchObject({ kind: "dsn", originalMessageId: "<orig-2@acme.test>", recipients: [{ action: "delayed", status: "4.4.7", diagnostic: "smtp; 451 4.2.2 Mailbox full, try again later" }] });
+    expect(report).toMatchObject({
+      kind: "dsn",
+      originalMessageId: "<orig-2@acme.test>",
+      recipients: [{ action: "delayed", status: "4.4.7", diagnostic: "smtp; 451 4.2.2 Mailbox full, try again later" }],
+    });
   });
 
   it("reads a complaint (ARF) and its feedback type", async () => {
@@ -38,7 +63,13 @@ describe("report parsing", () => {
   });
 
   it("sorts outcomes: 5.x.x hard, 4.x.x and delayed soft, delivered, relayed nothing", () => {
-    const r = (action: string, status: string | null, diagnostic: string | null = null) => ({ action, status, diagnostic, finalRecipient: "a@b.c", originalRecipient: null });
+    const r = (action: string, status: string | null, diagnostic: string | null = null) => ({
+      action,
+      status,
+      diagnostic,
+      finalRecipient: "a@b.c",
+      originalRecipient: null,
+    });
     expect(dsnOutcome(r("failed", "5.2.1"))).toBe("hard_bounce");
     expect(dsnOutcome(r("failed", "4.2.2"))).toBe("soft_bounce");
     expect(dsnOutcome(r("failed", null, "smtp; 452 mailbox full"))).toBe("soft_bounce");
@@ -71,7 +102,14 @@ describe("report parsing", () => {
   it("never throws, and reads only what it can stand behind, whatever is thrown at it (property)", async () => {
     const field = fc.stringMatching(/^[A-Za-z-]{1,20}$/);
     const value = fc.string({ maxLength: 200 });
-    const lines = fc.array(fc.oneof(fc.tuple(field, value).map(([f, v]) => `${f}: ${v}`), value, fc.constant("")), { maxLength: 30 });
+    const lines = fc.array(
+      fc.oneof(
+        fc.tuple(field, value).map(([f, v]) => `${f}: ${v}`),
+        value,
+        fc.constant(""),
+      ),
+      { maxLength: 30 },
+    );
     const dsnLike = fc.record({
       action: fc.oneof(fc.constantFrom("failed", "delayed", "delivered", "relayed", "expanded"), fc.string({ maxLength: 20 })),
       status: fc.oneof(fc.constantFrom("5.1.1", "4.2.2", "2.0.0", "9.9.9", ""), fc.string({ maxLength: 12 })),
@@ -82,7 +120,14 @@ describe("report parsing", () => {
     });
     await fc.assert(
       fc.asyncProperty(dsnLike, async (input) => {
-        const raw = rawDsn({ to: "x@y.z", action: input.action as "failed", status: input.status, finalRecipient: input.recipient, boundary: input.boundary, originalMessageId: "<o@x>" });
+        const raw = rawDsn({
+          to: "x@y.z",
+          action: input.action as "failed",
+          status: input.status,
+          finalRecipient: input.recipient,
+          boundary: input.boundary,
+          originalMessageId: "<o@x>",
+        });
         const mangled = raw.replace("Remote-MTA: dns; mx.example.net", input.noise.join("\r\n"));
         for (const candidate of [mangled, mangled.slice(0, input.cut % (mangled.length + 1))]) {
           const report = await parseReport(candidate);
@@ -100,10 +145,16 @@ describe("report parsing", () => {
       { numRuns: 150 },
     );
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ maxLength: 2000 }), fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.from(b))), async (garbage) => {
-        const report = await parseReport(garbage);
-        expect(report === null || typeof report.kind === "string").toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ maxLength: 2000 }),
+          fc.uint8Array({ maxLength: 2000 }).map((b) => Buffer.from(b)),
+        ),
+        async (garbage) => {
+          const report = await parseReport(garbage);
+          expect(report === null || typeof report.kind === "string").toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });

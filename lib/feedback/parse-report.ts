@@ -48,7 +48,14 @@ export function fieldGroups(text: string): Map<string, string>[] {
     if (colon <= 0) continue;
     last = line.slice(0, colon).trim().toLowerCase();
     // The first occurrence of a field wins; a repeated one is ignored.
-    if (!current.has(last)) current.set(last, line.slice(colon + 1).trim().slice(0, MAX_VALUE));
+    if (!current.has(last))
+      current.set(
+        last,
+        line
+          .slice(colon + 1)
+          .trim()
+          .slice(0, MAX_VALUE),
+      );
     else last = null;
   }
   if (current.size > 0 && groups.length <= MAX_RECIPIENTS) groups.push(current);
@@ -156,5 +163,4 @@ export function dsnOutcome(recipient: DsnRecipient): FeedbackKind | null {
 }
 
 /** Feedback types that are a recipient's complaint (RFC 5965 §7.3); auth-failure and not-spam are not. */
-export const arfOutcome = (feedbackType: string): FeedbackKind | null =>
-  ["abuse", "fraud", "virus", "other"].includes(feedbackType) ? "complaint" : null;
+export const arfOutcome = (feedbackType: string): FeedbackKind | null => (["abuse", "fraud", "virus", "other"].includes(feedbackType) ? "complaint" : null);

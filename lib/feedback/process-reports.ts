@@ -7,14 +7,28 @@ import { readReturnPath } from "./verp";
 import { errorField, log } from "@/lib/log";
 import { tripBreakersForEmails } from "@/lib/sending/breakers";
 
-type Claimed = { id: string; source: "smtp" | "imap"; recipient: string; organization_id: string | null; inbox_id: string | null; raw: Uint8Array | null; attempts: number };
+type Claimed = {
+  id: string;
+  source: "smtp" | "imap";
+  recipient: string;
+  organization_id: string | null;
+  inbox_id: string | null;
+  raw: Uint8Array | null;
+  attempts: number;
+};
 type Target = { id: string; organization_id: string; to_email: string; from_email: string; message_id: string };
 /** What became of one report. */
-type Verdict = { id: string; status: "processed" | "discarded"; result: string; organizationId: string | null; emailId: string | null; outcome?: FeedbackOutcome };
+type Verdict = {
+  id: string;
+  status: "processed" | "discarded";
+  result: string;
+  organizationId: string | null;
+  emailId: string | null;
+  outcome?: FeedbackOutcome;
+};
 
 const MAX_ATTEMPTS = 5;
 const LEASE_SECONDS = 120;
-
 
 /** Stores a report found in an inbox, for the worker to record like one that came by SMTP. Answers false for a repeat. */
 export async function queueInboxReport(inbox: { id: string; organization_id: string }, raw: Buffer): Promise<boolean> {
@@ -59,7 +73,8 @@ async function findTargets(reports: { claimed: Claimed; report: ParsedReport }[]
     const byId = new Map(rows.map((row) => [row.id, row]));
     for (const token of tokens) {
       const row = byId.get(token.emailId);
-      if (row && row.return_path_host === token.host && domainOf(row.from_email) === token.host.slice(token.host.indexOf(".") + 1)) targets.set(token.report, row);
+      if (row && row.return_path_host === token.host && domainOf(row.from_email) === token.host.slice(token.host.indexOf(".") + 1))
+        targets.set(token.report, row);
     }
   }
   const quoted = reports.filter(({ claimed, report }) => claimed.source === "imap" && claimed.organization_id && report.originalMessageId);
@@ -86,9 +101,13 @@ async function judge(claimed: Claimed[]): Promise<Verdict[]> {
     const discard = (result: string): Verdict => ({ id: claimed.id, status: "discarded", result, organizationId: claimed.organization_id, emailId: null });
     if (!report) return discard("not a delivery status notification or feedback report");
     const target = targets.get(claimed.id);
-    if (!target) return discard(claimed.source === "smtp" ? "the return-path token names no email of this domain" : "the original message is not one of this organization's emails");
+    if (!target)
+      return discard(
+        claimed.source === "smtp" ? "the return-path token names no email of this domain" : "the original message is not one of this organization's emails",
+      );
     const outcome = outcomeOf(report, target.to_email);
-    if (!outcome) return { id: claimed.id, status: "processed", result: "no change (nothing to record)", organizationId: target.organization_id, emailId: target.id };
+    if (!outcome)
+      return { id: claimed.id, status: "processed", result: "no change (nothing to record)", organizationId: target.organization_id, emailId: target.id };
     return {
       id: claimed.id,
       status: "processed",
@@ -121,7 +140,10 @@ async function settle(tx: Prisma.TransactionClient, verdicts: Verdict[], changed
 async function record(verdicts: Verdict[]) {
   await db.$transaction(
     async (tx) => {
-      const changed = await recordFeedback(tx, verdicts.flatMap((v) => (v.outcome ? [v.outcome] : [])));
+      const changed = await recordFeedback(
+        tx,
+        verdicts.flatMap((v) => (v.outcome ? [v.outcome] : [])),
+      );
       await settle(tx, verdicts, changed);
     },
     { timeout: 60_000, maxWait: 30_000 },
@@ -151,10 +173,20 @@ export async function processFeedbackReports(options: { limit?: number; organiza
   if (claimed.length === 0) return 0;
   const exhausted = claimed.filter((c) => c.attempts > MAX_ATTEMPTS);
   const verdicts = await judge(claimed.filter((c) => c.attempts <= MAX_ATTEMPTS));
-  verdicts.push(...exhausted.map((c): Verdict => ({ id: c.id, status: "discarded", result: "could not be recorded after several attempts", organizationId: c.organization_id, emailId: null })));
+  verdicts.push(
+    ...exhausted.map((c): Verdict => ({
+      id: c.id,
+      status: "discarded",
+      result: "could not be recorded after several attempts",
+      organizationId: c.organization_id,
+      emailId: null,
+    })),
+  );
   // Bounces and complaints count towards the circuit breakers of their broadcasts and inboxes.
   const judged = verdicts.flatMap((v) =>
-    v.outcome && (v.outcome.kind === "hard_bounce" || v.outcome.kind === "complaint") ? [{ id: v.outcome.emailId, organizationId: v.outcome.organizationId }] : [],
+    v.outcome && (v.outcome.kind === "hard_bounce" || v.outcome.kind === "complaint")
+      ? [{ id: v.outcome.emailId, organizationId: v.outcome.organizationId }]
+      : [],
   );
   try {
     await record(verdicts);

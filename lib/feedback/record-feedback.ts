@@ -25,7 +25,16 @@ const returning = Prisma.raw(
 // null), so a report delivered twice, or two reports of the same event, change nothing twice.
 // Every statement joins on the organization as well as on the email.
 const input = (rows: FeedbackOutcome[]) =>
-  JSON.stringify(rows.map((r) => ({ email_id: r.emailId, organization_id: r.organizationId, kind: r.kind, status: r.status, diagnostic: r.diagnostic?.slice(0, 1000) ?? null, source: r.source })));
+  JSON.stringify(
+    rows.map((r) => ({
+      email_id: r.emailId,
+      organization_id: r.organizationId,
+      kind: r.kind,
+      status: r.status,
+      diagnostic: r.diagnostic?.slice(0, 1000) ?? null,
+      source: r.source,
+    })),
+  );
 
 const values = (rows: FeedbackOutcome[]) => Prisma.sql`(
   SELECT DISTINCT ON (email_id) * FROM jsonb_to_recordset(${input(rows)}::jsonb)
@@ -200,7 +209,9 @@ export async function recordFeedback(tx: Prisma.TransactionClient, outcomes: Fee
   await leaveSequences(tx, hard, "bounced");
   await leaveSequences(tx, complained, "complained");
   const events: Event[] = [
-    ...delivered.map((r) => event(r.organization_id, "email.delivered", emailEventData(r, { delivery: { status: r.status, message: r.diagnostic, source: r.source } }))),
+    ...delivered.map((r) =>
+      event(r.organization_id, "email.delivered", emailEventData(r, { delivery: { status: r.status, message: r.diagnostic, source: r.source } })),
+    ),
     ...soft.map((r) => event(r.organization_id, "email.bounced", emailEventData(r, bounce("soft", r)))),
     ...hard.map((r) => event(r.organization_id, "email.bounced", emailEventData(r, bounce("hard", r)))),
     ...complained.map((r) => event(r.organization_id, "email.complained", emailEventData(r, { complaint: { feedback_type: r.diagnostic, source: r.source } }))),

@@ -10,7 +10,12 @@ const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u
 export function plainName(value: string, max = 60): string {
   const flat = value.replace(INVISIBLE, " ").replace(/\s+/g, " ").trim();
   const chars = Array.from(flat);
-  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join("").trimEnd()}…`;
+  return chars.length <= max
+    ? flat
+    : `${chars
+        .slice(0, max - 1)
+        .join("")
+        .trimEnd()}…`;
 }
 
 export const escapeHtml = (value: string) =>

@@ -30,8 +30,8 @@ const sink = new SMTPServer({
 const previousSmtpUrl = process.env.SMTP_URL;
 let modules: {
   api: typeof import("@/lib/testing/api");
-  db: typeof import("@/lib/db")["db"];
-  env: typeof import("@/lib/env")["env"];
+  db: (typeof import("@/lib/db"))["db"];
+  env: (typeof import("@/lib/env"))["env"];
   mail: typeof import("./captured-mail");
 };
 

@@ -22,7 +22,7 @@ describe("system mail without SMTP_URL", () => {
 
   it("writes the message as an .eml file named with the time and the recipient", async () => {
     const to = `dev-${randomUUID()}@example.test`;
-    const file = await sendSystemMail({ to, subject: "Hello ünïcode", html: "<p>Hi <a href=\"https://x.test/a\">there</a></p>", text: "Hi there" });
+    const file = await sendSystemMail({ to, subject: "Hello ünïcode", html: '<p>Hi <a href="https://x.test/a">there</a></p>', text: "Hi there" });
     expect(path.dirname(file)).toBe(path.join(env.dataDir, "mail"));
     expect(path.basename(file)).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\d-\\d{3}Z-${to.replace(/[.+]/g, "\\$&")}-[0-9a-f]{6}\\.eml$`));
     const parsed = await simpleParser(await readFile(file));
@@ -43,8 +43,6 @@ describe("system mail without SMTP_URL", () => {
     expect(mail.text).toContain("Captured Co");
     const accepted = await invitee.owner.api.post(`/v1/invitations/${invitationTokenOf(mail)}/accept`);
     expect(accepted.body).toEqual({ success: true, organization_id: org.organizationId, role: "admin" });
-    expect(
-      await db.membership.count({ where: { organization_id: org.organizationId, user_id: invitee.owner.userId, role: "admin" } }),
-    ).toBe(1);
+    expect(await db.membership.count({ where: { organization_id: org.organizationId, user_id: invitee.owner.userId, role: "admin" } })).toBe(1);
   });
 });

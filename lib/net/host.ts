@@ -112,7 +112,11 @@ export function canonicalIp(ip: string): string {
 
 /** A host as a tenant or an operator wrote it, in one spelling: lowercase, no brackets or final dot, IPs canonical. */
 export function normalizeHost(value: string): { host: string; ip: boolean } {
-  const text = value.trim().replace(/^\[(.*)\]$/, "$1").toLowerCase().replace(/\.$/, "");
+  const text = value
+    .trim()
+    .replace(/^\[(.*)\]$/, "$1")
+    .toLowerCase()
+    .replace(/\.$/, "");
   if (isIP(text.split("%")[0])) return { host: canonicalIp(text), ip: true };
   const v4 = inetAton(text);
   if (v4) return { host: v4, ip: true };
@@ -128,4 +132,3 @@ export function parseAllowedEndpoint(entry: string): AllowedEndpoint | null {
   const { host } = normalizeHost(match[1]);
   return host ? { host, port } : null;
 }
-

@@ -65,7 +65,10 @@ describe("outbound address policy", () => {
   });
 
   it("admits a private endpoint only as listed, and nothing else private with it", async () => {
-    const policy = outboundPolicy({ allowedPrivateHosts: ["127.0.0.1:*", "10.0.0.5:25", "mail.internal:587"], lookup: async () => [{ address: "10.9.9.9", family: 4 }] });
+    const policy = outboundPolicy({
+      allowedPrivateHosts: ["127.0.0.1:*", "10.0.0.5:25", "mail.internal:587"],
+      lookup: async () => [{ address: "10.9.9.9", family: 4 }],
+    });
     expect((await checkEndpoint("127.0.0.1", 2525, policy, "save")).allowed).toBe(true);
     expect((await checkEndpoint("127.1", 2525, policy, "save")).allowed).toBe(true);
     expect((await checkEndpoint("10.0.0.5", 25, policy, "save")).allowed).toBe(true);
@@ -78,7 +81,9 @@ describe("outbound address policy", () => {
   });
 
   it("keeps the platform's relay out of reach unless its exact host:port is listed", async () => {
-    const lookup = async (name: string) => [{ address: name === "relay.example.net" || name === "alias.example.org" ? "203.0.114.7" : "198.51.99.1", family: 4 }];
+    const lookup = async (name: string) => [
+      { address: name === "relay.example.net" || name === "alias.example.org" ? "203.0.114.7" : "198.51.99.1", family: 4 },
+    ];
     const relay = { reservedRelayUrls: ["smtp://relay.example.net:587"], lookup };
     const policy = outboundPolicy(relay);
     expect(await checkEndpoint("relay.example.net", 587, policy, "save")).toEqual({ allowed: false, refusal: "reserved" });
@@ -87,8 +92,12 @@ describe("outbound address policy", () => {
     expect(await checkEndpoint("203.0.114.7", 587, policy, "connect")).toEqual({ allowed: false, refusal: "reserved" });
     expect((await checkEndpoint("relay.example.net", 25, policy, "save")).allowed).toBe(true);
     expect((await checkEndpoint("other.example.org", 587, policy, "save")).allowed).toBe(true);
-    expect((await checkEndpoint("relay.example.net", 587, outboundPolicy({ ...relay, allowedPrivateHosts: ["relay.example.net:*"] }), "save")).allowed).toBe(false);
-    expect((await checkEndpoint("relay.example.net", 587, outboundPolicy({ ...relay, allowedPrivateHosts: ["relay.example.net:587"] }), "save")).allowed).toBe(true);
+    expect((await checkEndpoint("relay.example.net", 587, outboundPolicy({ ...relay, allowedPrivateHosts: ["relay.example.net:*"] }), "save")).allowed).toBe(
+      false,
+    );
+    expect((await checkEndpoint("relay.example.net", 587, outboundPolicy({ ...relay, allowedPrivateHosts: ["relay.example.net:587"] }), "save")).allowed).toBe(
+      true,
+    );
   });
 
   it("refuses localhost names and single labels without resolving them, and unresolvable names only when connecting", async () => {
@@ -104,7 +113,12 @@ describe("outbound address policy", () => {
   });
 
   it("refuses a name when any of its addresses is private", async () => {
-    const policy = outboundPolicy({ lookup: async () => [{ address: "93.184.216.34", family: 4 }, { address: "::1", family: 6 }] });
+    const policy = outboundPolicy({
+      lookup: async () => [
+        { address: "93.184.216.34", family: 4 },
+        { address: "::1", family: 6 },
+      ],
+    });
     expect(await checkEndpoint("mixed.example.com", 25, policy, "save")).toEqual({ allowed: false, refusal: "private" });
   });
 });

@@ -18,7 +18,10 @@ describe("OpenAPI document", () => {
       if (op.body) expect(entry.requestBody.content["application/json"].schema).toBeTypeOf("object");
       if (op.page) expect(entry.responses["422"].content["application/json"].schema.$ref).toBe("#/components/schemas/PaginationError");
       for (const name of op.path.match(/\{(\w+)\}/g) ?? []) {
-        expect(entry.parameters.some((p: { name: string; in: string }) => p.in === "path" && `{${p.name}}` === name), `${op.path} ${name}`).toBe(true);
+        expect(
+          entry.parameters.some((p: { name: string; in: string }) => p.in === "path" && `{${p.name}}` === name),
+          `${op.path} ${name}`,
+        ).toBe(true);
       }
     }
     const ids = operations.map((op) => doc.paths[op.path][op.method.toLowerCase()].operationId);

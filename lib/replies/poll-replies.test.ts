@@ -47,7 +47,13 @@ describe.skipIf(!dovecotAvailable())("IMAP reply polling (dovecot)", () => {
     expect(await pollReplies({ organizationId, intervalMs: 0 })).toBe(1);
     const stored = await db.email.findMany({ where: { organization_id: organizationId, direction: "inbound" } });
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ thread_id: max.thread_id, parent_email_id: max.id, from_email: people.Max.email, status: "received", inbox_id: inbox.id });
+    expect(stored[0]).toMatchObject({
+      thread_id: max.thread_id,
+      parent_email_id: max.id,
+      from_email: people.Max.email,
+      status: "received",
+      inbox_id: inbox.id,
+    });
     let row = await db.inbox.findUniqueOrThrow({ where: { id: inbox.id } });
     expect(row.imap_last_uid).toBe(2);
     expect(row.imap_last_polled_at).toBeInstanceOf(Date);

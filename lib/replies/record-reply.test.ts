@@ -43,7 +43,15 @@ describe("reply matching", () => {
     const messageId = `<${randomUUID()}@mail.example.net>`;
     const outcome = await recordRawReply(
       inbox,
-      rawReply({ from: `Kim <${contact.email}>`, to: "Sam <sam@sales.example.com>", subject: "Re: Quick question", inReplyTo: first.message_id, references: [first.message_id], messageId, body: "Yes, call me." }),
+      rawReply({
+        from: `Kim <${contact.email}>`,
+        to: "Sam <sam@sales.example.com>",
+        subject: "Re: Quick question",
+        inReplyTo: first.message_id,
+        references: [first.message_id],
+        messageId,
+        body: "Yes, call me.",
+      }),
     );
     expect(outcome).toMatchObject({ result: "stored", repliedToId: first.id, threadId: first.thread_id });
     if (outcome.result !== "stored") throw new Error("not stored");
@@ -98,14 +106,24 @@ describe("reply matching", () => {
   it("ignores messages that answer nothing of the organization's, and automatic answers", async () => {
     const before = await db.email.count({ where: { organization_id: organizationId } });
     expect((await recordRawReply(inbox, rawReply({ from: contact.email, to: "sam@sales.example.com", subject: "Hello" }))).result).toBe("unmatched");
-    expect((await recordRawReply(inbox, rawReply({ from: contact.email, to: "sam@sales.example.com", subject: "Re: x", inReplyTo: "<nothing@nowhere>" }))).result).toBe("unmatched");
-    const outOfOffice = rawReply({ from: contact.email, to: "sam@sales.example.com", subject: "Out of office", inReplyTo: first.message_id, headers: ["Auto-Submitted: auto-replied"] });
+    expect(
+      (await recordRawReply(inbox, rawReply({ from: contact.email, to: "sam@sales.example.com", subject: "Re: x", inReplyTo: "<nothing@nowhere>" }))).result,
+    ).toBe("unmatched");
+    const outOfOffice = rawReply({
+      from: contact.email,
+      to: "sam@sales.example.com",
+      subject: "Out of office",
+      inReplyTo: first.message_id,
+      headers: ["Auto-Submitted: auto-replied"],
+    });
     expect((await recordRawReply(inbox, outOfOffice)).result).toBe("automatic");
 
     // Another organization's inbox cannot attach a message to this organization's email.
     const otherOrg = (await createTestOrg()).organizationId;
     const otherInbox = await addInbox(otherOrg);
-    expect((await recordRawReply(otherInbox, rawReply({ from: contact.email, to: "x@y.z", subject: "Re: x", inReplyTo: first.message_id }))).result).toBe("unmatched");
+    expect((await recordRawReply(otherInbox, rawReply({ from: contact.email, to: "x@y.z", subject: "Re: x", inReplyTo: first.message_id }))).result).toBe(
+      "unmatched",
+    );
 
     expect(await db.email.count({ where: { organization_id: organizationId } })).toBe(before);
     expect(await db.email.count({ where: { organization_id: otherOrg } })).toBe(0);
@@ -113,7 +131,13 @@ describe("reply matching", () => {
   });
 
   it("refuses NUL characters and oversized fields quietly instead of failing", async () => {
-    const raw = rawReply({ from: contact.email, to: "sam@sales.example.com", subject: "Re: a\u0000b", inReplyTo: first.message_id, body: `x\u0000y ${"z".repeat(2_000_000)}` });
+    const raw = rawReply({
+      from: contact.email,
+      to: "sam@sales.example.com",
+      subject: "Re: a\u0000b",
+      inReplyTo: first.message_id,
+      body: `x\u0000y ${"z".repeat(2_000_000)}`,
+    });
     const outcome = await recordRawReply(inbox, raw);
     expect(outcome.result).toBe("stored");
     if (outcome.result !== "stored") return;

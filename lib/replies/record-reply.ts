@@ -125,11 +125,12 @@ async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<Rep
     });
 
     // Counted once per recipient of the broadcast, however many of its emails they answer.
-    const [{ repliedBefore }] = original.broadcast_id && original.contact_id
-      ? await tx.$queryRaw<{ repliedBefore: boolean }[]>`
+    const [{ repliedBefore }] =
+      original.broadcast_id && original.contact_id
+        ? await tx.$queryRaw<{ repliedBefore: boolean }[]>`
           SELECT EXISTS (SELECT 1 FROM emails WHERE broadcast_id = ${original.broadcast_id}::uuid
             AND contact_id = ${original.contact_id}::uuid AND replied_at IS NOT NULL) AS "repliedBefore"`
-      : [{ repliedBefore: true }];
+        : [{ repliedBefore: true }];
     await tx.$executeRaw`UPDATE emails SET replied_at = ${receivedAt}, updated_at = now() WHERE id = ${original.id}::uuid AND replied_at IS NULL`;
     await tx.$executeRaw`UPDATE threads SET last_message_at = ${receivedAt}, updated_at = now() WHERE id = ${threadId}::uuid`;
     if (original.broadcast_id && original.contact_id) {
@@ -142,7 +143,11 @@ async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<Rep
     await tx.emailEvent.create({
       data: { organization_id: original.organization_id, email_id: original.id, type: "replied", data: replyData, created_at: receivedAt },
     });
-    await emitEvent(tx, { organizationId: original.organization_id, type: "email.replied", data: emailEventData({ ...original, thread_id: threadId }, { reply: replyData }) });
+    await emitEvent(tx, {
+      organizationId: original.organization_id,
+      type: "email.replied",
+      data: emailEventData({ ...original, thread_id: threadId }, { reply: replyData }),
+    });
     return { result: "stored" as const, emailId: reply.id, repliedToId: original.id, threadId };
   });
 }

@@ -34,6 +34,11 @@ export const changePasswordInput = z.object({ current_password: z.string().min(1
 
 export const updateProfileInput = z.object({ name: requiredText(limits.name) });
 
-export const twoFactorCodeInput = z.object({ code: z.string().trim().regex(/^\d{6}$/, "must be the 6-digit code from your app") });
+export const twoFactorCodeInput = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "must be the 6-digit code from your app"),
+});
 
 export const disableTwoFactorInput = z.object({ password: z.string().min(1).max(200) });

@@ -4,8 +4,7 @@ import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./
 
 export const broadcastStatus = z.enum(["draft", "scheduled", "sending", "paused", "sent", "cancelled", "failed"]);
 const broadcastPauseReason = z.enum(["manual", "bounce_rate", "complaint_rate"]).meta({
-  description:
-    "Why the broadcast is paused: `manual` (a person, `POST /v1/broadcasts/{id}/pause`), `bounce_rate` or `complaint_rate` (a circuit breaker).",
+  description: "Why the broadcast is paused: `manual` (a person, `POST /v1/broadcasts/{id}/pause`), `bounce_rate` or `complaint_rate` (a circuit breaker).",
 });
 const sendingSpeed = z.enum(["auto", "warmup", "very_slow", "slow", "normal", "instant"]);
 const sequenceMode = z.enum(["sales", "marketing"]);
@@ -21,9 +20,7 @@ const segmentIds = z.array(id).max(MAX_EXIT_SEGMENTS).refine(distinct, "must not
 const sequenceExitConditions = z
   .object({
     exit_if_in_segment_ids: segmentIds.optional().meta({ description: "A recipient in any of these segments leaves the sequence." }),
-    exit_if_not_in_segment_ids: segmentIds
-      .optional()
-      .meta({ description: "A recipient missing from any of these segments leaves the sequence." }),
+    exit_if_not_in_segment_ids: segmentIds.optional().meta({ description: "A recipient missing from any of these segments leaves the sequence." }),
   })
   .meta({ description: "Checked before each follow-up; a recipient matching any rule is removed from the sequence." });
 
@@ -34,15 +31,14 @@ const broadcastFields = z.object({
   from_name: text(limits.name),
   reply_to: emailAddress.nullable(),
   preview_text: text(limits.previewText).nullable(),
-  html_content: text(limits.html)
-    .nullable()
-    .meta({ description: "Extension: the broadcast's own HTML, used when it has no template. At most 1 MB." }),
-  text_content: text(limits.text)
-    .nullable()
-    .meta({ description: "Extension: the broadcast's own plain text, used when it has no template. At most 1 MB." }),
+  html_content: text(limits.html).nullable().meta({ description: "Extension: the broadcast's own HTML, used when it has no template. At most 1 MB." }),
+  text_content: text(limits.text).nullable().meta({ description: "Extension: the broadcast's own plain text, used when it has no template. At most 1 MB." }),
   content_json: emailDocument
     .nullable()
-    .meta({ description: "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well." }),
+    .meta({
+      description:
+        "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
+    }),
   template_id: id.nullable(),
   segment_id: id.nullable(),
   topic_id: id.nullable(),

@@ -35,7 +35,9 @@ const dnsRecord = z.object({
       "both. The DMARC value is a suggestion: any one valid DMARC record counts. Start at `p=none`, read the reports, " +
       "then move to `p=quarantine` once everything you send passes.",
   }),
-  status: z.enum(recordStatuses).meta({ description: "verified: published as expected. pending: not found yet. mismatch: something else is there (see `found`)." }),
+  status: z
+    .enum(recordStatuses)
+    .meta({ description: "verified: published as expected. pending: not found yet. mismatch: something else is there (see `found`)." }),
   found: z.array(z.string()).meta({ description: "What the last lookup saw at that name (up to 10 values)." }),
   reason: z.string().nullable().meta({ description: "Why the record is not verified, when it is not." }),
   checked_at: dateTime.nullable(),
@@ -54,7 +56,9 @@ export const domain = z.object({
   status: z.enum(DomainStatus).meta({ description: "verified once the ownership record was seen; each record has its own status besides." }),
   return_path: z.string().meta({ description: "The return-path host, e.g. bounces.example.com." }),
   records: z.array(dnsRecord).meta({ description: "The DNS records to publish, each with the status of its last check." }),
-  warnings: z.array(domainWarning).meta({ description: "Problems the last check found that publishing our records alone does not fix (a conflicting SPF record, say)." }),
+  warnings: z
+    .array(domainWarning)
+    .meta({ description: "Problems the last check found that publishing our records alone does not fix (a conflicting SPF record, say)." }),
   dkim_signing: z.boolean().meta({ description: "True while the DKIM record is verified: only then is mail signed with the key." }),
   verified_at: dateTime.nullable(),
   last_checked_at: dateTime.nullable(),

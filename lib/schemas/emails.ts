@@ -52,7 +52,10 @@ export const email = z.object({
   clicked_at: dateTime.nullable(),
   bounced_at: dateTime.nullable(),
   complained_at: dateTime.nullable(),
-  bounce_type: z.enum(["hard", "soft"]).nullable().meta({ description: "Extension: hard (5.x.x, permanent) or soft (4.x.x or delayed), from the last bounce." }),
+  bounce_type: z
+    .enum(["hard", "soft"])
+    .nullable()
+    .meta({ description: "Extension: hard (5.x.x, permanent) or soft (4.x.x or delayed), from the last bounce." }),
   bounce_status: z.string().nullable().meta({ description: "Extension: the enhanced status code of the bounce, e.g. 5.1.1." }),
   bounce_diagnostic: z.string().nullable().meta({ description: "Extension: what the receiving server said." }),
   replied_at: dateTime.nullable(),

@@ -80,11 +80,13 @@ export const inbox = z.object({
   daily_limit: z.number(),
   paused: z.boolean(),
   paused_reason: z.enum(["manual", "bounce_rate"]).nullable().meta({
-    description: "Extension: why a paused inbox is paused: `manual` (a person) or `bounce_rate` (its recent hard-bounce rate passed the organization's threshold; rotation skips it until a person resumes it with `paused: false`). Null unless paused.",
+    description:
+      "Extension: why a paused inbox is paused: `manual` (a person) or `bounce_rate` (its recent hard-bounce rate passed the organization's threshold; rotation skips it until a person resumes it with `paused: false`). Null unless paused.",
   }),
   paused_at: dateTime.nullable().meta({ description: "Extension: when it was paused, if known; null unless paused." }),
   last_error: z.string().nullable().meta({
-    description: "The last sending error, if any: the server's answer to the envelope or message, or a generic reason (could not connect, authentication failed, TLS failed).",
+    description:
+      "The last sending error, if any: the server's answer to the envelope or message, or a generic reason (could not connect, authentication failed, TLS failed).",
   }),
   verification,
   smtp: connection,

@@ -37,13 +37,11 @@ export const broadcastReport = z.object({
   links: z
     .array(z.object({ url: z.string(), clicks: count, unique_clicks: count.meta({ description: "Emails in which a person clicked it." }) }))
     .meta({ description: "The clicked links, most clicked first (at most 100); people's clicks only." }),
-  timeline: z
-    .array(z.object({ at: dateTime.meta({ description: "Start of the bucket." }), sent: count, opened: count, clicked: count }))
-    .meta({
-      description:
-        "Hourly buckets from the hour the broadcast started over its first 72 hours, then 24-hour buckets (a year of them at most; " +
-        "the last one holds everything later). Buckets add up to `totals.sent`, `totals.opened` and `totals.clicked`.",
-    }),
+  timeline: z.array(z.object({ at: dateTime.meta({ description: "Start of the bucket." }), sent: count, opened: count, clicked: count })).meta({
+    description:
+      "Hourly buckets from the hour the broadcast started over its first 72 hours, then 24-hour buckets (a year of them at most; " +
+      "the last one holds everything later). Buckets add up to `totals.sent`, `totals.opened` and `totals.clicked`.",
+  }),
   steps: z
     .array(
       z.object({

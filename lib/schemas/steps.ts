@@ -27,15 +27,17 @@ const stepFields = z.object({
   text_content: text(limits.text).nullable(),
   content_json: emailDocument
     .nullable()
-    .meta({ description: "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well." }),
+    .meta({
+      description:
+        "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
+    }),
   template_id: id.nullable(),
 });
 
 type StepContent = { html_content?: string | null; text_content?: string | null; content_json?: unknown; template_id?: string | null };
 
 /** A step sends something: its own HTML or text, or a template. */
-export const hasStepContent = (step: StepContent) =>
-  Boolean(step.html_content?.trim() || step.text_content?.trim() || step.content_json || step.template_id);
+export const hasStepContent = (step: StepContent) => Boolean(step.html_content?.trim() || step.text_content?.trim() || step.content_json || step.template_id);
 
 export const STEP_CONTENT_MESSAGE = "html_content, text_content, content_json or template_id is required";
 

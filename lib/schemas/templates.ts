@@ -11,7 +11,10 @@ const templateFields = z.object({
   text_content: text(limits.text),
   content_json: emailDocument
     .nullable()
-    .meta({ description: "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well." }),
+    .meta({
+      description:
+        "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
+    }),
   variables: z
     .array(requiredText(limits.name))
     .max(MAX_VARIABLES)
@@ -26,9 +29,7 @@ const templateFields = z.object({
   tags,
 });
 
-export const createTemplateInput = templateFields
-  .partial()
-  .extend({ name: templateFields.shape.name, subject: templateFields.shape.subject });
+export const createTemplateInput = templateFields.partial().extend({ name: templateFields.shape.name, subject: templateFields.shape.subject });
 export type CreateTemplateInput = z.infer<typeof createTemplateInput>;
 
 export const updateTemplateInput = templateFields.partial();

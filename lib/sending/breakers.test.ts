@@ -106,7 +106,15 @@ describe("the bounce-rate circuit breaker", () => {
 /** A broadcast already sending, with counters as the engine would have folded them. */
 async function sendingBroadcast(org: TestOrg, counters: { sent_count: number; bounced_count?: number; complained_count?: number }) {
   return db.broadcast.create({
-    data: { organization_id: org.organizationId, name: "Sending", subject: "Hi", from_email: "news@acme.test", html_content: "<p>Hi</p>", status: "sending", ...counters },
+    data: {
+      organization_id: org.organizationId,
+      name: "Sending",
+      subject: "Hi",
+      from_email: "news@acme.test",
+      html_content: "<p>Hi</p>",
+      status: "sending",
+      ...counters,
+    },
   });
 }
 
@@ -129,7 +137,15 @@ describe("the complaint-rate circuit breaker", () => {
   it("never pauses another organization's broadcast or one that is not sending", async () => {
     const org = await createTestOrg();
     const draft = await db.broadcast.create({
-      data: { organization_id: org.organizationId, name: "Draft", subject: "Hi", from_email: "news@acme.test", status: "draft", sent_count: 1000, complained_count: 900 },
+      data: {
+        organization_id: org.organizationId,
+        name: "Draft",
+        subject: "Hi",
+        from_email: "news@acme.test",
+        status: "draft",
+        sent_count: 1000,
+        complained_count: 900,
+      },
     });
     expect(await tripBroadcastBreakers([draft.id])).toEqual([]);
   });

@@ -20,7 +20,10 @@ afterAll(() => sink.close());
 // The header as written, not mailparser's structured reading of it.
 const header = (mail: SmtpSink["messages"][number], name: string) => {
   const line = mail.parsed.headerLines.find((h) => h.key === name)?.line ?? "";
-  return line.slice(line.indexOf(":") + 1).replace(/\r?\n\s+/g, " ").trim();
+  return line
+    .slice(line.indexOf(":") + 1)
+    .replace(/\r?\n\s+/g, " ")
+    .trim();
 };
 
 describe("a broadcast to a segment, through an inbox", () => {
@@ -78,7 +81,11 @@ describe("a broadcast to a segment, through an inbox", () => {
   });
 
   it("goes to the subscribed, unsuppressed, opted-in members of the segment, once each", async () => {
-    expect(received().map((m) => m.envelopeTo[0]).sort()).toEqual(["alice@example.test", "bob@example.test"]);
+    expect(
+      received()
+        .map((m) => m.envelopeTo[0])
+        .sort(),
+    ).toEqual(["alice@example.test", "bob@example.test"]);
     const rows = await db.email.findMany({ where: { broadcast_id: broadcastId } });
     expect(rows).toHaveLength(2);
     expect(rows.every((row) => row.status === "sent" && row.sent_at && row.provider_message_id?.startsWith("250"))).toBe(true);
@@ -145,10 +152,9 @@ describe("a broadcast to a segment, through an inbox", () => {
     expect((await db.contact.findUniqueOrThrow({ where: { id: contacts[0].id } })).subscribed).toBe(true);
 
     const post = (body: string) =>
-      oneClick(
-        new Request(`${env.appUrl}/u/${token}/one-click`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }),
-        { params: Promise.resolve({ token }) },
-      );
+      oneClick(new Request(`${env.appUrl}/u/${token}/one-click`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body }), {
+        params: Promise.resolve({ token }),
+      });
     const first = await post("List-Unsubscribe=One-Click");
     expect(first.status).toBe(200);
     const contact = await db.contact.findUniqueOrThrow({ where: { id: contacts[0].id } });
@@ -175,7 +181,11 @@ describe("a broadcast to a segment, through an inbox", () => {
     const link = /href="([^"]+\/u\/[^"]+)"/.exec(bob.parsed.html || "")![1];
     const token = link.split("/u/")[1];
     const response = await oneClick(
-      new Request(`${env.appUrl}/u/${token}/one-click`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "source=page" }),
+      new Request(`${env.appUrl}/u/${token}/one-click`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "source=page",
+      }),
       { params: Promise.resolve({ token }) },
     );
     expect(response.status).toBe(303);

@@ -25,7 +25,8 @@ async function recipientCount(tx: Prisma.TransactionClient, b: Broadcast & { seg
 /** Everything a broadcast lacks to be sent, each as a `{ path, message }`. */
 async function sendabilityProblems(tx: Prisma.TransactionClient, b: Broadcast, startsNow: boolean): Promise<ValidationIssue[]> {
   const problems: ValidationIssue[] = [];
-  if (!b.from_email && !b.inbox_id && b.inbox_ids.length === 0) problems.push({ path: "from_email", message: "a sender is required: from_email, inbox_id or inbox_ids" });
+  if (!b.from_email && !b.inbox_id && b.inbox_ids.length === 0)
+    problems.push({ path: "from_email", message: "a sender is required: from_email, inbox_id or inbox_ids" });
   if (!b.template_id && !b.html_content && !b.text_content) {
     problems.push({ path: "html_content", message: "content is required: html_content, text_content or template_id" });
   }
@@ -43,7 +44,11 @@ async function sendabilityProblems(tx: Prisma.TransactionClient, b: Broadcast, s
  */
 async function assertProvenBroadcastSender(tx: Prisma.TransactionClient, ctx: OrgContext, b: Broadcast) {
   if (b.inbox_ids.length > 0) {
-    await assertInboxesVerified(tx, ctx, b.inbox_ids.map((id, index) => ({ id, path: `inbox_ids.${index}` })));
+    await assertInboxesVerified(
+      tx,
+      ctx,
+      b.inbox_ids.map((id, index) => ({ id, path: `inbox_ids.${index}` })),
+    );
     return;
   }
   const inbox = b.inbox_id ? await tx.inbox.findFirst({ where: { id: b.inbox_id, organization_id: ctx.organizationId } }) : null;

@@ -116,7 +116,11 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
       WHERE e.inbox_id = ${inbox.id}::uuid AND ${due} AND (e.broadcast_id IS NULL OR b.sending_speed = 'instant')
       LIMIT ${instantRoom}
       FOR UPDATE OF e SKIP LOCKED`;
-    await markSending(tx, rows.map((r) => r.id), options.leaseMs);
+    await markSending(
+      tx,
+      rows.map((r) => r.id),
+      options.leaseMs,
+    );
     for (const row of rows) claimed.push({ id: row.id, organization_id: inbox.organization_id, inbox_id: inbox.id });
     used += rows.length;
   }

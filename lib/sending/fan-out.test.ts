@@ -83,7 +83,11 @@ describe("fan-out", () => {
   });
 
   it("sends a broadcast without inboxes through the relay, from its verified domain, DKIM-signed", async () => {
-    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024, privateKeyEncoding: { type: "pkcs8", format: "pem" }, publicKeyEncoding: { type: "spki", format: "pem" } });
+    const { privateKey } = generateKeyPairSync("rsa", {
+      modulusLength: 1024,
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    });
     await db.domain.updateMany({
       where: { organization_id: org.organizationId, name: "acme.test" },
       data: { dkim_selector: "mp7", dkim_private_key_encrypted: sealSecret(privateKey), dkim_verified_at: new Date() },
@@ -166,9 +170,20 @@ describe("sequence steps and completion", () => {
       data: { organization_id: org.organizationId, url: "https://hooks.example.test/in", events: ["email.sent", "broadcast.sent"], secret_encrypted: "x" },
     });
     const { segmentId, contacts } = await seedSegment(org.organizationId, [{ first_name: "Kim", email: `kim-${randomUUID()}@example.test` }]);
-    const broadcast = await scheduledBroadcast(org.organizationId, { segment_id: segmentId, inbox_id: inbox.id, from_email: inbox.from_email, subject: "Intro" });
+    const broadcast = await scheduledBroadcast(org.organizationId, {
+      segment_id: segmentId,
+      inbox_id: inbox.id,
+      from_email: inbox.from_email,
+      subject: "Intro",
+    });
     const step = await db.sequenceStep.create({
-      data: { organization_id: org.organizationId, broadcast_id: broadcast.id, position: 1, delay_minutes: 0, html_content: "<p>Following up, {{first_name}}</p>" },
+      data: {
+        organization_id: org.organizationId,
+        broadcast_id: broadcast.id,
+        position: 1,
+        delay_minutes: 0,
+        html_content: "<p>Following up, {{first_name}}</p>",
+      },
     });
     expect(await startBroadcast(broadcast.id)).toBe("started");
     const sender = createSender({ organizationId: org.organizationId });

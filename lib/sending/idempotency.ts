@@ -27,19 +27,17 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-const hashOf = (body: unknown) => createHash("sha256").update(JSON.stringify(canonical(body))).digest("hex");
+const hashOf = (body: unknown) =>
+  createHash("sha256")
+    .update(JSON.stringify(canonical(body)))
+    .digest("hex");
 
 /**
  * Runs `create` once per key and organization for 24 hours: a repeat with the same body answers
  * what the first answered; the same key with another body is 409 CONFLICT. The key row is taken
  * first in the same transaction, so a concurrent repeat waits for the first and then replays it.
  */
-export async function withIdempotency<T>(
-  ctx: OrgContext,
-  key: string | null,
-  body: unknown,
-  create: (tx: Prisma.TransactionClient) => Promise<T>,
-): Promise<T> {
+export async function withIdempotency<T>(ctx: OrgContext, key: string | null, body: unknown, create: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
   if (key === null) return db.$transaction(create);
   const hash = hashOf(body);
   return db.$transaction(async (tx) => {

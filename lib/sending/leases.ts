@@ -32,10 +32,10 @@ async function extendLeases(ids: string[], leaseMs: number): Promise<void> {
     await leasePool().query("SELECT 1");
     return;
   }
-  await leasePool().query(
-    "UPDATE emails SET locked_until = now() + $2::int * interval '1 millisecond' WHERE id = ANY($1::uuid[]) AND status = 'sending'",
-    [ids, leaseMs],
-  );
+  await leasePool().query("UPDATE emails SET locked_until = now() + $2::int * interval '1 millisecond' WHERE id = ANY($1::uuid[]) AND status = 'sending'", [
+    ids,
+    leaseMs,
+  ]);
 }
 
 export type LeaseKeeperOptions = {

@@ -63,7 +63,7 @@ const cases: [string, MimeInput][] = [
     "non-ASCII names, subject and body, an internationalized domain",
     {
       ...base,
-      from: { name: "Jõgeva Ülikool, \"Büroo\"", address: "info@jõgeva.ee" },
+      from: { name: 'Jõgeva Ülikool, "Büroo"', address: "info@jõgeva.ee" },
       to: "Mäger <mäger@straße.de>",
       replyTo: "Support <help@bench.example>",
       subject: "Grüße aus Tartu — 🎉 neue Ausgabe mit sehr langem Betreff, der gefaltet werden muss",
@@ -73,7 +73,13 @@ const cases: [string, MimeInput][] = [
   ],
   [
     "mostly non-Latin text",
-    { ...base, subject: "日本語の件名です", from: { name: "差出人", address: "a@bench.example" }, text: "こんにちは、世界。".repeat(30), html: `<p>${"こんにちは".repeat(40)}</p>` },
+    {
+      ...base,
+      subject: "日本語の件名です",
+      from: { name: "差出人", address: "a@bench.example" },
+      text: "こんにちは、世界。".repeat(30),
+      html: `<p>${"こんにちは".repeat(40)}</p>`,
+    },
   ],
   [
     "a threaded reply without HTML",
@@ -86,7 +92,7 @@ const cases: [string, MimeInput][] = [
       text: "Just following up.\r\nBest,\nMe",
     },
   ],
-  ["names that need quoting", { ...base, from: { name: "O'Brien, Pat (Sales)", address: "pat@bench.example" }, to: "\"Doe, Jane\" <jane@example.org>" }],
+  ["names that need quoting", { ...base, from: { name: "O'Brien, Pat (Sales)", address: "pat@bench.example" }, to: '"Doe, Jane" <jane@example.org>' }],
 ];
 
 describe("mimeMessage", () => {

@@ -125,7 +125,9 @@ function part(contentType: string, body: string): string {
     return `Content-Type: ${contentType}; charset=utf-8${CRLF}Content-Transfer-Encoding: 7bit${CRLF}${CRLF}${content}`;
   }
   if (prefersBase64(content)) {
-    const encoded = Buffer.from(content, "utf8").toString("base64").replace(/.{76}(?=.)/g, `$&${CRLF}`);
+    const encoded = Buffer.from(content, "utf8")
+      .toString("base64")
+      .replace(/.{76}(?=.)/g, `$&${CRLF}`);
     return `Content-Type: ${contentType}; charset=utf-8${CRLF}Content-Transfer-Encoding: base64${CRLF}${CRLF}${encoded}`;
   }
   return `Content-Type: ${contentType}; charset=utf-8${CRLF}Content-Transfer-Encoding: quoted-printable${CRLF}${CRLF}${qpWrap(qpEncode(content), LINE)}`;

@@ -16,7 +16,10 @@ beforeAll(async () => {
 afterAll(() => sink.close());
 
 async function broadcastTo(organizationId: string, inboxId: string, emails: string[]) {
-  const { segmentId } = await seedSegment(organizationId, emails.map((email) => ({ email })));
+  const { segmentId } = await seedSegment(
+    organizationId,
+    emails.map((email) => ({ email })),
+  );
   const broadcast = await db.broadcast.create({
     data: {
       organization_id: organizationId,
@@ -116,7 +119,10 @@ describe("SMTP outcomes", () => {
     const status = (await org.owner.api.get(`/v1/broadcasts/${broadcastId}/status`)).body;
     expect(status).toMatchObject({
       sending: false,
-      reasons: [expect.objectContaining({ code: "WAITING", resumes_at: row.next_attempt_at!.toISOString() }), expect.objectContaining({ code: "INBOX_FAILING" })],
+      reasons: [
+        expect.objectContaining({ code: "WAITING", resumes_at: row.next_attempt_at!.toISOString() }),
+        expect.objectContaining({ code: "INBOX_FAILING" }),
+      ],
     });
   });
 

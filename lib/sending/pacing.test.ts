@@ -51,7 +51,12 @@ describe("inbox rotation", () => {
       await sinkInbox(org.organizationId, sink, { from_name: "Rotation Two" }),
       await sinkInbox(org.organizationId, sink, { from_name: null, name: "Rotation Three" }),
     ];
-    const broadcastId = await broadcastOver(org.organizationId, inboxes.map((i) => i.id), 11, "instant");
+    const broadcastId = await broadcastOver(
+      org.organizationId,
+      inboxes.map((i) => i.id),
+      11,
+      "instant",
+    );
     const sender = createSender({ organizationId: org.organizationId });
     await drain(sender, org.organizationId);
     sender.close();
@@ -83,7 +88,12 @@ describe("pacing", () => {
     const org = await createTestOrg();
     const inboxes = [];
     for (let i = 0; i < inboxCount; i++) inboxes.push(await sinkInbox(org.organizationId, sink));
-    await broadcastOver(org.organizationId, inboxes.map((i) => i.id), recipients, speed);
+    await broadcastOver(
+      org.organizationId,
+      inboxes.map((i) => i.id),
+      recipients,
+      speed,
+    );
     const sender = createSender({ organizationId: org.organizationId, paceScale: scale });
     await drain(sender, org.organizationId, { idleMs: 2 });
     sender.close();

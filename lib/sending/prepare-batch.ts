@@ -80,7 +80,15 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
       name: { in: present([...emails.map((e) => domainOf(e.from_email)), ...inboxes.map((i) => domainOf(i.from_email))]) },
       status: "verified",
     },
-    select: { organization_id: true, name: true, dkim_selector: true, dkim_private_key_encrypted: true, dkim_verified_at: true, return_path: true, return_path_verified_at: true },
+    select: {
+      organization_id: true,
+      name: true,
+      dkim_selector: true,
+      dkim_private_key_encrypted: true,
+      dkim_verified_at: true,
+      return_path: true,
+      return_path_verified_at: true,
+    },
   });
   const [choices, optOutTopics] = await Promise.all([
     db.contactTopic.findMany({
@@ -127,7 +135,8 @@ function withdrawal(email: Email, data: BatchData): string | null {
   if (contact && !contact.subscribed) return "The contact unsubscribed";
   if (contact && broadcast.topic_id) {
     const choice = data.topicChoices.get(`${contact.id}:${broadcast.topic_id}`);
-    if (choice === false || (choice === undefined && data.optOutTopics.has(broadcast.topic_id))) return "The contact is not subscribed to the broadcast's topic";
+    if (choice === false || (choice === undefined && data.optOutTopics.has(broadcast.topic_id)))
+      return "The contact is not subscribed to the broadcast's topic";
   }
   return null;
 }

@@ -26,7 +26,10 @@ const returning = Prisma.raw(
   "e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.thread_id, e.from_email, e.to_email, e.subject, e.tags, e.created_at",
 );
 
-async function recordBounced(tx: Prisma.TransactionClient, results: Extract<DeliveryResult, { kind: "bounced" }>[]): Promise<(Returned & { code: number; reason: string })[]> {
+async function recordBounced(
+  tx: Prisma.TransactionClient,
+  results: Extract<DeliveryResult, { kind: "bounced" }>[],
+): Promise<(Returned & { code: number; reason: string })[]> {
   if (results.length === 0) return [];
   const rows = JSON.stringify(
     results.map((r) => ({
@@ -71,9 +74,7 @@ async function recordBounced(tx: Prisma.TransactionClient, results: Extract<Deli
 /** Temporary failures go back to the queue after their backoff; the last allowed attempt fails for good. */
 async function recordDeferred(tx: Prisma.TransactionClient, deferred: { id: string; attempts: number; reason: string }[], delays: number[]) {
   if (deferred.length === 0) return;
-  const rows = JSON.stringify(
-    deferred.map((d) => ({ id: d.id, reason: d.reason, delay_ms: d.attempts <= delays.length ? delays[d.attempts - 1] : null })),
-  );
+  const rows = JSON.stringify(deferred.map((d) => ({ id: d.id, reason: d.reason, delay_ms: d.attempts <= delays.length ? delays[d.attempts - 1] : null })));
   await tx.$executeRaw`WITH v AS (SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text, delay_ms int)),
      updated AS (
        UPDATE emails e SET
@@ -176,7 +177,10 @@ export async function recordOutcomes({ results, withdrawn, broken, returned = []
       await recordWithdrawn(tx, withdrawn);
       await recordReturned(tx, returned);
       await recordInboxHealth(tx, failing);
-      const listening = await listeningOrganizations(tx, bouncedRows.map((r) => r.organization_id));
+      const listening = await listeningOrganizations(
+        tx,
+        bouncedRows.map((r) => r.organization_id),
+      );
       for (const row of bouncedRows.filter((r) => listening.has(r.organization_id))) {
         await emitEvent(tx, {
           organizationId: row.organization_id,
@@ -184,7 +188,11 @@ export async function recordOutcomes({ results, withdrawn, broken, returned = []
           data: emailEventData(row, { bounce: { type: "hard", code: row.code, message: row.reason } }),
         });
       }
-      for (const id of [...bouncedRows.map((r) => r.broadcast_id), ...deferred.map((d) => d.outgoing.email.broadcast_id), ...withdrawn.map((w) => w.email.broadcast_id)]) {
+      for (const id of [
+        ...bouncedRows.map((r) => r.broadcast_id),
+        ...deferred.map((d) => d.outgoing.email.broadcast_id),
+        ...withdrawn.map((w) => w.email.broadcast_id),
+      ]) {
         if (id) touched.add(id);
       }
       return [...touched];

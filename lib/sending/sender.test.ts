@@ -55,7 +55,10 @@ async function bulkSegment(count: number, tag: string) {
 
 describe("the sender", () => {
   it("records outcomes while another transaction holds the broadcast's row: nothing waits for it", async () => {
-    const { segmentId } = await seedSegment(org.organizationId, Array.from({ length: 12 }, (_, i) => ({ first_name: `Locked ${i}` })));
+    const { segmentId } = await seedSegment(
+      org.organizationId,
+      Array.from({ length: 12 }, (_, i) => ({ first_name: `Locked ${i}` })),
+    );
     const id = await broadcastTo(segmentId);
     expect(await startBroadcast(id)).toBe("started");
 
@@ -82,7 +85,10 @@ describe("the sender", () => {
   });
 
   it("stop() gives back, unsent and not counted as an attempt, the emails not yet handed to SMTP", async () => {
-    const { segmentId, contacts } = await seedSegment(org.organizationId, Array.from({ length: 30 }, (_, i) => ({ first_name: `Slow ${i}` })));
+    const { segmentId, contacts } = await seedSegment(
+      org.organizationId,
+      Array.from({ length: 30 }, (_, i) => ({ first_name: `Slow ${i}` })),
+    );
     const inbox = await sinkInbox(org.organizationId, slow);
     const id = await broadcastTo(segmentId, { inbox_id: inbox.id });
     expect(await startBroadcast(id)).toBe("started");
@@ -131,8 +137,10 @@ describe("the fan-out beside a pause", () => {
         expect(await pauseBroadcastIn(tx, org.organizationId, id, "manual")).toBe(true);
         fanning = fanOut(id);
         const waiting = async () =>
-          (await db.$queryRaw<{ n: number }[]>`
-            SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%UPDATE broadcasts SET total_recipients%'`)[0].n;
+          (
+            await db.$queryRaw<{ n: number }[]>`
+            SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%UPDATE broadcasts SET total_recipients%'`
+          )[0].n;
         await expect.poll(waiting, { timeout: 20_000 }).toBe(1);
       },
       { timeout: 30_000 },

@@ -117,7 +117,9 @@ export function createSender(options: SenderOptions = {}): Sender {
       .then(() => foldBroadcastCounters(ids))
       .then(() => completeFinishedBroadcasts(ids))
       .then(() => undefined)
-      .catch((error: unknown) => log.error({ err: errorField(error), detail: describe(error) }, "sender: folding counters or completing broadcasts failed (the housekeeping retries)"));
+      .catch((error: unknown) =>
+        log.error({ err: errorField(error), detail: describe(error) }, "sender: folding counters or completing broadcasts failed (the housekeeping retries)"),
+      );
     return completing;
   };
 
@@ -178,7 +180,11 @@ export function createSender(options: SenderOptions = {}): Sender {
         const stoppedIds = new Set(stopped.map((r) => r.id));
         const pausedIds = new Set(paused.map((r) => r.id));
         if (stoppedIds.size > 0 || pausedIds.size > 0) {
-          giveBack(destinations.withdraw((o) => (o.email.broadcast_id !== null && stoppedIds.has(o.email.broadcast_id)) || (o.inbox !== null && pausedIds.has(o.inbox.id))));
+          giveBack(
+            destinations.withdraw(
+              (o) => (o.email.broadcast_id !== null && stoppedIds.has(o.email.broadcast_id)) || (o.inbox !== null && pausedIds.has(o.inbox.id)),
+            ),
+          );
         }
       } catch {
         // The database is away: the emails stay queued, and the recorder holds back new sends anyway.
@@ -245,9 +251,7 @@ export function createSender(options: SenderOptions = {}): Sender {
   }
 
   function recorded(ids: string[]): Promise<void> {
-    return Promise.all(
-      ids.filter((id) => held.has(id)).map((id) => new Promise<void>((resolve) => waiters.set(id, resolve))),
-    ).then(() => undefined);
+    return Promise.all(ids.filter((id) => held.has(id)).map((id) => new Promise<void>((resolve) => waiters.set(id, resolve)))).then(() => undefined);
   }
 
   async function runOnce(): Promise<number> {

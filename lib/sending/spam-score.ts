@@ -15,7 +15,9 @@ export function spamScore(raw: Buffer): Promise<SpamScore> {
     () =>
       new Promise<SpamScore>((resolve) => {
         const child = execFile(env.spamassassinPath, ["-L", "-t"], { timeout: TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024 }, (error, stdout) => {
-          const status = /^X-Spam-Status:\s*(\w+),\s*score=(-?[\d.]+)\s+required=(-?[\d.]+)(?:\s+tests=([\s\S]*?)(?:\s+autolearn=|\s+version=|\r?\n\S))/im.exec(stdout);
+          const status = /^X-Spam-Status:\s*(\w+),\s*score=(-?[\d.]+)\s+required=(-?[\d.]+)(?:\s+tests=([\s\S]*?)(?:\s+autolearn=|\s+version=|\r?\n\S))/im.exec(
+            stdout,
+          );
           if (status) {
             const rules = (status[4] ?? "").split(/[\s,]+/).filter((rule) => rule && rule !== "none");
             return resolve({ available: true, score: Number(status[2]), threshold: Number(status[3]), rules: rules.slice(0, 20) });

@@ -22,9 +22,11 @@ async function assertNotSuppressed(tx: Prisma.TransactionClient, organizationId:
     select: { reason: true, created_at: true },
   });
   if (!suppression) return;
-  throw new AppError("RECIPIENT_SUPPRESSED", `${normalizeEmail(to)} is suppressed (${suppression.reason} since ${suppression.created_at.toISOString()}) and is not sent to`, [
-    { path: "to", message: "is suppressed", reason: suppression.reason, suppressed_at: suppression.created_at.toISOString() },
-  ]);
+  throw new AppError(
+    "RECIPIENT_SUPPRESSED",
+    `${normalizeEmail(to)} is suppressed (${suppression.reason} since ${suppression.created_at.toISOString()}) and is not sent to`,
+    [{ path: "to", message: "is suppressed", reason: suppression.reason, suppressed_at: suppression.created_at.toISOString() }],
+  );
 }
 
 async function createEmail(tx: Prisma.TransactionClient, ctx: OrgContext, input: SendEmailInput, idempotencyKey: string | null) {

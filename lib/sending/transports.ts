@@ -69,9 +69,7 @@ export function inboxTransportOptions(inbox: InboxSmtp, options: TransportOption
     host: inbox.smtp_host,
     port: inbox.smtp_port,
     secure: inbox.smtp_secure,
-    auth: inbox.smtp_username
-      ? { user: inbox.smtp_username, pass: inbox.smtp_password_encrypted ? openSecret(inbox.smtp_password_encrypted) : "" }
-      : undefined,
+    auth: inbox.smtp_username ? { user: inbox.smtp_username, pass: inbox.smtp_password_encrypted ? openSecret(inbox.smtp_password_encrypted) : "" } : undefined,
     connectionTimeout: timeout,
     greetingTimeout: timeout,
     getSocket: checkedSocket(options.policy ?? defaultOutboundPolicy()),

@@ -13,7 +13,12 @@ export async function findUnsubscribeTarget(token: string): Promise<UnsubscribeT
     select: { id: true, to_email: true, organization: { select: { name: true } }, contact: { select: { subscribed: true } } },
   });
   if (!email) return null;
-  return { emailId: email.id, address: email.to_email, organizationName: email.organization.name, unsubscribed: email.contact ? !email.contact.subscribed : false };
+  return {
+    emailId: email.id,
+    address: email.to_email,
+    organizationName: email.organization.name,
+    unsubscribed: email.contact ? !email.contact.subscribed : false,
+  };
 }
 
 /**

@@ -57,7 +57,10 @@ async function inboxReasons(b: Broadcast, now: Date): Promise<{ reasons: Reason[
       continue;
     }
     if (inbox.paused) {
-      reasons.push({ code: "INBOX_PAUSED", message: inbox.paused_reason === "bounce_rate" ? `${label} paused itself: too many of its recent emails hard-bounced.` : `${label} is paused.` });
+      reasons.push({
+        code: "INBOX_PAUSED",
+        message: inbox.paused_reason === "bounce_rate" ? `${label} paused itself: too many of its recent emails hard-bounced.` : `${label} is paused.`,
+      });
       continue;
     }
     const speed = resolveSpeed(b.sending_speed, inbox, now);
@@ -65,7 +68,11 @@ async function inboxReasons(b: Broadcast, now: Date): Promise<{ reasons: Reason[
     if (usedToday(inbox, now) >= cap) {
       const resumes = nextUtcMidnight(now);
       const what = cap < inbox.daily_limit ? `its warm-up allowance of ${cap} emails for today` : `its daily limit of ${cap} emails`;
-      reasons.push({ code: "DAILY_LIMIT_REACHED", message: `${label} reached ${what}; it resumes at ${resumes.toISOString()}.`, resumes_at: resumes.toISOString() });
+      reasons.push({
+        code: "DAILY_LIMIT_REACHED",
+        message: `${label} reached ${what}; it resumes at ${resumes.toISOString()}.`,
+        resumes_at: resumes.toISOString(),
+      });
       continue;
     }
     anyCanSend = true;
@@ -81,10 +88,12 @@ async function relayReasons(b: Broadcast): Promise<Reason[]> {
   const pending = await db.email.findFirst({ where: { broadcast_id: b.id, status: "queued", inbox_id: null }, select: { from_email: true } });
   if (!pending) return [];
   const reasons: Reason[] = [];
-  if (!env.smtpRelayUrl) reasons.push({ code: "RELAY_NOT_CONFIGURED", message: "No SMTP relay is configured (SMTP_RELAY_URL or SMTP_URL) for emails without an inbox." });
+  if (!env.smtpRelayUrl)
+    reasons.push({ code: "RELAY_NOT_CONFIGURED", message: "No SMTP relay is configured (SMTP_RELAY_URL or SMTP_URL) for emails without an inbox." });
   const domain = domainOf(pending.from_email);
   const verified = await db.domain.findFirst({ where: { organization_id: b.organization_id, name: domain, status: "verified" }, select: { id: true } });
-  if (!verified) reasons.push({ code: "DOMAIN_NOT_VERIFIED", message: `${domain} is not a verified domain of the organization, so the relay does not send from it.` });
+  if (!verified)
+    reasons.push({ code: "DOMAIN_NOT_VERIFIED", message: `${domain} is not a verified domain of the organization, so the relay does not send from it.` });
   return reasons;
 }
 
@@ -136,7 +145,10 @@ async function sendingReasonsWithoutRecovery(b: Broadcast, progress: Progress, n
   if (progress.queued === 0) {
     const waitingSteps = await db.sequenceStep.count({ where: { broadcast_id: b.id, dispatched_at: null } });
     if (waitingSteps > 0) {
-      return { sending: false, reasons: [{ code: "WAITING_FOR_NEXT_STEP", message: "Every email due so far is out; the next sequence step waits for its delay." }] };
+      return {
+        sending: false,
+        reasons: [{ code: "WAITING_FOR_NEXT_STEP", message: "Every email due so far is out; the next sequence step waits for its delay." }],
+      };
     }
     return { sending: false, reasons: [] };
   }

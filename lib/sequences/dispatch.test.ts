@@ -2,15 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { recordRawReply } from "@/lib/replies/record-reply";
 import { createTestOrg } from "@/lib/testing/api";
-import {
-  addContacts,
-  addInbox,
-  addSegment,
-  addSentFirstEmail,
-  addSequencedBroadcast,
-  minutesAgo,
-  rawReply,
-} from "@/lib/testing/sequence-fixtures";
+import { addContacts, addInbox, addSegment, addSentFirstEmail, addSequencedBroadcast, minutesAgo, rawReply } from "@/lib/testing/sequence-fixtures";
 import { dispatchSequenceSteps, SEQUENCE_EXIT_PREFIX, sequenceHasPendingWork } from "./dispatch";
 
 const emailsAt = (broadcastId: string, position: number) =>
@@ -33,7 +25,11 @@ describe("sequence step dispatch", () => {
     const all = Object.values(people).map((c) => c.id);
     const audience = await addSegment(organizationId, "Audience", all);
     const customers = await addSegment(organizationId, "Customers", [people.Dan.id]);
-    const required = await addSegment(organizationId, "Still prospects", all.filter((id) => id !== people.Eve.id));
+    const required = await addSegment(
+      organizationId,
+      "Still prospects",
+      all.filter((id) => id !== people.Eve.id),
+    );
     const broadcast = await addSequencedBroadcast({
       organizationId,
       segmentId: audience,
@@ -50,7 +46,10 @@ describe("sequence step dispatch", () => {
 
     // Ann replies to the first email before step 1 falls due.
     const inbox = { id: inboxId, organization_id: organizationId };
-    const reply = await recordRawReply(inbox, rawReply({ from: people.Ann.email, to: "sam@sales.example.com", subject: "Re: Quick question, Ann", inReplyTo: first.Ann.message_id }));
+    const reply = await recordRawReply(
+      inbox,
+      rawReply({ from: people.Ann.email, to: "sam@sales.example.com", subject: "Re: Quick question, Ann", inReplyTo: first.Ann.message_id }),
+    );
     expect(reply.result).toBe("stored");
 
     expect(await dispatchSequenceSteps({ organizationId })).toBe(5);
@@ -93,7 +92,10 @@ describe("sequence step dispatch", () => {
     expect(await sequenceHasPendingWork(broadcast.id)).toBe(true);
 
     // Time passes: Bob's and Cat's follow-ups go out; Fay's first email is now due for step 1.
-    await db.email.updateMany({ where: { broadcast_id: broadcast.id, sequence_position: 1, status: "queued" }, data: { status: "sent", sent_at: minutesAgo(150) } });
+    await db.email.updateMany({
+      where: { broadcast_id: broadcast.id, sequence_position: 1, status: "queued" },
+      data: { status: "sent", sent_at: minutesAgo(150) },
+    });
     await db.email.update({ where: { id: first.Fay.id }, data: { sent_at: minutesAgo(61) } });
     // Cat unsubscribes before step 2.
     await db.contact.update({ where: { id: people.Cat.id }, data: { subscribed: false, unsubscribed_at: new Date() } });
@@ -123,14 +125,26 @@ describe("sequence step dispatch", () => {
     expect(steps[1].dispatched_at).toBeNull();
 
     // Bob replies to step 1 while step 2 waits in the queue: it is cancelled at once.
-    await recordRawReply(inbox, rawReply({ from: people.Bob.email, to: "sam@sales.example.com", subject: "Re: Quick question, Ann", inReplyTo: bobStep1.message_id, references: [first.Bob.message_id, bobStep1.message_id] }));
+    await recordRawReply(
+      inbox,
+      rawReply({
+        from: people.Bob.email,
+        to: "sam@sales.example.com",
+        subject: "Re: Quick question, Ann",
+        inReplyTo: bobStep1.message_id,
+        references: [first.Bob.message_id, bobStep1.message_id],
+      }),
+    );
     expect(await rowFor(broadcast.id, 2, people.Bob.id)).toMatchObject({ status: "cancelled", last_error: `${SEQUENCE_EXIT_PREFIX}replied` });
     b = await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } });
     expect(b.replied_count).toBe(2);
     expect(b.total_recipients).toBe(6 + 2 + 2 - 1);
 
     // Fay's step 1 bounces: she never gets step 2, and the sequence is done.
-    await db.email.updateMany({ where: { broadcast_id: broadcast.id, sequence_position: 1, contact_id: people.Fay.id }, data: { status: "bounced", bounced_at: new Date() } });
+    await db.email.updateMany({
+      where: { broadcast_id: broadcast.id, sequence_position: 1, contact_id: people.Fay.id },
+      data: { status: "bounced", bounced_at: new Date() },
+    });
     expect(await dispatchSequenceSteps({ organizationId })).toBe(0);
     expect(await rowFor(broadcast.id, 2, people.Fay.id)).toBeNull();
     expect(await sequenceHasPendingWork(broadcast.id)).toBe(false);
@@ -218,7 +232,11 @@ describe("sequence step dispatch", () => {
   it("never creates a follow-up twice when dispatchers run at the same time", async () => {
     const names = Array.from({ length: 40 }, (_, i) => `P${i}`);
     const people = await addContacts(organizationId, names);
-    const audience = await addSegment(organizationId, "Audience", Object.values(people).map((c) => c.id));
+    const audience = await addSegment(
+      organizationId,
+      "Audience",
+      Object.values(people).map((c) => c.id),
+    );
     const broadcast = await addSequencedBroadcast({ organizationId, segmentId: audience, inboxId, steps: [{ delay_minutes: 1 }] });
     for (const name of names) await addSentFirstEmail(broadcast, people[name], 2);
 

@@ -47,7 +47,12 @@ export const SEQUENCE_EXIT_PREFIX = "Left the sequence: ";
  */
 async function dispatchStep(tx: Prisma.TransactionClient, b: SequencedBroadcast, step: PendingStep, batchSize: number) {
   const sales = b.sequence_mode === "sales";
-  const scope: ExitScope = { organizationId: b.organization_id, broadcastId: b.id, topicId: b.topic_id, conditions: readExitConditions(b.sequence_exit_conditions) };
+  const scope: ExitScope = {
+    organizationId: b.organization_id,
+    broadcastId: b.id,
+    topicId: b.topic_id,
+    conditions: readExitConditions(b.sequence_exit_conditions),
+  };
   const marketingSubject = step.subject || step.template_subject || b.subject;
   const [counts] = await tx.$queryRaw<{ queued: number; left: number }[]>`
     WITH due AS (

@@ -17,7 +17,10 @@ afterAll(() => sink.close());
 
 const header = (mail: SmtpSink["messages"][number], name: string) => {
   const line = mail.parsed.headerLines.find((h) => h.key === name)?.line ?? "";
-  return line.slice(line.indexOf(":") + 1).replace(/\r?\n\s+/g, " ").trim();
+  return line
+    .slice(line.indexOf(":") + 1)
+    .replace(/\r?\n\s+/g, " ")
+    .trim();
 };
 
 describe("a sales sequence sent over SMTP", () => {
@@ -42,7 +45,10 @@ describe("a sales sequence sent over SMTP", () => {
     expect(created.status).toBe(201);
     const broadcastId = created.body.id;
     for (const [i, delay] of [0, 0].entries()) {
-      const step = await org.owner.api.post(`/v1/broadcasts/${broadcastId}/steps`, { delay_minutes: delay, html_content: `<p>Follow-up ${i + 1} for {{first_name}}</p>` });
+      const step = await org.owner.api.post(`/v1/broadcasts/${broadcastId}/steps`, {
+        delay_minutes: delay,
+        html_content: `<p>Follow-up ${i + 1} for {{first_name}}</p>`,
+      });
       expect(step.status).toBe(201);
     }
     expect((await org.owner.api.post(`/v1/broadcasts/${broadcastId}/send`, {})).status).toBe(200);
@@ -61,7 +67,13 @@ describe("a sales sequence sent over SMTP", () => {
       // Quinn answers the first email before the follow-ups.
       const reply = await recordRawReply(
         { id: inbox.id, organization_id: organizationId },
-        rawReply({ from: quinn.email, to: "rep@sales.test", subject: `Re: ${quinnFirst.parsed.subject}`, inReplyTo: quinnFirst.parsed.messageId, references: [quinnFirst.parsed.messageId!] }),
+        rawReply({
+          from: quinn.email,
+          to: "rep@sales.test",
+          subject: `Re: ${quinnFirst.parsed.subject}`,
+          inReplyTo: quinnFirst.parsed.messageId,
+          references: [quinnFirst.parsed.messageId!],
+        }),
       );
       expect(reply.result).toBe("stored");
 
@@ -95,7 +107,9 @@ describe("a sales sequence sent over SMTP", () => {
       expect(broadcast).toMatchObject({ status: "sent", sent_count: 4, total_recipients: 4, replied_count: 1 });
       const thread = await db.thread.findUniqueOrThrow({ where: { id: rows[0].thread_id! }, include: { emails: true } });
       expect(thread.emails).toHaveLength(3);
-      const quinnThread = await db.email.findMany({ where: { thread_id: (await db.email.findFirstOrThrow({ where: { broadcast_id: broadcastId, contact_id: quinn.id, sequence_position: 0 } })).thread_id } });
+      const quinnThread = await db.email.findMany({
+        where: { thread_id: (await db.email.findFirstOrThrow({ where: { broadcast_id: broadcastId, contact_id: quinn.id, sequence_position: 0 } })).thread_id },
+      });
       expect(quinnThread.map((e) => e.direction).sort()).toEqual(["inbound", "outbound"]);
     } finally {
       sender.close();

@@ -109,7 +109,11 @@ export async function signUp(input: SignUpInput, meta: { ip: string | null } = {
       if (!input.invitation_token) {
         const organization = await tx.organization.create({ data: { name: orgName } });
         await tx.membership.create({ data: { organization_id: organization.id, user_id: user.id, role: "owner" } });
-        await recordAudit({ organizationId: organization.id, userId: user.id, userEmail: email, ip: meta.ip }, { action: "organization.created", target: { type: "organization", id: organization.id } }, tx);
+        await recordAudit(
+          { organizationId: organization.id, userId: user.id, userEmail: email, ip: meta.ip },
+          { action: "organization.created", target: { type: "organization", id: organization.id } },
+          tx,
+        );
       }
       return issueAccountToken(user.id, "verify_email", tx);
     });
@@ -131,7 +135,11 @@ async function tellExistingAccount(userId: string, email: string) {
 export async function verifyEmail(token: string, ip: string | null) {
   return db.$transaction(async (tx) => {
     const userId = await consumeAccountToken(token, "verify_email", tx);
-    if (!userId) throw new AppError("INVALID_TOKEN", "This verification link does not work: it was used already, has expired, or is incomplete. Send a new one from the dashboard.");
+    if (!userId)
+      throw new AppError(
+        "INVALID_TOKEN",
+        "This verification link does not work: it was used already, has expired, or is incomplete. Send a new one from the dashboard.",
+      );
     const user = await tx.user.update({ where: { id: userId }, data: { email_verified_at: new Date() }, select: { id: true, email: true } });
     await recordUserAudit({ userId: user.id, userEmail: user.email, ip }, { action: "user.email_verified" }, tx);
     return { success: true, email: user.email };
@@ -237,7 +245,11 @@ export async function createOrganizationForUser(userId: string, name: string, ip
   return db.$transaction(async (tx) => {
     const organization = await tx.organization.create({ data: { name } });
     await tx.membership.create({ data: { organization_id: organization.id, user_id: userId, role: "owner" } });
-    await recordAudit({ organizationId: organization.id, userId, ip }, { action: "organization.created", target: { type: "organization", id: organization.id } }, tx);
+    await recordAudit(
+      { organizationId: organization.id, userId, ip },
+      { action: "organization.created", target: { type: "organization", id: organization.id } },
+      tx,
+    );
     return { id: organization.id, name: organization.name, role: "owner" as const };
   });
 }

@@ -4,7 +4,7 @@ import { db, Prisma } from "@/lib/db";
 import type { AuditLog } from "@/lib/generated/prisma/client";
 import type { AuditAction } from "@/lib/schemas/audit-log";
 
-export {  type AuditAction };
+export { type AuditAction };
 
 /** Who acted: a user (signed in, or through an API key), from which address. */
 export type AuditActor = {
@@ -53,11 +53,7 @@ function columns(actor: AuditActor, entry: AuditEntry) {
  * when it passes one, so the record and the change commit or roll back together.
  * `ctx` is usually the request's OrgContext; `organizationId: null` keeps the row from every tenant.
  */
-export async function recordAudit(
-  ctx: AuditActor & { organizationId: string | null },
-  entry: AuditEntry,
-  tx: Tx = db,
-): Promise<void> {
+export async function recordAudit(ctx: AuditActor & { organizationId: string | null }, entry: AuditEntry, tx: Tx = db): Promise<void> {
   await tx.auditLog.create({
     data: { organization_id: ctx.organizationId, ...columns(ctx, entry), details: boundedDetails(entry.details) },
     select: { id: true },

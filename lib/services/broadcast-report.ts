@@ -121,7 +121,9 @@ function totalsOf(row: FunnelRow | undefined): ReportTotals {
 const share = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1e6) / 1e6 : 0);
 
 /** Every rate is a fraction of `sent`, from people's unique opens and clicks. */
-export function ratesOf(totals: Pick<ReportTotals, "sent" | "delivered" | "unique_opened" | "unique_clicked" | "bounced" | "complained" | "unsubscribed">): ReportRates {
+export function ratesOf(
+  totals: Pick<ReportTotals, "sent" | "delivered" | "unique_opened" | "unique_clicked" | "bounced" | "complained" | "unsubscribed">,
+): ReportRates {
   return {
     delivery: share(totals.delivered, totals.sent),
     open: share(totals.unique_opened, totals.sent),
@@ -142,7 +144,12 @@ function fillTimeline(t0: Date | null, buckets: Row["timeline"]): BroadcastRepor
     const at = t0.getTime() + (i < HOURLY_BUCKETS ? i * 3_600_000 : HOURLY_BUCKETS * 3_600_000 + (i - HOURLY_BUCKETS) * 86_400_000);
     if (at > last) break;
     const bucket = byTime.get(at);
-    timeline.push({ at: new Date(at).toISOString(), sent: Number(bucket?.sent ?? 0), opened: Number(bucket?.opened ?? 0), clicked: Number(bucket?.clicked ?? 0) });
+    timeline.push({
+      at: new Date(at).toISOString(),
+      sent: Number(bucket?.sent ?? 0),
+      opened: Number(bucket?.opened ?? 0),
+      clicked: Number(bucket?.clicked ?? 0),
+    });
   }
   return timeline;
 }

@@ -221,7 +221,10 @@ export function readRow(cells: string[], plan: ColumnPlan): StagedRow | Rejected
 
   const firstName = cell(plan.first_name);
   const lastName = cell(plan.last_name);
-  for (const [field, value] of [["first_name", firstName], ["last_name", lastName]] as const) {
+  for (const [field, value] of [
+    ["first_name", firstName],
+    ["last_name", lastName],
+  ] as const) {
     if (value.length > limits.name) return reject(given, `${field} is longer than ${limits.name} characters`);
     if (value.includes(NUL)) return reject(given, `${field} contains a NUL character`);
   }
@@ -238,7 +241,14 @@ export function readRow(cells: string[], plan: ColumnPlan): StagedRow | Rejected
   const tagCell = cell(plan.tags);
   if (tagCell) {
     if (tagCell.includes(NUL)) return reject(given, "tags contain a NUL character");
-    const list = [...new Set(tagCell.split(/[,;]/).map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
+    const list = [
+      ...new Set(
+        tagCell
+          .split(/[,;]/)
+          .map((tag) => tag.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ];
     if (list.length > limits.tags) return reject(given, `at most ${limits.tags} tags`);
     if (list.some((tag) => tag.length > limits.tag)) return reject(given, `tags are at most ${limits.tag} characters`);
     // Tags cannot contain a comma (it splits them), so a comma-joined list is unambiguous in the staging table.
@@ -256,7 +266,8 @@ export function readRow(cells: string[], plan: ColumnPlan): StagedRow | Rejected
   }
 
   const metadataJson = metadata && JSON.stringify(metadata);
-  if (metadataJson && Buffer.byteLength(metadataJson) > limits.metadataBytes) return reject(given, `metadata is larger than ${limits.metadataBytes / 1024} KB as JSON`);
+  if (metadataJson && Buffer.byteLength(metadataJson) > limits.metadataBytes)
+    return reject(given, `metadata is larger than ${limits.metadataBytes / 1024} KB as JSON`);
 
   const line =
     `${copyText(email)}\t${copyText(firstName || null)}\t${copyText(lastName || null)}\t${subscribed ?? "\\N"}\t` +

@@ -175,11 +175,7 @@ const TOO_MUCH_METADATA = `would give the contact more than ${limits.metadataKey
  * CSV import: parse while COPYing the valid rows into a staging table, then update the existing
  * contacts and create the missing ones with one statement each, all in one transaction.
  */
-export async function importContacts(
-  ctx: OrgContext,
-  input: Omit<ImportContactsInput, "file_content">,
-  csv: CsvUpload,
-): Promise<ImportContactsResult> {
+export async function importContacts(ctx: OrgContext, input: Omit<ImportContactsInput, "file_content">, csv: CsvUpload): Promise<ImportContactsResult> {
   const { header, batches } = await openCsv(csv);
   const plan = planColumns(header, input.column_mappings);
 
@@ -191,10 +187,7 @@ export async function importContacts(
     await client.query("SET LOCAL work_mem = '64MB'");
     if (input.segment_id) {
       // KEY SHARE keeps the segment from being deleted before its memberships are written.
-      const segment = await client.query("SELECT 1 FROM segments WHERE id = $1 AND organization_id = $2 FOR KEY SHARE", [
-        input.segment_id,
-        ctx.organizationId,
-      ]);
+      const segment = await client.query("SELECT 1 FROM segments WHERE id = $1 AND organization_id = $2 FOR KEY SHARE", [input.segment_id, ctx.organizationId]);
       if (segment.rowCount === 0) throw invalidField("segment_id", "no such segment in this organization");
     }
     await client.query(STAGING_TABLE);
@@ -214,7 +207,10 @@ export async function importContacts(
     let staged = copied.staged - (await drop(DROP_REPEATS, [], REPEATED));
     if (copied.tagged) staged -= await drop(DROP_TOO_MANY_TAGS, [ctx.organizationId, limits.tags], TOO_MANY_TAGS);
     if (copied.withMetadata) staged -= await drop(DROP_TOO_MUCH_METADATA, [ctx.organizationId, limits.metadataKeys, limits.metadataBytes], TOO_MUCH_METADATA);
-    const errors = byRow(invalid.first, dropped.sort((a, b) => a.row - b.row));
+    const errors = byRow(
+      invalid.first,
+      dropped.sort((a, b) => a.row - b.row),
+    );
     const errorsTotal = invalid.total + droppedTotal;
     const updated = (await client.query(UPDATE_EXISTING, [ctx.organizationId])).rowCount ?? 0;
     // When every staged row was an existing contact there is nothing to create, and no need to look again.

@@ -44,9 +44,7 @@ async function filterSql(ctx: OrgContext, query: ListContactsQuery): Promise<Pri
   if (query.segment_id) {
     const segment = await db.segment.findFirst({ where: { id: query.segment_id, organization_id: ctx.organizationId }, select: { id: true } });
     if (!segment) throw invalidField("segment_id", "no such segment in this organization");
-    conditions.push(
-      Prisma.sql`EXISTS (SELECT 1 FROM segment_contacts sc WHERE sc.segment_id = ${segment.id}::uuid AND sc.contact_id = c.id)`,
-    );
+    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM segment_contacts sc WHERE sc.segment_id = ${segment.id}::uuid AND sc.contact_id = c.id)`);
   }
   return Prisma.join(conditions, " AND ");
 }
@@ -73,7 +71,7 @@ export async function listContacts(ctx: OrgContext, query: ListContactsQuery, pa
 }
 
 // The timestamp format of JSON.stringify(Date): UTC with milliseconds.
-const ISO = "'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'";
+const ISO = '\'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\'';
 const iso = (column: string) => Prisma.raw(`to_char(${column} AT TIME ZONE 'UTC', ${ISO})`);
 
 /**

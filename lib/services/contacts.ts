@@ -2,12 +2,7 @@ import type { OrgContext } from "@/lib/api/context";
 import { AppError, notFound } from "@/lib/api/errors";
 import { db, Prisma } from "@/lib/db";
 import type { Contact } from "@/lib/generated/prisma/client";
-import type {
-  BulkContactsInput,
-  CheckEmailsInput,
-  CreateContactInput,
-  UpdateContactInput,
-} from "@/lib/schemas/contacts";
+import type { BulkContactsInput, CheckEmailsInput, CreateContactInput, UpdateContactInput } from "@/lib/schemas/contacts";
 import { normalizeEmail } from "@/lib/schemas/common";
 import { emitContactEvents } from "@/lib/webhooks/emit-contact-events";
 import { emitEvent } from "@/lib/webhooks/emit-event";
@@ -49,8 +44,7 @@ const suppressionOf = (client: DbClient, organizationId: string, email: string):
     select: { reason: true, created_at: true },
   });
 
-const duplicateEmail = () =>
-  new AppError("CONFLICT", "A contact with this email already exists", [{ path: "email", message: "is already a contact" }]);
+const duplicateEmail = () => new AppError("CONFLICT", "A contact with this email already exists", [{ path: "email", message: "is already a contact" }]);
 
 const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 

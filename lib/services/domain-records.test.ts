@@ -78,7 +78,11 @@ describe("domain records", () => {
     expect(records.dkim).toMatchObject({ status: "mismatch", found: ["v=DKIM1; k=rsa; p=AAAAnotours"] });
     expect(records.return_path).toMatchObject({ status: "mismatch", found: ["5 mx.elsewhere.example"] });
     expect(result.warnings).toEqual([
-      expect.objectContaining({ code: "SPF_CONFLICT", found: ["v=spf1 include:other-provider.example -all"], message: expect.stringContaining("ip4:192.0.2.10") }),
+      expect.objectContaining({
+        code: "SPF_CONFLICT",
+        found: ["v=spf1 include:other-provider.example -all"],
+        message: expect.stringContaining("ip4:192.0.2.10"),
+      }),
     ]);
 
     // Two SPF records, even if one is ours, are a permanent error for receivers.
@@ -96,7 +100,9 @@ describe("domain records", () => {
 
   it("re-checks verified domains daily: a record that disappears stops signing and is sent as domain.updated", async () => {
     const org = await api.createTestOrg();
-    await db.webhook.create({ data: { organization_id: org.organizationId, url: "https://hooks.example.com/d", events: ["domain.updated"], secret_encrypted: "x" } });
+    await db.webhook.create({
+      data: { organization_id: org.organizationId, url: "https://hooks.example.com/d", events: ["domain.updated"], secret_encrypted: "x" },
+    });
     const created = (await org.owner.api.post("/v1/domains", { name: "daily.example.com" })).body;
     publish(created.records);
     await org.owner.api.post(`/v1/domains/${created.id}/verify`);

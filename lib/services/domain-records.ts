@@ -26,7 +26,12 @@ const suggestedDmarc = (domain: Pick<Domain, "name">) => `v=DMARC1; p=none; rua=
 export function expectedRecords(domain: DomainFields): ExpectedRecord[] {
   const records: ExpectedRecord[] = [{ type: "TXT", name: ownershipName(domain), value: ownershipValue(domain), purpose: "ownership" }];
   if (domain.dkim_public_key) {
-    records.push({ type: "TXT", name: `${domain.dkim_selector}._domainkey.${domain.name}`, value: `v=DKIM1; k=rsa; p=${domain.dkim_public_key}`, purpose: "dkim" });
+    records.push({
+      type: "TXT",
+      name: `${domain.dkim_selector}._domainkey.${domain.name}`,
+      value: `v=DKIM1; k=rsa; p=${domain.dkim_public_key}`,
+      purpose: "dkim",
+    });
   }
   const host = returnPathHost(domain);
   records.push(
@@ -54,7 +59,10 @@ const tags = (value: string) =>
 type Looked = { values: string[]; error: string | null };
 
 function judge(lookup: Looked, matches: (value: string) => boolean, relevant: (value: string) => boolean = () => true): Omit<RecordCheck, "checked_at"> {
-  const found = lookup.values.filter(relevant).slice(0, 10).map((v) => v.slice(0, 1000));
+  const found = lookup.values
+    .filter(relevant)
+    .slice(0, 10)
+    .map((v) => v.slice(0, 1000));
   if (lookup.values.some(matches)) return { status: "verified", found, reason: null };
   if (lookup.error) return { status: "pending", found, reason: lookup.error };
   if (found.length === 0) return { status: "pending", found, reason: "no matching record found" };
@@ -91,7 +99,13 @@ export async function checkRecords(domain: DomainFields): Promise<{ records: Rec
   const dkimKey = domain.dkim_public_key ?? "";
   const records: Record<RecordPurpose, RecordCheck> = {
     ownership: stamp(judge(ownership, (v) => v.trim() === ownershipValue(domain))),
-    dkim: stamp(judge(dkim, (v) => tags(v).get("p") === dkimKey && dkimKey !== "", (v) => /(^|;)\s*(v=DKIM1|p=)/i.test(v))),
+    dkim: stamp(
+      judge(
+        dkim,
+        (v) => tags(v).get("p") === dkimKey && dkimKey !== "",
+        (v) => /(^|;)\s*(v=DKIM1|p=)/i.test(v),
+      ),
+    ),
     return_path: stamp(
       judge(
         { values: mx.values.map((r) => `${r.priority} ${r.exchange}`), error: mx.error },
@@ -116,7 +130,11 @@ export async function checkRecords(domain: DomainFields): Promise<{ records: Rec
     });
   }
   if (dmarcRecords.length > 1) {
-    warnings.push({ code: "DMARC_MULTIPLE", message: `_dmarc.${domain.name} has ${dmarcRecords.length} DMARC records; receivers then ignore all of them. Keep one.`, found: dmarcRecords });
+    warnings.push({
+      code: "DMARC_MULTIPLE",
+      message: `_dmarc.${domain.name} has ${dmarcRecords.length} DMARC records; receivers then ignore all of them. Keep one.`,
+      found: dmarcRecords,
+    });
   }
   return { records, warnings };
 }
@@ -141,7 +159,8 @@ export function mergeChecks(previous: RecordChecks, next: Awaited<ReturnType<typ
 export function vouchedChecks(domain: DomainFields): RecordChecks {
   const now = new Date().toISOString();
   const records: Partial<Record<RecordPurpose, RecordCheck>> = {};
-  for (const record of expectedRecords(domain)) records[record.purpose] = { status: "verified", found: [record.value], reason: "vouched for by an operator", checked_at: now };
+  for (const record of expectedRecords(domain))
+    records[record.purpose] = { status: "verified", found: [record.value], reason: "vouched for by an operator", checked_at: now };
   return { records, warnings: [] };
 }
 

@@ -36,7 +36,13 @@ function serialize(domain: Domain) {
     return_path: returnPathHost(domain),
     records: expectedRecords(domain).map((record) => {
       const check = checks.records?.[record.purpose];
-      return { ...record, status: check?.status ?? ("pending" as const), found: check?.found ?? [], reason: check?.reason ?? null, checked_at: check?.checked_at ?? null };
+      return {
+        ...record,
+        status: check?.status ?? ("pending" as const),
+        found: check?.found ?? [],
+        reason: check?.reason ?? null,
+        checked_at: check?.checked_at ?? null,
+      };
     }),
     warnings: checks.warnings ?? [],
     dkim_signing: domain.dkim_verified_at !== null,
@@ -83,7 +89,13 @@ export async function addDomain(organizationId: string, rawName: string, options
       data: {
         ...fields,
         // Operators vouch for every record, so the domain signs and uses its return path at once.
-        ...(options.verified && { status: "verified", verified_at: now, dkim_verified_at: now, return_path_verified_at: now, record_checks: vouchedChecks(fields) }),
+        ...(options.verified && {
+          status: "verified",
+          verified_at: now,
+          dkim_verified_at: now,
+          return_path_verified_at: now,
+          record_checks: vouchedChecks(fields),
+        }),
       },
     });
     return serialize(row);
@@ -183,7 +195,11 @@ export async function verifyDomain(ctx: OrgContext, id: string) {
       found,
       checked_name: ownershipName(row),
       expected_value: ownershipValue(row),
-      reason: found ? null : ownership?.status === "mismatch" ? "TXT records were found, but none has the expected value" : (ownership?.reason ?? "no TXT record found"),
+      reason: found
+        ? null
+        : ownership?.status === "mismatch"
+          ? "TXT records were found, but none has the expected value"
+          : (ownership?.reason ?? "no TXT record found"),
     },
   };
 }

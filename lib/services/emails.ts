@@ -47,7 +47,6 @@ export const emailSelect = {
   opens: true,
 } satisfies Prisma.EmailSelect;
 
-
 export type EmailListPage = { mode: "page"; page: number; limit: number } | ({ mode: "cursor" } & CursorParams);
 
 // Prisma's `contains`/`endsWith` pass LIKE wildcards through; a filter value is matched literally.

@@ -39,7 +39,13 @@ describe("confirming an inbox's sender address over SMTP", () => {
   const lastMail = () => sink.messages[sink.messages.length - 1];
 
   it("mails the link through the inbox's own server; following it verifies the inbox, once", async () => {
-    expect((await inbox()).verification).toEqual({ status: "unverified", method: null, confirmed_at: null, confirmation_sent_at: null, confirmation_expires_at: null });
+    expect((await inbox()).verification).toEqual({
+      status: "unverified",
+      method: null,
+      confirmed_at: null,
+      confirmation_sent_at: null,
+      confirmation_expires_at: null,
+    });
 
     const sent = await sendConfirmation();
     expect(sent.status).toBe(200);
@@ -57,7 +63,12 @@ describe("confirming an inbox's sender address over SMTP", () => {
     expect(JSON.stringify(row)).not.toContain(token);
 
     // The page shows what would be confirmed, and opening it confirms nothing.
-    expect(await describeSenderConfirmation(token)).toEqual({ state: "valid", address: "ada@ada-mail.example", inboxName: "Ada", organizationName: "Ada's Bakery" });
+    expect(await describeSenderConfirmation(token)).toEqual({
+      state: "valid",
+      address: "ada@ada-mail.example",
+      inboxName: "Ada",
+      organizationName: "Ada's Bakery",
+    });
     expect((await inbox()).verification.status).toBe("pending");
 
     expect(await confirmSender(token)).toEqual({ state: "confirmed", address: "ada@ada-mail.example" });

@@ -76,7 +76,13 @@ async function assertReachable(servers: { path: string; server: Server | null }[
 
 export async function createInbox(ctx: OrgContext, input: CreateInboxInput, policy = defaultOutboundPolicy()) {
   const { smtp, imap } = input;
-  await assertReachable([{ path: "smtp.host", server: smtp }, { path: "imap.host", server: imap ?? null }], policy);
+  await assertReachable(
+    [
+      { path: "smtp.host", server: smtp },
+      { path: "imap.host", server: imap ?? null },
+    ],
+    policy,
+  );
   const row = await db.inbox.create({
     data: {
       organization_id: ctx.organizationId,
@@ -181,7 +187,8 @@ export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInbo
       { path: "smtp.host", server: smtpChanged ? { host: smtp?.host ?? current.smtp_host, port: smtp?.port ?? current.smtp_port } : null },
       {
         path: "imap.host",
-        server: imapChanged && (imap?.host ?? current.imap_host) ? { host: (imap?.host ?? current.imap_host)!, port: imap?.port ?? current.imap_port ?? 993 } : null,
+        server:
+          imapChanged && (imap?.host ?? current.imap_host) ? { host: (imap?.host ?? current.imap_host)!, port: imap?.port ?? current.imap_port ?? 993 } : null,
       },
     ],
     policy,

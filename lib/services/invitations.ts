@@ -194,7 +194,10 @@ export async function resendInvitation(ctx: OrgContext, id: string) {
       const current = await tx.invitation.findFirst({ where: { id: invitation.id, organization_id: ctx.organizationId } });
       if (!current || current.status !== "pending") throw new AppError("INVITATION_NOT_PENDING", "This invitation is no longer pending");
       const wait = (current.resend_window_started_at?.getTime() ?? Date.now()) + DAY_MS - Date.now();
-      throw rateLimited(`This invitation was already resent ${limit} times today. Try again in ${Math.max(1, Math.ceil(wait / 3_600_000))} hours.`, wait / 1000);
+      throw rateLimited(
+        `This invitation was already resent ${limit} times today. Try again in ${Math.max(1, Math.ceil(wait / 3_600_000))} hours.`,
+        wait / 1000,
+      );
     }
     await recordAudit(ctx, { action: "invitation.resent", target: { type: "invitation", id: invitation.id }, details: { email: invitation.email } }, tx);
   });

@@ -18,9 +18,21 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*(\|\s*[^{}]*?)?\s*\
 const ANCHOR_HREF = /<a\b[^>]*?\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
 const IMG = /<img\b[^>]*>/gi;
 
-const decode = (value: string) => value.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").trim();
+const decode = (value: string) =>
+  value
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .trim();
 
-type Content = { subject: string; previewText: string | null; html: string | null; text: string | null; marketing: boolean; audience: { segmentId: string; topicId: string | null } | null };
+type Content = {
+  subject: string;
+  previewText: string | null;
+  html: string | null;
+  text: string | null;
+  marketing: boolean;
+  audience: { segmentId: string; topicId: string | null } | null;
+};
 
 const check = (id: PresendCheck["id"], status: PresendCheck["status"], title: string, message: string, items: string[] = []): PresendCheck => ({
   id,
@@ -52,7 +64,14 @@ function linkCheck(html: string): PresendCheck {
     const href = decode(match[1] ?? match[2] ?? match[3] ?? "");
     if (!resolves(href)) broken.add(href || "(empty link)");
   }
-  if (broken.size) return check("links", "error", "Links that go nowhere", `${broken.size} link${broken.size === 1 ? "" : "s"} do not lead to a web address (http or https).`, [...broken]);
+  if (broken.size)
+    return check(
+      "links",
+      "error",
+      "Links that go nowhere",
+      `${broken.size} link${broken.size === 1 ? "" : "s"} do not lead to a web address (http or https).`,
+      [...broken],
+    );
   return check("links", "pass", "Links", count ? `All ${count} links lead to web addresses.` : "The email has no links.");
 }
 
@@ -64,7 +83,14 @@ function altCheck(html: string): PresendCheck {
     const alt = /\salt\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(tag);
     if (!alt || !(alt[1] ?? alt[2] ?? "").trim()) missing.push(/\ssrc\s*=\s*["']([^"']*)["']/i.exec(tag)?.[1] ?? "(image)");
   }
-  if (missing.length) return check("image_alt", "warning", "Images without alt text", `${missing.length} image${missing.length === 1 ? " has" : "s have"} no alternative text: people who block images or use a screen reader see nothing.`, missing);
+  if (missing.length)
+    return check(
+      "image_alt",
+      "warning",
+      "Images without alt text",
+      `${missing.length} image${missing.length === 1 ? " has" : "s have"} no alternative text: people who block images or use a screen reader see nothing.`,
+      missing,
+    );
   return check("image_alt", "pass", "Image descriptions", count ? "Every image has alternative text." : "The email has no images.");
 }
 
@@ -83,13 +109,25 @@ async function placeholderCheck(ctx: OrgContext, content: Content): Promise<Pres
   const names = [...bare].slice(0, 50);
   if (!names.length) return check("placeholders", "pass", "Placeholders", "Every placeholder has a fallback, or the email has none.");
   if (!content.audience) {
-    return check("placeholders", "warning", "Placeholders without a fallback", "Choose an audience to count the recipients who lack them; meanwhile add a fallback, e.g. {{first_name|there}}.", names);
+    return check(
+      "placeholders",
+      "warning",
+      "Placeholders without a fallback",
+      "Choose an audience to count the recipients who lack them; meanwhile add a fallback, e.g. {{first_name|there}}.",
+      names,
+    );
   }
   const audience = audienceCondition({ organizationId: ctx.organizationId, ...content.audience });
   const counts = Prisma.join(names.map((name, i) => Prisma.sql`count(*) FILTER (WHERE ${missingCondition(name)})::int AS ${Prisma.raw(`"m${i}"`)}`));
   const [row] = await db.$queryRaw<Record<string, number>[]>`SELECT count(*)::int AS total, ${counts} FROM contacts c WHERE ${audience}`;
   const lacking = names.map((name, i) => ({ name, missing: row[`m${i}`] })).filter((p) => p.missing > 0);
-  if (!lacking.length) return check("placeholders", "pass", "Placeholders", `Every one of the ${row.total} recipients has a value for ${names.map((n) => `{{${n}}}`).join(", ")}.`);
+  if (!lacking.length)
+    return check(
+      "placeholders",
+      "pass",
+      "Placeholders",
+      `Every one of the ${row.total} recipients has a value for ${names.map((n) => `{{${n}}}`).join(", ")}.`,
+    );
   return check(
     "placeholders",
     "warning",
@@ -116,7 +154,11 @@ async function spamCheck(content: Content, html: string | null, text: string): P
 
 async function runChecks(ctx: OrgContext, content: Content): Promise<PresendChecks> {
   const checks: PresendCheck[] = [];
-  checks.push(content.subject.trim() ? check("subject", "pass", "Subject", "The email has a subject.") : check("subject", "error", "Empty subject", "Write a subject: inboxes show it first."));
+  checks.push(
+    content.subject.trim()
+      ? check("subject", "pass", "Subject", "The email has a subject.")
+      : check("subject", "error", "Empty subject", "Write a subject: inboxes show it first."),
+  );
   checks.push(
     content.previewText?.trim()
       ? check("preview_text", "pass", "Preview text", "Inboxes show it beside the subject.")
@@ -129,19 +171,32 @@ async function runChecks(ctx: OrgContext, content: Content): Promise<PresendChec
     checks.push(
       linked
         ? check("unsubscribe", "pass", "Unsubscribe link", "The content has its own unsubscribe link.")
-        : check("unsubscribe", "warning", "No unsubscribe link in the content", "Marketing mail must let people unsubscribe: a plain line with the link is added at the bottom. Add a footer block to place it yourself."),
+        : check(
+            "unsubscribe",
+            "warning",
+            "No unsubscribe link in the content",
+            "Marketing mail must let people unsubscribe: a plain line with the link is added at the bottom. Add a footer block to place it yourself.",
+          ),
     );
   }
   checks.push(linkCheck(html));
   checks.push(altCheck(html));
   checks.push(await placeholderCheck(ctx, content));
   // Measured as sent: placeholders at their fallbacks, preheader and footer added.
-  const sample = renderEmail({ subject: content.subject, html: content.html, text: content.text, previewText: content.previewText }, { values: () => undefined, unsubscribeUrl: content.marketing ? "https://example.com/u/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" : null });
+  const sample = renderEmail(
+    { subject: content.subject, html: content.html, text: content.text, previewText: content.previewText },
+    { values: () => undefined, unsubscribeUrl: content.marketing ? "https://example.com/u/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" : null },
+  );
   const bytes = Buffer.byteLength(sample.html ?? "", "utf8");
   const kb = Math.round(bytes / 102.4) / 10;
   checks.push(
     bytes > SIZE_LIMIT_BYTES
-      ? check("size", "warning", "Too large for Gmail", `The HTML is ${kb} KB: Gmail clips messages over 102 KB behind a "View entire message" link, hiding the rest and the unsubscribe link.`)
+      ? check(
+          "size",
+          "warning",
+          "Too large for Gmail",
+          `The HTML is ${kb} KB: Gmail clips messages over 102 KB behind a "View entire message" link, hiding the rest and the unsubscribe link.`,
+        )
       : check("size", "pass", "Size", `The HTML is ${kb} KB (Gmail clips at 102 KB).`),
   );
   checks.push(await spamCheck(content, sample.html, sample.text));

@@ -82,10 +82,16 @@ export async function deleteSegment(ctx: OrgContext, id: string) {
     await tx.$executeRaw`
       UPDATE broadcasts b
       SET sequence_exit_conditions = b.sequence_exit_conditions
-        || ${Prisma.join(EXIT_CONDITION_KEYS.map((key) => exitListWithout(key, target)), " || ")}
+        || ${Prisma.join(
+          EXIT_CONDITION_KEYS.map((key) => exitListWithout(key, target)),
+          " || ",
+        )}
       WHERE b.organization_id = ${ctx.organizationId}::uuid
         AND jsonb_typeof(b.sequence_exit_conditions) = 'object'
-        AND (${Prisma.join(EXIT_CONDITION_KEYS.map((key) => exitListHas(key, target)), " OR ")})`;
+        AND (${Prisma.join(
+          EXIT_CONDITION_KEYS.map((key) => exitListHas(key, target)),
+          " OR ",
+        )})`;
     await tx.segment.delete({ where: { id: target } });
   }, TRANSACTION);
   return { success: true };

@@ -2,7 +2,11 @@ import type { OrgContext } from "@/lib/api/context";
 import { AppError } from "@/lib/api/errors";
 import { db } from "@/lib/db";
 
-export const domainOf = (email: string) => email.slice(email.lastIndexOf("@") + 1).trim().toLowerCase();
+export const domainOf = (email: string) =>
+  email
+    .slice(email.lastIndexOf("@") + 1)
+    .trim()
+    .toLowerCase();
 
 /** A sender address must be at a verified domain of the organization (400 DOMAIN_NOT_VERIFIED). */
 export async function assertVerifiedSenderDomain(ctx: OrgContext, email: string, path: string): Promise<void> {

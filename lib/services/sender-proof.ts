@@ -99,7 +99,8 @@ export async function assertProvenSender(client: DbClient, ctx: OrgContext, addr
     });
     if (inboxes.length > 0) return;
   }
-  const alternative = "relay" in via ? "" : "inbox" in via ? " nor the from address of the inbox it is sent through" : " nor the from address of a verified inbox";
+  const alternative =
+    "relay" in via ? "" : "inbox" in via ? " nor the from address of the inbox it is sent through" : " nor the from address of a verified inbox";
   throw new AppError("DOMAIN_NOT_VERIFIED", `${domainOf(address)} is not a verified domain of this organization${alternative}`, [
     { path, message: "relay" in via ? "must be at a verified domain" : `must be at a verified domain or the address of a verified inbox` },
   ]);

@@ -30,7 +30,10 @@ async function findInbox(ctx: OrgContext, id: string | null | undefined): Promis
  * The sender a real send would use, held to the same rules: through an inbox (the one chosen, or
  * the first of a rotation, under its own identity) or through the relay from a verified domain.
  */
-async function senderOf(ctx: OrgContext, fields: { from_email: string | null; from_name: string | null; reply_to: string | null; inbox_id: string | null; inbox_ids?: string[] }): Promise<Sender> {
+async function senderOf(
+  ctx: OrgContext,
+  fields: { from_email: string | null; from_name: string | null; reply_to: string | null; inbox_id: string | null; inbox_ids?: string[] },
+): Promise<Sender> {
   const rotation = fields.inbox_ids?.length ? await findInbox(ctx, fields.inbox_ids[0]) : null;
   if (rotation) {
     await assertInboxesVerified(db, ctx, [{ id: rotation.id, path: "inbox_ids.0" }]);

@@ -115,8 +115,7 @@ export async function listWebhookDeliveries(ctx: OrgContext, webhookId: string, 
   const where = { organization_id: ctx.organizationId, webhook_id: webhookId };
   return cursorPage(
     page,
-    (args) =>
-      db.webhookDelivery.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take, select: deliverySelect }),
+    (args) => db.webhookDelivery.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take, select: deliverySelect }),
     (id) => db.webhookDelivery.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
   );
 }

@@ -1,7 +1,6 @@
 import { replacePlaceholders } from "./variables";
 
-const escapeHtml = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const escapeHtml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 // A reviewer sees what a recipient without data would see: the fallback where one is written,
 // otherwise a visible marker, so a forgotten fallback stands out instead of vanishing.

@@ -8,11 +8,9 @@ export type RenderSource = { subject: string; html: string | null; text: string 
 
 export type RenderedEmail = { subject: string; html: string | null; text: string };
 
-const escapeHtml = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const escapeHtml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
-const scalar = (value: unknown) =>
-  typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : undefined;
+const scalar = (value: unknown) => (typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : undefined);
 
 function lookup(root: unknown, path: string): string | undefined {
   let current = root;
@@ -80,7 +78,9 @@ export function renderEmail(source: RenderSource, options: { values: Placeholder
     if (value === undefined || value === "") return fallback ?? "";
     return escape ? escapeHtml(value) : value;
   };
-  const subject = replacePlaceholders(source.subject, fill(false)).replace(/[\r\n]+/g, " ").trim();
+  const subject = replacePlaceholders(source.subject, fill(false))
+    .replace(/[\r\n]+/g, " ")
+    .trim();
   let html = source.html ? replacePlaceholders(source.html, fill(true)) : null;
   let text = source.text ? replacePlaceholders(source.text, fill(false)) : html ? htmlToText(html) : "";
   const previewText = source.previewText ? replacePlaceholders(source.previewText, fill(false)).trim() : "";

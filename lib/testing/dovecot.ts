@@ -46,7 +46,12 @@ export async function startDovecot(users: Record<string, string>): Promise<Dovec
   mkdirSync(home);
   // Mail is kept as "nobody"; the maildirs are created by that user on first use.
   chmodSync(home, 0o1777);
-  writeFileSync(path.join(dir, "passwd"), Object.entries(users).map(([user, password]) => `${user}:{PLAIN}${password}\n`).join(""));
+  writeFileSync(
+    path.join(dir, "passwd"),
+    Object.entries(users)
+      .map(([user, password]) => `${user}:{PLAIN}${password}\n`)
+      .join(""),
+  );
   const port = await freePort();
   const config = path.join(dir, "dovecot.conf");
   writeFileSync(

@@ -33,7 +33,9 @@ export function rawDsn(input: DsnInput): string {
     `--${boundary}`,
     "Content-Type: text/plain; charset=us-ascii",
     "",
-    input.action === "delivered" ? "Your message was delivered." : "This is the mail system at host relay.example. I'm sorry to have to inform you that your message could not be delivered.",
+    input.action === "delivered"
+      ? "Your message was delivered."
+      : "This is the mail system at host relay.example. I'm sorry to have to inform you that your message could not be delivered.",
     `--${boundary}`,
     "Content-Type: message/delivery-status",
     "",

@@ -23,7 +23,10 @@ export async function addSegment(organizationId: string, name: string, contactId
   return segment.id;
 }
 
-export async function addInbox(organizationId: string, fields: { from_email?: string; imap?: { host: string; port: number; username: string; password_encrypted: string } } = {}) {
+export async function addInbox(
+  organizationId: string,
+  fields: { from_email?: string; imap?: { host: string; port: number; username: string; password_encrypted: string } } = {},
+) {
   return db.inbox.create({
     data: {
       organization_id: organizationId,
@@ -97,7 +100,13 @@ export async function addSentFirstEmail(
 ) {
   const id = randomUUID();
   const thread = await db.thread.create({
-    data: { organization_id: broadcast.organization_id, subject: broadcast.subject, contact_id: contact.id, inbox_id: broadcast.inbox_id, broadcast_id: broadcast.id },
+    data: {
+      organization_id: broadcast.organization_id,
+      subject: broadcast.subject,
+      contact_id: contact.id,
+      inbox_id: broadcast.inbox_id,
+      broadcast_id: broadcast.id,
+    },
   });
   await db.email.create({
     data: {
@@ -123,7 +132,16 @@ export async function addSentFirstEmail(
 }
 
 /** A raw RFC 822 reply to a message, as a mail client would write it. */
-export function rawReply(options: { from: string; to: string; subject: string; inReplyTo?: string; references?: string[]; body?: string; messageId?: string; headers?: string[] }) {
+export function rawReply(options: {
+  from: string;
+  to: string;
+  subject: string;
+  inReplyTo?: string;
+  references?: string[];
+  body?: string;
+  messageId?: string;
+  headers?: string[];
+}) {
   const lines = [
     `From: ${options.from}`,
     `To: ${options.to}`,

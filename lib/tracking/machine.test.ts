@@ -25,7 +25,12 @@ describe("machineReason", () => {
     expect(machineReason(person("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"))).toBe("bot");
     expect(machineReason({ userAgent: null, ip: null })).toBe("no_user_agent");
     expect(machineReason(person("   "))).toBe("no_user_agent");
-    for (const client of [THUNDERBIRD, OUTLOOK, CHROME, "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"]) {
+    for (const client of [
+      THUNDERBIRD,
+      OUTLOOK,
+      CHROME,
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+    ]) {
       expect(machineReason(person(client)), client).toBeNull();
     }
   });
@@ -64,7 +69,9 @@ describe("recording machine opens and clicks", () => {
 
   beforeEach(async () => {
     organizationId = (await createTestOrg()).organizationId;
-    broadcastId = (await db.broadcast.create({ data: { organization_id: organizationId, name: "B", subject: "S", from_email: "news@example.com", status: "sent" } })).id;
+    broadcastId = (
+      await db.broadcast.create({ data: { organization_id: organizationId, name: "B", subject: "S", from_email: "news@example.com", status: "sent" } })
+    ).id;
   });
 
   it("keeps a proxy's open flagged on the event, without opened_at or the broadcast's count; a person's open after it counts", async () => {
@@ -126,7 +133,10 @@ describe("recording machine opens and clicks", () => {
     const single = await sentEmail([LINKS[0]], sentAt);
     await click(single, LINKS[0], at(300));
     for (const id of [slow, quickSome, single]) {
-      expect((await events(id)).every((e) => !e.machine), id).toBe(true);
+      expect(
+        (await events(id)).every((e) => !e.machine),
+        id,
+      ).toBe(true);
       expect((await email(id)).clicked_at).toBeInstanceOf(Date);
     }
     expect((await broadcast()).clicked_count).toBe(3);

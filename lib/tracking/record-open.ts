@@ -32,7 +32,15 @@ export async function recordOpen(token: string, visitor: Visitor, at = new Date(
     }
     if (kept) {
       await tx.emailEvent.create({
-        data: { organization_id: email.organization_id, email_id: email.id, broadcast_id: email.broadcast_id, type: "opened", machine: machine !== null, data: entry, created_at: at },
+        data: {
+          organization_id: email.organization_id,
+          email_id: email.id,
+          broadcast_id: email.broadcast_id,
+          type: "opened",
+          machine: machine !== null,
+          data: entry,
+          created_at: at,
+        },
       });
       await emitEvent(tx, {
         organizationId: email.organization_id,

@@ -6,8 +6,7 @@ const id = "0b7a9c1e-3d2f-4a5b-8c6d-7e8f9a0b1c2d";
 const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /** Every token that differs from `token` in its last character only. */
-const lastCharacterVariants = (token: string) =>
-  [...alphabet].filter((c) => c !== token.at(-1)).map((c) => token.slice(0, -1) + c);
+const lastCharacterVariants = (token: string) => [...alphabet].filter((c) => c !== token.at(-1)).map((c) => token.slice(0, -1) + c);
 
 describe("signed tokens", () => {
   it("accept only their canonical spelling, never a variant in the last character's ignored bits", () => {

@@ -55,7 +55,9 @@ describe("tracking in sent broadcasts", () => {
     // The text part keeps the real link.
     expect(mail.parsed.text).toContain("https://example.com/launch?x=1&y=2");
 
-    const visit = new Request("http://localhost/", { headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.3.0" } });
+    const visit = new Request("http://localhost/", {
+      headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.3.0" },
+    });
     expect((await handleOpen(visit, tokenOf(pixel))).status).toBe(200);
     const click = await handleClick(visit, tokenOf(tracked[0]));
     expect(click.status).toBe(302);

@@ -111,10 +111,17 @@ describe("open and click tracking", () => {
 
   beforeEach(async () => {
     organizationId = (await createTestOrg()).organizationId;
-    broadcastId = (await db.broadcast.create({ data: { organization_id: organizationId, name: "B", subject: "S", from_email: "news@example.com", status: "sending" } })).id;
+    broadcastId = (
+      await db.broadcast.create({ data: { organization_id: organizationId, name: "B", subject: "S", from_email: "news@example.com", status: "sending" } })
+    ).id;
     webhookId = (
       await db.webhook.create({
-        data: { organization_id: organizationId, url: "https://hooks.example.com/", events: ["email.opened", "email.clicked"], secret_encrypted: sealSecret("whsec_AAAA") },
+        data: {
+          organization_id: organizationId,
+          url: "https://hooks.example.com/",
+          events: ["email.opened", "email.clicked"],
+          secret_encrypted: sealSecret("whsec_AAAA"),
+        },
       })
     ).id;
   });
@@ -184,7 +191,10 @@ describe("open and click tracking", () => {
     const clicked = (await events(id)).filter((e) => e.type === "clicked");
     expect(clicked.map((e) => (e.data as { url: string }).url)).toEqual(["https://example.com/pricing?a=1&b=2", "https://example.com/docs"]);
     const queued = await deliveries("email.clicked");
-    expect(queued.map((d) => (d.payload as { data: { link: string } }).data.link).sort()).toEqual(["https://example.com/docs", "https://example.com/pricing?a=1&b=2"]);
+    expect(queued.map((d) => (d.payload as { data: { link: string } }).data.link).sort()).toEqual([
+      "https://example.com/docs",
+      "https://example.com/pricing?a=1&b=2",
+    ]);
   });
 
   it("refuses to redirect anywhere that is not a link of that email", async () => {

@@ -28,4 +28,3 @@ export function emailEventData(email: EmailForEvent, extra: Record<string, unkno
     ...extra,
   };
 }
-

@@ -63,15 +63,36 @@ describe("POST /api/sign-up", () => {
       const result = await signUp(body);
       expect(result.status, JSON.stringify(body)).toBe(400);
       expect(result.body.code).toBe("VALIDATION_ERROR");
-      expect(result.body.details.map((d: { path: string }) => d.path), JSON.stringify(body)).toContain(field);
+      expect(
+        result.body.details.map((d: { path: string }) => d.path),
+        JSON.stringify(body),
+      ).toContain(field);
     }
-    const notJson = await POST(new Request("http://localhost/api/sign-up", { method: "POST", headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" }, body: "{not json" }));
+    const notJson = await POST(
+      new Request("http://localhost/api/sign-up", {
+        method: "POST",
+        headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" },
+        body: "{not json",
+      }),
+    );
     expect(notJson.status).toBe(400);
     expect((await notJson.json()).code).toBe("VALIDATION_ERROR");
-    const textPlain = await POST(new Request("http://localhost/api/sign-up", { method: "POST", headers: { "content-type": "text/plain", "sec-fetch-site": "same-origin" }, body: JSON.stringify({ name: "N", email, password: "password123" }) }));
+    const textPlain = await POST(
+      new Request("http://localhost/api/sign-up", {
+        method: "POST",
+        headers: { "content-type": "text/plain", "sec-fetch-site": "same-origin" },
+        body: JSON.stringify({ name: "N", email, password: "password123" }),
+      }),
+    );
     expect(textPlain.status).toBe(415);
     // Another site's page posting the form: refused before anything is read.
-    const crossSite = await POST(new Request("http://localhost/api/sign-up", { method: "POST", headers: { "content-type": "application/json", origin: "https://evil.test" }, body: JSON.stringify({ name: "N", email, password: "password123" }) }));
+    const crossSite = await POST(
+      new Request("http://localhost/api/sign-up", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://evil.test" },
+        body: JSON.stringify({ name: "N", email, password: "password123" }),
+      }),
+    );
     expect(crossSite.status).toBe(403);
     expect(await db.user.count({ where: { email } })).toBe(0);
   });

@@ -32,7 +32,17 @@ function Stat({ label, value, tone }: { label: string; value: number; tone: stri
 }
 
 /** What the import did, and each row it could not take, downloadable as CSV. */
-export function ImportResult({ result, fileName, segmentId, onAgain }: { result: ImportContactsResult; fileName: string; segmentId?: string; onAgain: () => void }) {
+export function ImportResult({
+  result,
+  fileName,
+  segmentId,
+  onAgain,
+}: {
+  result: ImportContactsResult;
+  fileName: string;
+  segmentId?: string;
+  onAgain: () => void;
+}) {
   return (
     <div className="flex flex-col gap-6">
       <Card>

@@ -72,7 +72,10 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
       );
       void queryClient.invalidateQueries({ queryKey: contactsKey });
       void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
-      toast.success("Import finished", `${result.created.toLocaleString()} created, ${result.updated.toLocaleString()} updated, ${result.skipped.toLocaleString()} skipped.`);
+      toast.success(
+        "Import finished",
+        `${result.created.toLocaleString()} created, ${result.updated.toLocaleString()} updated, ${result.skipped.toLocaleString()} skipped.`,
+      );
       onDone(result, values.segment_id || undefined);
     } catch (error) {
       setPhase(null);
@@ -139,7 +142,10 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
           <TableBody>
             {preview.headers.map((header, index) => {
               const rowErrors = errors.mappings?.[index];
-              const samples = preview.rows.map((row) => row[index]).filter((value) => value && value.trim()).slice(0, 3);
+              const samples = preview.rows
+                .map((row) => row[index])
+                .filter((value) => value && value.trim())
+                .slice(0, 3);
               const target = mappings[index]?.target;
               return (
                 <TableRow key={index} className="align-top">
@@ -147,7 +153,15 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
                     <span className="block truncate">{header || <span className="text-zinc-400">(no header)</span>}</span>
                   </TableCell>
                   <TableCell className="max-w-56 text-[13px] text-zinc-500">
-                    {samples.length ? samples.map((sample, i) => <span key={i} className="block truncate">{sample}</span>) : <span className="text-zinc-400">empty</span>}
+                    {samples.length ? (
+                      samples.map((sample, i) => (
+                        <span key={i} className="block truncate">
+                          {sample}
+                        </span>
+                      ))
+                    ) : (
+                      <span className="text-zinc-400">empty</span>
+                    )}
                   </TableCell>
                   <TableCell>
                     <NativeSelect
@@ -161,11 +175,24 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
                   <TableCell>
                     {target === "custom" ? (
                       <>
-                        <Input aria-label={`Property name for ${header}`} aria-invalid={rowErrors?.custom_key ? true : undefined} placeholder="e.g. company" {...form.register(`mappings.${index}.custom_key`)} />
+                        <Input
+                          aria-label={`Property name for ${header}`}
+                          aria-invalid={rowErrors?.custom_key ? true : undefined}
+                          placeholder="e.g. company"
+                          {...form.register(`mappings.${index}.custom_key`)}
+                        />
                         {rowErrors?.custom_key?.message && <p className="mt-1 text-[13px] font-medium text-red-600">{rowErrors.custom_key.message}</p>}
                       </>
                     ) : (
-                      <span className="text-[13px] text-zinc-400">{target === "ignore" ? "Not imported" : target === "tags" ? "Split on , or ;" : target === "subscribed" ? "yes/no, true/false, 1/0" : "—"}</span>
+                      <span className="text-[13px] text-zinc-400">
+                        {target === "ignore"
+                          ? "Not imported"
+                          : target === "tags"
+                            ? "Split on , or ;"
+                            : target === "subscribed"
+                              ? "yes/no, true/false, 1/0"
+                              : "—"}
+                      </span>
                     )}
                   </TableCell>
                 </TableRow>
@@ -183,11 +210,18 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
             <Controller
               control={form.control}
               name="handle_missing"
-              render={({ field }) => <RadioCards aria-labelledby="handle-missing-label" value={field.value} onValueChange={field.onChange} options={missingOptions} />}
+              render={({ field }) => (
+                <RadioCards aria-labelledby="handle-missing-label" value={field.value} onValueChange={field.onChange} options={missingOptions} />
+              )}
             />
             <p className="text-[13px] text-zinc-500">Contacts you already have are updated with the mapped columns either way.</p>
           </div>
-          <FormField label="Add to segment" error={errors.segment_id?.message} hint="Optional. Every imported contact, new or updated, joins it." className="max-w-md">
+          <FormField
+            label="Add to segment"
+            error={errors.segment_id?.message}
+            hint="Optional. Every imported contact, new or updated, joins it."
+            className="max-w-md"
+          >
             <NativeSelect options={segmentOptions} {...form.register("segment_id")} />
           </FormField>
         </CardBody>
@@ -286,7 +320,8 @@ export function ImportWizard() {
                       <p className="truncate text-sm font-medium text-zinc-900">{file.name}</p>
                       <p className="text-[13px] text-zinc-500">
                         {formatBytes(file.size)}
-                        {preview && ` · ${preview.rowCount.toLocaleString()} rows · ${preview.headers.length} columns · ${delimiterNames[preview.delimiter] ?? "custom"} separated`}
+                        {preview &&
+                          ` · ${preview.rowCount.toLocaleString()} rows · ${preview.headers.length} columns · ${delimiterNames[preview.delimiter] ?? "custom"} separated`}
                       </p>
                     </div>
                   </div>
@@ -296,12 +331,23 @@ export function ImportWizard() {
                       <Progress value={reading * 100} label="Reading the file" />
                     </div>
                   )}
-                  {readError && <Callout tone="danger" title="This file cannot be imported">{readError}</Callout>}
+                  {readError && (
+                    <Callout tone="danger" title="This file cannot be imported">
+                      {readError}
+                    </Callout>
+                  )}
                 </div>
               )}
             </CardBody>
           </Card>
-          {file && preview && <MappingForm key={file.name + file.size + file.lastModified} file={file} preview={preview} onDone={(result, segmentId) => setDone({ result, segmentId })} />}
+          {file && preview && (
+            <MappingForm
+              key={file.name + file.size + file.lastModified}
+              file={file}
+              preview={preview}
+              onDone={(result, segmentId) => setDone({ result, segmentId })}
+            />
+          )}
         </div>
       )}
     </>

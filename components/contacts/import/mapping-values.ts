@@ -8,7 +8,9 @@ export type ImportValues = { mappings: MappingRow[]; handle_missing: "create" | 
 /** The column_mappings for the mapped columns, with the index of each column in the file. */
 export function mappedColumns(headers: string[], mappings: MappingRow[]): { column: number; mapping: ColumnMapping }[] {
   return mappings.flatMap((row, column) =>
-    row.target === "ignore" ? [] : [{ column, mapping: { csv_column: headers[column], property_name: row.target === "custom" ? row.custom_key.trim() : row.target } }],
+    row.target === "ignore"
+      ? []
+      : [{ column, mapping: { csv_column: headers[column], property_name: row.target === "custom" ? row.custom_key.trim() : row.target } }],
   );
 }
 
@@ -30,7 +32,8 @@ export function mappingResolver(headers: string[]): Resolver<ImportValues> {
       if (row.target === "custom") {
         const key = row.custom_key.trim();
         if (!key) return setRow(index, "custom_key", "Name the property");
-        if ((contactProperties as readonly string[]).includes(key)) return setRow(index, "custom_key", `Choose "${targetLabels[key as ImportTarget]}" in the list instead`);
+        if ((contactProperties as readonly string[]).includes(key))
+          return setRow(index, "custom_key", `Choose "${targetLabels[key as ImportTarget]}" in the list instead`);
         if (seen.has(`custom:${key}`)) return setRow(index, "custom_key", "Another column already uses this name");
         seen.set(`custom:${key}`, index);
         return;

@@ -43,7 +43,8 @@ export function readCsv(file: File, onProgress: (share: number) => void): Promis
       },
       complete: () => {
         onProgress(1);
-        if (!headers || headers.length === 0 || headers.every((h) => h === "")) reject(new Error("The file has no header row. The first line must name the columns."));
+        if (!headers || headers.length === 0 || headers.every((h) => h === ""))
+          reject(new Error("The file has no header row. The first line must name the columns."));
         else resolve({ headers, rows, rowCount, delimiter });
       },
       error: (error) => reject(new Error(`Could not read the file: ${error.message}`)),

@@ -43,7 +43,11 @@ function apiErrorFrom(status: number, text: string): ApiError {
  */
 export async function uploadImport(request: ImportRequest, onPhase: (phase: ImportPhase) => void): Promise<ImportContactsResult> {
   const pieces = await base64Pieces(request.file, (share) => onPhase({ phase: "encoding", share }));
-  const rest = JSON.stringify({ column_mappings: request.column_mappings, handle_missing: request.handle_missing, ...(request.segment_id ? { segment_id: request.segment_id } : {}) });
+  const rest = JSON.stringify({
+    column_mappings: request.column_mappings,
+    handle_missing: request.handle_missing,
+    ...(request.segment_id ? { segment_id: request.segment_id } : {}),
+  });
   const body = new Blob(['{"file_content":"', ...pieces, '",', rest.slice(1)], { type: "application/json" });
 
   return new Promise((resolve, reject) => {

@@ -30,7 +30,10 @@ describe("API keys", () => {
     const before = await db.apiKey.count({ where: { organization_id: org.organizationId } });
     for (const body of [{}, { name: null }, { name: 42 }, { name: "x".repeat(201) }, { name: "a\u0000b" }]) {
       const refused = expectError(await org.owner.api.post("/v1/api-keys", body), 400, "VALIDATION_ERROR");
-      expect(refused.details?.map((d) => d.path), JSON.stringify(body).slice(0, 40)).toEqual(["name"]);
+      expect(
+        refused.details?.map((d) => d.path),
+        JSON.stringify(body).slice(0, 40),
+      ).toEqual(["name"]);
     }
     expect(await db.apiKey.count({ where: { organization_id: org.organizationId } })).toBe(before);
     expect((await org.owner.api.post("/v1/api-keys", { name: "x".repeat(200) })).status).toBe(201);
@@ -111,7 +114,14 @@ describe("API keys", () => {
     const back = await fresh.owner.api.get(`/v1/api-keys?limit=2&before=${second.body.data[0].id}`);
     expect(back.body.data.map((k: { id: string }) => k.id)).toEqual(first.body.data.map((k: { id: string }) => k.id));
     expect(back.body.has_more).toBe(false);
-    for (const query of ["limit=0", "limit=101", "limit=abc", "after=zzz", `after=${randomId()}`, `after=${all.body.data[0].id}&before=${all.body.data[1].id}`]) {
+    for (const query of [
+      "limit=0",
+      "limit=101",
+      "limit=abc",
+      "after=zzz",
+      `after=${randomId()}`,
+      `after=${all.body.data[0].id}&before=${all.body.data[1].id}`,
+    ]) {
       const result = await fresh.owner.api.get(`/v1/api-keys?${query}`);
       expect(result.status, query).toBe(422);
       expect(result.body).toMatchObject({ name: "validation_error", statusCode: 422 });

@@ -42,7 +42,11 @@ describe("GET /v1/audit-log", () => {
 
   it("pages with cursors like the other lists, and refuses bad cursors with the 422 body", async () => {
     const org = await createTestOrg();
-    for (let i = 0; i < 5; i++) await recordAudit({ organizationId: org.organizationId, userId: org.owner.userId }, { action: "webhook.created", target: { type: "webhook", id: `${i}` } });
+    for (let i = 0; i < 5; i++)
+      await recordAudit(
+        { organizationId: org.organizationId, userId: org.owner.userId },
+        { action: "webhook.created", target: { type: "webhook", id: `${i}` } },
+      );
     const first = await org.owner.api.get("/v1/audit-log?limit=2&action=webhook.created");
     expect(first.body.data.map((e: { target_id: string }) => e.target_id)).toEqual(["4", "3"]);
     expect(first.body.has_more).toBe(true);

@@ -121,7 +121,11 @@ describe("sending broadcasts", () => {
     expect(await jobOf(id)).toBeUndefined();
     expect(await startBroadcast(id)).toBe("skipped");
     expect(await db.email.count({ where: { broadcast_id: id } })).toBe(0);
-    expect((await org.owner.api.get(`/v1/broadcasts/${id}/status`)).body).toMatchObject({ status: "cancelled", sending: false, reasons: [{ code: "CANCELLED" }] });
+    expect((await org.owner.api.get(`/v1/broadcasts/${id}/status`)).body).toMatchObject({
+      status: "cancelled",
+      sending: false,
+      reasons: [{ code: "CANCELLED" }],
+    });
     expectError(await org.owner.api.post(`/v1/broadcasts/${id}/cancel`), 400, "BROADCAST_NOT_CANCELLABLE");
     expectError(await org.owner.api.post(`/v1/broadcasts/${id}/send`), 400, "BROADCAST_NOT_EDITABLE");
   });

@@ -23,8 +23,7 @@ const addInbox = (target: TestOrg, fields: { name?: string; from_email?: string;
 
 const addSegment = (target: TestOrg) => db.segment.create({ data: { organization_id: target.organizationId, name: "Segment" } });
 const addTopic = (target: TestOrg) => db.topic.create({ data: { organization_id: target.organizationId, name: "Topic" } });
-const addTemplate = (target: TestOrg) =>
-  db.template.create({ data: { organization_id: target.organizationId, name: "Template", subject: "Subject" } });
+const addTemplate = (target: TestOrg) => db.template.create({ data: { organization_id: target.organizationId, name: "Template", subject: "Subject" } });
 
 /** Everything another organization could own that a broadcast body may name. */
 async function ownRecords(target: TestOrg) {
@@ -189,10 +188,7 @@ describe("Broadcasts", () => {
         ["inbox_id", { inbox_id: theirs.inbox.id }],
         ["inbox_ids.1", { inbox_ids: [mine.inbox.id, theirs.inbox.id] }],
         ["sequence_exit_conditions.exit_if_in_segment_ids.0", { sequence_exit_conditions: { exit_if_in_segment_ids: [theirs.segment.id] } }],
-        [
-          "sequence_exit_conditions.exit_if_not_in_segment_ids.1",
-          { sequence_exit_conditions: { exit_if_not_in_segment_ids: [mine.segment.id, randomId()] } },
-        ],
+        ["sequence_exit_conditions.exit_if_not_in_segment_ids.1", { sequence_exit_conditions: { exit_if_not_in_segment_ids: [mine.segment.id, randomId()] } }],
         ["template_id", { template_id: randomId() }],
       ];
       const before = await db.broadcast.count({ where: { organization_id: org.organizationId } });
@@ -259,7 +255,15 @@ describe("Broadcasts", () => {
 
     it("answers the 422 body for bad paging parameters", async () => {
       const foreign = await createBroadcast(other);
-      for (const query of ["limit=0", "limit=101", "limit=x", "after=1", `before=${randomId()}`, `after=${foreign.body.id}`, `after=${randomId()}&before=${randomId()}`]) {
+      for (const query of [
+        "limit=0",
+        "limit=101",
+        "limit=x",
+        "after=1",
+        `before=${randomId()}`,
+        `after=${foreign.body.id}`,
+        `after=${randomId()}&before=${randomId()}`,
+      ]) {
         const result = await org.owner.api.get(`/v1/broadcasts?${query}`);
         expect(result.status, query).toBe(422);
         expect(result.body).toEqual({ name: "validation_error", statusCode: 422, message: expect.any(String) });
@@ -526,7 +530,10 @@ describe("Broadcasts", () => {
       for (const op of broadcastsOperations) {
         const path = op.path.replace(/\{(id|broadcastId)\}/, created.body.id).replace("{stepId}", step.body.id);
         for (const token of [null, revoked.body.token as string]) {
-          const result = await request(op.method, path, { token, body: op.body ? { name: "Changed", subject: "Changed", from_email: "x@example.com", delay_minutes: 1, text_content: "changed" } : undefined });
+          const result = await request(op.method, path, {
+            token,
+            body: op.body ? { name: "Changed", subject: "Changed", from_email: "x@example.com", delay_minutes: 1, text_content: "changed" } : undefined,
+          });
           expect(result.status, `${op.method} ${path}`).toBe(401);
           expectError(result, 401, "UNAUTHORIZED");
         }

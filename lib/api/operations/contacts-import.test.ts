@@ -23,17 +23,29 @@ describe("POST /v1/contacts/import", () => {
 
   const importCsv = (target: TestOrg, csv: string | Buffer, body: Record<string, unknown> = {}) =>
     target.owner.api.post("/v1/contacts/import", { file_content: base64(csv), column_mappings: standard, handle_missing: "create", ...body });
-  const contact = (target: TestOrg, email: string) => db.contact.findUnique({ where: { organization_id_email: { organization_id: target.organizationId, email } } });
+  const contact = (target: TestOrg, email: string) =>
+    db.contact.findUnique({ where: { organization_id_email: { organization_id: target.organizationId, email } } });
 
   it("creates contacts from mapped columns; other names become metadata keys", async () => {
     const fresh = await createTestOrg();
-    const result = await importCsv(fresh, "Email,First Name,Last Name,Company,Ignored\nAda@Example.test ,Ada,Lovelace,Analytical,x\nbob@example.test,Bob,,, y\n", {
-      column_mappings: [...standard, { csv_column: "Company", property_name: "company" }],
-    });
+    const result = await importCsv(
+      fresh,
+      "Email,First Name,Last Name,Company,Ignored\nAda@Example.test ,Ada,Lovelace,Analytical,x\nbob@example.test,Bob,,, y\n",
+      {
+        column_mappings: [...standard, { csv_column: "Company", property_name: "company" }],
+      },
+    );
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [], errors_total: 0 });
     const ada = await contact(fresh, "ada@example.test");
-    expect(ada).toMatchObject({ first_name: "Ada", last_name: "Lovelace", metadata: { company: "Analytical" }, subscribed: true, unsubscribed_at: null, tags: [] });
+    expect(ada).toMatchObject({
+      first_name: "Ada",
+      last_name: "Lovelace",
+      metadata: { company: "Analytical" },
+      subscribed: true,
+      unsubscribed_at: null,
+      tags: [],
+    });
     expect(ada!.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(ada!.created_at).toBeInstanceOf(Date);
     expect(await contact(fresh, "bob@example.test")).toMatchObject({ first_name: "Bob", last_name: null, metadata: {} });
@@ -43,7 +55,14 @@ describe("POST /v1/contacts/import", () => {
 
   it("updates existing contacts: mapped values replace, empty cells keep, metadata merges, tags add", async () => {
     await db.contact.create({
-      data: { organization_id: org.organizationId, email: "known@example.test", first_name: "Old", last_name: "Keep", metadata: { a: 1, company: "Before" }, tags: ["old"] },
+      data: {
+        organization_id: org.organizationId,
+        email: "known@example.test",
+        first_name: "Old",
+        last_name: "Keep",
+        metadata: { a: 1, company: "Before" },
+        tags: ["old"],
+      },
     });
     const result = await importCsv(org, "Email,First Name,Last Name,Company,Tags\nKNOWN@example.test,New,,After,new; Other ,old\nfresh@example.test,F,L,,\n", {
       column_mappings: [...standard, { csv_column: "Company", property_name: "company" }, { csv_column: "Tags", property_name: "tags" }],
@@ -67,13 +86,24 @@ describe("POST /v1/contacts/import", () => {
 
   it("reads semicolon and tab delimited files, a BOM, CRLF, and quoted fields with delimiters, quotes and line breaks", async () => {
     const fresh = await createTestOrg();
-    const semicolon = '\uFEFFEmail;First Name;Last Name;Note\r\n"semi@example.test";"Smith; Jr";"O""Brien";"line one\r\nline two"\r\nsemi2@example.test;A;B;plain\r\n';
+    const semicolon =
+      '\uFEFFEmail;First Name;Last Name;Note\r\n"semi@example.test";"Smith; Jr";"O""Brien";"line one\r\nline two"\r\nsemi2@example.test;A;B;plain\r\n';
     const r1 = await importCsv(fresh, semicolon, { column_mappings: [...standard, { csv_column: "Note", property_name: "note" }] });
     expect(r1.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [], errors_total: 0 });
-    expect(await contact(fresh, "semi@example.test")).toMatchObject({ first_name: "Smith; Jr", last_name: 'O"Brien', metadata: { note: "line one\r\nline two" } });
+    expect(await contact(fresh, "semi@example.test")).toMatchObject({
+      first_name: "Smith; Jr",
+      last_name: 'O"Brien',
+      metadata: { note: "line one\r\nline two" },
+    });
     const tab = "Email\tFirst Name\tLast Name\ntab@example.test\tTab, with comma\tT\n";
     const upperCaseProperties = standard.map((m) => ({ ...m, property_name: m.property_name.toUpperCase() }));
-    expect((await importCsv(fresh, tab, { column_mappings: upperCaseProperties })).body).toEqual({ created: 1, updated: 0, skipped: 0, errors: [], errors_total: 0 });
+    expect((await importCsv(fresh, tab, { column_mappings: upperCaseProperties })).body).toEqual({
+      created: 1,
+      updated: 0,
+      skipped: 0,
+      errors: [],
+      errors_total: 0,
+    });
     expect((await contact(fresh, "tab@example.test"))!.first_name).toBe("Tab, with comma");
     const headerOnly = await importCsv(fresh, "Email,First Name,Last Name\n");
     expect(headerOnly.body).toEqual({ created: 0, updated: 0, skipped: 0, errors: [], errors_total: 0 });
@@ -142,7 +172,9 @@ describe("POST /v1/contacts/import", () => {
     expect(expected.length).toBeGreaterThan(1000);
     const listed = expected.slice(0, 1000);
     expect(result.body.errors.map((e: { row: number; email: string }) => [e.row, e.email])).toEqual(listed);
-    expect(result.body.errors.filter((e: { error: string }) => /earlier row/.test(e.error))).toHaveLength(listed.filter(([, e]) => e.startsWith("REPEAT")).length);
+    expect(result.body.errors.filter((e: { error: string }) => /earlier row/.test(e.error))).toHaveLength(
+      listed.filter(([, e]) => e.startsWith("REPEAT")).length,
+    );
     const uniques = lines.length - 1 - expected.length;
     expect(result.body).toMatchObject({ created: uniques, updated: 0, skipped: expected.length, errors_total: expected.length });
     for (const [email, firstName] of firsts) expect(await contact(fresh, email)).toMatchObject({ first_name: firstName });
@@ -150,11 +182,20 @@ describe("POST /v1/contacts/import", () => {
 
   it("reads subscribed as true/false, yes/no or 1/0 in any case, and an empty cell as unchanged", async () => {
     const fresh = await createTestOrg();
-    await db.contact.create({ data: { organization_id: fresh.organizationId, email: "was-off@example.test", subscribed: false, unsubscribed_at: new Date("2026-01-01T00:00:00Z") } });
-    await db.contact.create({ data: { organization_id: fresh.organizationId, email: "stays-off@example.test", subscribed: false, unsubscribed_at: new Date("2026-01-01T00:00:00Z") } });
+    await db.contact.create({
+      data: { organization_id: fresh.organizationId, email: "was-off@example.test", subscribed: false, unsubscribed_at: new Date("2026-01-01T00:00:00Z") },
+    });
+    await db.contact.create({
+      data: { organization_id: fresh.organizationId, email: "stays-off@example.test", subscribed: false, unsubscribed_at: new Date("2026-01-01T00:00:00Z") },
+    });
     const rows = ["TRUE", "False", "Yes", "no", "1", "0"].map((flag, i) => `s${i}@example.test,${flag}`);
     const csv = ["Email,Subscribed", ...rows, "was-off@example.test,TRUE", "stays-off@example.test,"].join("\n");
-    const result = await importCsv(fresh, csv, { column_mappings: [{ csv_column: "Email", property_name: "email" }, { csv_column: "Subscribed", property_name: "subscribed" }] });
+    const result = await importCsv(fresh, csv, {
+      column_mappings: [
+        { csv_column: "Email", property_name: "email" },
+        { csv_column: "Subscribed", property_name: "subscribed" },
+      ],
+    });
     expect(result.body).toEqual({ created: 6, updated: 2, skipped: 0, errors: [], errors_total: 0 });
     const flags = await Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => (await contact(fresh, `s${i}@example.test`))!.subscribed));
     expect(flags).toEqual([true, false, true, false, true, false]);
@@ -164,8 +205,14 @@ describe("POST /v1/contacts/import", () => {
 
   it("splits tags on commas and semicolons, trimmed and lowercase", async () => {
     const fresh = await createTestOrg();
-    const csv = 'Email,Labels\ntags@example.test,"VIP; News , beta,,vip"\ntoo-many@example.test,"' + Array.from({ length: 21 }, (_, i) => `t${i}`).join(",") + '"\n';
-    const result = await importCsv(fresh, csv, { column_mappings: [{ csv_column: "Email", property_name: "email" }, { csv_column: "Labels", property_name: "tags" }] });
+    const csv =
+      'Email,Labels\ntags@example.test,"VIP; News , beta,,vip"\ntoo-many@example.test,"' + Array.from({ length: 21 }, (_, i) => `t${i}`).join(",") + '"\n';
+    const result = await importCsv(fresh, csv, {
+      column_mappings: [
+        { csv_column: "Email", property_name: "email" },
+        { csv_column: "Labels", property_name: "tags" },
+      ],
+    });
     expect(result.body).toMatchObject({ created: 1, skipped: 1, errors: [{ row: 3, email: "too-many@example.test" }] });
     expect((await contact(fresh, "tags@example.test"))!.tags).toEqual(["vip", "news", "beta"]);
   });
@@ -223,12 +270,26 @@ describe("POST /v1/contacts/import", () => {
 
   it("refuses mappings to columns the header lacks, no mapping to email, and a property mapped twice", async () => {
     const csv = "Email,First Name,Last Name\nmap@example.test,M,N\n";
-    const path = async (column_mappings: unknown) =>
-      expectError(await importCsv(org, csv, { column_mappings }), 400, "VALIDATION_ERROR").details![0].path;
-    expect(await path([{ csv_column: "Email", property_name: "email" }, { csv_column: "Phone", property_name: "phone" }])).toBe("column_mappings.1.csv_column");
+    const path = async (column_mappings: unknown) => expectError(await importCsv(org, csv, { column_mappings }), 400, "VALIDATION_ERROR").details![0].path;
+    expect(
+      await path([
+        { csv_column: "Email", property_name: "email" },
+        { csv_column: "Phone", property_name: "phone" },
+      ]),
+    ).toBe("column_mappings.1.csv_column");
     expect(await path([{ csv_column: "First Name", property_name: "first_name" }])).toBe("column_mappings");
-    expect(await path([{ csv_column: "Email", property_name: "email" }, { csv_column: "Last Name", property_name: "email" }])).toBe("column_mappings.1.property_name");
-    expect(await path([{ csv_column: "Email", property_name: "email" }, { csv_column: "Last Name", property_name: " EMAIL" }])).toBe("column_mappings.1.property_name");
+    expect(
+      await path([
+        { csv_column: "Email", property_name: "email" },
+        { csv_column: "Last Name", property_name: "email" },
+      ]),
+    ).toBe("column_mappings.1.property_name");
+    expect(
+      await path([
+        { csv_column: "Email", property_name: "email" },
+        { csv_column: "Last Name", property_name: " EMAIL" },
+      ]),
+    ).toBe("column_mappings.1.property_name");
     expect(await path([])).toBe("column_mappings");
     expect(await path([{ csv_column: "", property_name: "email" }])).toBe("column_mappings.0.csv_column");
     expect(await contact(org, "map@example.test")).toBeNull();
@@ -236,8 +297,16 @@ describe("POST /v1/contacts/import", () => {
 
   it("validates the body and the file: base64, UTF-8, a header row, readable CSV", async () => {
     const bad = async (body: Record<string, unknown>) =>
-      expectError(await org.owner.api.post("/v1/contacts/import", { file_content: base64("Email\na@example.test\n"), column_mappings: standard.slice(0, 1), handle_missing: "create", ...body }), 400, "VALIDATION_ERROR")
-        .details![0].path;
+      expectError(
+        await org.owner.api.post("/v1/contacts/import", {
+          file_content: base64("Email\na@example.test\n"),
+          column_mappings: standard.slice(0, 1),
+          handle_missing: "create",
+          ...body,
+        }),
+        400,
+        "VALIDATION_ERROR",
+      ).details![0].path;
     expect(await bad({ handle_missing: "maybe" })).toBe("handle_missing");
     expect(await bad({ handle_missing: undefined })).toBe("handle_missing");
     expect(await bad({ file_content: 42 })).toBe("file_content");
@@ -273,7 +342,10 @@ describe("POST /v1/contacts/import", () => {
     const notes = await db.contact.findMany({ where: { organization_id: fresh.organizationId }, select: { metadata: true } });
     expect(notes.every((c) => (c.metadata as { note: string }).note === "é".repeat(30))).toBe(true);
 
-    const broken = Buffer.concat([Buffer.from(`Email\n${Array.from({ length: 5000 }, (_, i) => `late${i}@example.test\n`).join("")}`), Buffer.from([0xff, 0x0a])]);
+    const broken = Buffer.concat([
+      Buffer.from(`Email\n${Array.from({ length: 5000 }, (_, i) => `late${i}@example.test\n`).join("")}`),
+      Buffer.from([0xff, 0x0a]),
+    ]);
     expect(broken.length).toBeGreaterThan(64 * 1024);
     const error = expectError(await importCsv(fresh, broken, { column_mappings: mappings }), 400, "VALIDATION_ERROR");
     expect(error.details![0].path).toBe("file_content");

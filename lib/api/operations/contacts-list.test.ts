@@ -56,13 +56,13 @@ describe("GET /v1/contacts", () => {
   it("answers the same records streamed as paged", async () => {
     await db.contact.updateMany({
       where: { organization_id: org.organizationId, email: "b@example.test" },
-      data: { metadata: { plan: "pro", seats: 3, trial: true, note: "quote \" backslash \\ tab \t é" }, unsubscribed_at: new Date("2026-02-03T04:05:06.789Z") },
+      data: { metadata: { plan: "pro", seats: 3, trial: true, note: 'quote " backslash \\ tab \t é' }, unsubscribed_at: new Date("2026-02-03T04:05:06.789Z") },
     });
     const streamed = await list();
     const paged = await list("limit=100");
     expect(streamed.contacts).toEqual(paged.contacts);
     const b = paged.contacts.find((c) => c.email === "b@example.test");
-    expect(b).toMatchObject({ unsubscribed_at: "2026-02-03T04:05:06.789Z", metadata: { note: "quote \" backslash \\ tab \t é", seats: 3 } });
+    expect(b).toMatchObject({ unsubscribed_at: "2026-02-03T04:05:06.789Z", metadata: { note: 'quote " backslash \\ tab \t é', seats: 3 } });
     const single = await org.owner.api.get(`/v1/contacts/${b!.id}`);
     expect(single.body).toEqual(b);
   });

@@ -85,10 +85,7 @@ describe("GET /v1/contacts without limit over 200 000 contacts", () => {
     const baseline = process.memoryUsage();
     let peakHeap = baseline.heapUsed;
     let peakRss = baseline.rss;
-    const response = await execute(
-      operation,
-      new Request("http://localhost/v1/contacts", { headers: { authorization: `Bearer ${org.owner.token}` } }),
-    );
+    const response = await execute(operation, new Request("http://localhost/v1/contacts", { headers: { authorization: `Bearer ${org.owner.token}` } }));
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     const result = await readContactsStream(response.body!, () => {

@@ -17,7 +17,12 @@ describe("contacts: create, retrieve, update, delete", () => {
   });
 
   it("creates a contact with its email trimmed and lowercase, and defaults", async () => {
-    const created = await org.owner.api.post("/v1/contacts", { email: "  Ada.Lovelace@Example.TEST ", first_name: "Ada", id: randomId(), organization_id: other.organizationId });
+    const created = await org.owner.api.post("/v1/contacts", {
+      email: "  Ada.Lovelace@Example.TEST ",
+      first_name: "Ada",
+      id: randomId(),
+      organization_id: other.organizationId,
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       email: "ada.lovelace@example.test",
@@ -58,8 +63,7 @@ describe("contacts: create, retrieve, update, delete", () => {
   });
 
   it("validates the body with a path per problem", async () => {
-    const paths = async (body: unknown) =>
-      expectError(await org.owner.api.post("/v1/contacts", body), 400, "VALIDATION_ERROR").details!.map((d) => d.path);
+    const paths = async (body: unknown) => expectError(await org.owner.api.post("/v1/contacts", body), 400, "VALIDATION_ERROR").details!.map((d) => d.path);
     expect(await paths({})).toContain("email");
     expect(await paths({ email: "not-an-email" })).toContain("email");
     expect(await paths({ email: "a@example.test", tags: ["VIP"] })).toContain("tags.0");
@@ -106,7 +110,10 @@ describe("contacts: create, retrieve, update, delete", () => {
       [{ email: null }, "email"],
     ] as const) {
       const refused = expectError(await org.owner.api.put(`/v1/contacts/${ada.id}`, body), 400, "VALIDATION_ERROR");
-      expect(refused.details!.map((d) => d.path), JSON.stringify(body)).toEqual([path]);
+      expect(
+        refused.details!.map((d) => d.path),
+        JSON.stringify(body),
+      ).toEqual([path]);
     }
     expect((await org.owner.api.get(`/v1/contacts/${ada.id}`)).body).toEqual(before.body);
   });
@@ -218,8 +225,15 @@ describe("POST /v1/contacts/bulk", () => {
       [{ first_name: "No email" }, "contacts.1.email"],
       ["not an object", "contacts.1"],
     ] as const) {
-      const refused = expectError(await org.owner.api.post("/v1/contacts/bulk", { contacts: [{ email: "first@example.test" }, element] }), 400, "VALIDATION_ERROR");
-      expect(refused.details!.map((d) => d.path), JSON.stringify(element)).toEqual([path]);
+      const refused = expectError(
+        await org.owner.api.post("/v1/contacts/bulk", { contacts: [{ email: "first@example.test" }, element] }),
+        400,
+        "VALIDATION_ERROR",
+      );
+      expect(
+        refused.details!.map((d) => d.path),
+        JSON.stringify(element),
+      ).toEqual([path]);
     }
     expect(await db.contact.count({ where: { organization_id: org.organizationId } })).toBe(before);
   });
@@ -251,7 +265,15 @@ describe("POST /v1/contacts/check-emails", () => {
 
   it("answers each string as given, in input order, repeats removed, matched trimmed and case-insensitively", async () => {
     const result = await org.owner.api.post("/v1/contacts/check-emails", {
-      emails: ["nobody@example.test", " ALICE@example.test", "carol@example.test", "bob@example.test", "nobody@example.test", "Bob@Example.test", "not an email"],
+      emails: [
+        "nobody@example.test",
+        " ALICE@example.test",
+        "carol@example.test",
+        "bob@example.test",
+        "nobody@example.test",
+        "Bob@Example.test",
+        "not an email",
+      ],
     });
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
@@ -270,7 +292,9 @@ describe("POST /v1/contacts/check-emails", () => {
     const long = expectError(await org.owner.api.post("/v1/contacts/check-emails", { emails: ["a@example.test", "x".repeat(321)] }), 400, "VALIDATION_ERROR");
     expect(long.details!.map((d) => d.path)).toEqual(["emails.1"]);
     expect(expectError(await org.owner.api.post("/v1/contacts/check-emails", {}), 400, "VALIDATION_ERROR").details![0].path).toBe("emails");
-    expect(expectError(await org.owner.api.post("/v1/contacts/check-emails", { emails: "a@example.test" }), 400, "VALIDATION_ERROR").details![0].path).toBe("emails");
+    expect(expectError(await org.owner.api.post("/v1/contacts/check-emails", { emails: "a@example.test" }), 400, "VALIDATION_ERROR").details![0].path).toBe(
+      "emails",
+    );
     const exactly = Array.from({ length: 10_000 }, (_, i) => `limit${i}@example.test`);
     const answered = await org.owner.api.post("/v1/contacts/check-emails", { emails: exactly });
     expect(answered.status).toBe(200);
@@ -309,7 +333,10 @@ describe("contacts: credentials", () => {
       "/v1/contacts/check-emails": { emails: ["kept@example.test"] },
       "/v1/contacts/import": {
         file_content: Buffer.from("email,first_name\nkept@example.test,Changed\nsneaky@example.test,New\n").toString("base64"),
-        column_mappings: [{ csv_column: "email", property_name: "email" }, { csv_column: "first_name", property_name: "first_name" }],
+        column_mappings: [
+          { csv_column: "email", property_name: "email" },
+          { csv_column: "first_name", property_name: "first_name" },
+        ],
         handle_missing: "create",
       },
       "/v1/contacts/{id}": { first_name: "Changed", subscribed: false },

@@ -121,9 +121,7 @@ export const checkEmailsOperation = defineOperation({
   path: "/v1/contacts/check-emails",
   tag,
   summary: "Check which emails are contacts",
-  description:
-    "Each input string is answered as given, in input order, repeats removed; it is matched trimmed and " +
-    "case-insensitively.",
+  description: "Each input string is answered as given, in input order, repeats removed; it is matched trimmed and " + "case-insensitively.",
   auth: "member",
   body: checkEmailsInput,
   response: checkEmailsResult,

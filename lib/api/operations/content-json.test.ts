@@ -4,7 +4,13 @@ import { createTestOrg, expectError, type TestOrg } from "@/lib/testing/api";
 const doc = (words: string) => ({
   type: "doc",
   content: [
-    { type: "paragraph", content: [{ type: "text", text: `${words} ` }, { type: "variable", attrs: { name: "first_name", fallback: "there" } }] },
+    {
+      type: "paragraph",
+      content: [
+        { type: "text", text: `${words} ` },
+        { type: "variable", attrs: { name: "first_name", fallback: "there" } },
+      ],
+    },
     { type: "footer" },
   ],
 });
@@ -38,11 +44,30 @@ describe("content_json: the server renders the visual editor's document", () => 
   });
 
   it("refuses HTML or text beside a document, and documents the editor cannot make", async () => {
-    const both = await org.owner.api.post("/v1/broadcasts", { name: "B", subject: "S", from_email: "a@acme.test", content_json: doc("x"), html_content: "<p>y</p>" });
+    const both = await org.owner.api.post("/v1/broadcasts", {
+      name: "B",
+      subject: "S",
+      from_email: "a@acme.test",
+      content_json: doc("x"),
+      html_content: "<p>y</p>",
+    });
     expectError(both, 400, "VALIDATION_ERROR");
     expect(both.body.details[0].path).toBe("html_content");
-    expectError(await org.owner.api.post("/v1/broadcasts", { name: "B", subject: "S", from_email: "a@acme.test", content_json: { type: "doc", content: [{ type: "script" }] } }), 400, "VALIDATION_ERROR");
-    expectError(await org.owner.api.post("/v1/broadcasts", { name: "B", subject: "S", from_email: "a@acme.test", content_json: "<p>x</p>" }), 400, "VALIDATION_ERROR");
+    expectError(
+      await org.owner.api.post("/v1/broadcasts", {
+        name: "B",
+        subject: "S",
+        from_email: "a@acme.test",
+        content_json: { type: "doc", content: [{ type: "script" }] },
+      }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expectError(
+      await org.owner.api.post("/v1/broadcasts", { name: "B", subject: "S", from_email: "a@acme.test", content_json: "<p>x</p>" }),
+      400,
+      "VALIDATION_ERROR",
+    );
   });
 
   it("works the same on templates (variables found in the rendering) and sequence steps", async () => {

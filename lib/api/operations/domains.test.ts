@@ -44,7 +44,12 @@ describe("Domains", () => {
       });
       expect(dkim).toMatchObject({ type: "TXT", name: "mp1._domainkey.mail.example.com", purpose: "dkim", status: "pending" });
       expect(mx).toMatchObject({ type: "MX", name: "bounces.mail.example.com", value: "localhost", priority: 10, purpose: "return_path", status: "pending" });
-      expect(spf).toMatchObject({ type: "TXT", name: "bounces.mail.example.com", value: expect.stringMatching(/^v=spf1\b.*~all$/), purpose: "return_path_spf" });
+      expect(spf).toMatchObject({
+        type: "TXT",
+        name: "bounces.mail.example.com",
+        value: expect.stringMatching(/^v=spf1\b.*~all$/),
+        purpose: "return_path_spf",
+      });
       expect(dmarc).toMatchObject({ type: "TXT", name: "_dmarc.mail.example.com", value: expect.stringMatching(/^v=DMARC1; p=none;/), purpose: "dmarc" });
       expect(created.body).toMatchObject({ return_path: "bounces.mail.example.com", warnings: [], dkim_signing: false });
 
@@ -120,7 +125,10 @@ describe("Domains", () => {
         null,
       ]) {
         const error = expectError(await org.owner.api.post("/v1/domains", { name }), 400, "VALIDATION_ERROR");
-        expect(error.details?.map((d) => d.path), JSON.stringify(name)).toEqual(["name"]);
+        expect(
+          error.details?.map((d) => d.path),
+          JSON.stringify(name),
+        ).toEqual(["name"]);
       }
       expectError(await org.owner.api.post("/v1/domains", {}), 400, "VALIDATION_ERROR");
     });

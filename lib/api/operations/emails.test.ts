@@ -94,11 +94,43 @@ describe("Emails", () => {
       const record = result.body.data[0];
       expect(Object.keys(record).sort()).toEqual(
         [
-          "id", "organization_id", "message_id", "direction", "from_email", "from_name", "to_email", "reply_to", "subject",
-          "html_content", "text_content", "template_id", "broadcast_id", "thread_id", "parent_email_id", "contact_id",
-          "inbox_id", "status", "provider_message_id", "metadata", "tags", "sent_at", "delivered_at", "opened_at",
-          "clicked_at", "bounced_at", "complained_at", "bounce_type", "bounce_status", "bounce_diagnostic", "replied_at", "unsubscribed_at", "scheduled_at", "created_at",
-          "attachments", "clicked_links", "opens",
+          "id",
+          "organization_id",
+          "message_id",
+          "direction",
+          "from_email",
+          "from_name",
+          "to_email",
+          "reply_to",
+          "subject",
+          "html_content",
+          "text_content",
+          "template_id",
+          "broadcast_id",
+          "thread_id",
+          "parent_email_id",
+          "contact_id",
+          "inbox_id",
+          "status",
+          "provider_message_id",
+          "metadata",
+          "tags",
+          "sent_at",
+          "delivered_at",
+          "opened_at",
+          "clicked_at",
+          "bounced_at",
+          "complained_at",
+          "bounce_type",
+          "bounce_status",
+          "bounce_diagnostic",
+          "replied_at",
+          "unsubscribed_at",
+          "scheduled_at",
+          "created_at",
+          "attachments",
+          "clicked_links",
+          "opens",
         ].sort(),
       );
       expect(record).toMatchObject({
@@ -182,7 +214,10 @@ describe("Emails", () => {
         [`domain=${"d".repeat(254)}`, "domain"],
       ]) {
         const error = expectError(await org.owner.api.get(`/v1/emails?${query}`), 400, "VALIDATION_ERROR");
-        expect(error.details?.map((d) => d.path), query).toEqual([path]);
+        expect(
+          error.details?.map((d) => d.path),
+          query,
+        ).toEqual([path]);
       }
     });
 
@@ -255,7 +290,11 @@ describe("Emails", () => {
         headers: { "List-Unsubscribe": "<https://example.test/u>" },
         opens: [{ at: "2026-01-01T02:00:00.000Z" }],
       });
-      for (const [type, minute] of [["delivered", 102], ["sent", 101], ["opened", 103]] as const) {
+      for (const [type, minute] of [
+        ["delivered", 102],
+        ["sent", 101],
+        ["opened", 103],
+      ] as const) {
         await db.emailEvent.create({
           data: { organization_id: org.organizationId, email_id: row.id, type, created_at: new Date(BASE + minute * 60_000) },
         });

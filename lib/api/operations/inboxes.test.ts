@@ -102,7 +102,10 @@ describe("Inboxes", () => {
       ];
       for (const [override, paths] of cases) {
         const error = expectError(await org.owner.api.post("/v1/inboxes", { ...input, ...override }), 400, "VALIDATION_ERROR");
-        expect(error.details?.map((d) => d.path), JSON.stringify(override).slice(0, 80)).toEqual(paths);
+        expect(
+          error.details?.map((d) => d.path),
+          JSON.stringify(override).slice(0, 80),
+        ).toEqual(paths);
       }
       const missing = expectError(await org.owner.api.post("/v1/inboxes", {}), 400, "VALIDATION_ERROR");
       expect(missing.details?.map((d) => d.path).sort()).toEqual(["from_email", "name", "smtp"]);
@@ -133,7 +136,13 @@ describe("Inboxes", () => {
     it("returns more than a default page when no limit is given", async () => {
       const fresh = await createTestOrg();
       await db.inbox.createMany({
-        data: Array.from({ length: 25 }, (_, i) => ({ organization_id: fresh.organizationId, name: `I${i}`, from_email: "a@example.com", smtp_host: "smtp.example.com", smtp_port: 587 })),
+        data: Array.from({ length: 25 }, (_, i) => ({
+          organization_id: fresh.organizationId,
+          name: `I${i}`,
+          from_email: "a@example.com",
+          smtp_host: "smtp.example.com",
+          smtp_port: 587,
+        })),
       });
       const all = await fresh.owner.api.get("/v1/inboxes");
       expect(all.body.data).toHaveLength(25);
@@ -141,7 +150,15 @@ describe("Inboxes", () => {
     });
 
     it("answers 422 for bad pagination and 401 without credential", async () => {
-      for (const query of ["limit=0", "limit=101", "limit=x", "before=1", `after=${theirs}`, `before=${randomId()}`, `after=${randomId()}&before=${randomId()}`]) {
+      for (const query of [
+        "limit=0",
+        "limit=101",
+        "limit=x",
+        "before=1",
+        `after=${theirs}`,
+        `before=${randomId()}`,
+        `after=${randomId()}&before=${randomId()}`,
+      ]) {
         const result = await org.owner.api.get(`/v1/inboxes?${query}`);
         expect(result.status, query).toBe(422);
         expect(result.body).toMatchObject({ name: "validation_error", statusCode: 422 });
@@ -186,7 +203,11 @@ describe("Inboxes", () => {
       expect(removed.body.imap).toBeNull();
       const row = await db.inbox.findUniqueOrThrow({ where: { id: created.id } });
       expect(row).toMatchObject({ imap_host: null, imap_password_encrypted: null, imap_last_uid: null });
-      const partial = expectError(await org.owner.api.put(`/v1/inboxes/${created.id}`, { imap: { host: "imap.example.com", port: 993 } }), 400, "VALIDATION_ERROR");
+      const partial = expectError(
+        await org.owner.api.put(`/v1/inboxes/${created.id}`, { imap: { host: "imap.example.com", port: 993 } }),
+        400,
+        "VALIDATION_ERROR",
+      );
       expect(partial.details?.map((d) => d.path)).toEqual(["imap.secure", "imap.username", "imap.password"]);
       expect((await org.owner.api.get(`/v1/inboxes/${created.id}`)).body.imap).toBeNull();
       const added = await org.owner.api.put(`/v1/inboxes/${created.id}`, { imap: input.imap });
@@ -218,7 +239,10 @@ describe("Inboxes", () => {
       ];
       for (const [body, path] of cases) {
         const error = expectError(await org.owner.api.put(`/v1/inboxes/${created.id}`, body), 400, "VALIDATION_ERROR");
-        expect(error.details?.map((d) => d.path), JSON.stringify(body)).toEqual([path]);
+        expect(
+          error.details?.map((d) => d.path),
+          JSON.stringify(body),
+        ).toEqual([path]);
       }
       expect((await org.owner.api.get(`/v1/inboxes/${created.id}`)).body).toEqual(created);
     });

@@ -94,7 +94,11 @@ describe("invitations", () => {
       expect(bad.details?.[0].path).toBe("email");
       const owner = expectError(await org.owner.api.post("/v1/invitations", { email: newAddress(), role: "owner" }), 400, "VALIDATION_ERROR");
       expect(owner.details?.[0].path).toBe("role");
-      const long = expectError(await org.owner.api.post("/v1/invitations", { email: `${"a".repeat(320)}@example.test`, role: "member" }), 400, "VALIDATION_ERROR");
+      const long = expectError(
+        await org.owner.api.post("/v1/invitations", { email: `${"a".repeat(320)}@example.test`, role: "member" }),
+        400,
+        "VALIDATION_ERROR",
+      );
       expect(long.details?.[0].path).toBe("email");
       for (const [body, path] of [
         [{ email: newAddress() }, "role"],
@@ -103,7 +107,10 @@ describe("invitations", () => {
         [{ email: `a\u0000${newAddress()}`, role: "member" }, "email"],
       ] as const) {
         const error = expectError(await org.owner.api.post("/v1/invitations", body), 400, "VALIDATION_ERROR");
-        expect(error.details?.map((d) => d.path), JSON.stringify(body)).toEqual([path]);
+        expect(
+          error.details?.map((d) => d.path),
+          JSON.stringify(body),
+        ).toEqual([path]);
       }
       expect(await db.invitation.count({ where: { organization_id: org.organizationId, email: "not-an-email" } })).toBe(0);
     });

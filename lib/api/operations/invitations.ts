@@ -37,8 +37,7 @@ export const acceptInvitationOperation = defineOperation({
   path: "/v1/invitations/{token}/accept",
   tag,
   summary: "Accept an invitation",
-  description:
-    "Joins the authenticated user to the invitation's organization with the invitation's role. The caller's email must be the invited address.",
+  description: "Joins the authenticated user to the invitation's organization with the invitation's role. The caller's email must be the invited address.",
   auth: "user",
   params: invitationTokenParams,
   response: acceptedInvitation,

@@ -21,8 +21,7 @@ export const updateMemberOperation = defineOperation({
   path: "/v1/members/{userId}",
   tag,
   summary: "Change a member's role",
-  description:
-    "Needs the admin or owner role. Only an owner may grant or take away the owner role, and the last owner cannot be demoted (400 LAST_OWNER).",
+  description: "Needs the admin or owner role. Only an owner may grant or take away the owner role, and the last owner cannot be demoted (400 LAST_OWNER).",
   auth: "admin",
   params: memberParams,
   body: updateMemberInput,

@@ -21,7 +21,11 @@ describe("Organization", () => {
 
   it("answers the credential's organization with the caller's role to every member", async () => {
     const row = await stored(org.organizationId);
-    for (const [caller, role] of [[org.owner, "owner"], [admin, "admin"], [member, "member"]] as const) {
+    for (const [caller, role] of [
+      [org.owner, "owner"],
+      [admin, "admin"],
+      [member, "member"],
+    ] as const) {
       const result = await caller.api.get("/v1/organization");
       expect(result.status).toBe(200);
       expect(result.body).toEqual({
@@ -46,7 +50,13 @@ describe("Organization", () => {
     const before = await stored(fresh.organizationId);
     const renamed = await fresh.owner.api.put("/v1/organization", { name: "After" });
     expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({ id: fresh.organizationId, name: "After", tracking_enabled: true, role: "owner", created_at: before.created_at.toISOString() });
+    expect(renamed.body).toMatchObject({
+      id: fresh.organizationId,
+      name: "After",
+      tracking_enabled: true,
+      role: "owner",
+      created_at: before.created_at.toISOString(),
+    });
     expect(new Date(renamed.body.updated_at).getTime()).toBeGreaterThanOrEqual(before.updated_at.getTime());
 
     const off = await freshAdmin.api.put("/v1/organization", { tracking_enabled: false });
@@ -82,7 +92,10 @@ describe("Organization", () => {
     ];
     for (const [body, path] of cases) {
       const error = expectError(await org.owner.api.put("/v1/organization", body), 400, "VALIDATION_ERROR");
-      expect(error.details?.map((d) => d.path), JSON.stringify(body).slice(0, 60)).toEqual([path]);
+      expect(
+        error.details?.map((d) => d.path),
+        JSON.stringify(body).slice(0, 60),
+      ).toEqual([path]);
     }
     expectError(await org.owner.api.put("/v1/organization", [{ name: "Array" }]), 400, "VALIDATION_ERROR");
     expect(await stored(org.organizationId)).toEqual(before);

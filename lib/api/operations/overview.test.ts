@@ -9,7 +9,15 @@ const DAY = 86_400_000;
 const BASE = Math.floor(Date.now() / DAY) * DAY + 60_000;
 const daysAgo = (days: number) => new Date(BASE - days * DAY);
 
-type Outcome = { sent_at?: Date | null; bounced_at?: Date; delivered_at?: Date; opened_at?: Date; clicked_at?: Date; complained_at?: Date; unsubscribed_at?: Date };
+type Outcome = {
+  sent_at?: Date | null;
+  bounced_at?: Date;
+  delivered_at?: Date;
+  opened_at?: Date;
+  clicked_at?: Date;
+  complained_at?: Date;
+  unsubscribed_at?: Date;
+};
 
 /** `count` emails of the organization (of a broadcast when given), created and sent at `sentAt`, with the outcome given. */
 async function addEmails(organizationId: string, count: number, sentAt: Date, outcome: Outcome = {}, broadcastId?: string) {
@@ -46,7 +54,9 @@ describe("GET /v1/reports/overview", () => {
     await addEmails(org.organizationId, 5, daysAgo(45), { opened_at: daysAgo(44) });
     await addEmails(other.organizationId, 7, daysAgo(1));
     // Not sent yet: not counted.
-    await db.email.create({ data: { organization_id: org.organizationId, message_id: "<q@x>", from_email: "a@example.com", to_email: "b@example.net", subject: "Q" } });
+    await db.email.create({
+      data: { organization_id: org.organizationId, message_id: "<q@x>", from_email: "a@example.com", to_email: "b@example.net", subject: "Q" },
+    });
 
     const overview = await overviewOf(org);
     expect(overview.totals).toEqual({ sent: 10, delivered: 8, opened: 3, clicked: 2, bounced: 1, complained: 1 });
@@ -62,11 +72,22 @@ describe("GET /v1/reports/overview", () => {
   it("lists the broadcasts sending now", async () => {
     const org = await createTestOrg();
     const sending = await db.broadcast.create({
-      data: { organization_id: org.organizationId, name: "Going out", subject: "S", from_email: "n@example.com", status: "sending", total_recipients: 100, sent_count: 40, started_at: daysAgo(0) },
+      data: {
+        organization_id: org.organizationId,
+        name: "Going out",
+        subject: "S",
+        from_email: "n@example.com",
+        status: "sending",
+        total_recipients: 100,
+        sent_count: 40,
+        started_at: daysAgo(0),
+      },
     });
     await db.broadcast.create({ data: { organization_id: org.organizationId, name: "Done", subject: "S", from_email: "n@example.com", status: "sent" } });
     const overview = await overviewOf(org);
-    expect(overview.sending).toEqual([{ id: sending.id, name: "Going out", status: "sending", total_recipients: 100, sent_count: 40, started_at: sending.started_at!.toISOString() }]);
+    expect(overview.sending).toEqual([
+      { id: sending.id, name: "Going out", status: "sending", total_recipients: 100, sent_count: 40, started_at: sending.started_at!.toISOString() },
+    ]);
   });
 
   it("warns about unverified domains, paused, failing and unproven inboxes, most severe first", async () => {
@@ -122,7 +143,9 @@ describe("GET /v1/reports/broadcast-average", () => {
   it("pools the emails of the broadcasts started in the last 90 days", async () => {
     const org = await createTestOrg();
     const broadcast = (name: string, started: Date | null) =>
-      db.broadcast.create({ data: { organization_id: org.organizationId, name, subject: "S", from_email: "n@example.com", status: "sent", started_at: started } });
+      db.broadcast.create({
+        data: { organization_id: org.organizationId, name, subject: "S", from_email: "n@example.com", status: "sent", started_at: started },
+      });
     const recent = await broadcast("Recent", daysAgo(5));
     const older = await broadcast("Older", daysAgo(80));
     const tooOld = await broadcast("Too old", daysAgo(120));

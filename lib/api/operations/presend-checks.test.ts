@@ -33,7 +33,8 @@ describe("pre-send checks", () => {
     const result = await checks({
       preview_text: "Inside",
       segment_id: segmentId,
-      html_content: '<p>Hi {{first_name|there}}</p><a href="https://example.com/x?id={{metadata.id|0}}">x</a><a href="mailto:a@b.co">m</a><img src="https://e.com/a.png" alt="A"><a href="{{unsubscribe_url}}">Unsubscribe</a>',
+      html_content:
+        '<p>Hi {{first_name|there}}</p><a href="https://example.com/x?id={{metadata.id|0}}">x</a><a href="mailto:a@b.co">m</a><img src="https://e.com/a.png" alt="A"><a href="{{unsubscribe_url}}">Unsubscribe</a>',
     });
     const c = byId(result);
     for (const id of ["subject", "preview_text", "unsubscribe", "links", "image_alt", "placeholders", "size"]) expect(c[id]?.status, id).toBe("pass");
@@ -54,7 +55,10 @@ describe("pre-send checks", () => {
     expect(c.links).toMatchObject({ status: "error", items: ["javascript:alert(1)", "#", "(empty link)", "www.example.com"] });
     expect(c.image_alt).toMatchObject({ status: "warning", items: ["https://e.com/a.png", "https://e.com/b.png"] });
     // Counted over the audience: "  " and null lack a first name; "", {} and an object lack a plan.
-    expect(c.placeholders).toMatchObject({ status: "warning", items: ["{{first_name}}: 2 of 4 recipients have no value", "{{metadata.plan}}: 3 of 4 recipients have no value"] });
+    expect(c.placeholders).toMatchObject({
+      status: "warning",
+      items: ["{{first_name}}: 2 of 4 recipients have no value", "{{metadata.plan}}: 3 of 4 recipients have no value"],
+    });
     expect(c.size.status).toBe("warning");
     expect(result).toMatchObject({ ok: false, errors: 2 });
   });
@@ -68,7 +72,9 @@ describe("pre-send checks", () => {
   });
 
   it("checks a template's content when the broadcast uses one", async () => {
-    const template = await db.template.create({ data: { organization_id: org.organizationId, name: "T", subject: "S", html_content: '<a href="ftp://x">x</a>' } });
+    const template = await db.template.create({
+      data: { organization_id: org.organizationId, name: "T", subject: "S", html_content: '<a href="ftp://x">x</a>' },
+    });
     const c = byId(await checks({ template_id: template.id }));
     expect(c.links).toMatchObject({ status: "error", items: ["ftp://x"] });
   });

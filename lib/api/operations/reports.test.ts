@@ -12,7 +12,10 @@ import { recordOpen } from "@/lib/tracking/record-open";
 import { signClickToken, signOpenToken } from "@/lib/tracking/token";
 
 const PERSON = { userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.3.0", ip: "203.0.113.7" };
-const CHROME = { userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36", ip: "198.51.100.9" };
+const CHROME = {
+  userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  ip: "198.51.100.9",
+};
 const APPLE_PROXY = { userAgent: "Mozilla/5.0", ip: "17.58.0.1" };
 const GMAIL_PROXY = { userAgent: "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)", ip: "66.249.84.1" };
 
@@ -40,15 +43,25 @@ async function seedReport(): Promise<Fixture> {
   const organization_id = org.organizationId;
   const contacts: { id: string; email: string }[] = [];
   for (const name of ["Ada", "Bo", "Cy", "Di", "Ed"]) {
-    contacts.push(await db.contact.create({ data: { organization_id, email: `${name.toLowerCase()}-${randomUUID().slice(0, 6)}@example.net`, first_name: name, last_name: "Reader" } }));
+    contacts.push(
+      await db.contact.create({
+        data: { organization_id, email: `${name.toLowerCase()}-${randomUUID().slice(0, 6)}@example.net`, first_name: name, last_name: "Reader" },
+      }),
+    );
   }
   const broadcast = await db.broadcast.create({
     data: { organization_id, name: "January news", subject: "News", from_email: "news@example.com", status: "sent", started_at: T0, html_content: HTML },
   });
-  const step = await db.sequenceStep.create({ data: { organization_id, broadcast_id: broadcast.id, position: 1, delay_minutes: 26 * 60, text_content: "Again" } });
+  const step = await db.sequenceStep.create({
+    data: { organization_id, broadcast_id: broadcast.id, position: 1, delay_minutes: 26 * 60, text_content: "Again" },
+  });
 
   const emails: Record<string, string> = {};
-  async function email(key: string, contactIndex: number, fields: { position?: number; sent_at?: Date | null; bounced_at?: Date; delivered_at?: Date; complained_at?: Date; unsubscribed_at?: Date }) {
+  async function email(
+    key: string,
+    contactIndex: number,
+    fields: { position?: number; sent_at?: Date | null; bounced_at?: Date; delivered_at?: Date; complained_at?: Date; unsubscribed_at?: Date },
+  ) {
     const id = randomUUID();
     const contact = contacts[contactIndex];
     await db.email.create({
@@ -153,7 +166,16 @@ describe("GET /v1/broadcasts/{id}/report", () => {
     expect(report.timeline[73]).toEqual({ at: hour(96), sent: 0, opened: 0, clicked: 1 });
     const sum = (key: "sent" | "opened" | "clicked") => report.timeline.reduce((total, bucket) => total + bucket[key], 0);
     expect([sum("sent"), sum("opened"), sum("clicked")]).toEqual([report.totals.sent, report.totals.opened, report.totals.clicked]);
-    expect(report.timeline.filter((b) => b.sent + b.opened + b.clicked > 0).map((b) => b.at)).toEqual([hour(0), hour(2), hour(3), hour(5), hour(26), hour(27), hour(72), hour(96)]);
+    expect(report.timeline.filter((b) => b.sent + b.opened + b.clicked > 0).map((b) => b.at)).toEqual([
+      hour(0),
+      hour(2),
+      hour(3),
+      hour(5),
+      hour(26),
+      hour(27),
+      hour(72),
+      hour(96),
+    ]);
   });
 
   it("gives the funnel of the sequence: the first email, then each step", () => {
@@ -162,14 +184,26 @@ describe("GET /v1/broadcasts/{id}/report", () => {
       [fixture.stepId, 1],
     ]);
     const [first, followUp] = report.steps;
-    expect(first.totals).toMatchObject({ recipients: 5, sent: 5, opened: 4, unique_opened: 3, clicked: 4, unique_clicked: 2, bounced: 1, machine_opens: 2, machine_clicks: 3 });
+    expect(first.totals).toMatchObject({
+      recipients: 5,
+      sent: 5,
+      opened: 4,
+      unique_opened: 3,
+      clicked: 4,
+      unique_clicked: 2,
+      bounced: 1,
+      machine_opens: 2,
+      machine_clicks: 3,
+    });
     expect(first.rates).toMatchObject({ open: 0.6, click: 0.4, bounce: 0.2 });
     expect(followUp.totals).toMatchObject({ recipients: 2, sent: 2, opened: 1, unique_opened: 1, clicked: 0, unique_clicked: 0, bounced: 0, machine_opens: 0 });
     expect(followUp.rates).toMatchObject({ open: 0.5, click: 0 });
   });
 
   it("answers an empty report for a draft, with its one (empty) step", async () => {
-    const draft = await db.broadcast.create({ data: { organization_id: fixture.org.organizationId, name: "Draft", subject: "S", from_email: "news@example.com" } });
+    const draft = await db.broadcast.create({
+      data: { organization_id: fixture.org.organizationId, name: "Draft", subject: "S", from_email: "news@example.com" },
+    });
     const answer = await fixture.org.owner.api.get(`/v1/broadcasts/${draft.id}/report`);
     expect(answer.status).toBe(200);
     const empty = broadcastReport.parse(answer.body);
@@ -194,13 +228,29 @@ describe("GET /v1/broadcasts/{id}/report", () => {
 describe("opens and clicks recorded before machines were told apart", () => {
   it("count as people's once the migration has given them their broadcast", async () => {
     const org = await createTestOrg();
-    const broadcast = await db.broadcast.create({ data: { organization_id: org.organizationId, name: "Old", subject: "S", from_email: "n@example.com", status: "sent", started_at: T0 } });
+    const broadcast = await db.broadcast.create({
+      data: { organization_id: org.organizationId, name: "Old", subject: "S", from_email: "n@example.com", status: "sent", started_at: T0 },
+    });
     const email = await db.email.create({
-      data: { organization_id: org.organizationId, message_id: `<${randomUUID()}@x>`, from_email: "n@example.com", to_email: "r@example.net", subject: "S", broadcast_id: broadcast.id, status: "sent", sent_at: T0, opened_at: at(HOUR) },
+      data: {
+        organization_id: org.organizationId,
+        message_id: `<${randomUUID()}@x>`,
+        from_email: "n@example.com",
+        to_email: "r@example.net",
+        subject: "S",
+        broadcast_id: broadcast.id,
+        status: "sent",
+        sent_at: T0,
+        opened_at: at(HOUR),
+      },
     });
     // As the old code wrote them: no broadcast_id, no machine flag (the column's default).
-    await db.emailEvent.create({ data: { organization_id: org.organizationId, email_id: email.id, type: "opened", data: { user_agent: "Mozilla/5.0" }, created_at: at(HOUR) } });
-    await db.emailEvent.create({ data: { organization_id: org.organizationId, email_id: email.id, type: "clicked", data: { url: A }, created_at: at(2 * HOUR) } });
+    await db.emailEvent.create({
+      data: { organization_id: org.organizationId, email_id: email.id, type: "opened", data: { user_agent: "Mozilla/5.0" }, created_at: at(HOUR) },
+    });
+    await db.emailEvent.create({
+      data: { organization_id: org.organizationId, email_id: email.id, type: "clicked", data: { url: A }, created_at: at(2 * HOUR) },
+    });
     const report = async () => broadcastReport.parse((await org.owner.api.get(`/v1/broadcasts/${broadcast.id}/report`)).body);
     expect((await report()).totals).toMatchObject({ opened: 0, clicked: 0 });
 
@@ -227,7 +277,13 @@ describe("GET /v1/broadcasts/{id}/recipients", () => {
     const opened = await list("event=opened");
     expect(ids(opened)).toEqual([e2, s1, e4, e1]);
     expect(opened.has_more).toBe(false);
-    expect(opened.data[0]).toMatchObject({ email: fixture.contacts[1].email, first_name: "Bo", last_name: "Reader", position: 0, at: at(80 * HOUR).toISOString() });
+    expect(opened.data[0]).toMatchObject({
+      email: fixture.contacts[1].email,
+      first_name: "Bo",
+      last_name: "Reader",
+      position: 0,
+      at: at(80 * HOUR).toISOString(),
+    });
     expect(opened.data[2].at).toBe(at(5 * HOUR).toISOString());
     expect(ids(await list("event=opened&position=0"))).toEqual([e2, e4, e1]);
     expect(ids(await list("event=opened&position=1"))).toEqual([s1]);
@@ -278,13 +334,21 @@ describe("POST /v1/broadcasts/{id}/recipients/segment", () => {
   });
 
   it("takes a name and a step, and leaves out recipients whose contact is gone", async () => {
-    const saved = await fixture.org.owner.api.post(`/v1/broadcasts/${fixture.broadcastId}/recipients/segment`, { event: "opened", position: 1, name: "Read the follow-up" });
+    const saved = await fixture.org.owner.api.post(`/v1/broadcasts/${fixture.broadcastId}/recipients/segment`, {
+      event: "opened",
+      position: 1,
+      name: "Read the follow-up",
+    });
     expect(saved.body).toMatchObject({ name: "Read the follow-up", contacts_count: 1 });
     expect(await members(saved.body.id)).toEqual([fixture.contacts[0].email]);
 
     const bounced = await fixture.org.owner.api.post(`/v1/broadcasts/${fixture.broadcastId}/recipients/segment`, { event: "bounced" });
     expect(bounced.body).toMatchObject({ name: "January news: bounced", contacts_count: 1 });
     expectError(await fixture.org.owner.api.post(`/v1/broadcasts/${fixture.broadcastId}/recipients/segment`, { event: "nope" }), 400, "VALIDATION_ERROR");
-    expectError(await fixture.org.owner.api.post(`/v1/broadcasts/${fixture.broadcastId}/recipients/segment`, { event: "opened", name: "" }), 400, "VALIDATION_ERROR");
+    expectError(
+      await fixture.org.owner.api.post(`/v1/broadcasts/${fixture.broadcastId}/recipients/segment`, { event: "opened", name: "" }),
+      400,
+      "VALIDATION_ERROR",
+    );
   });
 });

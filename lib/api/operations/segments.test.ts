@@ -52,7 +52,10 @@ describe("segments", () => {
       [{ description: "\u0000" }, "description"],
     ] as const) {
       const error = expectError(await org.owner.api.put(`/v1/segments/${segment.id}`, body), 400, "VALIDATION_ERROR");
-      expect(error.details!.map((d) => d.path), JSON.stringify(body).slice(0, 40)).toEqual([field]);
+      expect(
+        error.details!.map((d) => d.path),
+        JSON.stringify(body).slice(0, 40),
+      ).toEqual([field]);
     }
     expect((await org.owner.api.get(`/v1/segments/${segment.id}`)).body).toEqual(segment);
   });
@@ -72,7 +75,14 @@ describe("segments", () => {
     expect(second.body.has_more).toBe(false);
     const back = await fresh.owner.api.get(`/v1/segments?limit=2&before=${second.body.data[0].id}`);
     expect(back.body.data.map((s: { name: string }) => s.name)).toEqual(["s4", "s3"]);
-    for (const query of ["limit=0", "limit=101", "limit=x", "after=nope", `after=${randomId()}`, `before=${all.body.data[0].id}&after=${all.body.data[1].id}`]) {
+    for (const query of [
+      "limit=0",
+      "limit=101",
+      "limit=x",
+      "after=nope",
+      `after=${randomId()}`,
+      `before=${all.body.data[0].id}&after=${all.body.data[1].id}`,
+    ]) {
       const result = await fresh.owner.api.get(`/v1/segments?${query}`);
       expect(result.status, query).toBe(422);
       expect(result.body).toMatchObject({ name: "validation_error", statusCode: 422 });
@@ -101,7 +111,10 @@ describe("segments", () => {
     // An action on the segment, not the creation of a record: 200.
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ added: 2 });
-    const second = await org.owner.api.post(`/v1/segments/${segment.id}/contacts`, { contact_ids: [b.id.toUpperCase()], emails: [" M-C@example.test", "m-a@example.test"] });
+    const second = await org.owner.api.post(`/v1/segments/${segment.id}/contacts`, {
+      contact_ids: [b.id.toUpperCase()],
+      emails: [" M-C@example.test", "m-a@example.test"],
+    });
     expect(second.body).toEqual({ added: 1 });
     expect((await org.owner.api.get(`/v1/segments/${segment.id}`)).body.contacts_count).toBe(3);
     const listed = await org.owner.api.get(`/v1/contacts?segment_id=${segment.id}`);

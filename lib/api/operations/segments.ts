@@ -9,15 +9,7 @@ import {
   segmentContactParams,
   updateSegmentInput,
 } from "@/lib/schemas/segments";
-import {
-  addSegmentContacts,
-  createSegment,
-  deleteSegment,
-  getSegment,
-  listSegments,
-  removeSegmentContact,
-  updateSegment,
-} from "@/lib/services/segments";
+import { addSegmentContacts, createSegment, deleteSegment, getSegment, listSegments, removeSegmentContact, updateSegment } from "@/lib/services/segments";
 
 const tag = "Segments";
 
@@ -78,8 +70,7 @@ export const deleteSegmentOperation = defineOperation({
   tag,
   summary: "Delete a segment",
   description:
-    "Its contacts are kept. Broadcasts targeting it lose their `segment_id`, and it is removed from every " +
-    "broadcast's sequence exit conditions.",
+    "Its contacts are kept. Broadcasts targeting it lose their `segment_id`, and it is removed from every " + "broadcast's sequence exit conditions.",
   auth: "member",
   params: idParams,
   response: successResponse,

@@ -155,11 +155,7 @@ describe("POST /v1/emails", () => {
     const inboxError = expectError(await send({ to: "a@example.test", subject: "S", text: "T", inbox_id: theirInbox.id }), 400, "VALIDATION_ERROR");
     expect(inboxError.details?.[0].path).toBe("inbox_id");
     const theirTemplate = await db.template.create({ data: { organization_id: other.organizationId, name: "T", subject: "S", html_content: "<p>x</p>" } });
-    const templateError = expectError(
-      await send({ from: "support@acme.test", to: "a@example.test", template_id: theirTemplate.id }),
-      400,
-      "VALIDATION_ERROR",
-    );
+    const templateError = expectError(await send({ from: "support@acme.test", to: "a@example.test", template_id: theirTemplate.id }), 400, "VALIDATION_ERROR");
     expect(templateError.details?.[0].path).toBe("template_id");
     expectError(await send({ from: "support@acme.test", to: "a@example.test", subject: "S", text: "T", inbox_id: randomId() }), 400, "VALIDATION_ERROR");
     expect(await db.email.count({ where: { organization_id: org.organizationId, to_email: "a@example.test" } })).toBe(0);

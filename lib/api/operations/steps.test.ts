@@ -81,9 +81,7 @@ describe("Sequence steps", () => {
 
     it("keeps positions 1..n when steps are added at the same time", async () => {
       const { broadcastId } = await withSteps(1);
-      const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => addStep(broadcastId, i % 2 === 0 ? { position: 1 } : {})),
-      );
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => addStep(broadcastId, i % 2 === 0 ? { position: 1 } : {})));
       expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
       expect((await order(broadcastId)).positions).toEqual([1, 2, 3, 4, 5, 6, 7]);
     });

@@ -14,7 +14,9 @@ describe("Suppressions", () => {
 
   it("adds addresses by hand, normalized and once, keeping the reason of those already suppressed", async () => {
     await db.suppression.create({ data: { organization_id: org.organizationId, email: "bounced@example.net", reason: "hard_bounce" } });
-    const added = await org.owner.api.post("/v1/suppressions", { emails: ["  Manual@Example.net", "manual@example.net", "bounced@example.net", "new@example.net"] });
+    const added = await org.owner.api.post("/v1/suppressions", {
+      emails: ["  Manual@Example.net", "manual@example.net", "bounced@example.net", "new@example.net"],
+    });
     expect(added.status).toBe(200);
     expect(added.body).toEqual({ added: 2, total: 3 });
     const rows = await db.suppression.findMany({ where: { organization_id: org.organizationId }, orderBy: { email: "asc" } });
@@ -49,14 +51,23 @@ describe("Suppressions", () => {
     const all = await fresh.owner.api.get("/v1/suppressions");
     expect(all.body).toMatchObject({ object: "list", has_more: false });
     expect(all.body.data.map((s: { id: string }) => s.id)).toEqual(made);
-    expect(all.body.data[0]).toEqual({ id: made[0], organization_id: fresh.organizationId, email: `p3-${tag}@example.net`, reason: "soft_bounce", email_id: null, created_at: expect.any(String) });
+    expect(all.body.data[0]).toEqual({
+      id: made[0],
+      organization_id: fresh.organizationId,
+      email: `p3-${tag}@example.net`,
+      reason: "soft_bounce",
+      email_id: null,
+      created_at: expect.any(String),
+    });
 
     const page = await fresh.owner.api.get("/v1/suppressions?limit=2");
     expect(page.body).toMatchObject({ has_more: true, data: [{ id: made[0] }, { id: made[1] }] });
     const next = await fresh.owner.api.get(`/v1/suppressions?limit=2&after=${made[1]}`);
     expect(next.body.data.map((s: { id: string }) => s.id)).toEqual(made.slice(2));
 
-    expect((await fresh.owner.api.get("/v1/suppressions?reason=complaint")).body.data.map((s: { email: string }) => s.email)).toEqual([`p1-${tag}@example.net`]);
+    expect((await fresh.owner.api.get("/v1/suppressions?reason=complaint")).body.data.map((s: { email: string }) => s.email)).toEqual([
+      `p1-${tag}@example.net`,
+    ]);
     expect((await fresh.owner.api.get(`/v1/suppressions?search=P2-${tag}`)).body.data).toHaveLength(1);
     expect((await fresh.owner.api.get("/v1/suppressions?search=%25")).body.data).toHaveLength(0);
     expectError(await fresh.owner.api.get("/v1/suppressions?reason=bounce"), 400, "VALIDATION_ERROR");

@@ -1,7 +1,14 @@
 import { defineOperation } from "@/lib/api/operation";
 import { cursorQuery, listEnvelope, parseCursorParams } from "@/lib/api/pagination";
 import { successResponse } from "@/lib/schemas/common";
-import { addedSuppressions, addSuppressionsInput, listSuppressionsQuery, MAX_SUPPRESSIONS_PER_REQUEST, suppression, suppressionParams } from "@/lib/schemas/suppressions";
+import {
+  addedSuppressions,
+  addSuppressionsInput,
+  listSuppressionsQuery,
+  MAX_SUPPRESSIONS_PER_REQUEST,
+  suppression,
+  suppressionParams,
+} from "@/lib/schemas/suppressions";
 import { addSuppressions, listSuppressions, removeSuppression } from "@/lib/services/suppressions";
 
 const tag = "Suppressions";

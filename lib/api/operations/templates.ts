@@ -77,10 +77,4 @@ export const deleteTemplateOperation = defineOperation({
   handler: (ctx, { params }) => deleteTemplate(ctx, params.id),
 });
 
-export const templatesOperations = [
-  createTemplateOperation,
-  listTemplatesOperation,
-  getTemplateOperation,
-  updateTemplateOperation,
-  deleteTemplateOperation,
-];
+export const templatesOperations = [createTemplateOperation, listTemplatesOperation, getTemplateOperation, updateTemplateOperation, deleteTemplateOperation];

@@ -9,7 +9,14 @@ import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 const doc = {
   type: "doc",
   content: [
-    { type: "heading", attrs: { level: 1 }, content: [{ type: "text", text: "Hello " }, { type: "variable", attrs: { name: "first_name", fallback: "there" } }] },
+    {
+      type: "heading",
+      attrs: { level: 1 },
+      content: [
+        { type: "text", text: "Hello " },
+        { type: "variable", attrs: { name: "first_name", fallback: "there" } },
+      ],
+    },
     { type: "paragraph", content: [{ type: "text", text: "Read the news", marks: [{ type: "link", attrs: { href: "https://example.com/news" } }] }] },
     { type: "button", attrs: { label: "Shop now", href: "https://example.com/shop" } },
     { type: "footer" },
@@ -27,7 +34,10 @@ describe("test sends", () => {
     emails: await db.email.count({ where: { organization_id: organizationId } }),
     threads: await db.thread.count({ where: { organization_id: organizationId } }),
     events: await db.emailEvent.count({ where: { organization_id: organizationId } }),
-    broadcast: await db.broadcast.findUniqueOrThrow({ where: { id: broadcastId }, select: { status: true, total_recipients: true, sent_count: true, updated_at: true } }),
+    broadcast: await db.broadcast.findUniqueOrThrow({
+      where: { id: broadcastId },
+      select: { status: true, total_recipients: true, sent_count: true, updated_at: true },
+    }),
   });
 
   beforeAll(async () => {
@@ -37,7 +47,14 @@ describe("test sends", () => {
     const inbox = await sinkInbox(org.organizationId, sink, { from_name: "Ada", from_email: "ada@acme.test" });
     const { segmentId, contacts } = await seedSegment(org.organizationId, [{ email: "pat@example.test", first_name: "Pat" }]);
     contactId = contacts[0].id;
-    const created = await org.owner.api.post("/v1/broadcasts", { name: "Launch", subject: "News for {{first_name|you}}", preview_text: "Inside: a discount", inbox_id: inbox.id, segment_id: segmentId, content_json: doc });
+    const created = await org.owner.api.post("/v1/broadcasts", {
+      name: "Launch",
+      subject: "News for {{first_name|you}}",
+      preview_text: "Inside: a discount",
+      inbox_id: inbox.id,
+      segment_id: segmentId,
+      content_json: doc,
+    });
     expect(created.status).toBe(201);
     broadcastId = created.body.id;
   });
@@ -45,9 +62,17 @@ describe("test sends", () => {
 
   it("sends the broadcast as a contact, [Test] first, from its inbox, and records nothing", async () => {
     const before = await snapshot(org.organizationId);
-    const result = await org.owner.api.post(`/v1/broadcasts/${broadcastId}/test`, { emails: ["reviewer@example.test", "boss@example.test"], contact_id: contactId });
+    const result = await org.owner.api.post(`/v1/broadcasts/${broadcastId}/test`, {
+      emails: ["reviewer@example.test", "boss@example.test"],
+      contact_id: contactId,
+    });
     expect(result.status).toBe(200);
-    expect(result.body).toMatchObject({ subject: "[Test] News for Pat", from: "Ada <ada@acme.test>", contact_id: contactId, remaining_this_hour: expect.any(Number) });
+    expect(result.body).toMatchObject({
+      subject: "[Test] News for Pat",
+      from: "Ada <ada@acme.test>",
+      contact_id: contactId,
+      remaining_this_hour: expect.any(Number),
+    });
     expect(result.body.sent.map((s: { email: string }) => s.email)).toEqual(["reviewer@example.test", "boss@example.test"]);
     const mails = await sink.waitFor(2);
     const mail = mails.find((m) => m.envelopeTo[0] === "reviewer@example.test")!;
@@ -74,7 +99,12 @@ describe("test sends", () => {
 
   it("sends a template the same way", async () => {
     const inbox = await sinkInbox(org.organizationId, sink);
-    const template = await org.owner.api.post("/v1/templates", { name: "T", subject: "Template for {{first_name|you}}", inbox_id: inbox.id, content_json: doc });
+    const template = await org.owner.api.post("/v1/templates", {
+      name: "T",
+      subject: "Template for {{first_name|you}}",
+      inbox_id: inbox.id,
+      content_json: doc,
+    });
     expect(template.status).toBe(201);
     const count = sink.messages.length;
     const result = await org.owner.api.post(`/v1/templates/${template.body.id}/test`, { emails: ["t@example.test"], contact_id: contactId });

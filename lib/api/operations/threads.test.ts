@@ -7,7 +7,9 @@ import { threadsOperations } from "./threads";
 const at = (iso: string) => new Date(iso);
 
 async function insertThread(organizationId: string) {
-  const thread = await db.thread.create({ data: { organization_id: organizationId, subject: "Quick question", last_message_at: at("2026-02-01T10:05:00.000Z") } });
+  const thread = await db.thread.create({
+    data: { organization_id: organizationId, subject: "Quick question", last_message_at: at("2026-02-01T10:05:00.000Z") },
+  });
   const emails: Email[] = [];
   for (const [minute, direction, from, to] of [
     [0, "outbound", "sales@example.com", "lead@example.org"],
@@ -127,7 +129,10 @@ describe("Threads", () => {
         [{ html_content: null }, "html_content"],
       ] as const) {
         const error = expectError(await org.owner.api.put(`/v1/threads/${threadId}/draft`, body), 400, "VALIDATION_ERROR");
-        expect(error.details?.map((d) => d.path), JSON.stringify(body)).toEqual([path]);
+        expect(
+          error.details?.map((d) => d.path),
+          JSON.stringify(body),
+        ).toEqual([path]);
       }
       expectError(await org.owner.api.put("/v1/threads/nope/draft", {}), 400, "VALIDATION_ERROR");
     });
@@ -194,7 +199,10 @@ describe("Threads", () => {
     it("validates the content", async () => {
       for (const body of [{}, { content: "" }, { content: "   " }, { content: "x".repeat(20_001) }, { content: "a\u0000" }, { content: 5 }]) {
         const error = expectError(await org.owner.api.post(`/v1/threads/emails/${emailIds[0]}/comments`, body), 400, "VALIDATION_ERROR");
-        expect(error.details?.map((d) => d.path), JSON.stringify(body).slice(0, 40)).toEqual(["content"]);
+        expect(
+          error.details?.map((d) => d.path),
+          JSON.stringify(body).slice(0, 40),
+        ).toEqual(["content"]);
       }
       const ok = await org.owner.api.post(`/v1/threads/emails/${emailIds[0]}/comments`, { content: "x".repeat(20_000) });
       expect(ok.status).toBe(201);

@@ -76,10 +76,4 @@ export const listCommentsOperation = defineOperation({
   handler: (ctx, { params }) => listComments(ctx, params.emailId),
 });
 
-export const threadsOperations = [
-  getThreadOperation,
-  saveDraftOperation,
-  deleteDraftOperation,
-  createCommentOperation,
-  listCommentsOperation,
-];
+export const threadsOperations = [getThreadOperation, saveDraftOperation, deleteDraftOperation, createCommentOperation, listCommentsOperation];

@@ -65,7 +65,10 @@ describe("Webhooks", () => {
     });
 
     it("accepts http URLs and drops repeated events", async () => {
-      const created = await org.owner.api.post("/v1/webhooks", { url: "http://localhost:4000/hook", events: ["email.opened", "email.opened", "broadcast.sent"] });
+      const created = await org.owner.api.post("/v1/webhooks", {
+        url: "http://localhost:4000/hook",
+        events: ["email.opened", "email.opened", "broadcast.sent"],
+      });
       expect(created.status).toBe(201);
       expect(created.body.events).toEqual(["email.opened", "broadcast.sent"]);
     });
@@ -83,7 +86,10 @@ describe("Webhooks", () => {
         [{ url: body.url, events: ["email.sent", "email.exploded"] }, "events.1"],
       ] as const) {
         const error = expectError(await org.owner.api.post("/v1/webhooks", input), 400, "VALIDATION_ERROR");
-        expect(error.details?.map((d) => d.path), JSON.stringify(input).slice(0, 80)).toEqual([path]);
+        expect(
+          error.details?.map((d) => d.path),
+          JSON.stringify(input).slice(0, 80),
+        ).toEqual([path]);
       }
     });
 
@@ -113,7 +119,12 @@ describe("Webhooks", () => {
     it("returns more than a default page when no limit is given", async () => {
       const fresh = await createTestOrg();
       await db.webhook.createMany({
-        data: Array.from({ length: 25 }, (_, i) => ({ organization_id: fresh.organizationId, url: `https://e.test/${i}`, events: ["email.sent"], secret_encrypted: "x" })),
+        data: Array.from({ length: 25 }, (_, i) => ({
+          organization_id: fresh.organizationId,
+          url: `https://e.test/${i}`,
+          events: ["email.sent"],
+          secret_encrypted: "x",
+        })),
       });
       const all = await fresh.owner.api.get("/v1/webhooks");
       expect(all.body.data).toHaveLength(25);
@@ -205,7 +216,10 @@ describe("Webhooks", () => {
 
     it("enabling a webhook the service disabled resets its failures", async () => {
       const created = await org.owner.api.post("/v1/webhooks", body);
-      await db.webhook.update({ where: { id: created.body.id }, data: { active: false, failure_count: 12, disabled_reason: "12 failed deliveries", updated_at: new Date("2020-01-01T00:00:00.000Z") } });
+      await db.webhook.update({
+        where: { id: created.body.id },
+        data: { active: false, failure_count: 12, disabled_reason: "12 failed deliveries", updated_at: new Date("2020-01-01T00:00:00.000Z") },
+      });
       expect((await org.owner.api.put(`/v1/webhooks/${created.body.id}/toggle`)).body.active).toBe(true);
       const row = await db.webhook.findUniqueOrThrow({ where: { id: created.body.id } });
       expect(row).toMatchObject({ active: true, failure_count: 0, disabled_reason: null });
@@ -284,7 +298,15 @@ describe("Webhooks", () => {
         data: { organization_id: org.organizationId, webhook_id: created.body.id, event_type: "email.sent", payload: {} },
       });
       const theirDelivery = await db.webhookDelivery.findFirstOrThrow({ where: { webhook_id: theirs.id } });
-      for (const query of ["limit=0", "limit=500", "limit=x", "before=nope", `after=${randomId()}`, `after=${theirDelivery.id}`, `after=${delivery.id}&before=${delivery.id}`]) {
+      for (const query of [
+        "limit=0",
+        "limit=500",
+        "limit=x",
+        "before=nope",
+        `after=${randomId()}`,
+        `after=${theirDelivery.id}`,
+        `after=${delivery.id}&before=${delivery.id}`,
+      ]) {
         expect((await org.owner.api.get(`/v1/webhooks/${created.body.id}/deliveries?${query}`)).status, query).toBe(422);
       }
       expectError(await client(null).get(`/v1/webhooks/${created.body.id}/deliveries`), 401, "UNAUTHORIZED");
@@ -304,7 +326,10 @@ describe("Webhooks", () => {
       for (const op of webhooksOperations) {
         const path = op.path.replace("{id}", created.body.id);
         for (const token of [null, revoked.body.token as string]) {
-          const result = await request(op.method, path, { token, body: op.body ? { url: "https://changed.example.test/h", events: ["email.opened"] } : undefined });
+          const result = await request(op.method, path, {
+            token,
+            body: op.body ? { url: "https://changed.example.test/h", events: ["email.opened"] } : undefined,
+          });
           expect(result.status, `${op.method} ${path}`).toBe(401);
           expectError(result, 401, "UNAUTHORIZED");
         }

@@ -1,23 +1,8 @@
 import { defineOperation } from "@/lib/api/operation";
 import { cursorQuery, listEnvelope, parseCursorParams, parseOptionalCursorParams } from "@/lib/api/pagination";
 import { idParams, successResponse } from "@/lib/schemas/common";
-import {
-  createdWebhook,
-  createWebhookInput,
-  toggledWebhook,
-  updateWebhookInput,
-  webhook,
-  webhookDelivery,
-} from "@/lib/schemas/webhooks";
-import {
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listWebhookDeliveries,
-  listWebhooks,
-  toggleWebhook,
-  updateWebhook,
-} from "@/lib/services/webhooks";
+import { createdWebhook, createWebhookInput, toggledWebhook, updateWebhookInput, webhook, webhookDelivery } from "@/lib/schemas/webhooks";
+import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, toggleWebhook, updateWebhook } from "@/lib/services/webhooks";
 
 const tag = "Webhooks";
 

@@ -52,7 +52,8 @@ export function useBroadcastRecipients(id: string, event: RecipientEvent, limit 
 export function useSaveRecipientsSegment(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { event: RecipientEvent; name?: string }) => apiFetch<SegmentRecord>(`/v1/broadcasts/${id}/recipients/segment`, { method: "POST", body: input }),
+    mutationFn: (input: { event: RecipientEvent; name?: string }) =>
+      apiFetch<SegmentRecord>(`/v1/broadcasts/${id}/recipients/segment`, { method: "POST", body: input }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() }),
   });
 }

@@ -20,7 +20,10 @@ export default async function ConfirmSenderPage({ params }: Props) {
   if (!confirmation) {
     return (
       <InvitationNotice icon={Link2Off} title="This confirmation link does not work">
-        <p>It may be incomplete, already used, or replaced by a newer one; a link also stops working when the inbox&rsquo;s address or server changes. Send a new confirmation from the inbox&rsquo;s settings.</p>
+        <p>
+          It may be incomplete, already used, or replaced by a newer one; a link also stops working when the inbox&rsquo;s address or server changes. Send a new
+          confirmation from the inbox&rsquo;s settings.
+        </p>
       </InvitationNotice>
     );
   }
@@ -32,10 +35,14 @@ export default async function ConfirmSenderPage({ params }: Props) {
     );
   }
   return (
-    <InvitationNotice icon={MailCheck} title="Confirm your sender address" actions={<ConfirmSenderForm token={token} address={confirmation.address} confirm={confirmSenderAction} />}>
+    <InvitationNotice
+      icon={MailCheck}
+      title="Confirm your sender address"
+      actions={<ConfirmSenderForm token={token} address={confirmation.address} confirm={confirmSenderAction} />}
+    >
       <p>
-        The organization &ldquo;{confirmation.organizationName}&rdquo; wants to send email as <strong className="font-medium text-zinc-900">{confirmation.address}</strong> through
-        its inbox &ldquo;{confirmation.inboxName}&rdquo;.
+        The organization &ldquo;{confirmation.organizationName}&rdquo; wants to send email as{" "}
+        <strong className="font-medium text-zinc-900">{confirmation.address}</strong> through its inbox &ldquo;{confirmation.inboxName}&rdquo;.
       </p>
       <p>Confirm only if you expected this. Nothing is sent from this address until it is confirmed.</p>
     </InvitationNotice>

@@ -123,7 +123,12 @@ export default async function InvitationPage({ params }: Props) {
       </div>
       <dl className="mt-6 divide-y divide-zinc-100 rounded-lg border border-zinc-200 text-sm">
         {[
-          ["Role", <span key="role" className="capitalize">{invitation.role}</span>],
+          [
+            "Role",
+            <span key="role" className="capitalize">
+              {invitation.role}
+            </span>,
+          ],
           ["Invited address", invitation.email],
           ["Invited by", `${inviter} · ${invitation.inviter.email}`],
           ["Valid until", longDate.format(invitation.expires_at)],

@@ -16,7 +16,11 @@ export async function POST(request: Request) {
     if (!userId) throw new AppError("UNAUTHORIZED", "Sign in to continue");
     const parsed = switchInput.safeParse(await request.json().catch(() => ({})));
     if (!parsed.success) {
-      throw new AppError("VALIDATION_ERROR", "Invalid request body", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+      throw new AppError(
+        "VALIDATION_ERROR",
+        "Invalid request body",
+        parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+      );
     }
     const role = await membershipRole(userId, parsed.data.organization_id);
     // Not a member looks exactly like no such organization.

@@ -13,7 +13,11 @@ export async function POST(request: Request) {
     if (!userId) throw new AppError("UNAUTHORIZED", "Sign in to continue");
     const parsed = createOrganizationInput.safeParse(await request.json().catch(() => ({})));
     if (!parsed.success) {
-      throw new AppError("VALIDATION_ERROR", "Invalid request body", parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+      throw new AppError(
+        "VALIDATION_ERROR",
+        "Invalid request body",
+        parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
+      );
     }
     const organization = await createOrganizationForUser(userId, parsed.data.name);
     return withOrganizationCookie(Response.json(organization, { status: 201 }), organization.id);
