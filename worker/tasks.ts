@@ -2,7 +2,7 @@ import type { Task } from "graphile-worker";
 import { dropOrphanCounterDeltas, foldBroadcastCounters } from "@/lib/sending/broadcast-counters";
 import { completeFinishedBroadcasts } from "@/lib/sending/complete-broadcasts";
 import { startBroadcast, startOverdueBroadcasts } from "@/lib/sending/fan-out";
-import { BROADCAST_START_TASK, type BroadcastStartPayload } from "@/lib/sending/queue";
+import { BROADCAST_START_TASK, parseBroadcastStartPayload } from "@/lib/sending/queue";
 import { createSender } from "@/lib/sending/sender";
 import { pollReplies } from "@/lib/replies/poll-replies";
 import { dispatchSequenceSteps } from "@/lib/sequences/dispatch";
@@ -36,7 +36,7 @@ export const workerTasks: WorkerTask[] = [
   {
     name: BROADCAST_START_TASK,
     task: async (payload) => {
-      await startBroadcast((payload as BroadcastStartPayload).broadcastId);
+      await startBroadcast(parseBroadcastStartPayload(payload).broadcastId);
     },
   },
   // Batches are claimed and prepared while earlier ones are still going out, so the SMTP

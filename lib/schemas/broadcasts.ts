@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { emailDocument } from "@/lib/email-doc/document";
+import { BroadcastPauseReason, BroadcastStatus, SendingSpeed, SequenceMode } from "@/lib/generated/prisma/enums";
 import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./common";
 
-export const broadcastStatus = z.enum(["draft", "scheduled", "sending", "paused", "sent", "cancelled", "failed"]);
-const broadcastPauseReason = z.enum(["manual", "bounce_rate", "complaint_rate"]).meta({
+export const broadcastStatus = z.enum(BroadcastStatus);
+const broadcastPauseReason = z.enum(BroadcastPauseReason).meta({
   description: "Why the broadcast is paused: `manual` (a person, `POST /v1/broadcasts/{id}/pause`), `bounce_rate` or `complaint_rate` (a circuit breaker).",
 });
-const sendingSpeed = z.enum(["auto", "warmup", "very_slow", "slow", "normal", "instant"]);
-const sequenceMode = z.enum(["sales", "marketing"]);
+const sendingSpeed = z.enum(SendingSpeed);
+const sequenceMode = z.enum(SequenceMode);
 
 /** More inboxes than this in one rotation is a mistake, not a plan. */
 const MAX_ROTATION_INBOXES = 100;
@@ -33,12 +34,10 @@ const broadcastFields = z.object({
   preview_text: text(limits.previewText).nullable(),
   html_content: text(limits.html).nullable().meta({ description: "Extension: the broadcast's own HTML, used when it has no template. At most 1 MB." }),
   text_content: text(limits.text).nullable().meta({ description: "Extension: the broadcast's own plain text, used when it has no template. At most 1 MB." }),
-  content_json: emailDocument
-    .nullable()
-    .meta({
-      description:
-        "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
-    }),
+  content_json: emailDocument.nullable().meta({
+    description:
+      "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
+  }),
   template_id: id.nullable(),
   segment_id: id.nullable(),
   topic_id: id.nullable(),

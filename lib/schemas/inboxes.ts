@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { InboxPauseReason } from "@/lib/generated/prisma/enums";
 import { isHostOrIp } from "@/lib/dns/hostname";
 import { dateTime, emailAddress, id, limits, requiredText, text } from "./common";
 
@@ -79,7 +80,7 @@ export const inbox = z.object({
   reply_to: z.string().nullable(),
   daily_limit: z.number(),
   paused: z.boolean(),
-  paused_reason: z.enum(["manual", "bounce_rate"]).nullable().meta({
+  paused_reason: z.enum(InboxPauseReason).nullable().meta({
     description:
       "Extension: why a paused inbox is paused: `manual` (a person) or `bounce_rate` (its recent hard-bounce rate passed the organization's threshold; rotation skips it until a person resumes it with `paused: false`). Null unless paused.",
   }),

@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { InvitationStatus, Role } from "@/lib/generated/prisma/enums";
 import { dateTime, emailAddress, id, text } from "./common";
 
-const invitationRole = z.enum(["member", "admin"]);
+// Ownership is never given by invitation.
+const invitationRole = z.enum(Role).exclude(["owner"]);
 
 export const createInvitationInput = z.object({
   email: emailAddress.meta({ description: "The invitee's address; compared case-insensitively." }),
@@ -16,7 +18,7 @@ export const invitationTokenParams = z.object({
   token: invitationToken.meta({ description: "The token from the invitation link." }),
 });
 
-const invitationStatus = z.enum(["pending", "accepted", "expired", "cancelled"]);
+const invitationStatus = z.enum(InvitationStatus);
 
 export const invitation = z.object({
   id,

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { Role } from "@/lib/generated/prisma/enums";
 import { dateTime, id } from "./common";
 
-export const memberRole = z.enum(["owner", "admin", "member"]);
+export const memberRole = z.enum(Role);
 
 export const memberParams = z.object({ userId: id });
 

@@ -25,12 +25,10 @@ const stepFields = z.object({
   subject: text(limits.subject).nullable().meta({ description: "In sales mode, left empty to reply in the same thread." }),
   html_content: text(limits.html).nullable(),
   text_content: text(limits.text).nullable(),
-  content_json: emailDocument
-    .nullable()
-    .meta({
-      description:
-        "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
-    }),
+  content_json: emailDocument.nullable().meta({
+    description:
+      "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
+  }),
   template_id: id.nullable(),
 });
 

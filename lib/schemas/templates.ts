@@ -9,12 +9,10 @@ const templateFields = z.object({
   subject: requiredText(limits.subject).meta({ description: "May hold `{{placeholders}}`." }),
   html_content: text(limits.html).meta({ description: "May hold `{{placeholders}}`, e.g. `{{first_name|there}}` with a fallback." }),
   text_content: text(limits.text),
-  content_json: emailDocument
-    .nullable()
-    .meta({
-      description:
-        "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
-    }),
+  content_json: emailDocument.nullable().meta({
+    description:
+      "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
+  }),
   variables: z
     .array(requiredText(limits.name))
     .max(MAX_VARIABLES)

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { TopicSubscription } from "@/lib/generated/prisma/enums";
 import { dateTime, id, limits, requiredText, text } from "./common";
 
 const topicSubscription = z
-  .enum(["opt_in", "opt_out"])
+  .enum(TopicSubscription)
   .meta({ description: "`opt_in`: contacts receive the topic only after subscribing to it. `opt_out`: until they unsubscribe." });
 
 const topicFields = z.object({

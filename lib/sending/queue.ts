@@ -1,10 +1,24 @@
 import { runMigrations } from "graphile-worker";
+import { z } from "zod";
 import type { DbClient } from "@/lib/services/owned-records";
 import { env } from "@/lib/env";
 
 export const BROADCAST_START_TASK = "broadcast:start";
 
-export type BroadcastStartPayload = { broadcastId: string; organizationId: string };
+/** What a `broadcast:start` job carries. */
+const broadcastStartPayload = z.object({ broadcastId: z.uuid(), organizationId: z.uuid() });
+export type BroadcastStartPayload = z.infer<typeof broadcastStartPayload>;
+
+/**
+ * A job's payload as the task needs it. Jobs outlive deployments and anyone with database access can
+ * add one: a malformed payload fails the job with the reason (graphile-worker keeps it, failed, for
+ * a person to look at) instead of running on undefined ids.
+ */
+export function parseBroadcastStartPayload(payload: unknown): BroadcastStartPayload {
+  const parsed = broadcastStartPayload.safeParse(payload);
+  if (!parsed.success) throw new Error(`${BROADCAST_START_TASK}: malformed payload: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
 
 const installed = new Map<string, Promise<void>>();
 
