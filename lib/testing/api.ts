@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { encode } from "next-auth/jwt";
+import { z } from "zod";
 import { operations } from "@/lib/api/operations";
 import { execute, matchPath } from "@/lib/api/route";
 import { db } from "@/lib/db";
@@ -28,7 +29,23 @@ export async function request(method: string, pathAndQuery: string, options: Req
   const init: RequestInit & { duplex?: "half" } = { method, headers, body, duplex: options.stream ? "half" : undefined };
   const response = await execute(operation, new Request(url, init));
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  const result = { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  assertDocumentedShape(operation, method, url.pathname, result);
+  return result;
+}
+
+/**
+ * Every successful JSON answer a test sees must be what the operation's response schema (and so
+ * the OpenAPI document) promises: the serializers and JSON-building SQL are the real wire format,
+ * and this is what ties them to the contract.
+ */
+function assertDocumentedShape(operation: (typeof operations)[number], method: string, path: string, result: ApiResult) {
+  if (result.status < 200 || result.status >= 300 || result.body === null) return;
+  if (!result.headers.get("content-type")?.startsWith("application/json")) return;
+  const parsed = operation.response.safeParse(result.body);
+  if (!parsed.success) {
+    throw new Error(`${method} ${path} answered ${result.status} with a body its response schema refuses:\n${z.prettifyError(parsed.error)}`);
+  }
 }
 
 /** A client bound to one bearer token. */
