@@ -9,9 +9,11 @@ const SERVER_CONNECTIONS = 20;
 /** Each destination's queue holds about this much of its own sending time: a slow server gets a short queue. */
 const QUEUE_MS = 2_000;
 /** Most emails queued for one destination (and twice that for one server across its inboxes). */
-const MAX_QUEUE = 400;
-/** What a destination never seen before is assumed to take per email, until it has answered. */
-const FIRST_GUESS_MS = 200;
+const MAX_QUEUE = 1000;
+/** What a destination never seen before is assumed to deliver per second, until it has been measured. */
+const FIRST_GUESS_PER_S = 25;
+/** How long deliveries are counted before the destination's rate is measured again. */
+const RATE_WINDOW_MS = 500;
 /** A destination fed within this long still counts as at work. */
 const RECENT_MS = 2_000;
 /** A destination idle this long is forgotten (its pace is measured again if it comes back). */
@@ -26,8 +28,11 @@ class Destination {
   reserved = 0;
   /** When emails for it last came from a claim: a destination fed recently is worth claiming for. */
   fedAt = 0;
-  /** Moving average of one delivery's time on one connection. */
-  serviceMs = FIRST_GUESS_MS;
+  /** Deliveries per second while it has any in flight, a moving average over RATE_WINDOW_MS of such time. */
+  perSecond = FIRST_GUESS_PER_S;
+  private busySince: number | null = null;
+  private busyMs = 0;
+  private deliveredCount = 0;
 
   constructor(
     readonly key: string,
@@ -40,11 +45,32 @@ class Destination {
 
   /** About QUEUE_MS of work at the pace this server keeps, at least two rounds of its connections. */
   get cap() {
-    return Math.min(MAX_QUEUE, Math.max(2 * MAX_CONNECTIONS, Math.round((MAX_CONNECTIONS * QUEUE_MS) / this.serviceMs)));
+    return Math.min(MAX_QUEUE, Math.max(2 * MAX_CONNECTIONS, Math.round((this.perSecond * QUEUE_MS) / 1000)));
   }
 
-  observe(ms: number) {
-    this.serviceMs = this.serviceMs * 0.8 + Math.max(0.5, ms) * 0.2;
+  started() {
+    if (this.active++ === 0) this.busySince = performance.now();
+  }
+
+  /**
+   * Counts a finished delivery. The pace is deliveries per second of busy time (some delivery in
+   * flight): not each delivery's duration, which also holds the time the worker's event loop was
+   * busy preparing the next batch and made a fast server look slow; and not per second of wall
+   * time, which a queue run dry would make look slow, shrinking the queue further.
+   */
+  finished() {
+    const now = performance.now();
+    this.deliveredCount++;
+    if (--this.active === 0 && this.busySince !== null) {
+      this.busyMs += now - this.busySince;
+      this.busySince = null;
+    }
+    const busy = this.busyMs + (this.busySince === null ? 0 : now - this.busySince);
+    if (busy < RATE_WINDOW_MS) return;
+    this.perSecond = this.perSecond * 0.5 + ((this.deliveredCount * 1000) / busy) * 0.5;
+    this.deliveredCount = 0;
+    this.busyMs = 0;
+    if (this.busySince !== null) this.busySince = now;
   }
 }
 
@@ -201,14 +227,12 @@ export class Destinations {
   }
 
   private start(d: Destination, job: Job) {
-    d.active++;
+    d.started();
     this.serverActive.set(d.serverKey, (this.serverActive.get(d.serverKey) ?? 0) + 1);
-    const began = performance.now();
     void deliver(job.outgoing, this.options.transports)
       .then((result) => {
-        d.active--;
         this.serverActive.set(d.serverKey, (this.serverActive.get(d.serverKey) ?? 1) - 1);
-        d.observe(performance.now() - began);
+        d.finished();
         this.options.onResult(result);
         this.pump();
         this.options.onRoom();

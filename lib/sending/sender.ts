@@ -62,6 +62,7 @@ const STOP_CHECK_MS = 1000;
 const STOP_MEMORY_MS = 3000;
 /** How soon after a write the touched broadcasts' counters are folded and their completion checked. */
 const COMPLETION_DELAY_MS = 200;
+const NO_ROOM = Symbol("no room");
 
 export function createSender(options: SenderOptions = {}): Sender {
   const batchSize = options.batchSize ?? 100;
@@ -202,13 +203,21 @@ export function createSender(options: SenderOptions = {}): Sender {
     for (const o of outgoing) recorder.add({ kind: "returned", id: o.email.id, inbox_id: o.inbox?.id ?? null });
   }
 
-  /** Claims and prepares one batch and queues it; answers the ids claimed. */
-  async function claimAndQueue(): Promise<string[]> {
+  /**
+   * Claims and prepares one batch and queues it; answers the ids claimed, or NO_ROOM when
+   * `onlyWithRoom` and the claims before this one (lanes run side by side) left no destination room.
+   */
+  async function claimAndQueue(onlyWithRoom = false): Promise<string[] | typeof NO_ROOM> {
     startLeases();
     // One claim at a time per worker, so each sees the room the previous one left.
     let claimed: Claimed[] = [];
+    let noRoom = false;
     const claim = claiming.then(async () => {
       if (stopping) return;
+      if (onlyWithRoom && !destinations.worthClaiming()) {
+        noRoom = true;
+        return;
+      }
       claimed = await claimDueEmails({ batchSize, leaseMs, paceScale, organizationId, room });
       const now = Date.now();
       for (const c of claimed) {
@@ -224,6 +233,7 @@ export function createSender(options: SenderOptions = {}): Sender {
       leases?.noteFailure();
       throw error;
     }
+    if (noRoom) return NO_ROOM;
     if (claimed.length === 0) return [];
     const ids = claimed.map((c) => c.id);
     try {
@@ -256,7 +266,7 @@ export function createSender(options: SenderOptions = {}): Sender {
 
   async function runOnce(): Promise<number> {
     const ids = await claimAndQueue();
-    if (ids.length === 0) return 0;
+    if (ids === NO_ROOM || ids.length === 0) return 0;
     await recorded(ids);
     if (completionTimer) clearTimeout(completionTimer);
     await completeTouched();
@@ -278,11 +288,16 @@ export function createSender(options: SenderOptions = {}): Sender {
   }
 
   async function dispatchOnce(): Promise<number> {
-    if (stopping) return 0;
     listen();
-    await roomToClaim();
-    if (stopping) return 0;
-    return (await claimAndQueue()).length;
+    // A lane whose turn to claim came after the others had taken the room waits for room again:
+    // answering 0 would put it to sleep for the loop's idle interval while the queues drain.
+    while (!stopping) {
+      await roomToClaim();
+      if (stopping) break;
+      const ids = await claimAndQueue(true);
+      if (ids !== NO_ROOM) return ids.length;
+    }
+    return 0;
   }
 
   async function drain(): Promise<void> {
