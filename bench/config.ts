@@ -40,6 +40,8 @@ export type Sizes = {
   connections: number;
   recipients: number;
   sendRepeats: number;
+  /** Emails timed of the broadcast sent right after the import (import-then-send), before it is cancelled. */
+  sendAfterImport: number;
   smtpConnections: number;
   /** Delivery reports sent to the inbound listener per run, and runs. */
   reports: number;
@@ -64,6 +66,7 @@ export const FULL: Sizes = {
   connections: 16,
   recipients: 100_000,
   sendRepeats: 3,
+  sendAfterImport: 20_000,
   // What lib/sending/transports.ts opens to one SMTP server (MAX_CONNECTIONS).
   smtpConnections: 5,
   reports: 20_000,
@@ -81,6 +84,7 @@ export const QUICK: Sizes = {
   loadRounds: 6,
   recipients: FULL.recipients / 20,
   sendRepeats: 2,
+  sendAfterImport: 5_000,
   reports: 2_000,
   intakeRepeats: 2,
 };

@@ -13,20 +13,25 @@ const FIGURES = [
   { scenario: "broadcast: send rate", unit: "emails/s", target: "ratio >= 0.7" },
   { scenario: "broadcast: first email", unit: "ms", target: "value < 2000 ms" },
 ];
-const WORKER_ENTRY = "worker/index.ts";
+export const WORKER_ENTRY = "worker/index.ts";
 const WARMUP_RECIPIENTS = 10;
 const HTML = `<html><body><p>Hello,</p><p>${"Here is what happened this week. ".repeat(8)}</p><p><a href="https://bench.example/read">Read more</a></p></body></html>`;
 const TEXT = "Hello, here is what happened this week.";
 
 const notAvailable = (why: string): Result[] => FIGURES.map((f) => unavailable(f.scenario, f.unit, f.target, `not available: ${why}`));
 
-/** An organization of `recipients` subscribed contacts, all in one segment (and the first few in a warm-up segment), with a verified domain. */
-async function audience(bench: Bench, recipients: number) {
-  const org = await bench.createOrg("broadcast");
+/** Gives the organization bench.example as a verified domain, so its broadcasts may send from it. */
+export async function verifiedDomain(bench: Bench, org: ProductOrg) {
   await bench.pg.query(
     "INSERT INTO domains (organization_id, name, verification_token, status, verified_at) VALUES ($1, 'bench.example', 'bench', 'verified', now())",
     [org.organizationId],
   );
+}
+
+/** An organization of `recipients` subscribed contacts, all in one segment (and the first few in a warm-up segment), with a verified domain. */
+async function audience(bench: Bench, recipients: number) {
+  const org = await bench.createOrg("broadcast");
+  await verifiedDomain(bench, org);
   await copyInto(
     bench.pg,
     "contacts",
@@ -54,7 +59,7 @@ async function audience(bench: Bench, recipients: number) {
   return { org, all, warmup };
 }
 
-async function createBroadcast(bench: Bench, org: ProductOrg, segmentId: string, name: string) {
+export async function createBroadcast(bench: Bench, org: ProductOrg, segmentId: string, name: string) {
   const { data } = await bench.http.json<{ id: string }>(
     "POST",
     "/v1/broadcasts",

@@ -9,19 +9,19 @@ const MAX_FILE_BYTES = 50 * 1024 * 1024;
 type ImportResult = { created: number; updated: number; skipped: number; errors: unknown[] };
 
 /** The import request bodies: the rows split into CSV files under the 50 MB limit, as a user would split them. */
-function importBodies(total: number, fileRows: number): { bodies: Buffer[]; largestMb: number } {
+export function importBodies(total: number, fileRows: number, extra: { segment_id?: string } = {}): { bodies: Buffer[]; largestMb: number } {
   const bodies: Buffer[] = [];
   let largest = 0;
   for (let from = 0; from < total; from += fileRows) {
     const csv = Buffer.from(CSV_HEADER + [...chunked(from, Math.min(total, from + fileRows), (i) => csvLine(contactAt(i)))].join(""));
     if (csv.length > MAX_FILE_BYTES) throw new Error(`a CSV file of ${fileRows} rows is over 50 MB; use smaller files`);
     largest = Math.max(largest, csv.length);
-    bodies.push(Buffer.from(JSON.stringify({ file_content: csv.toString("base64"), column_mappings: CSV_MAPPINGS, handle_missing: "create" })));
+    bodies.push(Buffer.from(JSON.stringify({ file_content: csv.toString("base64"), column_mappings: CSV_MAPPINGS, handle_missing: "create", ...extra })));
   }
   return { bodies, largestMb: largest / 1024 / 1024 };
 }
 
-async function productImport(bench: Bench, token: string, bodies: Buffer[], expect: "created" | "updated", total: number) {
+export async function productImport(bench: Bench, token: string, bodies: Buffer[], expect: "created" | "updated", total: number) {
   const started = performance.now();
   let count = 0;
   for (const body of bodies) {

@@ -5,6 +5,7 @@ import { checkEmailsScenario } from "./check-emails";
 import { dashboardScenario } from "./dashboard";
 import { getBroadcastScenario } from "./get-broadcast";
 import { importScenario } from "./import";
+import { importThenSendScenario } from "./import-then-send";
 import { intakeScenario } from "./intake";
 import { listContactsScenario } from "./list-contacts";
 import { listEmailsScenario } from "./list-emails";
@@ -20,6 +21,7 @@ export const scenarios: Scenario[] = [
   listEmailsScenario,
   getBroadcastScenario,
   broadcastSendScenario,
+  importThenSendScenario,
   broadcastReportScenario,
   memoryListScenario,
   intakeScenario,
