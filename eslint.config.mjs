@@ -4,9 +4,10 @@ import nextTypescript from "eslint-config-next/typescript";
 // The rooms of the codebase (ARCHITECTURE.md). Code that ships to the browser must not reach the
 // server's rooms: importing the database client, a service or the sending engine into a component
 // would bundle server code (and its secrets' names) for the browser, or fail at run time far from
-// the mistake. Schemas (zod), templating and the generated enums are pure and shared by both rooms.
+// the mistake. Schemas (zod), contracts, templating and the generated enums are pure and shared by
+// both rooms, so they keep to the browser's rules too.
 const browserRoom = {
-  files: ["components/**/*.{ts,tsx}", "lib/client/**/*.{ts,tsx}"],
+  files: ["components/**/*.{ts,tsx}", "lib/client/**/*.{ts,tsx}", "lib/contracts/**/*.ts", "lib/schemas/**/*.ts", "lib/domain/**/*.ts"],
   rules: {
     "no-restricted-imports": [
       "error",
@@ -14,6 +15,7 @@ const browserRoom = {
         patterns: [
           { group: ["@/lib/db", "@/lib/db/**", "@/lib/db.*"], message: "The database is the server's: call the API (lib/client) instead." },
           { group: ["@/lib/services/**"], message: "Services run on the server: call the API (lib/client) instead." },
+          { group: ["@/lib/api/**"], message: "lib/api is the HTTP server; what both sides share is in lib/contracts and lib/schemas." },
           {
             group: ["@/lib/sending/**", "@/lib/replies/**", "@/lib/feedback/**", "@/lib/webhooks/**", "@/lib/sequences/**"],
             message: "The engine runs in the worker, never in the browser.",

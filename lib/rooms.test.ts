@@ -25,6 +25,11 @@ describe("the rooms, as ESLint keeps them", () => {
     const expected = [1, 2, 3, 4, 5].map((line) => `${line}:no-restricted-imports`);
     expect(await ruleIds("components/contacts/probe.tsx", code)).toEqual(expected);
     expect(await ruleIds("lib/client/probe.ts", code)).toEqual(expected);
+    // Contracts are imported by the dashboard: they keep to its rules, and the HTTP server is not theirs either.
+    expect(await ruleIds("lib/contracts/probe.ts", code)).toEqual(expected);
+    expect(await ruleIds("lib/contracts/probe.ts", 'import { AppError } from "@/lib/api/errors";\nexport const used = AppError;')).toEqual([
+      "1:no-restricted-imports",
+    ]);
   });
 
   it("lets a component use schemas, templating and the generated enums", { timeout: 60_000 }, async () => {
@@ -32,7 +37,8 @@ describe("the rooms, as ESLint keeps them", () => {
       'import { createContactInput } from "@/lib/schemas/contacts";',
       'import { renderEmail } from "@/lib/templating/render-email";',
       'import { EmailStatus } from "@/lib/generated/prisma/enums";',
-      "export const used = [createContactInput, renderEmail, EmailStatus];",
+      'import { listContactsContract } from "@/lib/contracts/contacts";',
+      "export const used = [createContactInput, renderEmail, EmailStatus, listContactsContract];",
     ].join("\n");
     expect(await ruleIds("components/contacts/probe.tsx", code)).toEqual([]);
   });

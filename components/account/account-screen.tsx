@@ -1,28 +1,24 @@
 "use client";
 
+import type { z } from "zod";
+import type { accountProfile } from "@/lib/schemas/accounts";
 import { useQuery } from "@tanstack/react-query";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/error-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { getAccountContract } from "@/lib/contracts/account";
 import { queryKeys } from "@/lib/client/query-keys";
 import { PasswordCard, ProfileCard, SessionsCard } from "./profile-cards";
 import { TwoFactorCard } from "./two-factor-card";
 
-export type AccountProfile = {
-  id: string;
-  email: string;
-  name: string;
-  email_verified: boolean;
-  two_factor_enabled: boolean;
-  recovery_codes_remaining: number;
-};
+export type AccountProfile = z.infer<typeof accountProfile>;
 
 export const accountKey = queryKeys.account();
 
 /** The signed-in user's own settings: profile, password, two-factor sign-in, sessions. */
 export function AccountScreen() {
-  const account = useQuery({ queryKey: accountKey, queryFn: () => apiFetch<AccountProfile>("/api/account") });
+  const account = useQuery({ queryKey: accountKey, queryFn: () => apiCall(getAccountContract) });
   return (
     <>
       <PageHeader title="Account and security" description="Your profile, your password, two-factor sign-in and where you are signed in." />

@@ -12,7 +12,8 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch, apiCall } from "@/lib/client/api";
+import { updateProfileContract } from "@/lib/contracts/account";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { sessionQueryKey } from "@/lib/client/session";
@@ -26,7 +27,7 @@ export function ProfileCard({ account }: { account: AccountProfile }) {
   const { errors, isSubmitting, isDirty } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
-      const saved = await apiFetch<AccountProfile>("/api/account", { method: "PATCH", body: values });
+      const saved = await apiCall(updateProfileContract, { body: values });
       queryClient.setQueryData(accountKey, saved);
       form.reset({ name: saved.name });
       toast.success("Name saved");

@@ -1,5 +1,7 @@
 "use client";
 
+import type { z } from "zod";
+import type { twoFactorSetup } from "@/lib/schemas/accounts";
 import { useQueryClient } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { useState } from "react";
@@ -12,13 +14,14 @@ import { Dialog } from "@/components/ui/dialog";
 import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch, apiCall } from "@/lib/client/api";
+import { enableTwoFactorContract, twoFactorSetupContract } from "@/lib/contracts/account";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { disableTwoFactorInput, twoFactorCodeInput } from "@/lib/schemas/accounts";
 import { accountKey, type AccountProfile } from "./account-screen";
 
-type Setup = { secret: string; otpauth_url: string; qr_svg: string };
+type Setup = z.infer<typeof twoFactorSetup>;
 
 /** Scan (or type the secret), then confirm with a first code; the recovery codes follow, once. */
 function SetupPanel({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: string[]) => void }) {
@@ -26,7 +29,7 @@ function SetupPanel({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: str
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
-      const result = await apiFetch<{ recovery_codes: string[] }>("/api/account/two-factor/enable", { method: "POST", body: values });
+      const result = await apiCall(enableTwoFactorContract, { body: values });
       onEnabled(result.recovery_codes);
     } catch (error) {
       applyServerErrors(error, form.setError, ["code"]);
@@ -138,7 +141,7 @@ export function TwoFactorCard({ account }: { account: AccountProfile }) {
   const start = async () => {
     setStarting(true);
     try {
-      setSetup(await apiFetch<Setup>("/api/account/two-factor/setup", { method: "POST" }));
+      setSetup(await apiCall(twoFactorSetupContract));
     } catch (error) {
       toast.error(error, "Could not start the set-up");
     } finally {

@@ -7,7 +7,8 @@ import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch, apiCall } from "@/lib/client/api";
+import { resetPasswordContract } from "@/lib/contracts/account";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { passwordResetInput, passwordResetRequestInput } from "@/lib/schemas/accounts";
@@ -54,7 +55,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
-      const result = await apiFetch<{ email: string }>("/api/account/password-reset", { method: "POST", body: values });
+      const result = await apiCall(resetPasswordContract, { body: values });
       router.replace(`/sign-in?notice=password-reset&email=${encodeURIComponent(result.email)}`);
     } catch (error) {
       applyServerErrors(error, form.setError, ["password"]);

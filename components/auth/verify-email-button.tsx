@@ -6,7 +6,8 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/form-field";
 import { toast } from "@/components/ui/toast";
-import { apiFetch, errorMessage } from "@/lib/client/api";
+import { errorMessage, apiCall } from "@/lib/client/api";
+import { verifyEmailContract } from "@/lib/contracts/account";
 
 export function VerifyEmailButton({ token, callbackUrl }: { token: string; callbackUrl: string }) {
   const router = useRouter();
@@ -15,7 +16,7 @@ export function VerifyEmailButton({ token, callbackUrl }: { token: string; callb
   const verify = async () => {
     setBusy(true);
     try {
-      const result = await apiFetch<{ email: string }>("/api/account/verify-email", { method: "POST", body: { token } });
+      const result = await apiCall(verifyEmailContract, { body: { token } });
       toast.success("Email address verified", `${result.email} is confirmed.`);
       router.replace(callbackUrl);
       router.refresh();

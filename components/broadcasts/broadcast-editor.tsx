@@ -17,7 +17,8 @@ import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useSegments } from "@/lib/client/resources/segments";
-import { ApiError, apiFetch } from "@/lib/client/api";
+import { ApiError, apiCall } from "@/lib/client/api";
+import { updateBroadcastContract } from "@/lib/contracts/broadcasts";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useBroadcast } from "@/lib/client/resources/broadcasts";
@@ -70,7 +71,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
   const persist = async (current: EditorValues, silent: boolean): Promise<boolean> => {
     const body = changedBody(current, values);
     try {
-      const updated = await apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}`, { method: "PUT", body });
+      const updated = await apiCall(updateBroadcastContract, { params: { id: broadcast.id }, body });
       queryClient.setQueryData(queryKeys.broadcasts.detail(broadcast.id), updated);
       form.reset(toEditorValues(updated), { keepDirtyValues: silent });
       void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.list() });

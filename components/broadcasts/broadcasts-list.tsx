@@ -20,7 +20,8 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow, TableTitleCell } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { deleteBroadcastContract } from "@/lib/contracts/broadcasts";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useBroadcastPage } from "@/lib/client/resources/broadcasts";
 import { rate, type Broadcast } from "./broadcast-types";
@@ -68,7 +69,7 @@ export function BroadcastsList() {
   const queryClient = useQueryClient();
   const router = useRouter();
   const remove = useMutation({
-    mutationFn: (broadcast: Broadcast) => apiFetch(`/v1/broadcasts/${broadcast.id}`, { method: "DELETE" }),
+    mutationFn: (broadcast: Broadcast) => apiCall(deleteBroadcastContract, { params: { id: broadcast.id } }),
     onSuccess: (_data, broadcast) => {
       toast.success(`Deleted ${broadcast.name}`);
       void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.all() });

@@ -1,7 +1,8 @@
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { createBroadcastContract, createStepContract, listStepsContract } from "@/lib/contracts/broadcasts";
 import type { CreateBroadcastInput } from "@/lib/schemas/broadcasts";
 import type { CreateStepInput } from "@/lib/schemas/steps";
-import type { Broadcast, SequenceStep } from "./broadcast-types";
+import type { Broadcast } from "./broadcast-types";
 
 /** A new draft with the settings, content and follow-ups of `source`, which may be in any status. */
 export async function duplicateBroadcast(source: Broadcast): Promise<Broadcast> {
@@ -25,8 +26,8 @@ export async function duplicateBroadcast(source: Broadcast): Promise<Broadcast> 
     sequence_mode: source.sequence_mode,
     sequence_exit_conditions: source.sequence_exit_conditions,
   };
-  const copy = await apiFetch<Broadcast>("/v1/broadcasts", { method: "POST", body });
-  const steps = await apiFetch<ListEnvelope<SequenceStep>>(`/v1/broadcasts/${source.id}/steps`);
+  const copy = await apiCall(createBroadcastContract, { body });
+  const steps = await apiCall(listStepsContract, { params: { broadcastId: source.id } });
   // One at a time, so each lands after the previous one.
   for (const step of steps.data) {
     const stepBody: CreateStepInput = {
@@ -36,7 +37,7 @@ export async function duplicateBroadcast(source: Broadcast): Promise<Broadcast> 
       text_content: step.text_content,
       template_id: step.template_id,
     };
-    await apiFetch(`/v1/broadcasts/${copy.id}/steps`, { method: "POST", body: stepBody });
+    await apiCall(createStepContract, { params: { broadcastId: copy.id }, body: stepBody });
   }
   return copy;
 }

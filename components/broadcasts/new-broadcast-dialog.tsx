@@ -8,12 +8,12 @@ import { FormDialog } from "@/components/ui/form-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { createBroadcastContract } from "@/lib/contracts/broadcasts";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { useSessionInfo } from "@/lib/client/session";
 import { createBroadcastInput } from "@/lib/schemas/broadcasts";
 import { queryKeys } from "@/lib/client/query-keys";
-import type { Broadcast } from "./broadcast-types";
 
 type Values = { name: string; subject: string; from_email: string };
 
@@ -35,7 +35,7 @@ export function NewBroadcastDialog({ open, onOpenChange }: { open: boolean; onOp
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      const created = await apiFetch<Broadcast>("/v1/broadcasts", { method: "POST", body: values });
+      const created = await apiCall(createBroadcastContract, { body: values });
       queryClient.setQueryData(queryKeys.broadcasts.detail(created.id), created);
       await queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.all(), exact: false, refetchType: "none" });
       toast.success("Draft created", "Finish the details, then send or schedule it.");

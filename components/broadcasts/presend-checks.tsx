@@ -7,7 +7,8 @@ import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
-import { apiFetch, errorMessage } from "@/lib/client/api";
+import { errorMessage, apiCall } from "@/lib/client/api";
+import { broadcastChecksContract } from "@/lib/contracts/presend-checks";
 import { cn } from "@/lib/client/cn";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { presendChecks } from "@/lib/schemas/presend-checks";
@@ -25,7 +26,7 @@ const icons = {
 function usePresendChecks(broadcastId: string, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.broadcasts.checks(broadcastId),
-    queryFn: () => apiFetch<Checks>(`/v1/broadcasts/${broadcastId}/checks`),
+    queryFn: () => apiCall(broadcastChecksContract, { params: { id: broadcastId } }),
     enabled,
     staleTime: 0,
     gcTime: 0,

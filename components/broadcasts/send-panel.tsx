@@ -14,7 +14,8 @@ import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useNow } from "@/components/ui/use-now";
-import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
+import { ApiError, apiCall, errorMessage } from "@/lib/client/api";
+import { cancelBroadcastContract, pauseBroadcastContract, resumeBroadcastContract, sendBroadcastContract } from "@/lib/contracts/broadcast-sending";
 import { queryKeys } from "@/lib/client/query-keys";
 import { pausedReasonText, rate, type Broadcast } from "./broadcast-types";
 import { SendWithChecksDialog } from "./presend-checks";
@@ -67,6 +68,9 @@ const confirmations: Record<Action, { title: string; label: string; destructive:
   resume: { title: "Resume this broadcast?", label: "Resume sending", destructive: false },
 };
 
+/** The broadcast's other state changes, by the action that asks for them. */
+const stateChanges = { cancel: cancelBroadcastContract, pause: pauseBroadcastContract, resume: resumeBroadcastContract };
+
 const done: Record<Action, string> = {
   send: "Sending started",
   schedule: "Broadcast scheduled",
@@ -106,11 +110,8 @@ export function SendPanel({
   const act = useMutation({
     mutationFn: (chosen: Action) =>
       chosen === "send" || chosen === "schedule"
-        ? apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}/send`, {
-            method: "POST",
-            body: chosen === "schedule" ? { scheduled_at: broadcast.scheduled_at } : {},
-          })
-        : apiFetch<Broadcast>(`/v1/broadcasts/${broadcast.id}/${chosen}`, { method: "POST" }),
+        ? apiCall(sendBroadcastContract, { params: { id: broadcast.id }, body: chosen === "schedule" ? { scheduled_at: broadcast.scheduled_at } : {} })
+        : apiCall(stateChanges[chosen], { params: { id: broadcast.id } }),
     onSuccess: (_data, chosen) => {
       toast.success(done[chosen], chosen === "schedule" ? `It goes out ${formatDateTime(broadcast.scheduled_at)}.` : undefined);
     },

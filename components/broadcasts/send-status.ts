@@ -2,7 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { broadcastSendingStatusContract } from "@/lib/contracts/broadcast-sending";
 import type { broadcastSendingStatus } from "@/lib/schemas/broadcast-sending";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { Broadcast } from "./broadcast-types";
@@ -13,7 +14,7 @@ export type SendStatus = z.infer<typeof broadcastSendingStatus>;
 export function useSendStatus(broadcast: Broadcast) {
   return useQuery({
     queryKey: queryKeys.broadcasts.sendStatus(broadcast.id),
-    queryFn: () => apiFetch<SendStatus>(`/v1/broadcasts/${broadcast.id}/status`),
+    queryFn: () => apiCall(broadcastSendingStatusContract, { params: { id: broadcast.id } }),
     retry: false,
     refetchInterval: (query) => {
       if (query.state.error) return false;

@@ -13,7 +13,8 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { useAllTemplates } from "@/lib/client/resources/templates";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { createStepContract, deleteStepContract, updateStepContract } from "@/lib/contracts/broadcasts";
 import type { CreateStepInput } from "@/lib/schemas/steps";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSteps } from "@/lib/client/resources/broadcasts";
@@ -57,7 +58,7 @@ function Connector({ minutes }: { minutes: number }) {
 export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; editable: boolean }) {
   const queryClient = useQueryClient();
   const key = queryKeys.broadcasts.steps(broadcast.id);
-  const base = `/v1/broadcasts/${broadcast.id}/steps`;
+  const broadcastId = broadcast.id;
   const steps = useSteps(broadcast.id);
   const templates = useAllTemplates();
   const [editing, setEditing] = useState<{ open: boolean; step?: SequenceStep }>({ open: false });
@@ -65,17 +66,18 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
 
   const save = async (body: CreateStepInput) => {
     if (editing.step) {
-      await apiFetch(`${base}/${editing.step.id}`, { method: "PUT", body });
+      await apiCall(updateStepContract, { params: { broadcastId, stepId: editing.step.id }, body });
       toast.success(`Follow-up ${editing.step.position} saved`);
     } else {
-      await apiFetch(base, { method: "POST", body });
+      await apiCall(createStepContract, { params: { broadcastId }, body });
       toast.success("Follow-up added");
     }
     await refresh();
   };
 
   const move = useMutation({
-    mutationFn: ({ step, position }: { step: SequenceStep; position: number }) => apiFetch(`${base}/${step.id}`, { method: "PUT", body: { position } }),
+    mutationFn: ({ step, position }: { step: SequenceStep; position: number }) =>
+      apiCall(updateStepContract, { params: { broadcastId, stepId: step.id }, body: { position } }),
     onMutate: async ({ step, position }) => {
       await queryClient.cancelQueries({ queryKey: key });
       const before = queryClient.getQueryData<SequenceStep[]>(key);
@@ -90,7 +92,7 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
   });
 
   const remove = useMutation({
-    mutationFn: (step: SequenceStep) => apiFetch(`${base}/${step.id}`, { method: "DELETE" }),
+    mutationFn: (step: SequenceStep) => apiCall(deleteStepContract, { params: { broadcastId, stepId: step.id } }),
     onSuccess: (_data, step) => toast.success(`Follow-up ${step.position} deleted`),
     onError: (error) => toast.error(error, "Could not delete the follow-up"),
     onSettled: refresh,

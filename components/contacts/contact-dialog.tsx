@@ -15,7 +15,8 @@ import { Label } from "@/components/ui/label";
 import { Switch } from "@/components/ui/switch";
 import { TagInput } from "@/components/ui/tag-input";
 import { toast } from "@/components/ui/toast";
-import { ApiError, apiFetch } from "@/lib/client/api";
+import { ApiError, apiCall } from "@/lib/client/api";
+import { createContactContract, updateContactContract } from "@/lib/contracts/contacts";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { limits } from "@/lib/schemas/common";
 import { createContactInput, type ContactRecord } from "@/lib/schemas/contacts";
@@ -56,10 +57,9 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      const saved = await apiFetch<ContactRecord>(contact ? `/v1/contacts/${contact.id}` : "/v1/contacts", {
-        method: contact ? "PUT" : "POST",
-        body: toContactBody(values),
-      });
+      const saved = contact
+        ? await apiCall(updateContactContract, { params: { id: contact.id }, body: toContactBody(values) })
+        : await apiCall(createContactContract, { body: toContactBody(values) });
       await queryClient.invalidateQueries({ queryKey: contactsKey });
       toast.success(contact ? "Contact saved" : `Added ${saved.email}`);
       onOpenChange(false);

@@ -27,7 +27,8 @@ import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSegments } from "@/lib/client/resources/segments";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { deleteContactContract } from "@/lib/contracts/contacts";
 import type { ContactRecord } from "@/lib/schemas/contacts";
 import { SuppressionBadge } from "./suppression";
 import { contactsKey, useContactPage, type ContactFilters } from "./use-contacts";
@@ -57,7 +58,7 @@ export function ContactsList() {
   const query = useContactPage({ ...filters, search: debouncedSearch }, PAGE_SIZE, (page - 1) * PAGE_SIZE);
 
   const remove = useMutation({
-    mutationFn: (contact: ContactRecord) => apiFetch(`/v1/contacts/${contact.id}`, { method: "DELETE" }),
+    mutationFn: (contact: ContactRecord) => apiCall(deleteContactContract, { params: { id: contact.id } }),
     onSuccess: (_data, contact) => {
       toast.success(`Deleted ${contact.email}`);
       void queryClient.invalidateQueries({ queryKey: contactsKey });

@@ -1,12 +1,9 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { z } from "zod";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { listContactsContract } from "@/lib/contracts/contacts";
 import { queryKeys } from "@/lib/client/query-keys";
-import type { contactList } from "@/lib/schemas/contacts";
-
-export type ContactPage = z.infer<typeof contactList>;
 
 export const contactsKey = queryKeys.contacts.all();
 
@@ -24,7 +21,7 @@ export function useContactPage(filters: ContactFilters, limit: number, offset: n
   };
   return useQuery({
     queryKey: queryKeys.contacts.page(query),
-    queryFn: ({ signal }) => apiFetch<ContactPage>("/v1/contacts", { query, signal }),
+    queryFn: ({ signal }) => apiCall(listContactsContract, { query, signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,28 +1,26 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import type { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
-import { ApiError, apiFetch, errorMessage } from "@/lib/client/api";
+import { ApiError, apiCall, errorMessage } from "@/lib/client/api";
+import type { sendBroadcastTestContract, sendTemplateTestContract } from "@/lib/contracts/test-sends";
 import type { Contact } from "@/lib/client/resources/contacts";
 import { useSessionInfo } from "@/lib/client/session";
-import { MAX_TEST_RECIPIENTS, testSendInput, type testSendResult } from "@/lib/schemas/test-sends";
+import { MAX_TEST_RECIPIENTS, testSendInput } from "@/lib/schemas/test-sends";
 import { ContactPicker } from "./preview-as";
-
-type TestSendResult = z.infer<typeof testSendResult>;
 
 /**
  * Sends the saved content to a few reviewers (the signed-in user by default), rendered as a
- * chosen contact. `path` is the API's test endpoint; `beforeSend` saves pending edits first.
+ * chosen contact. `test` is the API's test endpoint and the id of what it sends; `beforeSend` saves pending edits first.
  */
 export function SendTestDialog({
   open,
   onOpenChange,
-  path,
+  test,
   segmentId,
   contact,
   onContactChange,
@@ -30,7 +28,7 @@ export function SendTestDialog({
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  path: string;
+  test: { contract: typeof sendBroadcastTestContract | typeof sendTemplateTestContract; id: string };
   segmentId: string | null;
   contact: Contact | null;
   onContactChange: (contact: Contact | null) => void;
@@ -53,7 +51,7 @@ export function SendTestDialog({
     setError(null);
     try {
       if (beforeSend && !(await beforeSend())) return setError("Save the email first: it has errors.");
-      const result = await apiFetch<TestSendResult>(path, { method: "POST", body: parsed.data });
+      const result = await apiCall(test.contract, { params: { id: test.id }, body: parsed.data });
       toast.success(`Test sent to ${result.sent.map((s) => s.email).join(", ")}`, `${result.remaining_this_hour} more test emails allowed this hour.`);
       onOpenChange(false);
     } catch (caught) {

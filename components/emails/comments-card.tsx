@@ -12,10 +12,11 @@ import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { createCommentContract, listCommentsContract } from "@/lib/contracts/threads";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { createCommentInput } from "@/lib/schemas/comments";
-import { commentsKey, type Comment } from "./email-types";
+import { commentsKey } from "./email-types";
 
 type Values = { content: string };
 
@@ -32,14 +33,14 @@ export function CommentsCard({ emailId }: { emailId: string }) {
   const queryClient = useQueryClient();
   const comments = useQuery({
     queryKey: commentsKey(emailId),
-    queryFn: async () => (await apiFetch<ListEnvelope<Comment>>(`/v1/threads/emails/${emailId}/comments`)).data,
+    queryFn: async () => (await apiCall(listCommentsContract, { params: { emailId } })).data,
   });
   const form = useForm<Values>({ resolver, defaultValues: { content: "" } });
   const { errors, isSubmitting } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      await apiFetch(`/v1/threads/emails/${emailId}/comments`, { method: "POST", body: values });
+      await apiCall(createCommentContract, { params: { emailId }, body: values });
       form.reset({ content: "" });
       await queryClient.invalidateQueries({ queryKey: commentsKey(emailId) });
       toast.success("Comment added");

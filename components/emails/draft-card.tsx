@@ -13,7 +13,8 @@ import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { deleteDraftContract, saveDraftContract } from "@/lib/contracts/threads";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { saveDraftInput } from "@/lib/schemas/threads";
 import { threadKey, type Thread } from "./email-types";
@@ -37,7 +38,7 @@ export function DraftCard({ thread }: { thread: Thread }) {
 
   const save = form.handleSubmit(async (values) => {
     try {
-      await apiFetch(`/v1/threads/${thread.id}/draft`, { method: "PUT", body: toBody(values) });
+      await apiCall(saveDraftContract, { params: { threadId: thread.id }, body: toBody(values) });
       await queryClient.invalidateQueries({ queryKey: threadKey(thread.id) });
       toast.success("Draft saved", "Your team sees it on this thread.");
     } catch (error) {
@@ -47,7 +48,7 @@ export function DraftCard({ thread }: { thread: Thread }) {
 
   const discard = async () => {
     try {
-      await apiFetch(`/v1/threads/${thread.id}/draft`, { method: "DELETE" });
+      await apiCall(deleteDraftContract, { params: { threadId: thread.id } });
       await queryClient.invalidateQueries({ queryKey: threadKey(thread.id) });
       toast.success("Draft discarded");
     } catch (error) {

@@ -11,19 +11,21 @@ import { ErrorState } from "@/components/ui/error-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { getEmailContract } from "@/lib/contracts/emails";
+import { getThreadContract } from "@/lib/contracts/threads";
 import { queryKeys } from "@/lib/client/query-keys";
 import { ActivityCard } from "./activity-card";
 import { CommentsCard } from "./comments-card";
 import { DraftCard } from "./draft-card";
 import { EmailMessageCard } from "./email-message-card";
-import { threadKey, type EmailDetail as EmailDetailRecord, type Thread } from "./email-types";
+import { threadKey, type EmailDetail as EmailDetailRecord } from "./email-types";
 import { ThreadCard } from "./thread-card";
 
 const who = (name: string | null, address: string) => (name ? `${name} <${address}>` : address);
 
 function ThreadSection({ threadId, emailId }: { threadId: string; emailId: string }) {
-  const thread = useQuery({ queryKey: threadKey(threadId), queryFn: () => apiFetch<Thread>(`/v1/threads/${threadId}`) });
+  const thread = useQuery({ queryKey: threadKey(threadId), queryFn: () => apiCall(getThreadContract, { params: { threadId } }) });
   if (thread.isPending) {
     return (
       <Card>
@@ -99,7 +101,7 @@ function Details({ email }: { email: EmailDetailRecord }) {
 
 /** One email: the rendered message, headers, activity, its thread with the draft reply, and comments. */
 export function EmailDetail({ id }: { id: string }) {
-  const query = useQuery({ queryKey: queryKeys.emails.detail(id), queryFn: () => apiFetch<EmailDetailRecord>(`/v1/emails/${id}`) });
+  const query = useQuery({ queryKey: queryKeys.emails.detail(id), queryFn: () => apiCall(getEmailContract, { params: { id } }) });
 
   if (query.isPending) {
     return (

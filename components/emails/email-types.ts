@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import type { comment } from "@/lib/schemas/comments";
 import type { email, emailDetail, emailPage } from "@/lib/schemas/emails";
 import type { thread } from "@/lib/schemas/threads";
 import { queryKeys } from "@/lib/client/query-keys";
@@ -8,7 +7,6 @@ export type Email = z.infer<typeof email>;
 export type EmailDetail = z.infer<typeof emailDetail>;
 export type EmailPage = z.infer<typeof emailPage>;
 export type Thread = z.infer<typeof thread>;
-export type Comment = z.infer<typeof comment>;
 
 export const threadKey = queryKeys.threads.detail;
 export const commentsKey = queryKeys.emails.comments;

@@ -23,7 +23,8 @@ import { useDebouncedValue } from "@/components/ui/use-debounced-value";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useBroadcastOptions } from "@/lib/client/resources/broadcasts";
 import { useAllTemplates } from "@/lib/client/resources/templates";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { listEmailsContract } from "@/lib/contracts/emails";
 import { EmailStatus } from "@/lib/generated/prisma/enums";
 import type { EmailPage } from "./email-types";
 import { EventIcons } from "./event-icons";
@@ -56,7 +57,8 @@ export function EmailsList() {
   const query = { page, limit: PAGE_SIZE, to: debouncedTo, domain: debouncedDomain, ...filters };
   const emails = useQuery({
     queryKey: queryKeys.emails.page(query),
-    queryFn: ({ signal }) => apiFetch<EmailPage>("/v1/emails", { query, signal }),
+    // Asked with `offset`, the list answers the offset page (the contract allows the cursor list too).
+    queryFn: ({ signal }) => apiCall(listEmailsContract, { query, signal }) as Promise<EmailPage>,
     placeholderData: keepPreviousData,
   });
 

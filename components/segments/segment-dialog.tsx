@@ -9,7 +9,8 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { createSegmentContract, updateSegmentContract } from "@/lib/contracts/segments";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { createSegmentInput } from "@/lib/schemas/segments";
 import { queryKeys } from "@/lib/client/query-keys";
@@ -32,10 +33,9 @@ export function SegmentDialog({ open, onOpenChange, segment }: { open: boolean; 
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      const saved = await apiFetch<Segment>(segment ? `/v1/segments/${segment.id}` : "/v1/segments", {
-        method: segment ? "PUT" : "POST",
-        body: toBody(values),
-      });
+      const saved = segment
+        ? await apiCall(updateSegmentContract, { params: { id: segment.id }, body: toBody(values) })
+        : await apiCall(createSegmentContract, { body: toBody(values) });
       await queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
       toast.success(segment ? "Segment saved" : `Created ${saved.name}`, segment ? undefined : "Add contacts to it from an import or the API.");
       onOpenChange(false);

@@ -17,7 +17,8 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { deleteSegmentContract } from "@/lib/contracts/segments";
 import { SegmentDialog } from "./segment-dialog";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSegments, type Segment } from "@/lib/client/resources/segments";
@@ -27,7 +28,7 @@ export function SegmentsList() {
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<{ open: boolean; segment?: Segment }>({ open: false });
   const remove = useMutation({
-    mutationFn: (segment: Segment) => apiFetch(`/v1/segments/${segment.id}`, { method: "DELETE" }),
+    mutationFn: (segment: Segment) => apiCall(deleteSegmentContract, { params: { id: segment.id } }),
     onSuccess: (_data, segment) => {
       toast.success(`Deleted ${segment.name}`, "Its contacts are still in Contacts.");
       void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });

@@ -1,5 +1,6 @@
 "use client";
 
+import type { z } from "zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Plus, TriangleAlert } from "lucide-react";
 import { useState } from "react";
@@ -20,15 +21,16 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { createApiKeyContract, listApiKeysContract, revokeApiKeyContract } from "@/lib/contracts/api-keys";
 import { queryKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/client/cn";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
-import { createApiKeyInput, type CreateApiKeyInput } from "@/lib/schemas/api-keys";
+import { createApiKeyInput, type apiKey, type CreateApiKeyInput, type createdApiKey } from "@/lib/schemas/api-keys";
 
-type ApiKey = { id: string; name: string; token_hint: string; last_used_at: string | null; revoked_at: string | null; created_at: string };
-type CreatedKey = ApiKey & { token: string };
+type ApiKey = z.infer<typeof apiKey>;
+type CreatedKey = z.infer<typeof createdApiKey>;
 
 const apiKeysKey = queryKeys.apiKeys.all();
 
@@ -36,7 +38,7 @@ function CreateKeyDialog({ open, onOpenChange, onCreated }: { open: boolean; onO
   const form = useForm<CreateApiKeyInput>({ resolver: formResolver(createApiKeyInput), defaultValues: { name: "" } });
   const submit = form.handleSubmit(async (values) => {
     try {
-      const key = await apiFetch<CreatedKey>("/v1/api-keys", { method: "POST", body: values });
+      const key = await apiCall(createApiKeyContract, { body: values });
       form.reset();
       onCreated(key);
     } catch (error) {
@@ -105,13 +107,13 @@ function TokenDialog({ created, onClose }: { created: CreatedKey | null; onClose
 
 export function ApiKeysSection() {
   const queryClient = useQueryClient();
-  const keys = useQuery({ queryKey: apiKeysKey, queryFn: () => apiFetch<ListEnvelope<ApiKey>>("/v1/api-keys") });
+  const keys = useQuery({ queryKey: apiKeysKey, queryFn: () => apiCall(listApiKeysContract) });
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
 
   const revoke = async (key: ApiKey) => {
     try {
-      await apiFetch(`/v1/api-keys/${key.id}`, { method: "DELETE" });
+      await apiCall(revokeApiKeyContract, { params: { id: key.id } });
     } catch (error) {
       toast.error(error, "Could not revoke the key");
       throw error;

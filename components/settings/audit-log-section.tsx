@@ -1,5 +1,6 @@
 "use client";
 
+import type { z } from "zod";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ScrollText } from "lucide-react";
 import { useState } from "react";
@@ -11,22 +12,13 @@ import { CursorPagination } from "@/components/ui/pagination";
 import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { listAuditLogContract } from "@/lib/contracts/audit-log";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useCursorPager } from "@/lib/client/use-cursor-pager";
-import { AUDIT_ACTIONS } from "@/lib/schemas/audit-log";
+import { AUDIT_ACTIONS, type auditLogEntry } from "@/lib/schemas/audit-log";
 
-type AuditEntry = {
-  id: string;
-  action: string;
-  actor_email: string | null;
-  actor_api_key_id: string | null;
-  ip: string | null;
-  target_type: string | null;
-  target_id: string | null;
-  details: Record<string, unknown> | null;
-  created_at: string;
-};
+type AuditEntry = z.infer<typeof auditLogEntry>;
 
 /** "api_key.created" → "API key created". */
 const describe = (action: string) =>
@@ -49,7 +41,7 @@ export function AuditLogSection() {
   const pager = useCursorPager(25);
   const list = useQuery({
     queryKey: queryKeys.auditLog.page({ action, ...pager.query }),
-    queryFn: () => apiFetch<ListEnvelope<AuditEntry>>("/v1/audit-log", { query: { ...pager.query, action } }),
+    queryFn: () => apiCall(listAuditLogContract, { query: { ...pager.query, action } }),
     placeholderData: keepPreviousData,
   });
   const rows = list.data?.data ?? [];

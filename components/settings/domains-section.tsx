@@ -20,17 +20,17 @@ import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { createDomainContract, deleteDomainContract, listDomainsContract, verifyDomainContract } from "@/lib/contracts/domains";
 import { queryKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/client/cn";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import type { z } from "zod";
-import { createDomainInput, type domain as domainSchema, type verifiedDomain } from "@/lib/schemas/domains";
+import { createDomainInput, type domain as domainSchema } from "@/lib/schemas/domains";
 
 type Domain = z.infer<typeof domainSchema>;
 type DnsRecord = Domain["records"][number];
-type Verified = z.infer<typeof verifiedDomain>;
 
 const domainsKey = queryKeys.domains.all();
 
@@ -51,7 +51,7 @@ function AddDomainDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpe
   const form = useForm<{ name: string }>({ resolver: formResolver(createDomainInput), defaultValues: { name: "" } });
   const submit = form.handleSubmit(async (values) => {
     try {
-      const domain = await apiFetch<Domain>("/v1/domains", { method: "POST", body: values });
+      const domain = await apiCall(createDomainContract, { body: values });
       form.reset();
       onAdded(domain);
     } catch (error) {
@@ -167,7 +167,7 @@ function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; e
   const verify = async () => {
     setVerifying(true);
     try {
-      const result = await apiFetch<Verified>(`/v1/domains/${domain.id}/verify`, { method: "POST" });
+      const result = await apiCall(verifyDomainContract, { params: { id: domain.id } });
       const waiting = result.records.filter((record) => record.status !== "verified").length;
       if (result.verification.found) {
         setLastReason(null);
@@ -272,13 +272,13 @@ function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; e
 
 export function DomainsSection() {
   const queryClient = useQueryClient();
-  const domains = useQuery({ queryKey: domainsKey, queryFn: () => apiFetch<ListEnvelope<Domain>>("/v1/domains") });
+  const domains = useQuery({ queryKey: domainsKey, queryFn: () => apiCall(listDomainsContract) });
   const [adding, setAdding] = useState(false);
   const [open, setOpen] = useState<Record<string, boolean>>({});
 
   const remove = async (domain: Domain) => {
     try {
-      await apiFetch(`/v1/domains/${domain.id}`, { method: "DELETE" });
+      await apiCall(deleteDomainContract, { params: { id: domain.id } });
     } catch (error) {
       toast.error(error, "Could not delete the domain");
       throw error;

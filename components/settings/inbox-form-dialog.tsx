@@ -1,13 +1,15 @@
 "use client";
 
 import { useEffect } from "react";
+import type { z } from "zod";
 import { Controller, useForm, useWatch, type Resolver } from "react-hook-form";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { createInboxContract, updateInboxContract } from "@/lib/contracts/inboxes";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { createInboxInput, updateInboxInput } from "@/lib/schemas/inboxes";
@@ -96,9 +98,12 @@ export function InboxFormDialog({
     if (open) form.reset(defaults(inbox));
   }, [open, inbox, form]);
 
+  // The resolver hands over what the contract's own body schema parsed (the form's Values are looser).
   const submit = form.handleSubmit(async (values) => {
     try {
-      const saved = await apiFetch<Inbox>(editing ? `/v1/inboxes/${inbox.id}` : "/v1/inboxes", { method: editing ? "PUT" : "POST", body: values });
+      const saved = editing
+        ? await apiCall(updateInboxContract, { params: { id: inbox.id }, body: values as z.output<typeof updateInboxInput> })
+        : await apiCall(createInboxContract, { body: values as z.output<typeof createInboxInput> });
       toast.success(editing ? `Saved ${saved.name}` : `Connected ${saved.name}`, editing ? undefined : `It can send up to ${saved.daily_limit} emails a day.`);
       onSaved();
     } catch (error) {

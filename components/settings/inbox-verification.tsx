@@ -6,7 +6,8 @@ import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { sendInboxConfirmationContract } from "@/lib/contracts/inboxes";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { Inbox } from "@/lib/client/resources/inboxes";
 
@@ -35,7 +36,7 @@ export function InboxVerification({ inbox }: { inbox: Inbox }) {
   const send = async () => {
     setSending(true);
     try {
-      await apiFetch(`/v1/inboxes/${inbox.id}/send-confirmation`, { method: "POST" });
+      await apiCall(sendInboxConfirmationContract, { params: { id: inbox.id } });
       toast.success(`Confirmation sent to ${inbox.from_email}`, "Follow the link in it to let this inbox send. It works for 24 hours.");
       await queryClient.invalidateQueries({ queryKey: queryKeys.inboxes.all() });
     } catch (error) {

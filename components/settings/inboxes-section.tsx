@@ -15,7 +15,8 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { deleteInboxContract, updateInboxContract } from "@/lib/contracts/inboxes";
 import { queryKeys } from "@/lib/client/query-keys";
 import { InboxFormDialog } from "./inbox-form-dialog";
 import { InboxVerification } from "./inbox-verification";
@@ -34,7 +35,7 @@ export function InboxesSection() {
 
   const remove = async (inbox: Inbox) => {
     try {
-      await apiFetch(`/v1/inboxes/${inbox.id}`, { method: "DELETE" });
+      await apiCall(deleteInboxContract, { params: { id: inbox.id } });
     } catch (error) {
       toast.error(error, "Could not delete the inbox");
       throw error;
@@ -46,7 +47,7 @@ export function InboxesSection() {
 
   const setPaused = async (inbox: Inbox, paused: boolean) => {
     try {
-      await apiFetch(`/v1/inboxes/${inbox.id}`, { method: "PUT", body: { paused } });
+      await apiCall(updateInboxContract, { params: { id: inbox.id }, body: { paused } });
       toast.success(
         paused ? `Paused ${inbox.name}` : `Resumed ${inbox.name}`,
         paused ? "It sends nothing until you resume it." : "Rotation and sequences use it again.",

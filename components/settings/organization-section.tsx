@@ -14,7 +14,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { getOrganizationContract, updateOrganizationContract } from "@/lib/contracts/organization";
 import { queryKeys } from "@/lib/client/query-keys";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
@@ -26,7 +27,7 @@ type Organization = Omit<OrganizationRecord, "created_at" | "updated_at"> & { cr
 
 const organizationKey = queryKeys.organization();
 
-const saveOrganization = (body: UpdateOrganizationInput) => apiFetch<Organization>("/v1/organization", { method: "PUT", body });
+const saveOrganization = (body: UpdateOrganizationInput) => apiCall(updateOrganizationContract, { body });
 
 function NameCard({ organization, editable }: { organization: Organization; editable: boolean }) {
   const queryClient = useQueryClient();
@@ -209,7 +210,7 @@ function BreakersCard({ organization, editable }: { organization: Organization; 
 }
 
 export function OrganizationSection() {
-  const organization = useQuery({ queryKey: organizationKey, queryFn: () => apiFetch<Organization>("/v1/organization") });
+  const organization = useQuery({ queryKey: organizationKey, queryFn: () => apiCall(getOrganizationContract) });
   if (organization.isPending) {
     return (
       <Card role="status" aria-label="Loading">

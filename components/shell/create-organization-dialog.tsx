@@ -5,11 +5,11 @@ import { FormDialog } from "@/components/ui/form-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { createOrganizationContract } from "@/lib/contracts/account";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { createOrganizationInput } from "@/lib/schemas/accounts";
-import type { SessionOrganization } from "@/lib/client/session";
 
 type Values = { name: string };
 
@@ -26,7 +26,7 @@ export function CreateOrganizationDialog({
   const form = useForm<Values>({ resolver: formResolver(createOrganizationInput), defaultValues: { name: "" } });
   const submit = form.handleSubmit(async (values) => {
     try {
-      const organization = await apiFetch<SessionOrganization>("/api/session/organizations", { method: "POST", body: values });
+      const organization = await apiCall(createOrganizationContract, { body: values });
       toast.success(`Created ${organization.name}`, "You are its owner. Invite your team from the Team page.");
       onOpenChange(false);
       form.reset();

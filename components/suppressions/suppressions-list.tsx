@@ -27,7 +27,8 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { addSuppressionsContract, removeSuppressionContract } from "@/lib/contracts/suppressions";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSuppressionPage, type Suppression } from "@/lib/client/resources/suppressions";
 import { useCursorPager } from "@/lib/client/use-cursor-pager";
@@ -47,10 +48,7 @@ const reasonOptions = [
 async function suppress(addresses: string[]): Promise<{ added: number; total: number }> {
   let added = 0;
   for (let at = 0; at < addresses.length; at += MAX_SUPPRESSIONS_PER_REQUEST) {
-    const result = await apiFetch<{ added: number; total: number }>("/v1/suppressions", {
-      method: "POST",
-      body: { emails: addresses.slice(at, at + MAX_SUPPRESSIONS_PER_REQUEST) },
-    });
+    const result = await apiCall(addSuppressionsContract, { body: { emails: addresses.slice(at, at + MAX_SUPPRESSIONS_PER_REQUEST) } });
     added += result.added;
   }
   return { added, total: addresses.length };
@@ -114,7 +112,7 @@ export function SuppressionsList() {
   const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.suppressions.all() });
 
   const remove = useMutation({
-    mutationFn: (entry: Suppression) => apiFetch(`/v1/suppressions/${encodeURIComponent(entry.email)}`, { method: "DELETE" }),
+    mutationFn: (entry: Suppression) => apiCall(removeSuppressionContract, { params: { email: entry.email } }),
     onSuccess: (_data, entry) => {
       toast.success(`${entry.email} can receive mail again`);
       refresh();

@@ -14,19 +14,20 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { cancelInvitationContract, listInvitationsContract, resendInvitationContract } from "@/lib/contracts/invitations";
 import { invitationsKey, type Invitation } from "./types";
 
 /** Pending invitations with resend and cancel; only owners and admins see it (the list needs that role). */
 export function InvitationsCard() {
   const queryClient = useQueryClient();
-  const invitations = useQuery({ queryKey: invitationsKey, queryFn: () => apiFetch<{ invitations: Invitation[] }>("/v1/invitations") });
+  const invitations = useQuery({ queryKey: invitationsKey, queryFn: () => apiCall(listInvitationsContract) });
   const [resending, setResending] = useState<string | null>(null);
 
   const resend = async (invitation: Invitation) => {
     setResending(invitation.id);
     try {
-      await apiFetch(`/v1/invitations/${invitation.id}/resend`, { method: "POST" });
+      await apiCall(resendInvitationContract, { params: { id: invitation.id } });
       toast.success(`Invitation sent again to ${invitation.email}`, "The new link works for 7 days; the old one no longer does.");
       await queryClient.invalidateQueries({ queryKey: invitationsKey });
     } catch (error) {
@@ -38,7 +39,7 @@ export function InvitationsCard() {
 
   const cancel = async (invitation: Invitation) => {
     try {
-      await apiFetch(`/v1/invitations/${invitation.id}`, { method: "DELETE" });
+      await apiCall(cancelInvitationContract, { params: { id: invitation.id } });
     } catch (error) {
       toast.error(error, "Could not cancel the invitation");
       throw error;

@@ -9,7 +9,8 @@ import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/select";
 import { toast } from "@/components/ui/toast";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { createInvitationContract } from "@/lib/contracts/invitations";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { createInvitationInput, type CreateInvitationInput } from "@/lib/schemas/invitations";
@@ -22,7 +23,7 @@ export function InviteForm({ organizationName }: { organizationName: string }) {
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      await apiFetch("/v1/invitations", { method: "POST", body: values });
+      await apiCall(createInvitationContract, { body: values });
       toast.success(`Invitation sent to ${values.email}`, "The link in the email works for 7 days.");
       form.reset({ email: "", role: values.role });
       await queryClient.invalidateQueries({ queryKey: invitationsKey });

@@ -1,18 +1,10 @@
+import type { z } from "zod";
 import { queryKeys } from "@/lib/client/query-keys";
-import type { Role } from "@/lib/client/session";
+import type { invitation } from "@/lib/schemas/invitations";
+import type { member } from "@/lib/schemas/members";
 
-export type Member = { user_id: string; email: string; name: string; role: Role; created_at: string };
-
-export type Invitation = {
-  id: string;
-  email: string;
-  role: "member" | "admin";
-  status: "pending" | "accepted" | "expired" | "cancelled";
-  inviter_name: string;
-  inviter_email: string;
-  expires_at: string;
-  created_at: string;
-};
+export type Member = z.infer<typeof member>;
+export type Invitation = z.infer<typeof invitation>;
 
 export const membersKey = queryKeys.members.all();
 export const invitationsKey = queryKeys.invitations.all();

@@ -22,7 +22,9 @@ import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { TagInput } from "@/components/ui/tag-input";
 import { toast } from "@/components/ui/toast";
-import { ApiError, apiFetch } from "@/lib/client/api";
+import { ApiError, apiCall } from "@/lib/client/api";
+import { createTemplateContract, deleteTemplateContract, updateTemplateContract } from "@/lib/contracts/templates";
+import { sendTemplateTestContract } from "@/lib/contracts/test-sends";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { limits } from "@/lib/schemas/common";
 import { createTemplateInput } from "@/lib/schemas/templates";
@@ -71,10 +73,9 @@ function TemplateForm({ template }: { template?: Template }) {
 
   const save = form.handleSubmit(async (values) => {
     try {
-      const saved = await apiFetch<Template>(template ? `/v1/templates/${template.id}` : "/v1/templates", {
-        method: template ? "PUT" : "POST",
-        body: toTemplateBody(values),
-      });
+      const saved = template
+        ? await apiCall(updateTemplateContract, { params: { id: template.id }, body: toTemplateBody(values) })
+        : await apiCall(createTemplateContract, { body: toTemplateBody(values) });
       queryClient.setQueryData(queryKeys.templates.detail(saved.id), saved);
       void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all() });
       form.reset(toTemplateValues(saved));
@@ -92,7 +93,7 @@ function TemplateForm({ template }: { template?: Template }) {
   const remove = async () => {
     if (!template) return;
     try {
-      await apiFetch(`/v1/templates/${template.id}`, { method: "DELETE" });
+      await apiCall(deleteTemplateContract, { params: { id: template.id } });
       void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all() });
       toast.success(`Deleted ${template.name}`);
       router.push("/templates");
@@ -209,7 +210,7 @@ function TemplateForm({ template }: { template?: Template }) {
         <SendTestDialog
           open={testing}
           onOpenChange={setTesting}
-          path={`/v1/templates/${template.id}/test`}
+          test={{ contract: sendTemplateTestContract, id: template.id }}
           segmentId={null}
           contact={contact}
           onContactChange={setContact}

@@ -17,7 +17,8 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow, TableTitleCell } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { deleteTemplateContract } from "@/lib/contracts/templates";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useTemplatePage, type Template } from "@/lib/client/resources/templates";
 
@@ -25,7 +26,7 @@ export function TemplatesList() {
   const { query, pager } = useTemplatePage(20);
   const queryClient = useQueryClient();
   const remove = useMutation({
-    mutationFn: (template: Template) => apiFetch(`/v1/templates/${template.id}`, { method: "DELETE" }),
+    mutationFn: (template: Template) => apiCall(deleteTemplateContract, { params: { id: template.id } }),
     onSuccess: (_data, template) => {
       toast.success(`Deleted ${template.name}`);
       void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all() });

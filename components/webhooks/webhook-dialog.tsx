@@ -10,7 +10,8 @@ import { FormDialog } from "@/components/ui/form-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { createWebhookContract, updateWebhookContract } from "@/lib/contracts/webhooks";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { createWebhookInput, webhookEventTypes, type WebhookEventType } from "@/lib/schemas/webhooks";
 import { eventGroups, webhooksKey, type CreatedWebhook, type Webhook } from "./webhook-types";
@@ -72,10 +73,10 @@ export function WebhookDialog({ open, onOpenChange, webhook, onCreated }: Webhoo
   const submit = form.handleSubmit(async (values) => {
     try {
       if (webhook) {
-        await apiFetch(`/v1/webhooks/${webhook.id}`, { method: "PUT", body: values });
+        await apiCall(updateWebhookContract, { params: { id: webhook.id }, body: values });
         toast.success("Webhook saved");
       } else {
-        onCreated(await apiFetch<CreatedWebhook>("/v1/webhooks", { method: "POST", body: values }));
+        onCreated(await apiCall(createWebhookContract, { body: values }));
       }
       await queryClient.invalidateQueries({ queryKey: webhooksKey });
       onOpenChange(false);

@@ -1,10 +1,9 @@
 import type { z } from "zod";
 import { queryKeys } from "@/lib/client/query-keys";
-import type { createdWebhook, webhook, webhookDelivery, WebhookEventType } from "@/lib/schemas/webhooks";
+import type { createdWebhook, webhook, WebhookEventType } from "@/lib/schemas/webhooks";
 
 export type Webhook = z.infer<typeof webhook>;
 export type CreatedWebhook = z.infer<typeof createdWebhook>;
-export type WebhookDelivery = z.infer<typeof webhookDelivery>;
 
 export const webhooksKey = queryKeys.webhooks.all();
 export const deliveriesKey = queryKeys.webhooks.deliveries;

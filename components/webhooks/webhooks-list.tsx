@@ -16,7 +16,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { deleteWebhookContract, listWebhooksContract, toggleWebhookContract } from "@/lib/contracts/webhooks";
 import { cn } from "@/lib/client/cn";
 import { webhookEventTypes } from "@/lib/schemas/webhooks";
 import { DeliveriesPanel } from "./deliveries-panel";
@@ -28,7 +29,7 @@ function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: (
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const toggle = useMutation({
-    mutationFn: () => apiFetch<{ success: boolean; active: boolean }>(`/v1/webhooks/${webhook.id}/toggle`, { method: "PUT" }),
+    mutationFn: () => apiCall(toggleWebhookContract, { params: { id: webhook.id } }),
     onMutate: async () => {
       await queryClient.cancelQueries({ queryKey: webhooksKey });
       const before = queryClient.getQueryData<Webhook[]>(webhooksKey);
@@ -101,11 +102,11 @@ function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: (
 
 export function WebhooksList() {
   const queryClient = useQueryClient();
-  const webhooks = useQuery({ queryKey: webhooksKey, queryFn: async () => (await apiFetch<ListEnvelope<Webhook>>("/v1/webhooks")).data });
+  const webhooks = useQuery({ queryKey: webhooksKey, queryFn: async () => (await apiCall(listWebhooksContract)).data });
   const [dialog, setDialog] = useState<{ open: boolean; webhook?: Webhook }>({ open: false });
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const remove = useMutation({
-    mutationFn: (webhook: Webhook) => apiFetch(`/v1/webhooks/${webhook.id}`, { method: "DELETE" }),
+    mutationFn: (webhook: Webhook) => apiCall(deleteWebhookContract, { params: { id: webhook.id } }),
     onSuccess: () => {
       toast.success("Webhook deleted");
       void queryClient.invalidateQueries({ queryKey: webhooksKey });

@@ -9,7 +9,10 @@ const MAX_BODY_BYTES = 16 * 1024;
 type Input<B> = { user: SessionUser; body: B; ip: string | null; request: Request };
 type AnonymousInput<B> = Omit<Input<B>, "user"> & { user: SessionUser | null };
 
-type Options<S extends z.ZodType | undefined> = { body?: S; status?: number };
+/** The route's contract (lib/contracts/account.ts) or, for the few without one, its body and status. */
+type Options<S extends z.ZodType | undefined, R extends z.ZodType = z.ZodType> = { body?: S; status?: number; response?: R };
+/** What a handler answers: what the contract's response schema describes (or a Response of its own). */
+type Answer<R extends z.ZodType> = Promise<z.input<R> | Response>;
 type BodyOf<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 async function readJson(request: Request): Promise<unknown> {
@@ -55,11 +58,13 @@ function build<S extends z.ZodType | undefined>(needsSession: boolean, options: 
  * The dashboard's own account endpoints (/api/account/*, /api/sign-up): not /v1, because an API
  * key has no business changing a password. JSON bodies only, validated by one zod schema.
  */
-export const accountRoute = <S extends z.ZodType | undefined = undefined>(options: Options<S>, handler: (input: Input<BodyOf<S>>) => Promise<unknown>) =>
-  build(true, options, handler as (input: AnonymousInput<BodyOf<S>>) => Promise<unknown>);
+export const accountRoute = <S extends z.ZodType | undefined = undefined, R extends z.ZodType = z.ZodType>(
+  options: Options<S, R>,
+  handler: (input: Input<BodyOf<S>>) => Answer<R>,
+) => build(true, options, handler as (input: AnonymousInput<BodyOf<S>>) => Promise<unknown>);
 
 /** The same for the endpoints a signed-out visitor uses (sign-up, verify link, password reset). */
-export const publicAccountRoute = <S extends z.ZodType | undefined = undefined>(
-  options: Options<S>,
-  handler: (input: AnonymousInput<BodyOf<S>>) => Promise<unknown>,
+export const publicAccountRoute = <S extends z.ZodType | undefined = undefined, R extends z.ZodType = z.ZodType>(
+  options: Options<S, R>,
+  handler: (input: AnonymousInput<BodyOf<S>>) => Answer<R>,
 ) => build(false, options, handler);

@@ -1,41 +1,8 @@
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { errorField, log } from "@/lib/log";
+import { errorStatus, type ErrorCode } from "@/lib/schemas/error-codes";
 
-export const errorStatus = {
-  VALIDATION_ERROR: 400,
-  BROADCAST_NOT_EDITABLE: 400,
-  DOMAIN_NOT_VERIFIED: 400,
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  INVITATION_EMAIL_MISMATCH: 403,
-  EMAIL_NOT_VERIFIED: 403,
-  INVALID_TOKEN: 400,
-  INVALID_PASSWORD: 400,
-  INVALID_TWO_FACTOR_CODE: 400,
-  TWO_FACTOR_NOT_SET_UP: 400,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  ALREADY_MEMBER: 409,
-  INVITATION_ALREADY_ACCEPTED: 409,
-  INVITATION_NOT_PENDING: 409,
-  INVITATION_EXPIRED: 410,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  LAST_OWNER: 400,
-  MAIL_DELIVERY_FAILED: 502,
-  BROADCAST_NOT_SENDABLE: 400,
-  BROADCAST_NOT_CANCELLABLE: 400,
-  INBOX_NOT_VERIFIED: 400,
-  RECIPIENT_SUPPRESSED: 422,
-  BROADCAST_NOT_PAUSABLE: 400,
-  BROADCAST_NOT_RESUMABLE: 400,
-  SERVICE_UNAVAILABLE: 503,
-} as const;
-
-export type ErrorCode = keyof typeof errorStatus;
+export { errorStatus, type ErrorCode } from "@/lib/schemas/error-codes";
 
 export type ValidationIssue = { path: string; message: string };
 

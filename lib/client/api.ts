@@ -1,3 +1,6 @@
+import type { z } from "zod";
+import type { Contract } from "@/lib/contracts/contract";
+
 export type ApiErrorDetail = { path: string; message: string };
 
 /** A failed /v1 call, whichever of the two error bodies the server answered with. */
@@ -81,6 +84,41 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+type InputOf<S> = S extends z.ZodType ? z.input<S> : never;
+
+export type CallInput<C extends Contract> = {
+  /** The path's parameters: `{ id }` for `/v1/segments/{id}`. */
+  params?: InputOf<C["params"]>;
+  /** Empty, null and undefined values are left out of the query string. */
+  query?: Record<string, QueryValue>;
+  body?: InputOf<C["body"]>;
+  signal?: AbortSignal;
+};
+
+/** The contract's path with its parameters filled in: `/v1/segments/{id}` and `{ id: "…" }` give `/v1/segments/…`. */
+function contractPath(path: string, params: unknown): string {
+  const values = (params ?? {}) as Record<string, unknown>;
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined || value === null || value === "") throw new Error(`${path}: the parameter ${name} is missing`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/**
+ * Calls a /v1 operation by its contract (lib/contracts): the method and path come from it, the body
+ * is typed by its body schema, and the answer by its response schema, the same one the server's
+ * tests check every 2xx body against. Throws ApiError like apiFetch.
+ */
+export function apiCall<C extends Contract>(contract: C, input: CallInput<C> = {}): Promise<z.output<C["response"]>> {
+  return apiFetch<z.output<C["response"]>>(contractPath(contract.path, input.params), {
+    method: contract.method,
+    body: input.body,
+    query: input.query,
+    signal: input.signal,
+  });
+}
+
 /** A message fit for a toast or an error state, whatever was thrown. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) {
@@ -94,5 +132,4 @@ export function errorMessage(error: unknown): string {
   return "Something went wrong. Please try again.";
 }
 
-/** The cursor list envelope of /v1 lists. */
-export type ListEnvelope<T> = { object: "list"; has_more: boolean; data: T[] };
+export type { ListEnvelope } from "@/lib/schemas/pagination";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Role } from "@/lib/generated/prisma/enums";
 import { emailAddress, limits, requiredText } from "./common";
 
 export const password = z.string().min(8, "must be at least 8 characters").max(200);
@@ -42,3 +43,30 @@ export const twoFactorCodeInput = z.object({
 });
 
 export const disableTwoFactorInput = z.object({ password: z.string().min(1).max(200) });
+
+// What the dashboard's account endpoints answer (lib/contracts/account.ts).
+
+export const accountProfile = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  email_verified: z.boolean(),
+  two_factor_enabled: z.boolean(),
+  recovery_codes_remaining: z.number().int(),
+});
+
+/** A verified address or a reset password: which account it was. */
+export const accountConfirmation = z.object({ success: z.boolean(), email: z.string() });
+
+export const recoveryCodes = z.object({ success: z.boolean(), recovery_codes: z.array(z.string()) });
+
+export const twoFactorSetup = z.object({ secret: z.string(), otpauth_url: z.string(), qr_svg: z.string() });
+
+export const sessionOrganization = z.object({ id: z.string(), name: z.string(), role: z.enum(Role) });
+
+export const sessionInfo = z.object({
+  user: z.object({ id: z.string(), email: z.string(), name: z.string(), email_verified: z.boolean() }),
+  organizations: z.array(sessionOrganization),
+  current_organization_id: z.string().nullable(),
+  role: z.enum(Role).nullable(),
+});

@@ -11,7 +11,6 @@ export const segment = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
-export type SegmentRecord = z.infer<typeof segment>;
 
 export const createSegmentInput = z.object({
   name: requiredText(limits.name),

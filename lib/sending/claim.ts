@@ -2,7 +2,7 @@ import { Prisma } from "@/lib/db";
 import type { SendingSpeed } from "@/lib/generated/prisma/enums";
 import { inboxProvenSql } from "@/lib/services/sender-proof";
 import { engineDb } from "./engine-db";
-import { dailyCap, pacingGapMs, resolveSpeed, type InboxPacing } from "./speeds";
+import { dailyCap, pacingGapMs, resolveSpeed, type InboxPacing } from "@/lib/domain/sending-speeds";
 
 /** Where an inbox's emails go: its SMTP server (host and port), which several inboxes may share. */
 export type InboxServer = { id: string; organization_id: string; smtp_host: string; smtp_port: number };

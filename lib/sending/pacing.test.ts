@@ -7,7 +7,7 @@ import { drain, seedSegment, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { startBroadcast } from "./fan-out";
 import { createSender } from "./sender";
-import { dailyCap, PACING_GAPS, resolveSpeed, WARMUP_DAILY_STEP, WARMUP_FIRST_DAY } from "./speeds";
+import { dailyCap, PACING_GAPS, resolveSpeed, WARMUP_DAILY_STEP, WARMUP_FIRST_DAY } from "@/lib/domain/sending-speeds";
 
 let sink: SmtpSink;
 beforeAll(async () => {

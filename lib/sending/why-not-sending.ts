@@ -5,7 +5,7 @@ import { env } from "@/lib/env";
 import type { Broadcast, Inbox } from "@/lib/generated/prisma/client";
 import { domainOf } from "@/lib/services/sender-domains";
 import { isInboxProven, verifiedDomainNames } from "@/lib/services/sender-proof";
-import { dailyCap, resolveSpeed } from "./speeds";
+import { dailyCap, resolveSpeed } from "@/lib/domain/sending-speeds";
 
 export type Reason = { code: string; message: string; resumes_at?: string | null };
 

@@ -1,6 +1,6 @@
 import { accountRoute } from "@/lib/api/account-route";
-import { updateProfileInput } from "@/lib/schemas/accounts";
+import { getAccountContract, updateProfileContract } from "@/lib/contracts/account";
 import { accountProfile, updateProfile } from "@/lib/services/accounts";
 
-export const GET = accountRoute({}, ({ user }) => accountProfile(user.id));
-export const PATCH = accountRoute({ body: updateProfileInput }, ({ user, body }) => updateProfile(user.id, body));
+export const GET = accountRoute(getAccountContract, ({ user }) => accountProfile(user.id));
+export const PATCH = accountRoute(updateProfileContract, ({ user, body }) => updateProfile(user.id, body));

@@ -1,144 +1,62 @@
 import { defineOperation } from "@/lib/api/operation";
-import { cursorQuery, listEnvelope, parseOptionalCursorParams } from "@/lib/api/pagination";
-import { broadcast, createBroadcastInput, updateBroadcastInput } from "@/lib/schemas/broadcasts";
-import { idParams, successResponse } from "@/lib/schemas/common";
-import { broadcastStepsParams, createStepInput, sequenceStep, stepParams, updateStepInput } from "@/lib/schemas/steps";
+import { parseOptionalCursorParams } from "@/lib/api/pagination";
 import { createBroadcast, deleteBroadcast, getBroadcast, listBroadcasts, updateBroadcast } from "@/lib/services/broadcasts";
 import { createStep, deleteStep, listSteps, updateStep } from "@/lib/services/steps";
-
-const tag = "Broadcasts";
-const stepsTag = "Sequence steps";
-
-const senderRules =
-  "With `inbox_id`, the inbox's from name, from address and reply-to fill each of those fields not given in the same request; " +
-  "`inbox_id` and a non-empty `inbox_ids` cannot be combined. Ids in the body must name records of the caller's organization. " +
-  "An inbox named in `inbox_id` or `inbox_ids` must be verified (400 INBOX_NOT_VERIFIED, `details` naming each). " +
-  "Extension: `html_content` and `text_content` hold the broadcast's own content when it has no template (1 MB each).";
+import {
+  createBroadcastContract,
+  listBroadcastsContract,
+  getBroadcastContract,
+  updateBroadcastContract,
+  deleteBroadcastContract,
+  listStepsContract,
+  createStepContract,
+  updateStepContract,
+  deleteStepContract,
+} from "@/lib/contracts/broadcasts";
 
 export const createBroadcastOperation = defineOperation({
-  method: "POST",
-  path: "/v1/broadcasts",
-  tag,
-  summary: "Create a broadcast",
-  description: `The new broadcast is a draft. \`name\` and \`subject\` are required; \`from_email\` too unless \`inbox_id\` supplies it. ${senderRules}`,
-  auth: "member",
-  body: createBroadcastInput,
-  status: 201,
-  response: broadcast,
-  errors: ["VALIDATION_ERROR", "INBOX_NOT_VERIFIED"],
+  ...createBroadcastContract,
   handler: (ctx, { body }) => createBroadcast(ctx, body),
 });
 
 export const listBroadcastsOperation = defineOperation({
-  method: "GET",
-  path: "/v1/broadcasts",
-  tag,
-  summary: "List broadcasts",
-  description: "Newest first. Paginated when `limit` is given; otherwise every broadcast.",
-  auth: "member",
+  ...listBroadcastsContract,
   page: parseOptionalCursorParams,
-  pageQuery: cursorQuery,
-  response: listEnvelope(broadcast),
   handler: (ctx, { page }) => listBroadcasts(ctx, page),
 });
 
 export const getBroadcastOperation = defineOperation({
-  method: "GET",
-  path: "/v1/broadcasts/{id}",
-  tag,
-  summary: "Retrieve a broadcast",
-  auth: "member",
-  params: idParams,
-  response: broadcast,
-  errors: ["NOT_FOUND"],
+  ...getBroadcastContract,
   handler: (ctx, { params }) => getBroadcast(ctx, params.id),
 });
 
 export const updateBroadcastOperation = defineOperation({
-  method: "PUT",
-  path: "/v1/broadcasts/{id}",
-  tag,
-  summary: "Update a broadcast",
-  description:
-    `Only a draft or scheduled broadcast can be updated (otherwise 400 BROADCAST_NOT_EDITABLE). Every field is optional. ${senderRules} ` +
-    "Setting `inbox_id` clears `inbox_ids` and setting a non-empty `inbox_ids` clears `inbox_id`. Setting `scheduled_at` does not change the status.",
-  auth: "member",
-  params: idParams,
-  body: updateBroadcastInput,
-  response: broadcast,
-  errors: ["VALIDATION_ERROR", "INBOX_NOT_VERIFIED", "BROADCAST_NOT_EDITABLE", "NOT_FOUND"],
+  ...updateBroadcastContract,
   handler: (ctx, { params, body }) => updateBroadcast(ctx, params.id, body),
 });
 
 export const deleteBroadcastOperation = defineOperation({
-  method: "DELETE",
-  path: "/v1/broadcasts/{id}",
-  tag,
-  summary: "Delete a broadcast",
-  description: "Deletes the broadcast and its sequence steps; sent emails are kept. Refused while it is sending (400 BROADCAST_NOT_EDITABLE).",
-  auth: "member",
-  params: idParams,
-  response: successResponse,
-  errors: ["BROADCAST_NOT_EDITABLE", "NOT_FOUND"],
+  ...deleteBroadcastContract,
   handler: (ctx, { params }) => deleteBroadcast(ctx, params.id),
 });
 
 export const listStepsOperation = defineOperation({
-  method: "GET",
-  path: "/v1/broadcasts/{broadcastId}/steps",
-  tag: stepsTag,
-  summary: "List the sequence steps of a broadcast",
-  description: "In sequence order (`position` 1 first). Never paginated: a sequence is short.",
-  auth: "member",
-  params: broadcastStepsParams,
-  response: listEnvelope(sequenceStep),
-  errors: ["NOT_FOUND"],
+  ...listStepsContract,
   handler: (ctx, { params }) => listSteps(ctx, params.broadcastId),
 });
 
 export const createStepOperation = defineOperation({
-  method: "POST",
-  path: "/v1/broadcasts/{broadcastId}/steps",
-  tag: stepsTag,
-  summary: "Add a sequence step",
-  description:
-    "A step needs its own HTML or text, or a template. Without `position` it goes last; with one it is inserted there and later steps move down. " +
-    "Only while the broadcast is a draft or scheduled (otherwise 400 BROADCAST_NOT_EDITABLE).",
-  auth: "member",
-  params: broadcastStepsParams,
-  body: createStepInput,
-  status: 201,
-  response: sequenceStep,
-  errors: ["VALIDATION_ERROR", "BROADCAST_NOT_EDITABLE", "NOT_FOUND"],
+  ...createStepContract,
   handler: (ctx, { params, body }) => createStep(ctx, params.broadcastId, body),
 });
 
 export const updateStepOperation = defineOperation({
-  method: "PUT",
-  path: "/v1/broadcasts/{broadcastId}/steps/{stepId}",
-  tag: stepsTag,
-  summary: "Update a sequence step",
-  description:
-    "Every field is optional. A new `position` moves the step and the steps between shift to keep positions 1..n. " +
-    "Only while the broadcast is a draft or scheduled (otherwise 400 BROADCAST_NOT_EDITABLE).",
-  auth: "member",
-  params: stepParams,
-  body: updateStepInput,
-  response: sequenceStep,
-  errors: ["VALIDATION_ERROR", "BROADCAST_NOT_EDITABLE", "NOT_FOUND"],
+  ...updateStepContract,
   handler: (ctx, { params, body }) => updateStep(ctx, params.broadcastId, params.stepId, body),
 });
 
 export const deleteStepOperation = defineOperation({
-  method: "DELETE",
-  path: "/v1/broadcasts/{broadcastId}/steps/{stepId}",
-  tag: stepsTag,
-  summary: "Delete a sequence step",
-  description: "Later steps move up. Only while the broadcast is a draft or scheduled (otherwise 400 BROADCAST_NOT_EDITABLE).",
-  auth: "member",
-  params: stepParams,
-  response: successResponse,
-  errors: ["BROADCAST_NOT_EDITABLE", "NOT_FOUND"],
+  ...deleteStepContract,
   handler: (ctx, { params }) => deleteStep(ctx, params.broadcastId, params.stepId),
 });
 

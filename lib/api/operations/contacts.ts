@@ -1,27 +1,19 @@
 import { defineOperation } from "@/lib/api/operation";
 import { parseLimit, parseNonNegative } from "@/lib/api/pagination";
-import { idParams, successResponse } from "@/lib/schemas/common";
-import {
-  bulkContactsInput,
-  bulkContactsResult,
-  checkEmailsInput,
-  checkEmailsResult,
-  contact,
-  contactList,
-  createContactInput,
-  importContactsInput,
-  importContactsResult,
-  listContactsPageQuery,
-  listContactsQuery,
-  MAX_IMPORT_BODY_BYTES,
-  updateContactInput,
-} from "@/lib/schemas/contacts";
 import { importContacts } from "@/lib/services/contact-import";
 import { spoolBase64Csv } from "@/lib/services/csv-upload";
 import { bulkCreateContacts, checkEmails, createContact, deleteContact, getContact, updateContact } from "@/lib/services/contacts";
 import { listContacts, type ContactsPage } from "@/lib/services/contacts-list";
-
-const tag = "Contacts";
+import {
+  listContactsContract,
+  createContactContract,
+  getContactContract,
+  updateContactContract,
+  deleteContactContract,
+  bulkCreateContactsContract,
+  checkEmailsContract,
+  importContactsContract,
+} from "@/lib/contracts/contacts";
 
 const parseContactsPage = (search: URLSearchParams): ContactsPage => ({
   limit: parseLimit(search.get("limit")),
@@ -29,125 +21,44 @@ const parseContactsPage = (search: URLSearchParams): ContactsPage => ({
 });
 
 export const listContactsOperation = defineOperation({
-  method: "GET",
-  path: "/v1/contacts",
-  tag,
-  summary: "List contacts",
-  description:
-    "Newest first. Filters combine with AND. With `limit` (1 to 100) one page from `offset`; without it every " +
-    "matching contact from `offset` on, streamed, and `limit` in the answer is the number returned. " +
-    "`subscribed` must be `true` or `false`; an unknown `segment_id` is 400.",
-  auth: "member",
-  query: listContactsQuery,
+  ...listContactsContract,
   page: parseContactsPage,
-  pageQuery: listContactsPageQuery,
-  response: contactList,
   handler: (ctx, { query, page }) => listContacts(ctx, query, page),
 });
 
 export const createContactOperation = defineOperation({
-  method: "POST",
-  path: "/v1/contacts",
-  tag,
-  summary: "Create a contact",
-  description: "The email is stored trimmed and lowercase; an email that is already a contact is 409 CONFLICT.",
-  auth: "member",
-  body: createContactInput,
-  status: 201,
-  response: contact,
-  errors: ["CONFLICT"],
+  ...createContactContract,
   handler: (ctx, { body }) => createContact(ctx, body),
 });
 
 export const getContactOperation = defineOperation({
-  method: "GET",
-  path: "/v1/contacts/{id}",
-  tag,
-  summary: "Retrieve a contact",
-  auth: "member",
-  params: idParams,
-  response: contact,
-  errors: ["NOT_FOUND"],
+  ...getContactContract,
   handler: (ctx, { params }) => getContact(ctx, params.id),
 });
 
 export const updateContactOperation = defineOperation({
-  method: "PUT",
-  path: "/v1/contacts/{id}",
-  tag,
-  summary: "Update a contact",
-  description:
-    "Only the fields given change. Changing the email to one another contact has is 409 CONFLICT. " +
-    "`subscribed: false` records `unsubscribed_at`; `subscribed: true` clears it.",
-  auth: "member",
-  params: idParams,
-  body: updateContactInput,
-  response: contact,
-  errors: ["NOT_FOUND", "CONFLICT"],
+  ...updateContactContract,
   handler: (ctx, { params, body }) => updateContact(ctx, params.id, body),
 });
 
 export const deleteContactOperation = defineOperation({
-  method: "DELETE",
-  path: "/v1/contacts/{id}",
-  tag,
-  summary: "Delete a contact",
-  description: "Also removes it from its segments.",
-  auth: "member",
-  params: idParams,
-  response: successResponse,
-  errors: ["NOT_FOUND"],
+  ...deleteContactContract,
   handler: (ctx, { params }) => deleteContact(ctx, params.id),
 });
 
 export const bulkCreateContactsOperation = defineOperation({
-  method: "POST",
-  path: "/v1/contacts/bulk",
-  tag,
-  summary: "Bulk create contacts",
-  description:
-    "The whole batch is validated first: one invalid element makes the request 400, its index in `details`, " +
-    "and nothing is written. Emails that already exist are left unchanged and not counted; an email " +
-    "repeated in the batch is created once, from its first occurrence.",
-  auth: "member",
-  body: bulkContactsInput,
-  maxBodyBytes: 32 * 1024 * 1024,
-  response: bulkContactsResult,
+  ...bulkCreateContactsContract,
   handler: (ctx, { body }) => bulkCreateContacts(ctx, body),
 });
 
 export const checkEmailsOperation = defineOperation({
-  method: "POST",
-  path: "/v1/contacts/check-emails",
-  tag,
-  summary: "Check which emails are contacts",
-  description: "Each input string is answered as given, in input order, repeats removed; it is matched trimmed and " + "case-insensitively.",
-  auth: "member",
-  body: checkEmailsInput,
-  response: checkEmailsResult,
+  ...checkEmailsContract,
   handler: (ctx, { body }) => checkEmails(ctx, body),
 });
 
 export const importContactsOperation = defineOperation({
-  method: "POST",
-  path: "/v1/contacts/import",
-  tag,
-  summary: "Import contacts from CSV",
-  description:
-    "Matched by email. Existing contacts get the mapped values: empty cells leave a field unchanged, metadata " +
-    "keys are merged and tags added. `subscribed` accepts true/false, yes/no, 1/0. Tags split on `,` or `;`. " +
-    "A row without a valid email, with an invalid value, repeating an earlier row's email, or whose tags or " +
-    "metadata would give an existing contact more than 20 tags, 50 metadata keys or 16 KB of metadata is " +
-    "skipped; the first 1 000 such rows are listed in `errors` in row order (`row` counting the header as row 1, " +
-    "`email` cut at 320 characters) and `errors_total` counts them all. A mapping naming a column the header " +
-    "lacks, no mapping to `email`, a property mapped twice, more than 50 metadata columns, or a row longer than " +
-    "a million characters is 400; decoded CSV over 50 MB is 413.",
-  auth: "member",
-  body: importContactsInput,
-  maxBodyBytes: MAX_IMPORT_BODY_BYTES,
+  ...importContactsContract,
   spooledField: { name: "file_content", spool: spoolBase64Csv },
-  response: importContactsResult,
-  errors: ["PAYLOAD_TOO_LARGE"],
   handler: (ctx, { body, spooled }) => importContacts(ctx, body, spooled),
 });
 

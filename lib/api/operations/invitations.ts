@@ -1,73 +1,35 @@
 import { defineOperation } from "@/lib/api/operation";
-import { idParams, successResponse } from "@/lib/schemas/common";
-import { acceptedInvitation, createInvitationInput, invitation, invitationList, invitationTokenParams } from "@/lib/schemas/invitations";
 import { acceptInvitation, cancelInvitation, createInvitation, listInvitations, resendInvitation } from "@/lib/services/invitations";
-
-const tag = "Invitations";
+import {
+  createInvitationContract,
+  listInvitationsContract,
+  acceptInvitationContract,
+  resendInvitationContract,
+  cancelInvitationContract,
+} from "@/lib/contracts/invitations";
 
 export const createInvitationOperation = defineOperation({
-  method: "POST",
-  path: "/v1/invitations",
-  tag,
-  summary: "Invite a team member",
-  description:
-    "Emails the invitee a link that is valid for 7 days. Needs the admin or owner role. A second pending invitation for the same address, or an address that is already a member, is 409.",
-  auth: "admin",
-  body: createInvitationInput,
-  status: 201,
-  response: invitation,
-  errors: ["FORBIDDEN", "CONFLICT", "ALREADY_MEMBER", "MAIL_DELIVERY_FAILED"],
+  ...createInvitationContract,
   handler: (ctx, { body }) => createInvitation(ctx, body),
 });
 
 export const listInvitationsOperation = defineOperation({
-  method: "GET",
-  path: "/v1/invitations",
-  tag,
-  summary: "List pending invitations",
-  description: "Pending, unexpired invitations of the organization, newest first. Needs the admin or owner role.",
-  auth: "admin",
-  response: invitationList,
-  errors: ["FORBIDDEN"],
+  ...listInvitationsContract,
   handler: (ctx) => listInvitations(ctx),
 });
 
 export const acceptInvitationOperation = defineOperation({
-  method: "POST",
-  path: "/v1/invitations/{token}/accept",
-  tag,
-  summary: "Accept an invitation",
-  description: "Joins the authenticated user to the invitation's organization with the invitation's role. The caller's email must be the invited address.",
-  auth: "user",
-  params: invitationTokenParams,
-  response: acceptedInvitation,
-  errors: ["NOT_FOUND", "INVITATION_EMAIL_MISMATCH", "INVITATION_NOT_PENDING", "INVITATION_ALREADY_ACCEPTED", "ALREADY_MEMBER", "INVITATION_EXPIRED"],
+  ...acceptInvitationContract,
   handler: (ctx, { params }) => acceptInvitation(ctx, params.token),
 });
 
 export const resendInvitationOperation = defineOperation({
-  method: "POST",
-  path: "/v1/invitations/{id}/resend",
-  tag,
-  summary: "Resend an invitation",
-  description: "Mails a new link (the previous one stops working) valid for another 7 days. Only pending invitations.",
-  auth: "admin",
-  params: idParams,
-  response: invitation,
-  errors: ["FORBIDDEN", "NOT_FOUND", "INVITATION_NOT_PENDING", "MAIL_DELIVERY_FAILED"],
+  ...resendInvitationContract,
   handler: (ctx, { params }) => resendInvitation(ctx, params.id),
 });
 
 export const cancelInvitationOperation = defineOperation({
-  method: "DELETE",
-  path: "/v1/invitations/{id}",
-  tag,
-  summary: "Cancel an invitation",
-  description: "Its link stops working. Only pending invitations.",
-  auth: "admin",
-  params: idParams,
-  response: successResponse,
-  errors: ["FORBIDDEN", "NOT_FOUND", "INVITATION_NOT_PENDING"],
+  ...cancelInvitationContract,
   handler: (ctx, { params }) => cancelInvitation(ctx, params.id),
 });
 

@@ -1,46 +1,19 @@
 import { defineOperation } from "@/lib/api/operation";
-import { successResponse } from "@/lib/schemas/common";
-import { member, memberList, memberParams, updateMemberInput } from "@/lib/schemas/members";
 import { listMembers, removeMember, updateMemberRole } from "@/lib/services/members";
-
-const tag = "Members";
+import { listMembersContract, updateMemberContract, removeMemberContract } from "@/lib/contracts/members";
 
 export const listMembersOperation = defineOperation({
-  method: "GET",
-  path: "/v1/members",
-  tag,
-  summary: "List members",
-  description: "Every member of the organization in one list envelope (never paginated), in the order they joined.",
-  auth: "member",
-  response: memberList,
+  ...listMembersContract,
   handler: (ctx) => listMembers(ctx),
 });
 
 export const updateMemberOperation = defineOperation({
-  method: "PUT",
-  path: "/v1/members/{userId}",
-  tag,
-  summary: "Change a member's role",
-  description: "Needs the admin or owner role. Only an owner may grant or take away the owner role, and the last owner cannot be demoted (400 LAST_OWNER).",
-  auth: "admin",
-  params: memberParams,
-  body: updateMemberInput,
-  response: member,
-  errors: ["FORBIDDEN", "NOT_FOUND", "LAST_OWNER"],
+  ...updateMemberContract,
   handler: (ctx, { params, body }) => updateMemberRole(ctx, params.userId, body),
 });
 
 export const removeMemberOperation = defineOperation({
-  method: "DELETE",
-  path: "/v1/members/{userId}",
-  tag,
-  summary: "Remove a member",
-  description:
-    "Admins and owners remove others (only an owner removes an owner); any member may remove themselves. The last owner cannot be removed (400 LAST_OWNER). The removed member's API keys in this organization are revoked.",
-  auth: "member",
-  params: memberParams,
-  response: successResponse,
-  errors: ["FORBIDDEN", "NOT_FOUND", "LAST_OWNER"],
+  ...removeMemberContract,
   handler: (ctx, { params }) => removeMember(ctx, params.userId),
 });
 

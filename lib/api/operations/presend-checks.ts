@@ -1,34 +1,15 @@
 import { defineOperation } from "@/lib/api/operation";
-import { idParams } from "@/lib/schemas/common";
-import { contactFields, presendChecks } from "@/lib/schemas/presend-checks";
 import { contactFields as listContactFields } from "@/lib/services/contact-fields";
 import { broadcastChecks } from "@/lib/services/presend-checks";
+import { broadcastChecksContract, contactFieldsContract } from "@/lib/contracts/presend-checks";
 
 export const broadcastChecksOperation = defineOperation({
-  method: "GET",
-  path: "/v1/broadcasts/{id}/checks",
-  tag: "Broadcasts",
-  summary: "Run the pre-send checks of a broadcast",
-  description:
-    "What to fix or know before sending: empty subject or content and links that do not lead to http(s) are errors; a missing " +
-    "unsubscribe link in the content (a plain one is then added), images without alt text, no preview text, placeholders without a " +
-    "fallback that some of the audience lack (counted in the database), HTML over 100 KB (Gmail clips at 102 KB) and a SpamAssassin " +
-    "score at or over its threshold (local rules only; `skipped` where SpamAssassin is not installed) are warnings.",
-  auth: "member",
-  params: idParams,
-  response: presendChecks,
-  errors: ["NOT_FOUND"],
+  ...broadcastChecksContract,
   handler: (ctx, { params }) => broadcastChecks(ctx, params.id),
 });
 
 export const contactFieldsOperation = defineOperation({
-  method: "GET",
-  path: "/v1/contact-fields",
-  tag: "Contacts",
-  summary: "List the fields placeholders can name",
-  description: "The contact's own fields and the metadata keys present on the organization's contacts, for a `{{placeholder}}` menu.",
-  auth: "member",
-  response: contactFields,
+  ...contactFieldsContract,
   handler: (ctx) => listContactFields(ctx),
 });
 

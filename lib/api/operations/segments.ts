@@ -1,111 +1,49 @@
 import { defineOperation } from "@/lib/api/operation";
-import { cursorQuery, listEnvelope, parseOptionalCursorParams } from "@/lib/api/pagination";
-import { idParams, successResponse } from "@/lib/schemas/common";
-import {
-  addSegmentContactsInput,
-  addSegmentContactsResult,
-  createSegmentInput,
-  segment,
-  segmentContactParams,
-  updateSegmentInput,
-} from "@/lib/schemas/segments";
+import { parseOptionalCursorParams } from "@/lib/api/pagination";
 import { addSegmentContacts, createSegment, deleteSegment, getSegment, listSegments, removeSegmentContact, updateSegment } from "@/lib/services/segments";
-
-const tag = "Segments";
+import {
+  createSegmentContract,
+  listSegmentsContract,
+  getSegmentContract,
+  updateSegmentContract,
+  deleteSegmentContract,
+  addSegmentContactsContract,
+  removeSegmentContactContract,
+} from "@/lib/contracts/segments";
 
 export const createSegmentOperation = defineOperation({
-  method: "POST",
-  path: "/v1/segments",
-  tag,
-  summary: "Create a segment",
-  auth: "member",
-  body: createSegmentInput,
-  status: 201,
-  response: segment,
+  ...createSegmentContract,
   handler: (ctx, { body }) => createSegment(ctx, body),
 });
 
 export const listSegmentsOperation = defineOperation({
-  method: "GET",
-  path: "/v1/segments",
-  tag,
-  summary: "List segments",
-  description: "Newest first. Paginated when `limit` is given; otherwise every segment.",
-  auth: "member",
+  ...listSegmentsContract,
   page: (search) => parseOptionalCursorParams(search),
-  pageQuery: cursorQuery,
-  response: listEnvelope(segment),
   handler: (ctx, { page }) => listSegments(ctx, page),
 });
 
 export const getSegmentOperation = defineOperation({
-  method: "GET",
-  path: "/v1/segments/{id}",
-  tag,
-  summary: "Retrieve a segment",
-  auth: "member",
-  params: idParams,
-  response: segment,
-  errors: ["NOT_FOUND"],
+  ...getSegmentContract,
   handler: (ctx, { params }) => getSegment(ctx, params.id),
 });
 
 export const updateSegmentOperation = defineOperation({
-  method: "PUT",
-  path: "/v1/segments/{id}",
-  tag,
-  summary: "Update a segment",
-  description: "Only the fields given change; `description: null` removes it.",
-  auth: "member",
-  params: idParams,
-  body: updateSegmentInput,
-  response: segment,
-  errors: ["NOT_FOUND"],
+  ...updateSegmentContract,
   handler: (ctx, { params, body }) => updateSegment(ctx, params.id, body),
 });
 
 export const deleteSegmentOperation = defineOperation({
-  method: "DELETE",
-  path: "/v1/segments/{id}",
-  tag,
-  summary: "Delete a segment",
-  description:
-    "Its contacts are kept. Broadcasts targeting it lose their `segment_id`, and it is removed from every " + "broadcast's sequence exit conditions.",
-  auth: "member",
-  params: idParams,
-  response: successResponse,
-  errors: ["NOT_FOUND"],
+  ...deleteSegmentContract,
   handler: (ctx, { params }) => deleteSegment(ctx, params.id),
 });
 
 export const addSegmentContactsOperation = defineOperation({
-  method: "POST",
-  path: "/v1/segments/{id}/contacts",
-  tag,
-  summary: "Add contacts to a segment",
-  description:
-    "By `contact_ids`, `emails` or both (at least one value, up to 10 000 of each). Every one must be a contact " +
-    "of the organization: otherwise 400 naming the first that is not (e.g. `emails.2`), and nothing is added. " +
-    "`added` counts the contacts that were not in the segment yet.",
-  auth: "member",
-  params: idParams,
-  body: addSegmentContactsInput,
-  maxBodyBytes: 8 * 1024 * 1024,
-  response: addSegmentContactsResult,
-  errors: ["NOT_FOUND"],
+  ...addSegmentContactsContract,
   handler: (ctx, { params, body }) => addSegmentContacts(ctx, params.id, body),
 });
 
 export const removeSegmentContactOperation = defineOperation({
-  method: "DELETE",
-  path: "/v1/segments/{id}/contacts/{contactId}",
-  tag,
-  summary: "Remove a contact from a segment",
-  description: "404 when the segment or the contact does not exist; a contact that is not in the segment is already out.",
-  auth: "member",
-  params: segmentContactParams,
-  response: successResponse,
-  errors: ["NOT_FOUND"],
+  ...removeSegmentContactContract,
   handler: (ctx, { params }) => removeSegmentContact(ctx, params.id, params.contactId),
 });
 

@@ -1,105 +1,50 @@
 import { defineOperation } from "@/lib/api/operation";
-import { cursorQuery, listEnvelope, parseCursorParams, parseOptionalCursorParams } from "@/lib/api/pagination";
-import { idParams, successResponse } from "@/lib/schemas/common";
-import { createdWebhook, createWebhookInput, toggledWebhook, updateWebhookInput, webhook, webhookDelivery } from "@/lib/schemas/webhooks";
+import { parseCursorParams, parseOptionalCursorParams } from "@/lib/api/pagination";
 import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, toggleWebhook, updateWebhook } from "@/lib/services/webhooks";
-
-const tag = "Webhooks";
+import {
+  createWebhookContract,
+  listWebhooksContract,
+  getWebhookContract,
+  updateWebhookContract,
+  deleteWebhookContract,
+  toggleWebhookContract,
+  listWebhookDeliveriesContract,
+} from "@/lib/contracts/webhooks";
 
 export const createWebhookOperation = defineOperation({
-  method: "POST",
-  path: "/v1/webhooks",
-  tag,
-  summary: "Create a webhook",
-  description:
-    "The webhook starts enabled. Its signing `secret` is in this answer only. A URL whose host is or resolves to a loopback, private, " +
-    "link-local, CGNAT, metadata or reserved address is refused (400 naming `url`) unless the operator admits it (ALLOWED_PRIVATE_HOSTS); " +
-    "every delivery checks the address again when it connects.",
-  auth: "member",
-  body: createWebhookInput,
-  status: 201,
-  response: createdWebhook,
-  errors: ["VALIDATION_ERROR"],
+  ...createWebhookContract,
   handler: (ctx, { body }) => createWebhook(ctx, body),
 });
 
 export const listWebhooksOperation = defineOperation({
-  method: "GET",
-  path: "/v1/webhooks",
-  tag,
-  summary: "List webhooks",
-  description: "Newest first. Paginated when `limit` is given; otherwise every webhook.",
-  auth: "member",
+  ...listWebhooksContract,
   page: (search) => parseOptionalCursorParams(search),
-  pageQuery: cursorQuery,
-  response: listEnvelope(webhook),
   handler: (ctx, { page }) => listWebhooks(ctx, page),
 });
 
 export const getWebhookOperation = defineOperation({
-  method: "GET",
-  path: "/v1/webhooks/{id}",
-  tag,
-  summary: "Retrieve a webhook",
-  auth: "member",
-  params: idParams,
-  response: webhook,
-  errors: ["NOT_FOUND"],
+  ...getWebhookContract,
   handler: (ctx, { params }) => getWebhook(ctx, params.id),
 });
 
 export const updateWebhookOperation = defineOperation({
-  method: "PUT",
-  path: "/v1/webhooks/{id}",
-  tag,
-  summary: "Update a webhook",
-  description: "Changes the URL or the events; fields not given are kept. The secret stays the same. A new URL passes the same address policy as on creation.",
-  auth: "member",
-  params: idParams,
-  body: updateWebhookInput,
-  response: webhook,
-  errors: ["NOT_FOUND"],
+  ...updateWebhookContract,
   handler: (ctx, { params, body }) => updateWebhook(ctx, params.id, body),
 });
 
 export const deleteWebhookOperation = defineOperation({
-  method: "DELETE",
-  path: "/v1/webhooks/{id}",
-  tag,
-  summary: "Delete a webhook",
-  description: "Its pending deliveries are dropped.",
-  auth: "member",
-  params: idParams,
-  response: successResponse,
-  errors: ["NOT_FOUND"],
+  ...deleteWebhookContract,
   handler: (ctx, { params }) => deleteWebhook(ctx, params.id),
 });
 
 export const toggleWebhookOperation = defineOperation({
-  method: "PUT",
-  path: "/v1/webhooks/{id}/toggle",
-  tag,
-  summary: "Enable or disable a webhook",
-  description: "Switches the webhook to the opposite state and answers the new one. Enabling resets its failure count.",
-  auth: "member",
-  params: idParams,
-  response: toggledWebhook,
-  errors: ["NOT_FOUND"],
+  ...toggleWebhookContract,
   handler: (ctx, { params }) => toggleWebhook(ctx, params.id),
 });
 
 export const listWebhookDeliveriesOperation = defineOperation({
-  method: "GET",
-  path: "/v1/webhooks/{id}/deliveries",
-  tag,
-  summary: "List the deliveries of a webhook",
-  description: "Every attempt to deliver an event, newest first, with the last answer or error.",
-  auth: "member",
-  params: idParams,
+  ...listWebhookDeliveriesContract,
   page: (search) => parseCursorParams(search),
-  pageQuery: cursorQuery,
-  response: listEnvelope(webhookDelivery),
-  errors: ["NOT_FOUND"],
   handler: (ctx, { params, page }) => listWebhookDeliveries(ctx, params.id, page),
 });
 

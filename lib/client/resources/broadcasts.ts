@@ -2,7 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { getBroadcastContract, listBroadcastsContract, listStepsContract } from "@/lib/contracts/broadcasts";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useCursorList } from "@/lib/client/use-cursor-list";
 import type { broadcast } from "@/lib/schemas/broadcasts";
@@ -16,19 +17,19 @@ export type SequenceStep = z.infer<typeof sequenceStep>;
 export function useBroadcast(id: string) {
   return useQuery({
     queryKey: queryKeys.broadcasts.detail(id),
-    queryFn: () => apiFetch<Broadcast>(`/v1/broadcasts/${id}`),
+    queryFn: () => apiCall(getBroadcastContract, { params: { id } }),
     refetchInterval: (q) => (q.state.data?.status === "sending" ? 5000 : false),
   });
 }
 
 /** One page of the broadcasts list. */
-export const useBroadcastPage = (limit: number) => useCursorList<Broadcast>(queryKeys.broadcasts.list(), "/v1/broadcasts", limit);
+export const useBroadcastPage = (limit: number) => useCursorList(queryKeys.broadcasts.list(), listBroadcastsContract, limit);
 
 /** Every broadcast, for pickers (the list is not paged without `limit`). */
 export function useBroadcastOptions() {
   return useQuery({
     queryKey: queryKeys.broadcasts.options(),
-    queryFn: async () => (await apiFetch<ListEnvelope<Broadcast>>("/v1/broadcasts")).data,
+    queryFn: async () => (await apiCall(listBroadcastsContract)).data,
   });
 }
 
@@ -36,6 +37,6 @@ export function useBroadcastOptions() {
 export function useSteps(broadcastId: string) {
   return useQuery({
     queryKey: queryKeys.broadcasts.steps(broadcastId),
-    queryFn: async () => (await apiFetch<ListEnvelope<SequenceStep>>(`/v1/broadcasts/${broadcastId}/steps`)).data,
+    queryFn: async () => (await apiCall(listStepsContract, { params: { broadcastId } })).data,
   });
 }

@@ -2,26 +2,25 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { listContactsContract } from "@/lib/contracts/contacts";
+import { contactFieldsContract } from "@/lib/contracts/presend-checks";
 import { queryKeys } from "@/lib/client/query-keys";
-import type { contact, contactList } from "@/lib/schemas/contacts";
-import type { contactFields } from "@/lib/schemas/presend-checks";
+import type { contact } from "@/lib/schemas/contacts";
 
 export type Contact = z.infer<typeof contact>;
-export type ContactPage = z.infer<typeof contactList>;
-export type ContactFields = z.infer<typeof contactFields>;
 
 /** Up to five contacts whose email matches, within a segment when one is given: "preview as" pickers. */
 export function useContactSearch(search: string, segmentId: string | null) {
   const query = { limit: 5, offset: 0, search: search.trim(), segment_id: segmentId ?? "", subscribed: "", tags: "" };
   return useQuery({
     queryKey: queryKeys.contacts.page(query),
-    queryFn: ({ signal }) => apiFetch<ContactPage>("/v1/contacts", { query, signal }),
+    queryFn: ({ signal }) => apiCall(listContactsContract, { query, signal }),
     placeholderData: keepPreviousData,
   });
 }
 
 /** The fields a placeholder can name: the contact's own and the metadata keys in use. */
 export function useContactFields() {
-  return useQuery({ queryKey: queryKeys.contacts.fields(), queryFn: () => apiFetch<ContactFields>("/v1/contact-fields"), staleTime: 60_000 });
+  return useQuery({ queryKey: queryKeys.contacts.fields(), queryFn: () => apiCall(contactFieldsContract), staleTime: 60_000 });
 }

@@ -2,7 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { listInboxesContract } from "@/lib/contracts/inboxes";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { inbox } from "@/lib/schemas/inboxes";
 
@@ -12,6 +13,6 @@ export type Inbox = z.infer<typeof inbox>;
 export function useInboxes() {
   return useQuery({
     queryKey: queryKeys.inboxes.options(),
-    queryFn: async () => (await apiFetch<ListEnvelope<Inbox>>("/v1/inboxes")).data,
+    queryFn: async () => (await apiCall(listInboxesContract)).data,
   });
 }

@@ -1,17 +1,23 @@
 "use client";
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import {
+  broadcastAverageContract,
+  getBroadcastReportContract,
+  listBroadcastRecipientsContract,
+  organizationOverviewContract,
+  saveBroadcastRecipientsContract,
+} from "@/lib/contracts/reports";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useCursorPager } from "@/lib/client/use-cursor-pager";
-import type { BroadcastAverage, BroadcastRecipient, BroadcastReport, OrganizationOverview, RecipientEvent } from "@/lib/schemas/reports";
-import type { SegmentRecord } from "@/lib/schemas/segments";
+import type { RecipientEvent } from "@/lib/schemas/reports";
 
 /** A broadcast's report; refreshed every 10 s while it is still sending. */
 export function useBroadcastReport(id: string, live: boolean) {
   return useQuery({
     queryKey: queryKeys.broadcasts.report(id),
-    queryFn: () => apiFetch<BroadcastReport>(`/v1/broadcasts/${id}/report`),
+    queryFn: () => apiCall(getBroadcastReportContract, { params: { id } }),
     refetchInterval: live ? 10_000 : false,
   });
 }
@@ -20,7 +26,7 @@ export function useBroadcastReport(id: string, live: boolean) {
 export function useBroadcastAverage() {
   return useQuery({
     queryKey: queryKeys.broadcasts.average(),
-    queryFn: () => apiFetch<BroadcastAverage>("/v1/reports/broadcast-average"),
+    queryFn: () => apiCall(broadcastAverageContract),
     staleTime: 5 * 60_000,
   });
 }
@@ -29,7 +35,7 @@ export function useBroadcastAverage() {
 export function useOrganizationOverview() {
   return useQuery({
     queryKey: queryKeys.overview(),
-    queryFn: () => apiFetch<OrganizationOverview>("/v1/reports/overview"),
+    queryFn: () => apiCall(organizationOverviewContract),
     refetchInterval: 30_000,
   });
 }
@@ -41,7 +47,7 @@ export function useBroadcastRecipients(id: string, event: RecipientEvent, limit 
   return {
     query: useQuery({
       queryKey: queryKeys.broadcasts.recipients(id, query),
-      queryFn: () => apiFetch<ListEnvelope<BroadcastRecipient>>(`/v1/broadcasts/${id}/recipients`, { query }),
+      queryFn: () => apiCall(listBroadcastRecipientsContract, { params: { id }, query }),
       placeholderData: keepPreviousData,
     }),
     pager,
@@ -52,8 +58,7 @@ export function useBroadcastRecipients(id: string, event: RecipientEvent, limit 
 export function useSaveRecipientsSegment(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { event: RecipientEvent; name?: string }) =>
-      apiFetch<SegmentRecord>(`/v1/broadcasts/${id}/recipients/segment`, { method: "POST", body: input }),
+    mutationFn: (input: { event: RecipientEvent; name?: string }) => apiCall(saveBroadcastRecipientsContract, { params: { id }, body: input }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() }),
   });
 }

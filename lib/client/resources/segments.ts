@@ -2,7 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { apiFetch, type ListEnvelope } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { listSegmentsContract } from "@/lib/contracts/segments";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { segment } from "@/lib/schemas/segments";
 
@@ -12,6 +13,6 @@ export type Segment = z.infer<typeof segment>;
 export function useSegments() {
   return useQuery({
     queryKey: queryKeys.segments.options(),
-    queryFn: async () => (await apiFetch<ListEnvelope<Segment>>("/v1/segments")).data,
+    queryFn: async () => (await apiCall(listSegmentsContract)).data,
   });
 }

@@ -2,7 +2,8 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { apiFetch, type ListEnvelope, type QueryValue } from "@/lib/client/api";
+import { apiCall, type QueryValue } from "@/lib/client/api";
+import { listSuppressionsContract } from "@/lib/contracts/suppressions";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { suppression } from "@/lib/schemas/suppressions";
 
@@ -12,7 +13,7 @@ export type Suppression = z.infer<typeof suppression>;
 export function useSuppressionPage(query: Record<string, QueryValue>) {
   return useQuery({
     queryKey: queryKeys.suppressions.page(query),
-    queryFn: () => apiFetch<ListEnvelope<Suppression>>("/v1/suppressions", { query }),
+    queryFn: () => apiCall(listSuppressionsContract, { query }),
     placeholderData: keepPreviousData,
   });
 }

@@ -2,7 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { apiFetch } from "@/lib/client/api";
+import { apiCall } from "@/lib/client/api";
+import { getTemplateContract, listTemplatesContract } from "@/lib/contracts/templates";
 import { fetchAllPages } from "@/lib/client/fetch-all-pages";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useCursorList } from "@/lib/client/use-cursor-list";
@@ -12,17 +13,17 @@ export type Template = z.infer<typeof template>;
 
 /** Every template of the organization, for pickers (broadcasts, steps, the email filter). */
 export function useAllTemplates() {
-  return useQuery({ queryKey: queryKeys.templates.options(), queryFn: () => fetchAllPages<Template>("/v1/templates") });
+  return useQuery({ queryKey: queryKeys.templates.options(), queryFn: () => fetchAllPages(listTemplatesContract) });
 }
 
 /** One page of the templates list. */
-export const useTemplatePage = (limit: number) => useCursorList<Template>(queryKeys.templates.list(), "/v1/templates", limit);
+export const useTemplatePage = (limit: number) => useCursorList(queryKeys.templates.list(), listTemplatesContract, limit);
 
 /** One template; not fetched without an id (a new template). */
 export function useTemplate(id: string | undefined) {
   return useQuery({
     queryKey: queryKeys.templates.detail(id ?? ""),
-    queryFn: () => apiFetch<Template>(`/v1/templates/${id}`),
+    queryFn: () => apiCall(getTemplateContract, { params: { id: id ?? "" } }),
     enabled: Boolean(id),
   });
 }

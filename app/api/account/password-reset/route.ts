@@ -1,5 +1,5 @@
 import { publicAccountRoute } from "@/lib/api/account-route";
-import { passwordResetInput } from "@/lib/schemas/accounts";
+import { resetPasswordContract } from "@/lib/contracts/account";
 import { resetPassword } from "@/lib/services/accounts";
 
-export const POST = publicAccountRoute({ body: passwordResetInput }, ({ body, ip }) => resetPassword(body.token, body.password, ip));
+export const POST = publicAccountRoute(resetPasswordContract, ({ body, ip }) => resetPassword(body.token, body.password, ip));

@@ -1,5 +1,5 @@
 import { publicAccountRoute } from "@/lib/api/account-route";
-import { verifyEmailInput } from "@/lib/schemas/accounts";
+import { verifyEmailContract } from "@/lib/contracts/account";
 import { verifyEmail } from "@/lib/services/accounts";
 
-export const POST = publicAccountRoute({ body: verifyEmailInput }, ({ body, ip }) => verifyEmail(body.token, ip));
+export const POST = publicAccountRoute(verifyEmailContract, ({ body, ip }) => verifyEmail(body.token, ip));

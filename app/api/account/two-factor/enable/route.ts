@@ -1,5 +1,5 @@
 import { accountRoute } from "@/lib/api/account-route";
-import { twoFactorCodeInput } from "@/lib/schemas/accounts";
+import { enableTwoFactorContract } from "@/lib/contracts/account";
 import { turnOnTwoFactor } from "@/lib/services/accounts";
 
-export const POST = accountRoute({ body: twoFactorCodeInput }, ({ user, body, ip }) => turnOnTwoFactor(user.id, body.code, ip));
+export const POST = accountRoute(enableTwoFactorContract, ({ user, body, ip }) => turnOnTwoFactor(user.id, body.code, ip));

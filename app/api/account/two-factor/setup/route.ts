@@ -1,4 +1,5 @@
 import { accountRoute } from "@/lib/api/account-route";
 import { startTwoFactorSetup } from "@/lib/auth/two-factor";
+import { twoFactorSetupContract } from "@/lib/contracts/account";
 
-export const POST = accountRoute({}, ({ user }) => startTwoFactorSetup(user.id));
+export const POST = accountRoute(twoFactorSetupContract, ({ user }) => startTwoFactorSetup(user.id));

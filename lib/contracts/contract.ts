@@ -1,0 +1,46 @@
+import type { z } from "zod";
+import type { ErrorCode } from "@/lib/schemas/error-codes";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * Who may call: `member` any member of the organization, `admin` owners and admins, `user` any
+ * authenticated user even outside an organization (accepting an invitation).
+ */
+export type AuthLevel = "member" | "admin" | "user";
+
+/**
+ * What one /v1 operation promises, in pure zod: the server's operation adds its handler to it
+ * (lib/api/operations), the OpenAPI document describes it, and the dashboard calls it with
+ * `apiCall` (lib/client/api.ts), typed by the same response schema the tests check bodies against.
+ */
+export type Contract<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, A extends AuthLevel = AuthLevel> = {
+  method: HttpMethod;
+  /** The OpenAPI path, e.g. `/v1/broadcasts/{id}`; path parameters are read from the URL with it. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: A;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Query parameters the paging parser reads, for the OpenAPI document. */
+  pageQuery?: z.ZodObject;
+  /** Body size limit in bytes (default 5 MB). */
+  maxBodyBytes?: number;
+  status?: 200 | 201;
+  response: z.ZodType;
+  /** Error codes the operation documents beyond the ones every operation has. */
+  errors?: ErrorCode[];
+};
+
+export function defineContract<
+  R extends z.ZodType,
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  A extends AuthLevel = "member",
+>(contract: Contract<P, Q, B, A> & { response: R }): Contract<P, Q, B, A> & { response: R } {
+  return contract;
+}

@@ -1,0 +1,101 @@
+import { cursorQuery, listEnvelope } from "@/lib/schemas/pagination";
+import { idParams, successResponse } from "@/lib/schemas/common";
+import {
+  addSegmentContactsInput,
+  addSegmentContactsResult,
+  createSegmentInput,
+  segment,
+  segmentContactParams,
+  updateSegmentInput,
+} from "@/lib/schemas/segments";
+import { defineContract } from "@/lib/contracts/contract";
+
+const tag = "Segments";
+
+export const createSegmentContract = defineContract({
+  method: "POST",
+  path: "/v1/segments",
+  tag,
+  summary: "Create a segment",
+  auth: "member",
+  body: createSegmentInput,
+  status: 201,
+  response: segment,
+});
+
+export const listSegmentsContract = defineContract({
+  method: "GET",
+  path: "/v1/segments",
+  tag,
+  summary: "List segments",
+  description: "Newest first. Paginated when `limit` is given; otherwise every segment.",
+  auth: "member",
+  pageQuery: cursorQuery,
+  response: listEnvelope(segment),
+});
+
+export const getSegmentContract = defineContract({
+  method: "GET",
+  path: "/v1/segments/{id}",
+  tag,
+  summary: "Retrieve a segment",
+  auth: "member",
+  params: idParams,
+  response: segment,
+  errors: ["NOT_FOUND"],
+});
+
+export const updateSegmentContract = defineContract({
+  method: "PUT",
+  path: "/v1/segments/{id}",
+  tag,
+  summary: "Update a segment",
+  description: "Only the fields given change; `description: null` removes it.",
+  auth: "member",
+  params: idParams,
+  body: updateSegmentInput,
+  response: segment,
+  errors: ["NOT_FOUND"],
+});
+
+export const deleteSegmentContract = defineContract({
+  method: "DELETE",
+  path: "/v1/segments/{id}",
+  tag,
+  summary: "Delete a segment",
+  description:
+    "Its contacts are kept. Broadcasts targeting it lose their `segment_id`, and it is removed from every " + "broadcast's sequence exit conditions.",
+  auth: "member",
+  params: idParams,
+  response: successResponse,
+  errors: ["NOT_FOUND"],
+});
+
+export const addSegmentContactsContract = defineContract({
+  method: "POST",
+  path: "/v1/segments/{id}/contacts",
+  tag,
+  summary: "Add contacts to a segment",
+  description:
+    "By `contact_ids`, `emails` or both (at least one value, up to 10 000 of each). Every one must be a contact " +
+    "of the organization: otherwise 400 naming the first that is not (e.g. `emails.2`), and nothing is added. " +
+    "`added` counts the contacts that were not in the segment yet.",
+  auth: "member",
+  params: idParams,
+  body: addSegmentContactsInput,
+  maxBodyBytes: 8 * 1024 * 1024,
+  response: addSegmentContactsResult,
+  errors: ["NOT_FOUND"],
+});
+
+export const removeSegmentContactContract = defineContract({
+  method: "DELETE",
+  path: "/v1/segments/{id}/contacts/{contactId}",
+  tag,
+  summary: "Remove a contact from a segment",
+  description: "404 when the segment or the contact does not exist; a contact that is not in the segment is already out.",
+  auth: "member",
+  params: segmentContactParams,
+  response: successResponse,
+  errors: ["NOT_FOUND"],
+});
