@@ -14,7 +14,7 @@ import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiFetch, apiCall } from "@/lib/client/api";
 import { updateProfileContract } from "@/lib/contracts/account";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { applyServerErrors, submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { sessionQueryKey } from "@/lib/client/session";
 import { changePasswordInput, updateProfileInput } from "@/lib/schemas/accounts";
@@ -25,17 +25,13 @@ export function ProfileCard({ account }: { account: AccountProfile }) {
   const router = useRouter();
   const form = useForm<{ name: string }>({ resolver: formResolver(updateProfileInput), defaultValues: { name: account.name } });
   const { errors, isSubmitting, isDirty } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const saved = await apiCall(updateProfileContract, { body: values });
-      queryClient.setQueryData(accountKey, saved);
-      form.reset({ name: saved.name });
-      toast.success("Name saved");
-      router.refresh();
-      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["name"]);
-    }
+  const submit = submitToApi(form, ["name"], async (values) => {
+    const saved = await apiCall(updateProfileContract, { body: values });
+    queryClient.setQueryData(accountKey, saved);
+    form.reset({ name: saved.name });
+    toast.success("Name saved");
+    router.refresh();
+    await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
   });
   return (
     <Card>

@@ -16,7 +16,7 @@ import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiFetch, apiCall } from "@/lib/client/api";
 import { enableTwoFactorContract, twoFactorSetupContract } from "@/lib/contracts/account";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { disableTwoFactorInput, twoFactorCodeInput } from "@/lib/schemas/accounts";
 import { accountKey, type AccountProfile } from "./account-screen";
@@ -27,13 +27,9 @@ type Setup = z.infer<typeof twoFactorSetup>;
 function SetupPanel({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: string[]) => void }) {
   const form = useForm<{ code: string }>({ resolver: formResolver(twoFactorCodeInput), defaultValues: { code: "" } });
   const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const result = await apiCall(enableTwoFactorContract, { body: values });
-      onEnabled(result.recovery_codes);
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["code"]);
-    }
+  const submit = submitToApi(form, ["code"], async (values) => {
+    const result = await apiCall(enableTwoFactorContract, { body: values });
+    onEnabled(result.recovery_codes);
   });
   return (
     <div className="flex flex-col gap-5 sm:flex-row">
@@ -99,14 +95,10 @@ function RecoveryCodesDialog({ codes, onClose }: { codes: string[] | null; onClo
 function DisableDialog({ open, onOpenChange, onDone }: { open: boolean; onOpenChange: (open: boolean) => void; onDone: () => void }) {
   const form = useForm<{ password: string }>({ resolver: formResolver(disableTwoFactorInput), defaultValues: { password: "" } });
   const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await apiFetch("/api/account/two-factor/disable", { method: "POST", body: values });
-      form.reset();
-      onDone();
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["password"]);
-    }
+  const submit = submitToApi(form, ["password"], async (values) => {
+    await apiFetch("/api/account/two-factor/disable", { method: "POST", body: values });
+    form.reset();
+    onDone();
   });
   return (
     <Dialog

@@ -9,7 +9,7 @@ import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { apiFetch, apiCall } from "@/lib/client/api";
 import { resetPasswordContract } from "@/lib/contracts/account";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { passwordResetInput, passwordResetRequestInput } from "@/lib/schemas/accounts";
 
@@ -17,13 +17,9 @@ export function ForgotPasswordForm({ email }: { email?: string }) {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useForm<{ email: string }>({ resolver: formResolver(passwordResetRequestInput), defaultValues: { email: email ?? "" } });
   const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await apiFetch("/api/account/password-reset/request", { method: "POST", body: values });
-      setSentTo(values.email);
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["email"]);
-    }
+  const submit = submitToApi(form, ["email"], async (values) => {
+    await apiFetch("/api/account/password-reset/request", { method: "POST", body: values });
+    setSentTo(values.email);
   });
   if (sentTo) {
     return (
@@ -53,13 +49,9 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const router = useRouter();
   const form = useForm<{ token: string; password: string }>({ resolver: formResolver(passwordResetInput), defaultValues: { token, password: "" } });
   const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const result = await apiCall(resetPasswordContract, { body: values });
-      router.replace(`/sign-in?notice=password-reset&email=${encodeURIComponent(result.email)}`);
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["password"]);
-    }
+  const submit = submitToApi(form, ["password"], async (values) => {
+    const result = await apiCall(resetPasswordContract, { body: values });
+    router.replace(`/sign-in?notice=password-reset&email=${encodeURIComponent(result.email)}`);
   });
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate>

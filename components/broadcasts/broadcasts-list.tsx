@@ -19,7 +19,7 @@ import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow, TableTitleCell } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
-import { useConfirmTarget } from "@/components/ui/use-confirm-target";
+import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
 import { deleteBroadcastContract } from "@/lib/contracts/broadcasts";
 import { queryKeys } from "@/lib/client/query-keys";
@@ -68,15 +68,12 @@ export function BroadcastsList() {
   const { query, pager } = useBroadcastPage(20);
   const queryClient = useQueryClient();
   const router = useRouter();
-  const remove = useMutation({
-    mutationFn: (broadcast: Broadcast) => apiCall(deleteBroadcastContract, { params: { id: broadcast.id } }),
-    onSuccess: (_data, broadcast) => {
-      toast.success(`Deleted ${broadcast.name}`);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.all() });
-    },
-    onError: (error) => toast.error(error, "Could not delete the broadcast"),
+  const deleting = useDeleteAction<Broadcast>({
+    run: (broadcast) => apiCall(deleteBroadcastContract, { params: { id: broadcast.id } }),
+    done: (broadcast) => `Deleted ${broadcast.name}`,
+    failure: "Could not delete the broadcast",
+    invalidate: [queryKeys.broadcasts.all()],
   });
-  const deleting = useConfirmTarget<Broadcast>((broadcast) => remove.mutateAsync(broadcast));
 
   const duplicate = useMutation({
     mutationFn: duplicateBroadcast,

@@ -10,7 +10,7 @@ import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
 import { createBroadcastContract } from "@/lib/contracts/broadcasts";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { useSessionInfo } from "@/lib/client/session";
 import { createBroadcastInput } from "@/lib/schemas/broadcasts";
 import { queryKeys } from "@/lib/client/query-keys";
@@ -33,16 +33,12 @@ export function NewBroadcastDialog({ open, onOpenChange }: { open: boolean; onOp
   });
   const { errors } = form.formState;
 
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const created = await apiCall(createBroadcastContract, { body: values });
-      queryClient.setQueryData(queryKeys.broadcasts.detail(created.id), created);
-      await queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.all(), exact: false, refetchType: "none" });
-      toast.success("Draft created", "Finish the details, then send or schedule it.");
-      router.push(`/broadcasts/${created.id}`);
-    } catch (error) {
-      applyServerErrors(error, form.setError, fields);
-    }
+  const submit = submitToApi(form, fields, async (values) => {
+    const created = await apiCall(createBroadcastContract, { body: values });
+    queryClient.setQueryData(queryKeys.broadcasts.detail(created.id), created);
+    await queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.all(), exact: false, refetchType: "none" });
+    toast.success("Draft created", "Finish the details, then send or schedule it.");
+    router.push(`/broadcasts/${created.id}`);
   });
 
   return (

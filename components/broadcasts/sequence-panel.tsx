@@ -11,7 +11,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
-import { useConfirmTarget } from "@/components/ui/use-confirm-target";
+import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { useAllTemplates } from "@/lib/client/resources/templates";
 import { apiCall } from "@/lib/client/api";
 import { createStepContract, deleteStepContract, updateStepContract } from "@/lib/contracts/broadcasts";
@@ -91,13 +91,12 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
     onSettled: refresh,
   });
 
-  const remove = useMutation({
-    mutationFn: (step: SequenceStep) => apiCall(deleteStepContract, { params: { broadcastId, stepId: step.id } }),
-    onSuccess: (_data, step) => toast.success(`Follow-up ${step.position} deleted`),
-    onError: (error) => toast.error(error, "Could not delete the follow-up"),
-    onSettled: refresh,
+  const deleting = useDeleteAction<SequenceStep>({
+    run: (step) => apiCall(deleteStepContract, { params: { broadcastId, stepId: step.id } }),
+    done: (step) => `Follow-up ${step.position} deleted`,
+    failure: "Could not delete the follow-up",
+    invalidate: [key],
   });
-  const deleting = useConfirmTarget<SequenceStep>((step) => remove.mutateAsync(step));
 
   const list = steps.data ?? [];
   const templateName = (id: string | null) => templates.data?.find((t) => t.id === id)?.name ?? "Template";

@@ -1,6 +1,5 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FileUp, Plus, Users } from "lucide-react";
 import dynamic from "next/dynamic";
 import Link from "next/link";
@@ -22,8 +21,7 @@ import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { TagInput } from "@/components/ui/tag-input";
-import { toast } from "@/components/ui/toast";
-import { useConfirmTarget } from "@/components/ui/use-confirm-target";
+import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSegments } from "@/lib/client/resources/segments";
@@ -48,7 +46,6 @@ const fullName = (c: ContactRecord) => [c.first_name, c.last_name].filter(Boolea
 
 export function ContactsList() {
   const params = useSearchParams();
-  const queryClient = useQueryClient();
   const segments = useSegments();
   const [search, setSearch] = useState("");
   const [filters, setFilters] = useState<Omit<ContactFilters, "search">>({ subscribed: "", tags: [], segment_id: params.get("segment_id") ?? "" });
@@ -57,16 +54,12 @@ export function ContactsList() {
   const debouncedSearch = useDebouncedValue(search, 300);
   const query = useContactPage({ ...filters, search: debouncedSearch }, PAGE_SIZE, (page - 1) * PAGE_SIZE);
 
-  const remove = useMutation({
-    mutationFn: (contact: ContactRecord) => apiCall(deleteContactContract, { params: { id: contact.id } }),
-    onSuccess: (_data, contact) => {
-      toast.success(`Deleted ${contact.email}`);
-      void queryClient.invalidateQueries({ queryKey: contactsKey });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
-    },
-    onError: (error) => toast.error(error, "Could not delete the contact"),
+  const deleting = useDeleteAction<ContactRecord>({
+    run: (contact) => apiCall(deleteContactContract, { params: { id: contact.id } }),
+    done: (contact) => `Deleted ${contact.email}`,
+    failure: "Could not delete the contact",
+    invalidate: [contactsKey, queryKeys.segments.all()],
   });
-  const deleting = useConfirmTarget<ContactRecord>((contact) => remove.mutateAsync(contact));
 
   const update = (next: Partial<typeof filters>) => {
     setFilters((current) => ({ ...current, ...next }));

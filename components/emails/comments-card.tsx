@@ -14,7 +14,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
 import { createCommentContract, listCommentsContract } from "@/lib/contracts/threads";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { createCommentInput } from "@/lib/schemas/comments";
 import { commentsKey } from "./email-types";
 
@@ -38,15 +38,11 @@ export function CommentsCard({ emailId }: { emailId: string }) {
   const form = useForm<Values>({ resolver, defaultValues: { content: "" } });
   const { errors, isSubmitting } = form.formState;
 
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await apiCall(createCommentContract, { params: { emailId }, body: values });
-      form.reset({ content: "" });
-      await queryClient.invalidateQueries({ queryKey: commentsKey(emailId) });
-      toast.success("Comment added");
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["content"]);
-    }
+  const submit = submitToApi(form, ["content"], async (values) => {
+    await apiCall(createCommentContract, { params: { emailId }, body: values });
+    form.reset({ content: "" });
+    await queryClient.invalidateQueries({ queryKey: commentsKey(emailId) });
+    toast.success("Comment added");
   });
 
   const list = comments.data ?? [];

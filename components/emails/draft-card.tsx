@@ -15,7 +15,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
 import { deleteDraftContract, saveDraftContract } from "@/lib/contracts/threads";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { saveDraftInput } from "@/lib/schemas/threads";
 import { threadKey, type Thread } from "./email-types";
 
@@ -36,14 +36,10 @@ export function DraftCard({ thread }: { thread: Thread }) {
     form.reset({ subject: draft?.subject ?? "", text_content: draft?.text_content ?? "" });
   }, [draft?.id, draft?.updated_at, draft?.subject, draft?.text_content, form]);
 
-  const save = form.handleSubmit(async (values) => {
-    try {
-      await apiCall(saveDraftContract, { params: { threadId: thread.id }, body: toBody(values) });
-      await queryClient.invalidateQueries({ queryKey: threadKey(thread.id) });
-      toast.success("Draft saved", "Your team sees it on this thread.");
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["subject", "text_content"]);
-    }
+  const save = submitToApi(form, ["subject", "text_content"], async (values) => {
+    await apiCall(saveDraftContract, { params: { threadId: thread.id }, body: toBody(values) });
+    await queryClient.invalidateQueries({ queryKey: threadKey(thread.id) });
+    toast.success("Draft saved", "Your team sees it on this thread.");
   });
 
   const discard = async () => {

@@ -11,7 +11,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
 import { createSegmentContract, updateSegmentContract } from "@/lib/contracts/segments";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { createSegmentInput } from "@/lib/schemas/segments";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { Segment } from "@/lib/client/resources/segments";
@@ -31,17 +31,13 @@ export function SegmentDialog({ open, onOpenChange, segment }: { open: boolean; 
     if (open) form.reset({ name: segment?.name ?? "", description: segment?.description ?? "" });
   }, [open, segment, form]);
 
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const saved = segment
-        ? await apiCall(updateSegmentContract, { params: { id: segment.id }, body: toBody(values) })
-        : await apiCall(createSegmentContract, { body: toBody(values) });
-      await queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
-      toast.success(segment ? "Segment saved" : `Created ${saved.name}`, segment ? undefined : "Add contacts to it from an import or the API.");
-      onOpenChange(false);
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["name", "description"]);
-    }
+  const submit = submitToApi(form, ["name", "description"], async (values) => {
+    const saved = segment
+      ? await apiCall(updateSegmentContract, { params: { id: segment.id }, body: toBody(values) })
+      : await apiCall(createSegmentContract, { body: toBody(values) });
+    await queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
+    toast.success(segment ? "Segment saved" : `Created ${saved.name}`, segment ? undefined : "Add contacts to it from an import or the API.");
+    onOpenChange(false);
   });
 
   return (

@@ -1,6 +1,5 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Filter, Plus, Users } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
@@ -15,8 +14,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
-import { toast } from "@/components/ui/toast";
-import { useConfirmTarget } from "@/components/ui/use-confirm-target";
+import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
 import { deleteSegmentContract } from "@/lib/contracts/segments";
 import { SegmentDialog } from "./segment-dialog";
@@ -25,17 +23,13 @@ import { useSegments, type Segment } from "@/lib/client/resources/segments";
 
 export function SegmentsList() {
   const segments = useSegments();
-  const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<{ open: boolean; segment?: Segment }>({ open: false });
-  const remove = useMutation({
-    mutationFn: (segment: Segment) => apiCall(deleteSegmentContract, { params: { id: segment.id } }),
-    onSuccess: (_data, segment) => {
-      toast.success(`Deleted ${segment.name}`, "Its contacts are still in Contacts.");
-      void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
-    },
-    onError: (error) => toast.error(error, "Could not delete the segment"),
+  const deleting = useDeleteAction<Segment>({
+    run: (segment) => apiCall(deleteSegmentContract, { params: { id: segment.id } }),
+    done: (segment) => [`Deleted ${segment.name}`, "Its contacts are still in Contacts."],
+    failure: "Could not delete the segment",
+    invalidate: [queryKeys.segments.all()],
   });
-  const deleting = useConfirmTarget<Segment>((segment) => remove.mutateAsync(segment));
 
   const createButton = (
     <Button onClick={() => setDialog({ open: true })}>

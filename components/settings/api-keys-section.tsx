@@ -19,13 +19,12 @@ import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
-import { toast } from "@/components/ui/toast";
-import { useConfirmTarget } from "@/components/ui/use-confirm-target";
+import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
 import { createApiKeyContract, listApiKeysContract, revokeApiKeyContract } from "@/lib/contracts/api-keys";
 import { queryKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/client/cn";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { createApiKeyInput, type apiKey, type CreateApiKeyInput, type createdApiKey } from "@/lib/schemas/api-keys";
 
@@ -36,14 +35,10 @@ const apiKeysKey = queryKeys.apiKeys.all();
 
 function CreateKeyDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (open: boolean) => void; onCreated: (key: CreatedKey) => void }) {
   const form = useForm<CreateApiKeyInput>({ resolver: formResolver(createApiKeyInput), defaultValues: { name: "" } });
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const key = await apiCall(createApiKeyContract, { body: values });
-      form.reset();
-      onCreated(key);
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["name"]);
-    }
+  const submit = submitToApi(form, ["name"], async (values) => {
+    const key = await apiCall(createApiKeyContract, { body: values });
+    form.reset();
+    onCreated(key);
   });
   return (
     <FormDialog
@@ -111,17 +106,12 @@ export function ApiKeysSection() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
 
-  const revoke = async (key: ApiKey) => {
-    try {
-      await apiCall(revokeApiKeyContract, { params: { id: key.id } });
-    } catch (error) {
-      toast.error(error, "Could not revoke the key");
-      throw error;
-    }
-    toast.success(`Revoked “${key.name}”`, "Requests with this key are refused from now on.");
-    await queryClient.invalidateQueries({ queryKey: apiKeysKey });
-  };
-  const revoking = useConfirmTarget<ApiKey>(revoke);
+  const revoking = useDeleteAction<ApiKey>({
+    run: (key) => apiCall(revokeApiKeyContract, { params: { id: key.id } }),
+    done: (key) => [`Revoked “${key.name}”`, "Requests with this key are refused from now on."],
+    failure: "Could not revoke the key",
+    invalidate: [apiKeysKey],
+  });
 
   const rows = keys.data?.data ?? [];
   const createButton = (

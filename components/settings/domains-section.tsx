@@ -19,12 +19,12 @@ import { Input } from "@/components/ui/input";
 import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
-import { useConfirmTarget } from "@/components/ui/use-confirm-target";
+import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
 import { createDomainContract, deleteDomainContract, listDomainsContract, verifyDomainContract } from "@/lib/contracts/domains";
 import { queryKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/client/cn";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import type { z } from "zod";
 import { createDomainInput, type domain as domainSchema } from "@/lib/schemas/domains";
@@ -49,14 +49,10 @@ const statusWords: Record<DnsRecord["status"], string> = { verified: "Verified",
 
 function AddDomainDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpenChange: (open: boolean) => void; onAdded: (domain: Domain) => void }) {
   const form = useForm<{ name: string }>({ resolver: formResolver(createDomainInput), defaultValues: { name: "" } });
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const domain = await apiCall(createDomainContract, { body: values });
-      form.reset();
-      onAdded(domain);
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["name"]);
-    }
+  const submit = submitToApi(form, ["name"], async (values) => {
+    const domain = await apiCall(createDomainContract, { body: values });
+    form.reset();
+    onAdded(domain);
   });
   return (
     <FormDialog
@@ -276,17 +272,12 @@ export function DomainsSection() {
   const [adding, setAdding] = useState(false);
   const [open, setOpen] = useState<Record<string, boolean>>({});
 
-  const remove = async (domain: Domain) => {
-    try {
-      await apiCall(deleteDomainContract, { params: { id: domain.id } });
-    } catch (error) {
-      toast.error(error, "Could not delete the domain");
-      throw error;
-    }
-    toast.success(`Deleted ${domain.name}`);
-    await queryClient.invalidateQueries({ queryKey: domainsKey });
-  };
-  const deleting = useConfirmTarget<Domain>(remove);
+  const deleting = useDeleteAction<Domain>({
+    run: (domain) => apiCall(deleteDomainContract, { params: { id: domain.id } }),
+    done: (domain) => `Deleted ${domain.name}`,
+    failure: "Could not delete the domain",
+    invalidate: [domainsKey],
+  });
 
   const rows = domains.data?.data ?? [];
   const addButton = (

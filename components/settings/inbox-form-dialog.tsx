@@ -10,7 +10,7 @@ import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
 import { createInboxContract, updateInboxContract } from "@/lib/contracts/inboxes";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { createInboxInput, updateInboxInput } from "@/lib/schemas/inboxes";
 import type { Inbox } from "@/lib/client/resources/inboxes";
@@ -99,16 +99,12 @@ export function InboxFormDialog({
   }, [open, inbox, form]);
 
   // The resolver hands over what the contract's own body schema parsed (the form's Values are looser).
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const saved = editing
-        ? await apiCall(updateInboxContract, { params: { id: inbox.id }, body: values as z.output<typeof updateInboxInput> })
-        : await apiCall(createInboxContract, { body: values as z.output<typeof createInboxInput> });
-      toast.success(editing ? `Saved ${saved.name}` : `Connected ${saved.name}`, editing ? undefined : `It can send up to ${saved.daily_limit} emails a day.`);
-      onSaved();
-    } catch (error) {
-      applyServerErrors(error, form.setError, fields);
-    }
+  const submit = submitToApi(form, fields, async (values) => {
+    const saved = editing
+      ? await apiCall(updateInboxContract, { params: { id: inbox.id }, body: values as z.output<typeof updateInboxInput> })
+      : await apiCall(createInboxContract, { body: values as z.output<typeof createInboxInput> });
+    toast.success(editing ? `Saved ${saved.name}` : `Connected ${saved.name}`, editing ? undefined : `It can send up to ${saved.daily_limit} emails a day.`);
+    onSaved();
   });
 
   const passwordHint = (stored: boolean | undefined) => (editing && stored ? "Leave empty to keep the saved password." : undefined);

@@ -14,7 +14,7 @@ import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-acti
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
-import { useConfirmTarget } from "@/components/ui/use-confirm-target";
+import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
 import { deleteInboxContract, updateInboxContract } from "@/lib/contracts/inboxes";
 import { queryKeys } from "@/lib/client/query-keys";
@@ -33,17 +33,12 @@ export function InboxesSection() {
     setFormOpen(true);
   };
 
-  const remove = async (inbox: Inbox) => {
-    try {
-      await apiCall(deleteInboxContract, { params: { id: inbox.id } });
-    } catch (error) {
-      toast.error(error, "Could not delete the inbox");
-      throw error;
-    }
-    toast.success(`Deleted ${inbox.name}`);
-    await queryClient.invalidateQueries({ queryKey: queryKeys.inboxes.all() });
-  };
-  const deleting = useConfirmTarget<Inbox>(remove);
+  const deleting = useDeleteAction<Inbox>({
+    run: (inbox) => apiCall(deleteInboxContract, { params: { id: inbox.id } }),
+    done: (inbox) => `Deleted ${inbox.name}`,
+    failure: "Could not delete the inbox",
+    invalidate: [queryKeys.inboxes.all()],
+  });
 
   const setPaused = async (inbox: Inbox, paused: boolean) => {
     try {

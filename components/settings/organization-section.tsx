@@ -17,7 +17,7 @@ import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
 import { getOrganizationContract, updateOrganizationContract } from "@/lib/contracts/organization";
 import { queryKeys } from "@/lib/client/query-keys";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { applyServerErrors, submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { canManage, sessionQueryKey } from "@/lib/client/session";
 import { updateOrganizationInput, type OrganizationRecord, type UpdateOrganizationInput } from "@/lib/schemas/organizations";
@@ -34,18 +34,14 @@ function NameCard({ organization, editable }: { organization: Organization; edit
   const router = useRouter();
   const form = useForm<UpdateOrganizationInput>({ resolver: formResolver(updateOrganizationInput), defaultValues: { name: organization.name } });
   const { errors, isSubmitting, isDirty } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const saved = await saveOrganization({ name: values.name });
-      queryClient.setQueryData(organizationKey, saved);
-      form.reset({ name: saved.name });
-      toast.success("Organization renamed", `Everyone in it now sees “${saved.name}”.`);
-      // The organization switcher shows the name from the session the server layout reads.
-      router.refresh();
-      await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["name"]);
-    }
+  const submit = submitToApi(form, ["name"], async (values) => {
+    const saved = await saveOrganization({ name: values.name });
+    queryClient.setQueryData(organizationKey, saved);
+    form.reset({ name: saved.name });
+    toast.success("Organization renamed", `Everyone in it now sees “${saved.name}”.`);
+    // The organization switcher shows the name from the session the server layout reads.
+    router.refresh();
+    await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
   });
   return (
     <Card>
@@ -73,15 +69,11 @@ function AddressCard({ organization, editable }: { organization: Organization; e
   const queryClient = useQueryClient();
   const form = useForm<{ postal_address: string }>({ defaultValues: { postal_address: organization.postal_address ?? "" } });
   const { errors, isSubmitting, isDirty } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const saved = await saveOrganization({ postal_address: values.postal_address.trim() || null });
-      queryClient.setQueryData(organizationKey, saved);
-      form.reset({ postal_address: saved.postal_address ?? "" });
-      toast.success("Address saved", "Footers of emails saved from now on show it.");
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["postal_address"]);
-    }
+  const submit = submitToApi(form, ["postal_address"], async (values) => {
+    const saved = await saveOrganization({ postal_address: values.postal_address.trim() || null });
+    queryClient.setQueryData(organizationKey, saved);
+    form.reset({ postal_address: saved.postal_address ?? "" });
+    toast.success("Address saved", "Footers of emails saved from now on show it.");
   });
   return (
     <Card>

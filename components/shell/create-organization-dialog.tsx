@@ -7,7 +7,7 @@ import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
 import { createOrganizationContract } from "@/lib/contracts/account";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { createOrganizationInput } from "@/lib/schemas/accounts";
 
@@ -24,16 +24,12 @@ export function CreateOrganizationDialog({
   onCreated: () => Promise<void> | void;
 }) {
   const form = useForm<Values>({ resolver: formResolver(createOrganizationInput), defaultValues: { name: "" } });
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const organization = await apiCall(createOrganizationContract, { body: values });
-      toast.success(`Created ${organization.name}`, "You are its owner. Invite your team from the Team page.");
-      onOpenChange(false);
-      form.reset();
-      await onCreated();
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["name"]);
-    }
+  const submit = submitToApi(form, ["name"], async (values) => {
+    const organization = await apiCall(createOrganizationContract, { body: values });
+    toast.success(`Created ${organization.name}`, "You are its owner. Invite your team from the Team page.");
+    onOpenChange(false);
+    form.reset();
+    await onCreated();
   });
   return (
     <FormDialog

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { FileUp, Plus, ShieldBan, Trash2 } from "lucide-react";
 import Link from "next/link";
 import { useRef, useState } from "react";
@@ -25,7 +25,7 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
-import { useConfirmTarget } from "@/components/ui/use-confirm-target";
+import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
 import { apiCall } from "@/lib/client/api";
 import { addSuppressionsContract, removeSuppressionContract } from "@/lib/contracts/suppressions";
@@ -111,15 +111,12 @@ export function SuppressionsList() {
   const query = useSuppressionPage({ ...filters, ...pager.query });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.suppressions.all() });
 
-  const remove = useMutation({
-    mutationFn: (entry: Suppression) => apiCall(removeSuppressionContract, { params: { email: entry.email } }),
-    onSuccess: (_data, entry) => {
-      toast.success(`${entry.email} can receive mail again`);
-      refresh();
-    },
-    onError: (error) => toast.error(error, "Could not remove the suppression"),
+  const removing = useDeleteAction<Suppression>({
+    run: (entry) => apiCall(removeSuppressionContract, { params: { email: entry.email } }),
+    done: (entry) => `${entry.email} can receive mail again`,
+    failure: "Could not remove the suppression",
+    invalidate: [queryKeys.suppressions.all()],
   });
-  const removing = useConfirmTarget<Suppression>((entry) => remove.mutateAsync(entry));
 
   const importFile = async (file: File) => {
     setImporting(true);

@@ -13,7 +13,7 @@ import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { toast } from "@/components/ui/toast";
-import { useConfirmTarget } from "@/components/ui/use-confirm-target";
+import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
 import { cancelInvitationContract, listInvitationsContract, resendInvitationContract } from "@/lib/contracts/invitations";
 import { invitationsKey, type Invitation } from "./types";
@@ -37,17 +37,12 @@ export function InvitationsCard() {
     }
   };
 
-  const cancel = async (invitation: Invitation) => {
-    try {
-      await apiCall(cancelInvitationContract, { params: { id: invitation.id } });
-    } catch (error) {
-      toast.error(error, "Could not cancel the invitation");
-      throw error;
-    }
-    toast.success(`Cancelled the invitation to ${invitation.email}`);
-    await queryClient.invalidateQueries({ queryKey: invitationsKey });
-  };
-  const cancelling = useConfirmTarget<Invitation>(cancel);
+  const cancelling = useDeleteAction<Invitation>({
+    run: (invitation) => apiCall(cancelInvitationContract, { params: { id: invitation.id } }),
+    done: (invitation) => `Cancelled the invitation to ${invitation.email}`,
+    failure: "Could not cancel the invitation",
+    invalidate: [invitationsKey],
+  });
 
   const list = invitations.data?.invitations ?? [];
   return (

@@ -11,7 +11,7 @@ import { NativeSelect } from "@/components/ui/select";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
 import { createInvitationContract } from "@/lib/contracts/invitations";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { createInvitationInput, type CreateInvitationInput } from "@/lib/schemas/invitations";
 import { invitationsKey, roleOptions } from "./types";
@@ -21,15 +21,11 @@ export function InviteForm({ organizationName }: { organizationName: string }) {
   const form = useForm<CreateInvitationInput>({ resolver: formResolver(createInvitationInput), defaultValues: { email: "", role: "member" } });
   const { errors, isSubmitting } = form.formState;
 
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      await apiCall(createInvitationContract, { body: values });
-      toast.success(`Invitation sent to ${values.email}`, "The link in the email works for 7 days.");
-      form.reset({ email: "", role: values.role });
-      await queryClient.invalidateQueries({ queryKey: invitationsKey });
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["email", "role"]);
-    }
+  const submit = submitToApi(form, ["email", "role"], async (values) => {
+    await apiCall(createInvitationContract, { body: values });
+    toast.success(`Invitation sent to ${values.email}`, "The link in the email works for 7 days.");
+    form.reset({ email: "", role: values.role });
+    await queryClient.invalidateQueries({ queryKey: invitationsKey });
   });
 
   return (

@@ -1,6 +1,5 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FileText, Pencil, Plus } from "lucide-react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
@@ -15,8 +14,7 @@ import { CursorPagination } from "@/components/ui/pagination";
 import { RowActions, RowDeleteItem } from "@/components/ui/row-actions";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow, TableTitleCell } from "@/components/ui/table";
-import { toast } from "@/components/ui/toast";
-import { useConfirmTarget } from "@/components/ui/use-confirm-target";
+import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
 import { deleteTemplateContract } from "@/lib/contracts/templates";
 import { queryKeys } from "@/lib/client/query-keys";
@@ -24,16 +22,12 @@ import { useTemplatePage, type Template } from "@/lib/client/resources/templates
 
 export function TemplatesList() {
   const { query, pager } = useTemplatePage(20);
-  const queryClient = useQueryClient();
-  const remove = useMutation({
-    mutationFn: (template: Template) => apiCall(deleteTemplateContract, { params: { id: template.id } }),
-    onSuccess: (_data, template) => {
-      toast.success(`Deleted ${template.name}`);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all() });
-    },
-    onError: (error) => toast.error(error, "Could not delete the template"),
+  const deleting = useDeleteAction<Template>({
+    run: (template) => apiCall(deleteTemplateContract, { params: { id: template.id } }),
+    done: (template) => `Deleted ${template.name}`,
+    failure: "Could not delete the template",
+    invalidate: [queryKeys.templates.all()],
   });
-  const deleting = useConfirmTarget<Template>((template) => remove.mutateAsync(template));
 
   const newButton = (
     <Button asChild>

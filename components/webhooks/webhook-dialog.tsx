@@ -12,7 +12,7 @@ import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
 import { createWebhookContract, updateWebhookContract } from "@/lib/contracts/webhooks";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { submitToApi } from "@/lib/client/form-errors";
 import { createWebhookInput, webhookEventTypes, type WebhookEventType } from "@/lib/schemas/webhooks";
 import { eventGroups, webhooksKey, type CreatedWebhook, type Webhook } from "./webhook-types";
 
@@ -70,19 +70,15 @@ export function WebhookDialog({ open, onOpenChange, webhook, onCreated }: Webhoo
     if (open) form.reset({ url: webhook?.url ?? "", events: webhook?.events ?? ["email.delivered", "email.bounced", "email.complained"] });
   }, [open, webhook, form]);
 
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      if (webhook) {
-        await apiCall(updateWebhookContract, { params: { id: webhook.id }, body: values });
-        toast.success("Webhook saved");
-      } else {
-        onCreated(await apiCall(createWebhookContract, { body: values }));
-      }
-      await queryClient.invalidateQueries({ queryKey: webhooksKey });
-      onOpenChange(false);
-    } catch (error) {
-      applyServerErrors(error, form.setError, ["url", "events"]);
+  const submit = submitToApi(form, ["url", "events"], async (values) => {
+    if (webhook) {
+      await apiCall(updateWebhookContract, { params: { id: webhook.id }, body: values });
+      toast.success("Webhook saved");
+    } else {
+      onCreated(await apiCall(createWebhookContract, { body: values }));
     }
+    await queryClient.invalidateQueries({ queryKey: webhooksKey });
+    onOpenChange(false);
   });
 
   return (

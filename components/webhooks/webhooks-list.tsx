@@ -15,7 +15,7 @@ import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-acti
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
-import { useConfirmTarget } from "@/components/ui/use-confirm-target";
+import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
 import { deleteWebhookContract, listWebhooksContract, toggleWebhookContract } from "@/lib/contracts/webhooks";
 import { cn } from "@/lib/client/cn";
@@ -101,19 +101,15 @@ function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: (
 }
 
 export function WebhooksList() {
-  const queryClient = useQueryClient();
   const webhooks = useQuery({ queryKey: webhooksKey, queryFn: async () => (await apiCall(listWebhooksContract)).data });
   const [dialog, setDialog] = useState<{ open: boolean; webhook?: Webhook }>({ open: false });
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
-  const remove = useMutation({
-    mutationFn: (webhook: Webhook) => apiCall(deleteWebhookContract, { params: { id: webhook.id } }),
-    onSuccess: () => {
-      toast.success("Webhook deleted");
-      void queryClient.invalidateQueries({ queryKey: webhooksKey });
-    },
-    onError: (error) => toast.error(error, "Could not delete the webhook"),
+  const deleting = useDeleteAction<Webhook>({
+    run: (webhook) => apiCall(deleteWebhookContract, { params: { id: webhook.id } }),
+    done: () => "Webhook deleted",
+    failure: "Could not delete the webhook",
+    invalidate: [webhooksKey],
   });
-  const deleting = useConfirmTarget<Webhook>((webhook) => remove.mutateAsync(webhook));
 
   const addButton = (
     <Button onClick={() => setDialog({ open: true })}>

@@ -1,4 +1,4 @@
-import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
+import type { FieldValues, Path, UseFormReturn, UseFormSetError } from "react-hook-form";
 import { ApiError, errorMessage } from "./api";
 
 /**
@@ -25,4 +25,22 @@ export function applyServerErrors<T extends FieldValues>(error: unknown, setErro
   }
   setError("root.server" as Path<T>, { type: "server", message: errorMessage(error) });
   return false;
+}
+
+/**
+ * The submit handler of a form that calls the API: `form.handleSubmit(action)`, with a refusal put
+ * onto the form by applyServerErrors (fields named in `fields`, the rest on `root.server`).
+ */
+export function submitToApi<T extends FieldValues>(
+  form: Pick<UseFormReturn<T>, "handleSubmit" | "setError">,
+  fields: readonly string[],
+  action: (values: T) => Promise<unknown>,
+) {
+  return form.handleSubmit(async (values) => {
+    try {
+      await action(values);
+    } catch (error) {
+      applyServerErrors(error, form.setError, fields);
+    }
+  });
 }
