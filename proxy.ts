@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { AppError, errorResponse } from "@/lib/api/errors";
+import { AppError } from "@/lib/domain/errors";
+import { errorResponse } from "@/lib/api/errors";
 import { env } from "@/lib/env";
 import { pageContentSecurityPolicy, strictTransportSecurity } from "@/lib/http/security-headers";
 

@@ -3,7 +3,7 @@
 // before the server has ever started, and with or without a running server.
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { z } from "zod";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/domain/errors";
 import { db } from "@/lib/db";
 import { ensureDatabase } from "@/lib/db/ensure-database";
 import { StartupError } from "@/lib/db/startup-error";

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { OrgContext } from "@/lib/api/context";
+import type { OrgContext } from "@/lib/domain/context";
 import { seedBulkBroadcast, startBulkBroadcast, type BulkBroadcast } from "@/lib/testing/bulk-broadcast";
 import { countDeliveries } from "@/lib/testing/deliveries";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { startWorkerProcess, waitUntil, type WorkerProcess } from "@/lib/testing/worker-process";
 import { ensureQueueSchema } from "@/lib/sending/queue";
-import { cancelBroadcast } from "@/lib/sending/broadcast-sending";
+import { cancelBroadcast } from "@/lib/services/broadcast-sending";
 
 // The fault tests run one file at a time, so this one's worker may use the suite's database.
 const url = () => process.env.DATABASE_URL!;

@@ -1,4 +1,4 @@
-import type { OrgContext } from "@/lib/api/context";
+import type { OrgContext } from "@/lib/domain/context";
 import type { ResolvedAddress } from "@/lib/net/outbound-policy";
 import type { TestOrg } from "@/lib/testing/api";
 

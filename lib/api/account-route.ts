@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { sessionUser, type SessionUser } from "@/lib/auth/session-user";
 import { clientAddress } from "./client-address";
-import { AppError, errorResponse } from "./errors";
+import { AppError } from "@/lib/domain/errors";
+import { errorResponse } from "@/lib/api/errors";
 import { requireBrowserJsonRequest } from "./request-guards";
 
 const MAX_BODY_BYTES = 16 * 1024;

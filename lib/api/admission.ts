@@ -1,6 +1,6 @@
 import { clientAddress } from "./client-address";
 import { resolveCaller } from "./credentials";
-import { AppError } from "./errors";
+import { AppError } from "@/lib/domain/errors";
 import { rateLimits, refusal, type Verdict } from "./rate-limit";
 import { requireJsonBody, requireSameOrigin } from "./request-guards";
 

@@ -1,9 +1,9 @@
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/domain/errors";
 import { selectedOrganizationId, sessionUser } from "@/lib/auth/session-user";
 import { db } from "@/lib/db";
 import { authenticateApiKey } from "@/lib/services/api-keys";
 import { clientAddress } from "./client-address";
-import type { OrgContext, UserContext } from "./context";
+import type { OrgContext, UserContext } from "@/lib/domain/context";
 
 const unauthorized = () => new AppError("UNAUTHORIZED", "Missing or invalid credentials");
 

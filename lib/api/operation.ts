@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { OrgContext, UserContext } from "./context";
+import type { OrgContext, UserContext } from "@/lib/domain/context";
 import type { AuthLevel, Contract } from "@/lib/contracts/contract";
 import type { Spooled, SpooledField } from "./spooled-json-body";
 

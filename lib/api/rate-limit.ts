@@ -1,6 +1,6 @@
 import { pool } from "@/lib/db/pool";
 import { env } from "@/lib/env";
-import { AppError } from "./errors";
+import { AppError } from "@/lib/domain/errors";
 import { errorField, log } from "@/lib/log";
 
 /**

@@ -1,5 +1,5 @@
 import { env } from "@/lib/env";
-import { AppError } from "./errors";
+import { AppError } from "@/lib/domain/errors";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "./errors";
+import { AppError } from "@/lib/domain/errors";
 import { readSpooledJsonBody, type Spooled } from "./spooled-json-body";
 
 /** A body delivered in `size`-byte pieces, without a declared length. */

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import Assembler from "stream-json/assembler.js";
 import parser, { type Token } from "stream-json/parser.js";
-import { AppError } from "./errors";
+import { AppError } from "@/lib/domain/errors";
 
 /** What a spool made of a field's text; removed once the request is answered. */
 export type Spooled = { dispose: () => Promise<void> };

@@ -1,7 +1,7 @@
 import { createHash, randomInt } from "node:crypto";
 import { generateSecret, generateURI, verify } from "otplib";
 import QRCode from "qrcode";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/domain/errors";
 import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { verifyPassword } from "./password";

@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { invalidField } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { invalidField } from "@/lib/domain/errors";
 import { db, Prisma } from "@/lib/db";
 import type { EmailDocument } from "./document";
 import { renderDocument } from "./render";

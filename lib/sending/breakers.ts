@@ -1,6 +1,6 @@
 import type { BroadcastPauseReason } from "@/lib/generated/prisma/enums";
 import { errorField, log } from "@/lib/log";
-import { pauseBroadcastIn } from "./broadcast-sending";
+import { pauseBroadcastIn } from "@/lib/services/broadcast-sending";
 import { engineDb } from "./engine-db";
 
 /**

@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
 import { seedSegment, sinkInbox, verifiedDomain } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
-import { pauseBroadcastIn } from "./broadcast-sending";
+import { pauseBroadcastIn } from "@/lib/services/broadcast-sending";
 import { foldBroadcastCounters } from "./broadcast-counters";
 import { completeFinishedBroadcasts } from "./complete-broadcasts";
 import { fanOut, startBroadcast } from "./fan-out";

@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { AppError, rateLimited } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { AppError, rateLimited } from "@/lib/domain/errors";
 import { hashPassword, verifyDummyPassword, verifyPassword } from "@/lib/auth/password";
 import { accountKey, beginSignInAttempt, ipKey, ACCOUNT_POLICY, IP_POLICY, signInSucceeded, uncountAttempt } from "@/lib/auth/sign-in-throttle";
 import { checkSecondFactor, disableTwoFactor, enableTwoFactor, remainingRecoveryCodes } from "@/lib/auth/two-factor";

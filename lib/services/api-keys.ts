@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { requireVerifiedEmail, type OrgContext } from "@/lib/api/context";
-import { AppError, notFound } from "@/lib/api/errors";
-import { cursorPage, type CursorParams } from "@/lib/api/pagination";
+import { requireVerifiedEmail, type OrgContext } from "@/lib/domain/context";
+import { AppError, notFound } from "@/lib/domain/errors";
+import { cursorPage } from "@/lib/services/cursor-page";
+import type { CursorParams } from "@/lib/schemas/pagination";
 import { readApiKeyToken, signApiKeyToken } from "@/lib/auth/api-key-token";
 import { db } from "@/lib/db";
 import { pool } from "@/lib/db/pool";

@@ -1,5 +1,6 @@
-import type { OrgContext } from "@/lib/api/context";
-import { cursorPage, type CursorParams } from "@/lib/api/pagination";
+import type { OrgContext } from "@/lib/domain/context";
+import { cursorPage } from "@/lib/services/cursor-page";
+import type { CursorParams } from "@/lib/schemas/pagination";
 import { db, Prisma } from "@/lib/db";
 import type { AuditLog } from "@/lib/generated/prisma/client";
 import type { AuditAction } from "@/lib/schemas/audit-log";

@@ -1,6 +1,6 @@
-import type { OrgContext } from "@/lib/api/context";
-import { notFound, PaginationError } from "@/lib/api/errors";
-import type { CursorParams, ListEnvelope } from "@/lib/api/pagination";
+import type { OrgContext } from "@/lib/domain/context";
+import { notFound, PaginationError } from "@/lib/domain/errors";
+import type { CursorParams, ListEnvelope } from "@/lib/schemas/pagination";
 import { db, Prisma } from "@/lib/db";
 import type { BroadcastRecipient, RecipientEvent, SaveRecipientsInput } from "@/lib/schemas/reports";
 import { getSegment } from "./segments";

@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { notFound } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { notFound } from "@/lib/domain/errors";
 import { pool } from "@/lib/db/pool";
 import type { BroadcastReport, ReportRates, ReportTotals } from "@/lib/schemas/reports";
 

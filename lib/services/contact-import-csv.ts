@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import Papa from "papaparse";
 import { z } from "zod";
-import { invalidField } from "@/lib/api/errors";
+import { invalidField } from "@/lib/domain/errors";
 import { limits } from "@/lib/schemas/common";
 import type { ColumnMapping } from "@/lib/schemas/contacts";
 import type { CsvUpload } from "./csv-upload";

@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { AppError, notFound } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { AppError, notFound } from "@/lib/domain/errors";
 import { db, Prisma } from "@/lib/db";
 import type { Contact } from "@/lib/generated/prisma/client";
 import type { BulkContactsInput, CheckEmailsInput, CreateContactInput, UpdateContactInput } from "@/lib/schemas/contacts";

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { AppError } from "@/lib/api/errors";
+import { AppError } from "@/lib/domain/errors";
 import { spoolBase64Csv } from "./csv-upload";
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "csv-upload-test-"));

@@ -3,7 +3,7 @@ import { createReadStream, type ReadStream } from "node:fs";
 import { open, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { AppError, invalidField } from "@/lib/api/errors";
+import { AppError, invalidField } from "@/lib/domain/errors";
 import { MAX_IMPORT_BYTES } from "@/lib/schemas/contacts";
 
 /** The decoded bytes of an uploaded CSV file, kept on disk while the import reads them. */

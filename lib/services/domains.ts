@@ -1,8 +1,9 @@
 import { generateKeyPair, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
-import type { OrgContext } from "@/lib/api/context";
-import { AppError, invalidField, notFound } from "@/lib/api/errors";
-import { cursorPage, type CursorParams } from "@/lib/api/pagination";
+import type { OrgContext } from "@/lib/domain/context";
+import { AppError, invalidField, notFound } from "@/lib/domain/errors";
+import { cursorPage } from "@/lib/services/cursor-page";
+import type { CursorParams } from "@/lib/schemas/pagination";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { db, Prisma } from "@/lib/db";
 import { env } from "@/lib/env";

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import nodemailer from "nodemailer";
-import type { OrgContext } from "@/lib/api/context";
-import { AppError, notFound } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { AppError, notFound } from "@/lib/domain/errors";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { senderConfirmationEmail } from "@/lib/mail/sender-confirmation-email";

@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { invalidField } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { invalidField } from "@/lib/domain/errors";
 import type { DbClient } from "./owned-records";
 
 type Sender = { from_name?: string | null; from_email?: string | null; reply_to?: string | null };

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { requireVerifiedEmail, type OrgContext, type UserContext } from "@/lib/api/context";
-import { AppError, notFound, rateLimited } from "@/lib/api/errors";
+import { requireVerifiedEmail, type OrgContext, type UserContext } from "@/lib/domain/context";
+import { AppError, notFound, rateLimited } from "@/lib/domain/errors";
 import { db, Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { Invitation } from "@/lib/generated/prisma/client";

@@ -1,5 +1,5 @@
-import { canManageMembers, type OrgContext } from "@/lib/api/context";
-import { AppError, notFound } from "@/lib/api/errors";
+import { canManageMembers, type OrgContext } from "@/lib/domain/context";
+import { AppError, notFound } from "@/lib/domain/errors";
 import { db, Prisma } from "@/lib/db";
 import type { Membership } from "@/lib/generated/prisma/client";
 import type { UpdateMemberInput } from "@/lib/schemas/members";

@@ -1,4 +1,4 @@
-import type { OrgContext } from "@/lib/api/context";
+import type { OrgContext } from "@/lib/domain/context";
 import { db } from "@/lib/db";
 import type { OrganizationWarning } from "@/lib/schemas/reports";
 import { inboxProvenSql } from "./sender-proof";

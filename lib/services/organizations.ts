@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { notFound } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { notFound } from "@/lib/domain/errors";
 import { db } from "@/lib/db";
 import type { Organization } from "@/lib/generated/prisma/client";
 import type { UpdateOrganizationInput } from "@/lib/schemas/organizations";

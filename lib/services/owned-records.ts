@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { invalidField } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { invalidField } from "@/lib/domain/errors";
 import type { Db, Prisma } from "@/lib/db";
 
 /** The plain client or the one of a transaction in progress. */

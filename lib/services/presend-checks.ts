@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { notFound } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { notFound } from "@/lib/domain/errors";
 import { db, Prisma } from "@/lib/db";
 import type { PresendCheck, PresendChecks } from "@/lib/schemas/presend-checks";
 import { audienceCondition } from "@/lib/sending/audience";

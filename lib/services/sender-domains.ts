@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { AppError } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { AppError } from "@/lib/domain/errors";
 import { db } from "@/lib/db";
 
 export const domainOf = (email: string) =>

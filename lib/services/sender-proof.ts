@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { AppError } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { AppError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/db";
 import type { Inbox } from "@/lib/generated/prisma/client";
 import type { DbClient, Reference } from "./owned-records";

@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { invalidField, notFound } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { invalidField, notFound } from "@/lib/domain/errors";
 import { db, type Prisma } from "@/lib/db";
 import type { SequenceStep } from "@/lib/generated/prisma/client";
 import { hasStepContent, STEP_CONTENT_MESSAGE, type CreateStepInput, type UpdateStepInput } from "@/lib/schemas/steps";

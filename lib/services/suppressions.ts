@@ -1,6 +1,7 @@
-import type { OrgContext } from "@/lib/api/context";
-import { notFound } from "@/lib/api/errors";
-import { cursorPage, type CursorParams } from "@/lib/api/pagination";
+import type { OrgContext } from "@/lib/domain/context";
+import { notFound } from "@/lib/domain/errors";
+import { cursorPage } from "@/lib/services/cursor-page";
+import type { CursorParams } from "@/lib/schemas/pagination";
 import { db } from "@/lib/db";
 import type { Prisma, Suppression } from "@/lib/generated/prisma/client";
 import { normalizeEmail } from "@/lib/schemas/common";

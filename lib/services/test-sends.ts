@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { OrgContext } from "@/lib/api/context";
-import { AppError, invalidField, notFound } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { AppError, invalidField, notFound } from "@/lib/domain/errors";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";

@@ -1,5 +1,5 @@
-import type { OrgContext } from "@/lib/api/context";
-import { rateLimited } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { rateLimited } from "@/lib/domain/errors";
 import { db } from "@/lib/db";
 
 export type Quota = { action: string; limit: number; windowMs: number; what: string };

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { OrgContext } from "@/lib/api/context";
-import { invalidField, notFound } from "@/lib/api/errors";
-import { cursorPage, type CursorParams } from "@/lib/api/pagination";
+import type { OrgContext } from "@/lib/domain/context";
+import { invalidField, notFound } from "@/lib/domain/errors";
+import { cursorPage } from "@/lib/services/cursor-page";
+import type { CursorParams } from "@/lib/schemas/pagination";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";

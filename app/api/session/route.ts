@@ -1,4 +1,5 @@
-import { AppError, errorResponse } from "@/lib/api/errors";
+import { AppError } from "@/lib/domain/errors";
+import { errorResponse } from "@/lib/api/errors";
 import { selectedOrganizationId, sessionUserId } from "@/lib/auth/session-user";
 import { describeSession } from "@/lib/services/accounts";
 

@@ -1,6 +1,6 @@
 import { defineOperation } from "@/lib/api/operation";
-import { cancelBroadcast, pauseBroadcast, resumeBroadcast, sendBroadcast } from "@/lib/sending/broadcast-sending";
-import { getBroadcastSendingStatus } from "@/lib/sending/why-not-sending";
+import { cancelBroadcast, pauseBroadcast, resumeBroadcast, sendBroadcast } from "@/lib/services/broadcast-sending";
+import { getBroadcastSendingStatus } from "@/lib/services/why-not-sending";
 import {
   sendBroadcastContract,
   cancelBroadcastContract,

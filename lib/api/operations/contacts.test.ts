@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { OrgContext } from "@/lib/api/context";
+import type { OrgContext } from "@/lib/domain/context";
 import { db } from "@/lib/db";
 import { checkEmails } from "@/lib/services/contacts";
 import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";

@@ -1,8 +1,8 @@
 import { defineOperation } from "@/lib/api/operation";
 import { parseCursorParams, parseLimit, parseNonNegative } from "@/lib/api/pagination";
 import { getEmail, listEmails, type EmailListPage } from "@/lib/services/emails";
-import { readIdempotencyKey } from "@/lib/sending/idempotency";
-import { sendTransactionalEmail } from "@/lib/sending/transactional";
+import { readIdempotencyKey } from "@/lib/services/idempotency";
+import { sendTransactionalEmail } from "@/lib/services/transactional";
 import { listEmailsContract, getEmailContract, sendEmailContract } from "@/lib/contracts/emails";
 
 /** Page mode (`page`, `limit`) unless a cursor is given; bad values are the 422 pagination body. */

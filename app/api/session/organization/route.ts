@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { AppError, errorResponse } from "@/lib/api/errors";
+import { AppError } from "@/lib/domain/errors";
+import { errorResponse } from "@/lib/api/errors";
 import { requireBrowserJsonRequest } from "@/lib/api/request-guards";
 import { sessionUserId } from "@/lib/auth/session-user";
 import { id } from "@/lib/schemas/common";

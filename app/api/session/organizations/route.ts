@@ -1,4 +1,5 @@
-import { AppError, errorResponse } from "@/lib/api/errors";
+import { AppError } from "@/lib/domain/errors";
+import { errorResponse } from "@/lib/api/errors";
 import { requireBrowserJsonRequest } from "@/lib/api/request-guards";
 import { sessionUserId } from "@/lib/auth/session-user";
 import { createOrganizationInput } from "@/lib/schemas/accounts";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { OrgContext } from "@/lib/api/context";
-import { AppError, invalidField } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { AppError, invalidField } from "@/lib/domain/errors";
 import type { Prisma } from "@/lib/db";
 import { normalizeEmail } from "@/lib/schemas/common";
 import { parseSender, type SendEmailInput } from "@/lib/schemas/send-email";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { OrgContext } from "@/lib/api/context";
-import { AppError, invalidField } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { AppError, invalidField } from "@/lib/domain/errors";
 import { db, type Prisma } from "@/lib/db";
 
 const MAX_KEY_LENGTH = 255;

@@ -1,15 +1,15 @@
-import type { OrgContext } from "@/lib/api/context";
-import { AppError, invalidField, notFound, type ValidationIssue } from "@/lib/api/errors";
+import type { OrgContext } from "@/lib/domain/context";
+import { AppError, invalidField, notFound, type ValidationIssue } from "@/lib/domain/errors";
 import { db, type Prisma } from "@/lib/db";
 import type { Broadcast } from "@/lib/generated/prisma/client";
 import type { BroadcastPauseReason, BroadcastStatus } from "@/lib/generated/prisma/enums";
 import type { SendBroadcastInput } from "@/lib/schemas/broadcast-sending";
 import { lockBroadcast, serializeBroadcast } from "@/lib/services/broadcasts";
 import { assertInboxesVerified, assertProvenSender } from "@/lib/services/sender-proof";
-import { audienceCondition } from "./audience";
-import { foldBroadcastCounters } from "./broadcast-counters";
-import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "./queue";
-import { notifyBroadcastStopped } from "./stop-signals";
+import { audienceCondition } from "@/lib/sending/audience";
+import { foldBroadcastCounters } from "@/lib/sending/broadcast-counters";
+import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "@/lib/sending/queue";
+import { notifyBroadcastStopped } from "@/lib/sending/stop-signals";
 
 // A client a little behind the server's clock still means "now".
 const PAST_TOLERANCE_MS = 60_000;
