@@ -2,7 +2,9 @@ import pg from "pg";
 import { env } from "@/lib/env";
 import { errorField, log } from "@/lib/log";
 
-// Plain pg for what Prisma cannot express: COPY streams, server-side cursors, SKIP LOCKED claims.
+// The process's one pool: Prisma's adapter runs on it (lib/db.ts), and so does plain pg for what
+// Prisma cannot express (COPY streams, server-side cursors, SKIP LOCKED claims). connectionTimeoutMillis:
+// a request fails (503) rather than waits forever for a database that does not answer.
 const globalForPool = globalThis as unknown as { pgPool?: pg.Pool };
 
 function createPool(): pg.Pool {

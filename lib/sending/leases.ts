@@ -32,10 +32,14 @@ async function extendLeases(ids: string[], leaseMs: number): Promise<void> {
     await leasePool().query("SELECT 1");
     return;
   }
-  await leasePool().query("UPDATE emails SET locked_until = now() + $2::int * interval '1 millisecond' WHERE id = ANY($1::uuid[]) AND status = 'sending'", [
-    ids,
-    leaseMs,
-  ]);
+  // SKIP LOCKED: a row locked now is being recorded (its status is leaving `sending`) or paused; the
+  // renewal never waits for it, so it cannot deadlock with the recorder's batch locking the same
+  // rows in another order (seen under load), and the next heartbeat renews whatever is still held.
+  await leasePool().query(
+    `UPDATE emails SET locked_until = now() + $2::int * interval '1 millisecond'
+     WHERE id IN (SELECT id FROM emails WHERE id = ANY($1::uuid[]) AND status = 'sending' FOR UPDATE SKIP LOCKED)`,
+    [ids, leaseMs],
+  );
 }
 
 export type LeaseKeeperOptions = {
