@@ -32,13 +32,21 @@ describe("the rooms, as ESLint keeps them", () => {
     ]);
   });
 
+  it("keeps the contracts' zod out of the dashboard: it imports their types only", { timeout: 60_000 }, async () => {
+    const value = ['import { listContactsContract } from "@/lib/contracts/contacts";', "export const used = listContactsContract;"].join("\n");
+    expect(await ruleIds("components/contacts/probe.tsx", value)).toEqual(["1:no-restricted-imports"]);
+    const typeOnly = ['import type { listContactsContract } from "@/lib/contracts/contacts";', "export type Used = typeof listContactsContract;"].join("\n");
+    expect(await ruleIds("components/contacts/probe.tsx", typeOnly)).toEqual([]);
+  });
+
   it("lets a component use schemas, templating and the generated enums", { timeout: 60_000 }, async () => {
     const code = [
       'import { createContactInput } from "@/lib/schemas/contacts";',
       'import { renderEmail } from "@/lib/templating/render-email";',
       'import { EmailStatus } from "@/lib/generated/prisma/enums";',
-      'import { listContactsContract } from "@/lib/contracts/contacts";',
-      "export const used = [createContactInput, renderEmail, EmailStatus, listContactsContract];",
+      'import type { Route } from "@/lib/contracts";',
+      "export const used = [createContactInput, renderEmail, EmailStatus];",
+      'export const route: Route = "GET /v1/contacts";',
     ].join("\n");
     expect(await ruleIds("components/contacts/probe.tsx", code)).toEqual([]);
   });

@@ -7,7 +7,6 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/ui/error-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { apiCall } from "@/lib/client/api";
-import { getAccountContract } from "@/lib/contracts/account";
 import { queryKeys } from "@/lib/client/query-keys";
 import { PasswordCard, ProfileCard, SessionsCard } from "./profile-cards";
 import { TwoFactorCard } from "./two-factor-card";
@@ -18,7 +17,7 @@ export const accountKey = queryKeys.account();
 
 /** The signed-in user's own settings: profile, password, two-factor sign-in, sessions. */
 export function AccountScreen() {
-  const account = useQuery({ queryKey: accountKey, queryFn: () => apiCall(getAccountContract) });
+  const account = useQuery({ queryKey: accountKey, queryFn: () => apiCall("GET /api/account") });
   return (
     <>
       <PageHeader title="Account and security" description="Your profile, your password, two-factor sign-in and where you are signed in." />

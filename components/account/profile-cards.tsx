@@ -13,7 +13,6 @@ import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiFetch, apiCall } from "@/lib/client/api";
-import { updateProfileContract } from "@/lib/contracts/account";
 import { applyServerErrors, submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { sessionQueryKey } from "@/lib/client/session";
@@ -26,7 +25,7 @@ export function ProfileCard({ account }: { account: AccountProfile }) {
   const form = useForm<{ name: string }>({ resolver: formResolver(updateProfileInput), defaultValues: { name: account.name } });
   const { errors, isSubmitting, isDirty } = form.formState;
   const submit = submitToApi(form, ["name"], async (values) => {
-    const saved = await apiCall(updateProfileContract, { body: values });
+    const saved = await apiCall("PATCH /api/account", { body: values });
     queryClient.setQueryData(accountKey, saved);
     form.reset({ name: saved.name });
     toast.success("Name saved");

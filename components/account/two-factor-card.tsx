@@ -15,7 +15,6 @@ import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiFetch, apiCall } from "@/lib/client/api";
-import { enableTwoFactorContract, twoFactorSetupContract } from "@/lib/contracts/account";
 import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { disableTwoFactorInput, twoFactorCodeInput } from "@/lib/schemas/accounts";
@@ -28,7 +27,7 @@ function SetupPanel({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: str
   const form = useForm<{ code: string }>({ resolver: formResolver(twoFactorCodeInput), defaultValues: { code: "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = submitToApi(form, ["code"], async (values) => {
-    const result = await apiCall(enableTwoFactorContract, { body: values });
+    const result = await apiCall("POST /api/account/two-factor/enable", { body: values });
     onEnabled(result.recovery_codes);
   });
   return (
@@ -133,7 +132,7 @@ export function TwoFactorCard({ account }: { account: AccountProfile }) {
   const start = async () => {
     setStarting(true);
     try {
-      setSetup(await apiCall(twoFactorSetupContract));
+      setSetup(await apiCall("POST /api/account/two-factor/setup"));
     } catch (error) {
       toast.error(error, "Could not start the set-up");
     } finally {

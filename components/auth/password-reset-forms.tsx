@@ -8,7 +8,6 @@ import { Button } from "@/components/ui/button";
 import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { apiFetch, apiCall } from "@/lib/client/api";
-import { resetPasswordContract } from "@/lib/contracts/account";
 import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { passwordResetInput, passwordResetRequestInput } from "@/lib/schemas/accounts";
@@ -50,7 +49,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const form = useForm<{ token: string; password: string }>({ resolver: formResolver(passwordResetInput), defaultValues: { token, password: "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = submitToApi(form, ["password"], async (values) => {
-    const result = await apiCall(resetPasswordContract, { body: values });
+    const result = await apiCall("POST /api/account/password-reset", { body: values });
     router.replace(`/sign-in?notice=password-reset&email=${encodeURIComponent(result.email)}`);
   });
   return (

@@ -7,7 +7,6 @@ import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/form-field";
 import { toast } from "@/components/ui/toast";
 import { errorMessage, apiCall } from "@/lib/client/api";
-import { verifyEmailContract } from "@/lib/contracts/account";
 
 export function VerifyEmailButton({ token, callbackUrl }: { token: string; callbackUrl: string }) {
   const router = useRouter();
@@ -16,7 +15,7 @@ export function VerifyEmailButton({ token, callbackUrl }: { token: string; callb
   const verify = async () => {
     setBusy(true);
     try {
-      const result = await apiCall(verifyEmailContract, { body: { token } });
+      const result = await apiCall("POST /api/account/verify-email", { body: { token } });
       toast.success("Email address verified", `${result.email} is confirmed.`);
       router.replace(callbackUrl);
       router.refresh();

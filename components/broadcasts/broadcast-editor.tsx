@@ -18,7 +18,6 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useSegments } from "@/lib/client/resources/segments";
 import { ApiError, apiCall } from "@/lib/client/api";
-import { updateBroadcastContract } from "@/lib/contracts/broadcasts";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useBroadcast } from "@/lib/client/resources/broadcasts";
@@ -71,7 +70,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
   const persist = async (current: EditorValues, silent: boolean): Promise<boolean> => {
     const body = changedBody(current, values);
     try {
-      const updated = await apiCall(updateBroadcastContract, { params: { id: broadcast.id }, body });
+      const updated = await apiCall("PUT /v1/broadcasts/{id}", { params: { id: broadcast.id }, body });
       queryClient.setQueryData(queryKeys.broadcasts.detail(broadcast.id), updated);
       form.reset(toEditorValues(updated), { keepDirtyValues: silent });
       void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.list() });

@@ -21,7 +21,6 @@ import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHe
 import { toast } from "@/components/ui/toast";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
-import { deleteBroadcastContract } from "@/lib/contracts/broadcasts";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useBroadcastPage } from "@/lib/client/resources/broadcasts";
 import { rate, type Broadcast } from "./broadcast-types";
@@ -69,7 +68,7 @@ export function BroadcastsList() {
   const queryClient = useQueryClient();
   const router = useRouter();
   const deleting = useDeleteAction<Broadcast>({
-    run: (broadcast) => apiCall(deleteBroadcastContract, { params: { id: broadcast.id } }),
+    run: (broadcast) => apiCall("DELETE /v1/broadcasts/{id}", { params: { id: broadcast.id } }),
     done: (broadcast) => `Deleted ${broadcast.name}`,
     failure: "Could not delete the broadcast",
     invalidate: [queryKeys.broadcasts.all()],

@@ -7,7 +7,6 @@ import { useFormContext, useWatch } from "react-hook-form";
 import { ContentEditor } from "@/components/email-editor/content-editor";
 import { PreviewDialog } from "@/components/email-editor/preview-dialog";
 import { SendTestDialog } from "@/components/email-editor/send-test-dialog";
-import { sendBroadcastTestContract } from "@/lib/contracts/test-sends";
 import { Button } from "@/components/ui/button";
 import { Controlled } from "@/components/ui/controlled";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -134,7 +133,7 @@ export function ContentCard({ broadcast, editable, saveNow }: { broadcast: Broad
       <SendTestDialog
         open={testing}
         onOpenChange={setTesting}
-        test={{ contract: sendBroadcastTestContract, id: broadcast.id }}
+        test={{ route: "POST /v1/broadcasts/{id}/test", id: broadcast.id }}
         segmentId={broadcast.segment_id}
         contact={contact}
         onContactChange={setContact}

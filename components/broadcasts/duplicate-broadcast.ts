@@ -1,5 +1,4 @@
 import { apiCall } from "@/lib/client/api";
-import { createBroadcastContract, createStepContract, listStepsContract } from "@/lib/contracts/broadcasts";
 import type { CreateBroadcastInput } from "@/lib/schemas/broadcasts";
 import type { CreateStepInput } from "@/lib/schemas/steps";
 import type { Broadcast } from "./broadcast-types";
@@ -26,8 +25,8 @@ export async function duplicateBroadcast(source: Broadcast): Promise<Broadcast> 
     sequence_mode: source.sequence_mode,
     sequence_exit_conditions: source.sequence_exit_conditions,
   };
-  const copy = await apiCall(createBroadcastContract, { body });
-  const steps = await apiCall(listStepsContract, { params: { broadcastId: source.id } });
+  const copy = await apiCall("POST /v1/broadcasts", { body });
+  const steps = await apiCall("GET /v1/broadcasts/{broadcastId}/steps", { params: { broadcastId: source.id } });
   // One at a time, so each lands after the previous one.
   for (const step of steps.data) {
     const stepBody: CreateStepInput = {
@@ -37,7 +36,7 @@ export async function duplicateBroadcast(source: Broadcast): Promise<Broadcast> 
       text_content: step.text_content,
       template_id: step.template_id,
     };
-    await apiCall(createStepContract, { params: { broadcastId: copy.id }, body: stepBody });
+    await apiCall("POST /v1/broadcasts/{broadcastId}/steps", { params: { broadcastId: copy.id }, body: stepBody });
   }
   return copy;
 }

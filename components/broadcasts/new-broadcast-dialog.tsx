@@ -9,7 +9,6 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
-import { createBroadcastContract } from "@/lib/contracts/broadcasts";
 import { submitToApi } from "@/lib/client/form-errors";
 import { useSessionInfo } from "@/lib/client/session";
 import { createBroadcastInput } from "@/lib/schemas/broadcasts";
@@ -34,7 +33,7 @@ export function NewBroadcastDialog({ open, onOpenChange }: { open: boolean; onOp
   const { errors } = form.formState;
 
   const submit = submitToApi(form, fields, async (values) => {
-    const created = await apiCall(createBroadcastContract, { body: values });
+    const created = await apiCall("POST /v1/broadcasts", { body: values });
     queryClient.setQueryData(queryKeys.broadcasts.detail(created.id), created);
     await queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.all(), exact: false, refetchType: "none" });
     toast.success("Draft created", "Finish the details, then send or schedule it.");

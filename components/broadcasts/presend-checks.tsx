@@ -8,7 +8,6 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage, apiCall } from "@/lib/client/api";
-import { broadcastChecksContract } from "@/lib/contracts/presend-checks";
 import { cn } from "@/lib/client/cn";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { presendChecks } from "@/lib/schemas/presend-checks";
@@ -26,7 +25,7 @@ const icons = {
 function usePresendChecks(broadcastId: string, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.broadcasts.checks(broadcastId),
-    queryFn: () => apiCall(broadcastChecksContract, { params: { id: broadcastId } }),
+    queryFn: () => apiCall("GET /v1/broadcasts/{id}/checks", { params: { id: broadcastId } }),
     enabled,
     staleTime: 0,
     gcTime: 0,

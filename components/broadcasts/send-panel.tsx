@@ -15,7 +15,6 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useNow } from "@/components/ui/use-now";
 import { ApiError, apiCall, errorMessage } from "@/lib/client/api";
-import { cancelBroadcastContract, pauseBroadcastContract, resumeBroadcastContract, sendBroadcastContract } from "@/lib/contracts/broadcast-sending";
 import { queryKeys } from "@/lib/client/query-keys";
 import { pausedReasonText, rate, type Broadcast } from "./broadcast-types";
 import { SendWithChecksDialog } from "./presend-checks";
@@ -69,7 +68,7 @@ const confirmations: Record<Action, { title: string; label: string; destructive:
 };
 
 /** The broadcast's other state changes, by the action that asks for them. */
-const stateChanges = { cancel: cancelBroadcastContract, pause: pauseBroadcastContract, resume: resumeBroadcastContract };
+const stateChanges = { cancel: "POST /v1/broadcasts/{id}/cancel", pause: "POST /v1/broadcasts/{id}/pause", resume: "POST /v1/broadcasts/{id}/resume" } as const;
 
 const done: Record<Action, string> = {
   send: "Sending started",
@@ -110,7 +109,10 @@ export function SendPanel({
   const act = useMutation({
     mutationFn: (chosen: Action) =>
       chosen === "send" || chosen === "schedule"
-        ? apiCall(sendBroadcastContract, { params: { id: broadcast.id }, body: chosen === "schedule" ? { scheduled_at: broadcast.scheduled_at } : {} })
+        ? apiCall("POST /v1/broadcasts/{id}/send", {
+            params: { id: broadcast.id },
+            body: chosen === "schedule" ? { scheduled_at: broadcast.scheduled_at } : {},
+          })
         : apiCall(stateChanges[chosen], { params: { id: broadcast.id } }),
     onSuccess: (_data, chosen) => {
       toast.success(done[chosen], chosen === "schedule" ? `It goes out ${formatDateTime(broadcast.scheduled_at)}.` : undefined);

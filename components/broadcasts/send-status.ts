@@ -3,7 +3,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { apiCall } from "@/lib/client/api";
-import { broadcastSendingStatusContract } from "@/lib/contracts/broadcast-sending";
 import type { broadcastSendingStatus } from "@/lib/schemas/broadcast-sending";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { Broadcast } from "./broadcast-types";
@@ -14,7 +13,7 @@ export type SendStatus = z.infer<typeof broadcastSendingStatus>;
 export function useSendStatus(broadcast: Broadcast) {
   return useQuery({
     queryKey: queryKeys.broadcasts.sendStatus(broadcast.id),
-    queryFn: () => apiCall(broadcastSendingStatusContract, { params: { id: broadcast.id } }),
+    queryFn: () => apiCall("GET /v1/broadcasts/{id}/status", { params: { id: broadcast.id } }),
     retry: false,
     refetchInterval: (query) => {
       if (query.state.error) return false;

@@ -14,7 +14,6 @@ import { toast } from "@/components/ui/toast";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { useAllTemplates } from "@/lib/client/resources/templates";
 import { apiCall } from "@/lib/client/api";
-import { createStepContract, deleteStepContract, updateStepContract } from "@/lib/contracts/broadcasts";
 import type { CreateStepInput } from "@/lib/schemas/steps";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSteps } from "@/lib/client/resources/broadcasts";
@@ -66,10 +65,10 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
 
   const save = async (body: CreateStepInput) => {
     if (editing.step) {
-      await apiCall(updateStepContract, { params: { broadcastId, stepId: editing.step.id }, body });
+      await apiCall("PUT /v1/broadcasts/{broadcastId}/steps/{stepId}", { params: { broadcastId, stepId: editing.step.id }, body });
       toast.success(`Follow-up ${editing.step.position} saved`);
     } else {
-      await apiCall(createStepContract, { params: { broadcastId }, body });
+      await apiCall("POST /v1/broadcasts/{broadcastId}/steps", { params: { broadcastId }, body });
       toast.success("Follow-up added");
     }
     await refresh();
@@ -77,7 +76,7 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
 
   const move = useMutation({
     mutationFn: ({ step, position }: { step: SequenceStep; position: number }) =>
-      apiCall(updateStepContract, { params: { broadcastId, stepId: step.id }, body: { position } }),
+      apiCall("PUT /v1/broadcasts/{broadcastId}/steps/{stepId}", { params: { broadcastId, stepId: step.id }, body: { position } }),
     onMutate: async ({ step, position }) => {
       await queryClient.cancelQueries({ queryKey: key });
       const before = queryClient.getQueryData<SequenceStep[]>(key);
@@ -92,7 +91,7 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
   });
 
   const deleting = useDeleteAction<SequenceStep>({
-    run: (step) => apiCall(deleteStepContract, { params: { broadcastId, stepId: step.id } }),
+    run: (step) => apiCall("DELETE /v1/broadcasts/{broadcastId}/steps/{stepId}", { params: { broadcastId, stepId: step.id } }),
     done: (step) => `Follow-up ${step.position} deleted`,
     failure: "Could not delete the follow-up",
     invalidate: [key],

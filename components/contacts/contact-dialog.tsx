@@ -16,7 +16,6 @@ import { Switch } from "@/components/ui/switch";
 import { TagInput } from "@/components/ui/tag-input";
 import { toast } from "@/components/ui/toast";
 import { ApiError, apiCall } from "@/lib/client/api";
-import { createContactContract, updateContactContract } from "@/lib/contracts/contacts";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { limits } from "@/lib/schemas/common";
 import { createContactInput, type ContactRecord } from "@/lib/schemas/contacts";
@@ -58,8 +57,8 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = contact
-        ? await apiCall(updateContactContract, { params: { id: contact.id }, body: toContactBody(values) })
-        : await apiCall(createContactContract, { body: toContactBody(values) });
+        ? await apiCall("PUT /v1/contacts/{id}", { params: { id: contact.id }, body: toContactBody(values) })
+        : await apiCall("POST /v1/contacts", { body: toContactBody(values) });
       await queryClient.invalidateQueries({ queryKey: contactsKey });
       toast.success(contact ? "Contact saved" : `Added ${saved.email}`);
       onOpenChange(false);

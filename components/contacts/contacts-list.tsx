@@ -26,7 +26,6 @@ import { useDebouncedValue } from "@/components/ui/use-debounced-value";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSegments } from "@/lib/client/resources/segments";
 import { apiCall } from "@/lib/client/api";
-import { deleteContactContract } from "@/lib/contracts/contacts";
 import type { ContactRecord } from "@/lib/schemas/contacts";
 import { SuppressionBadge } from "./suppression";
 import { contactsKey, useContactPage, type ContactFilters } from "./use-contacts";
@@ -55,7 +54,7 @@ export function ContactsList() {
   const query = useContactPage({ ...filters, search: debouncedSearch }, PAGE_SIZE, (page - 1) * PAGE_SIZE);
 
   const deleting = useDeleteAction<ContactRecord>({
-    run: (contact) => apiCall(deleteContactContract, { params: { id: contact.id } }),
+    run: (contact) => apiCall("DELETE /v1/contacts/{id}", { params: { id: contact.id } }),
     done: (contact) => `Deleted ${contact.email}`,
     failure: "Could not delete the contact",
     invalidate: [contactsKey, queryKeys.segments.all()],

@@ -2,7 +2,6 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiCall } from "@/lib/client/api";
-import { listContactsContract } from "@/lib/contracts/contacts";
 import { queryKeys } from "@/lib/client/query-keys";
 
 export const contactsKey = queryKeys.contacts.all();
@@ -21,7 +20,7 @@ export function useContactPage(filters: ContactFilters, limit: number, offset: n
   };
   return useQuery({
     queryKey: queryKeys.contacts.page(query),
-    queryFn: ({ signal }) => apiCall(listContactsContract, { query, signal }),
+    queryFn: ({ signal }) => apiCall("GET /v1/contacts", { query, signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -7,7 +7,6 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { ApiError, apiCall, errorMessage } from "@/lib/client/api";
-import type { sendBroadcastTestContract, sendTemplateTestContract } from "@/lib/contracts/test-sends";
 import type { Contact } from "@/lib/client/resources/contacts";
 import { useSessionInfo } from "@/lib/client/session";
 import { MAX_TEST_RECIPIENTS, testSendInput } from "@/lib/schemas/test-sends";
@@ -28,7 +27,7 @@ export function SendTestDialog({
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  test: { contract: typeof sendBroadcastTestContract | typeof sendTemplateTestContract; id: string };
+  test: { route: "POST /v1/broadcasts/{id}/test" | "POST /v1/templates/{id}/test"; id: string };
   segmentId: string | null;
   contact: Contact | null;
   onContactChange: (contact: Contact | null) => void;
@@ -51,7 +50,7 @@ export function SendTestDialog({
     setError(null);
     try {
       if (beforeSend && !(await beforeSend())) return setError("Save the email first: it has errors.");
-      const result = await apiCall(test.contract, { params: { id: test.id }, body: parsed.data });
+      const result = await apiCall(test.route, { params: { id: test.id }, body: parsed.data });
       toast.success(`Test sent to ${result.sent.map((s) => s.email).join(", ")}`, `${result.remaining_this_hour} more test emails allowed this hour.`);
       onOpenChange(false);
     } catch (caught) {

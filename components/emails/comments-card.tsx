@@ -13,7 +13,6 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
-import { createCommentContract, listCommentsContract } from "@/lib/contracts/threads";
 import { submitToApi } from "@/lib/client/form-errors";
 import { createCommentInput } from "@/lib/schemas/comments";
 import { commentsKey } from "./email-types";
@@ -33,13 +32,13 @@ export function CommentsCard({ emailId }: { emailId: string }) {
   const queryClient = useQueryClient();
   const comments = useQuery({
     queryKey: commentsKey(emailId),
-    queryFn: async () => (await apiCall(listCommentsContract, { params: { emailId } })).data,
+    queryFn: async () => (await apiCall("GET /v1/threads/emails/{emailId}/comments", { params: { emailId } })).data,
   });
   const form = useForm<Values>({ resolver, defaultValues: { content: "" } });
   const { errors, isSubmitting } = form.formState;
 
   const submit = submitToApi(form, ["content"], async (values) => {
-    await apiCall(createCommentContract, { params: { emailId }, body: values });
+    await apiCall("POST /v1/threads/emails/{emailId}/comments", { params: { emailId }, body: values });
     form.reset({ content: "" });
     await queryClient.invalidateQueries({ queryKey: commentsKey(emailId) });
     toast.success("Comment added");

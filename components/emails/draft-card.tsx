@@ -14,7 +14,6 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
-import { deleteDraftContract, saveDraftContract } from "@/lib/contracts/threads";
 import { submitToApi } from "@/lib/client/form-errors";
 import { saveDraftInput } from "@/lib/schemas/threads";
 import { threadKey, type Thread } from "./email-types";
@@ -37,14 +36,14 @@ export function DraftCard({ thread }: { thread: Thread }) {
   }, [draft?.id, draft?.updated_at, draft?.subject, draft?.text_content, form]);
 
   const save = submitToApi(form, ["subject", "text_content"], async (values) => {
-    await apiCall(saveDraftContract, { params: { threadId: thread.id }, body: toBody(values) });
+    await apiCall("PUT /v1/threads/{threadId}/draft", { params: { threadId: thread.id }, body: toBody(values) });
     await queryClient.invalidateQueries({ queryKey: threadKey(thread.id) });
     toast.success("Draft saved", "Your team sees it on this thread.");
   });
 
   const discard = async () => {
     try {
-      await apiCall(deleteDraftContract, { params: { threadId: thread.id } });
+      await apiCall("DELETE /v1/threads/{threadId}/draft", { params: { threadId: thread.id } });
       await queryClient.invalidateQueries({ queryKey: threadKey(thread.id) });
       toast.success("Draft discarded");
     } catch (error) {

@@ -12,8 +12,6 @@ import { PageHeader } from "@/components/ui/page-header";
 import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
 import { apiCall } from "@/lib/client/api";
-import { getEmailContract } from "@/lib/contracts/emails";
-import { getThreadContract } from "@/lib/contracts/threads";
 import { queryKeys } from "@/lib/client/query-keys";
 import { ActivityCard } from "./activity-card";
 import { CommentsCard } from "./comments-card";
@@ -25,7 +23,7 @@ import { ThreadCard } from "./thread-card";
 const who = (name: string | null, address: string) => (name ? `${name} <${address}>` : address);
 
 function ThreadSection({ threadId, emailId }: { threadId: string; emailId: string }) {
-  const thread = useQuery({ queryKey: threadKey(threadId), queryFn: () => apiCall(getThreadContract, { params: { threadId } }) });
+  const thread = useQuery({ queryKey: threadKey(threadId), queryFn: () => apiCall("GET /v1/threads/{threadId}", { params: { threadId } }) });
   if (thread.isPending) {
     return (
       <Card>
@@ -101,7 +99,7 @@ function Details({ email }: { email: EmailDetailRecord }) {
 
 /** One email: the rendered message, headers, activity, its thread with the draft reply, and comments. */
 export function EmailDetail({ id }: { id: string }) {
-  const query = useQuery({ queryKey: queryKeys.emails.detail(id), queryFn: () => apiCall(getEmailContract, { params: { id } }) });
+  const query = useQuery({ queryKey: queryKeys.emails.detail(id), queryFn: () => apiCall("GET /v1/emails/{id}", { params: { id } }) });
 
   if (query.isPending) {
     return (

@@ -24,7 +24,6 @@ import { queryKeys } from "@/lib/client/query-keys";
 import { useBroadcastOptions } from "@/lib/client/resources/broadcasts";
 import { useAllTemplates } from "@/lib/client/resources/templates";
 import { apiCall } from "@/lib/client/api";
-import { listEmailsContract } from "@/lib/contracts/emails";
 import { EmailStatus } from "@/lib/generated/prisma/enums";
 import type { EmailPage } from "./email-types";
 import { EventIcons } from "./event-icons";
@@ -58,7 +57,7 @@ export function EmailsList() {
   const emails = useQuery({
     queryKey: queryKeys.emails.page(query),
     // Asked with `offset`, the list answers the offset page (the contract allows the cursor list too).
-    queryFn: ({ signal }) => apiCall(listEmailsContract, { query, signal }) as Promise<EmailPage>,
+    queryFn: ({ signal }) => apiCall("GET /v1/emails", { query, signal }) as Promise<EmailPage>,
     placeholderData: keepPreviousData,
   });
 

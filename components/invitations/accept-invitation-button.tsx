@@ -6,7 +6,6 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 import { ApiError, apiFetch, apiCall } from "@/lib/client/api";
-import { acceptInvitationContract } from "@/lib/contracts/invitations";
 
 /** Accepts, makes the joined organization the current one, and opens the dashboard. */
 export function AcceptInvitationButton({ token, organizationName }: { token: string; organizationName: string }) {
@@ -15,7 +14,7 @@ export function AcceptInvitationButton({ token, organizationName }: { token: str
   const accept = async () => {
     setBusy(true);
     try {
-      const result = await apiCall(acceptInvitationContract, { params: { token: token } });
+      const result = await apiCall("POST /v1/invitations/{token}/accept", { params: { token: token } });
       await apiFetch("/api/session/organization", { method: "POST", body: { organization_id: result.organization_id } });
       toast.success(`Welcome to ${organizationName}`, `You joined as ${result.role === "admin" ? "an admin" : "a member"}.`);
       router.replace("/");

@@ -10,7 +10,6 @@ import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
-import { createSegmentContract, updateSegmentContract } from "@/lib/contracts/segments";
 import { submitToApi } from "@/lib/client/form-errors";
 import { createSegmentInput } from "@/lib/schemas/segments";
 import { queryKeys } from "@/lib/client/query-keys";
@@ -33,8 +32,8 @@ export function SegmentDialog({ open, onOpenChange, segment }: { open: boolean; 
 
   const submit = submitToApi(form, ["name", "description"], async (values) => {
     const saved = segment
-      ? await apiCall(updateSegmentContract, { params: { id: segment.id }, body: toBody(values) })
-      : await apiCall(createSegmentContract, { body: toBody(values) });
+      ? await apiCall("PUT /v1/segments/{id}", { params: { id: segment.id }, body: toBody(values) })
+      : await apiCall("POST /v1/segments", { body: toBody(values) });
     await queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
     toast.success(segment ? "Segment saved" : `Created ${saved.name}`, segment ? undefined : "Add contacts to it from an import or the API.");
     onOpenChange(false);

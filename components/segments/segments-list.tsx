@@ -16,7 +16,6 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
-import { deleteSegmentContract } from "@/lib/contracts/segments";
 import { SegmentDialog } from "./segment-dialog";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSegments, type Segment } from "@/lib/client/resources/segments";
@@ -25,7 +24,7 @@ export function SegmentsList() {
   const segments = useSegments();
   const [dialog, setDialog] = useState<{ open: boolean; segment?: Segment }>({ open: false });
   const deleting = useDeleteAction<Segment>({
-    run: (segment) => apiCall(deleteSegmentContract, { params: { id: segment.id } }),
+    run: (segment) => apiCall("DELETE /v1/segments/{id}", { params: { id: segment.id } }),
     done: (segment) => [`Deleted ${segment.name}`, "Its contacts are still in Contacts."],
     failure: "Could not delete the segment",
     invalidate: [queryKeys.segments.all()],

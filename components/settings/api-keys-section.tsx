@@ -21,7 +21,6 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
-import { createApiKeyContract, listApiKeysContract, revokeApiKeyContract } from "@/lib/contracts/api-keys";
 import { queryKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/client/cn";
 import { submitToApi } from "@/lib/client/form-errors";
@@ -36,7 +35,7 @@ const apiKeysKey = queryKeys.apiKeys.all();
 function CreateKeyDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (open: boolean) => void; onCreated: (key: CreatedKey) => void }) {
   const form = useForm<CreateApiKeyInput>({ resolver: formResolver(createApiKeyInput), defaultValues: { name: "" } });
   const submit = submitToApi(form, ["name"], async (values) => {
-    const key = await apiCall(createApiKeyContract, { body: values });
+    const key = await apiCall("POST /v1/api-keys", { body: values });
     form.reset();
     onCreated(key);
   });
@@ -102,12 +101,12 @@ function TokenDialog({ created, onClose }: { created: CreatedKey | null; onClose
 
 export function ApiKeysSection() {
   const queryClient = useQueryClient();
-  const keys = useQuery({ queryKey: apiKeysKey, queryFn: () => apiCall(listApiKeysContract) });
+  const keys = useQuery({ queryKey: apiKeysKey, queryFn: () => apiCall("GET /v1/api-keys") });
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
 
   const revoking = useDeleteAction<ApiKey>({
-    run: (key) => apiCall(revokeApiKeyContract, { params: { id: key.id } }),
+    run: (key) => apiCall("DELETE /v1/api-keys/{id}", { params: { id: key.id } }),
     done: (key) => [`Revoked “${key.name}”`, "Requests with this key are refused from now on."],
     failure: "Could not revoke the key",
     invalidate: [apiKeysKey],

@@ -13,7 +13,6 @@ import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { apiCall } from "@/lib/client/api";
-import { listAuditLogContract } from "@/lib/contracts/audit-log";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useCursorPager } from "@/lib/client/use-cursor-pager";
 import { AUDIT_ACTIONS, type auditLogEntry } from "@/lib/schemas/audit-log";
@@ -41,7 +40,7 @@ export function AuditLogSection() {
   const pager = useCursorPager(25);
   const list = useQuery({
     queryKey: queryKeys.auditLog.page({ action, ...pager.query }),
-    queryFn: () => apiCall(listAuditLogContract, { query: { ...pager.query, action } }),
+    queryFn: () => apiCall("GET /v1/audit-log", { query: { ...pager.query, action } }),
     placeholderData: keepPreviousData,
   });
   const rows = list.data?.data ?? [];

@@ -21,7 +21,6 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
-import { createDomainContract, deleteDomainContract, listDomainsContract, verifyDomainContract } from "@/lib/contracts/domains";
 import { queryKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/client/cn";
 import { submitToApi } from "@/lib/client/form-errors";
@@ -50,7 +49,7 @@ const statusWords: Record<DnsRecord["status"], string> = { verified: "Verified",
 function AddDomainDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpenChange: (open: boolean) => void; onAdded: (domain: Domain) => void }) {
   const form = useForm<{ name: string }>({ resolver: formResolver(createDomainInput), defaultValues: { name: "" } });
   const submit = submitToApi(form, ["name"], async (values) => {
-    const domain = await apiCall(createDomainContract, { body: values });
+    const domain = await apiCall("POST /v1/domains", { body: values });
     form.reset();
     onAdded(domain);
   });
@@ -163,7 +162,7 @@ function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; e
   const verify = async () => {
     setVerifying(true);
     try {
-      const result = await apiCall(verifyDomainContract, { params: { id: domain.id } });
+      const result = await apiCall("POST /v1/domains/{id}/verify", { params: { id: domain.id } });
       const waiting = result.records.filter((record) => record.status !== "verified").length;
       if (result.verification.found) {
         setLastReason(null);
@@ -268,12 +267,12 @@ function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; e
 
 export function DomainsSection() {
   const queryClient = useQueryClient();
-  const domains = useQuery({ queryKey: domainsKey, queryFn: () => apiCall(listDomainsContract) });
+  const domains = useQuery({ queryKey: domainsKey, queryFn: () => apiCall("GET /v1/domains") });
   const [adding, setAdding] = useState(false);
   const [open, setOpen] = useState<Record<string, boolean>>({});
 
   const deleting = useDeleteAction<Domain>({
-    run: (domain) => apiCall(deleteDomainContract, { params: { id: domain.id } }),
+    run: (domain) => apiCall("DELETE /v1/domains/{id}", { params: { id: domain.id } }),
     done: (domain) => `Deleted ${domain.name}`,
     failure: "Could not delete the domain",
     invalidate: [domainsKey],

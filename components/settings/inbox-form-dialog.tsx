@@ -9,7 +9,6 @@ import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
-import { createInboxContract, updateInboxContract } from "@/lib/contracts/inboxes";
 import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { createInboxInput, updateInboxInput } from "@/lib/schemas/inboxes";
@@ -101,8 +100,8 @@ export function InboxFormDialog({
   // The resolver hands over what the contract's own body schema parsed (the form's Values are looser).
   const submit = submitToApi(form, fields, async (values) => {
     const saved = editing
-      ? await apiCall(updateInboxContract, { params: { id: inbox.id }, body: values as z.output<typeof updateInboxInput> })
-      : await apiCall(createInboxContract, { body: values as z.output<typeof createInboxInput> });
+      ? await apiCall("PUT /v1/inboxes/{id}", { params: { id: inbox.id }, body: values as z.output<typeof updateInboxInput> })
+      : await apiCall("POST /v1/inboxes", { body: values as z.output<typeof createInboxInput> });
     toast.success(editing ? `Saved ${saved.name}` : `Connected ${saved.name}`, editing ? undefined : `It can send up to ${saved.daily_limit} emails a day.`);
     onSaved();
   });

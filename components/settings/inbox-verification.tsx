@@ -7,7 +7,6 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
-import { sendInboxConfirmationContract } from "@/lib/contracts/inboxes";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { Inbox } from "@/lib/client/resources/inboxes";
 
@@ -36,7 +35,7 @@ export function InboxVerification({ inbox }: { inbox: Inbox }) {
   const send = async () => {
     setSending(true);
     try {
-      await apiCall(sendInboxConfirmationContract, { params: { id: inbox.id } });
+      await apiCall("POST /v1/inboxes/{id}/send-confirmation", { params: { id: inbox.id } });
       toast.success(`Confirmation sent to ${inbox.from_email}`, "Follow the link in it to let this inbox send. It works for 24 hours.");
       await queryClient.invalidateQueries({ queryKey: queryKeys.inboxes.all() });
     } catch (error) {

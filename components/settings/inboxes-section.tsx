@@ -16,7 +16,6 @@ import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHe
 import { toast } from "@/components/ui/toast";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
-import { deleteInboxContract, updateInboxContract } from "@/lib/contracts/inboxes";
 import { queryKeys } from "@/lib/client/query-keys";
 import { InboxFormDialog } from "./inbox-form-dialog";
 import { InboxVerification } from "./inbox-verification";
@@ -34,7 +33,7 @@ export function InboxesSection() {
   };
 
   const deleting = useDeleteAction<Inbox>({
-    run: (inbox) => apiCall(deleteInboxContract, { params: { id: inbox.id } }),
+    run: (inbox) => apiCall("DELETE /v1/inboxes/{id}", { params: { id: inbox.id } }),
     done: (inbox) => `Deleted ${inbox.name}`,
     failure: "Could not delete the inbox",
     invalidate: [queryKeys.inboxes.all()],
@@ -42,7 +41,7 @@ export function InboxesSection() {
 
   const setPaused = async (inbox: Inbox, paused: boolean) => {
     try {
-      await apiCall(updateInboxContract, { params: { id: inbox.id }, body: { paused } });
+      await apiCall("PUT /v1/inboxes/{id}", { params: { id: inbox.id }, body: { paused } });
       toast.success(
         paused ? `Paused ${inbox.name}` : `Resumed ${inbox.name}`,
         paused ? "It sends nothing until you resume it." : "Rotation and sequences use it again.",

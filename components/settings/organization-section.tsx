@@ -15,7 +15,6 @@ import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
-import { getOrganizationContract, updateOrganizationContract } from "@/lib/contracts/organization";
 import { queryKeys } from "@/lib/client/query-keys";
 import { applyServerErrors, submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
@@ -27,7 +26,7 @@ type Organization = Omit<OrganizationRecord, "created_at" | "updated_at"> & { cr
 
 const organizationKey = queryKeys.organization();
 
-const saveOrganization = (body: UpdateOrganizationInput) => apiCall(updateOrganizationContract, { body });
+const saveOrganization = (body: UpdateOrganizationInput) => apiCall("PUT /v1/organization", { body });
 
 function NameCard({ organization, editable }: { organization: Organization; editable: boolean }) {
   const queryClient = useQueryClient();
@@ -202,7 +201,7 @@ function BreakersCard({ organization, editable }: { organization: Organization; 
 }
 
 export function OrganizationSection() {
-  const organization = useQuery({ queryKey: organizationKey, queryFn: () => apiCall(getOrganizationContract) });
+  const organization = useQuery({ queryKey: organizationKey, queryFn: () => apiCall("GET /v1/organization") });
   if (organization.isPending) {
     return (
       <Card role="status" aria-label="Loading">

@@ -6,7 +6,6 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
-import { createOrganizationContract } from "@/lib/contracts/account";
 import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { createOrganizationInput } from "@/lib/schemas/accounts";
@@ -25,7 +24,7 @@ export function CreateOrganizationDialog({
 }) {
   const form = useForm<Values>({ resolver: formResolver(createOrganizationInput), defaultValues: { name: "" } });
   const submit = submitToApi(form, ["name"], async (values) => {
-    const organization = await apiCall(createOrganizationContract, { body: values });
+    const organization = await apiCall("POST /api/session/organizations", { body: values });
     toast.success(`Created ${organization.name}`, "You are its owner. Invite your team from the Team page.");
     onOpenChange(false);
     form.reset();

@@ -28,7 +28,6 @@ import { toast } from "@/components/ui/toast";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
 import { apiCall } from "@/lib/client/api";
-import { addSuppressionsContract, removeSuppressionContract } from "@/lib/contracts/suppressions";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSuppressionPage, type Suppression } from "@/lib/client/resources/suppressions";
 import { useCursorPager } from "@/lib/client/use-cursor-pager";
@@ -48,7 +47,7 @@ const reasonOptions = [
 async function suppress(addresses: string[]): Promise<{ added: number; total: number }> {
   let added = 0;
   for (let at = 0; at < addresses.length; at += MAX_SUPPRESSIONS_PER_REQUEST) {
-    const result = await apiCall(addSuppressionsContract, { body: { emails: addresses.slice(at, at + MAX_SUPPRESSIONS_PER_REQUEST) } });
+    const result = await apiCall("POST /v1/suppressions", { body: { emails: addresses.slice(at, at + MAX_SUPPRESSIONS_PER_REQUEST) } });
     added += result.added;
   }
   return { added, total: addresses.length };
@@ -112,7 +111,7 @@ export function SuppressionsList() {
   const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.suppressions.all() });
 
   const removing = useDeleteAction<Suppression>({
-    run: (entry) => apiCall(removeSuppressionContract, { params: { email: entry.email } }),
+    run: (entry) => apiCall("DELETE /v1/suppressions/{email}", { params: { email: entry.email } }),
     done: (entry) => `${entry.email} can receive mail again`,
     failure: "Could not remove the suppression",
     invalidate: [queryKeys.suppressions.all()],

@@ -15,19 +15,18 @@ import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHe
 import { toast } from "@/components/ui/toast";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
-import { cancelInvitationContract, listInvitationsContract, resendInvitationContract } from "@/lib/contracts/invitations";
 import { invitationsKey, type Invitation } from "./types";
 
 /** Pending invitations with resend and cancel; only owners and admins see it (the list needs that role). */
 export function InvitationsCard() {
   const queryClient = useQueryClient();
-  const invitations = useQuery({ queryKey: invitationsKey, queryFn: () => apiCall(listInvitationsContract) });
+  const invitations = useQuery({ queryKey: invitationsKey, queryFn: () => apiCall("GET /v1/invitations") });
   const [resending, setResending] = useState<string | null>(null);
 
   const resend = async (invitation: Invitation) => {
     setResending(invitation.id);
     try {
-      await apiCall(resendInvitationContract, { params: { id: invitation.id } });
+      await apiCall("POST /v1/invitations/{id}/resend", { params: { id: invitation.id } });
       toast.success(`Invitation sent again to ${invitation.email}`, "The new link works for 7 days; the old one no longer does.");
       await queryClient.invalidateQueries({ queryKey: invitationsKey });
     } catch (error) {
@@ -38,7 +37,7 @@ export function InvitationsCard() {
   };
 
   const cancelling = useDeleteAction<Invitation>({
-    run: (invitation) => apiCall(cancelInvitationContract, { params: { id: invitation.id } }),
+    run: (invitation) => apiCall("DELETE /v1/invitations/{id}", { params: { id: invitation.id } }),
     done: (invitation) => `Cancelled the invitation to ${invitation.email}`,
     failure: "Could not cancel the invitation",
     invalidate: [invitationsKey],

@@ -10,7 +10,6 @@ import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/select";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
-import { createInvitationContract } from "@/lib/contracts/invitations";
 import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { createInvitationInput, type CreateInvitationInput } from "@/lib/schemas/invitations";
@@ -22,7 +21,7 @@ export function InviteForm({ organizationName }: { organizationName: string }) {
   const { errors, isSubmitting } = form.formState;
 
   const submit = submitToApi(form, ["email", "role"], async (values) => {
-    await apiCall(createInvitationContract, { body: values });
+    await apiCall("POST /v1/invitations", { body: values });
     toast.success(`Invitation sent to ${values.email}`, "The link in the email works for 7 days.");
     form.reset({ email: "", role: values.role });
     await queryClient.invalidateQueries({ queryKey: invitationsKey });

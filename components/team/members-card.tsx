@@ -17,7 +17,6 @@ import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHe
 import { toast } from "@/components/ui/toast";
 import { useConfirmTarget } from "@/components/ui/use-confirm-target";
 import { apiCall } from "@/lib/client/api";
-import { listMembersContract, removeMemberContract, updateMemberContract } from "@/lib/contracts/members";
 import { canManage, sessionQueryKey, type Role, type SessionInfo } from "@/lib/client/session";
 import { membersKey, roleOptions, type Member } from "./types";
 
@@ -41,12 +40,13 @@ function Person({ member, isYou }: { member: Member; isYou: boolean }) {
 export function MembersCard({ session }: { session: SessionInfo }) {
   const queryClient = useQueryClient();
   const router = useRouter();
-  const members = useQuery({ queryKey: membersKey, queryFn: () => apiCall(listMembersContract) });
+  const members = useQuery({ queryKey: membersKey, queryFn: () => apiCall("GET /v1/members") });
   const myRole = session.role;
   const manager = canManage(myRole);
 
   const changeRole = useMutation({
-    mutationFn: ({ member, role }: { member: Member; role: Role }) => apiCall(updateMemberContract, { params: { userId: member.user_id }, body: { role } }),
+    mutationFn: ({ member, role }: { member: Member; role: Role }) =>
+      apiCall("PUT /v1/members/{userId}", { params: { userId: member.user_id }, body: { role } }),
     onSuccess: (updated) => {
       toast.success(`${updated.name || updated.email} is now ${updated.role === "admin" || updated.role === "owner" ? "an" : "a"} ${updated.role}`);
       if (updated.user_id === session.user.id) void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
@@ -58,7 +58,7 @@ export function MembersCard({ session }: { session: SessionInfo }) {
   const remove = async (member: Member) => {
     const self = member.user_id === session.user.id;
     try {
-      await apiCall(removeMemberContract, { params: { userId: member.user_id } });
+      await apiCall("DELETE /v1/members/{userId}", { params: { userId: member.user_id } });
     } catch (error) {
       toast.error(error, self ? "Could not leave the organization" : "Could not remove the member");
       throw error;

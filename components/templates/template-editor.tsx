@@ -23,8 +23,6 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { TagInput } from "@/components/ui/tag-input";
 import { toast } from "@/components/ui/toast";
 import { ApiError, apiCall } from "@/lib/client/api";
-import { createTemplateContract, deleteTemplateContract, updateTemplateContract } from "@/lib/contracts/templates";
-import { sendTemplateTestContract } from "@/lib/contracts/test-sends";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { limits } from "@/lib/schemas/common";
 import { createTemplateInput } from "@/lib/schemas/templates";
@@ -74,8 +72,8 @@ function TemplateForm({ template }: { template?: Template }) {
   const save = form.handleSubmit(async (values) => {
     try {
       const saved = template
-        ? await apiCall(updateTemplateContract, { params: { id: template.id }, body: toTemplateBody(values) })
-        : await apiCall(createTemplateContract, { body: toTemplateBody(values) });
+        ? await apiCall("PUT /v1/templates/{id}", { params: { id: template.id }, body: toTemplateBody(values) })
+        : await apiCall("POST /v1/templates", { body: toTemplateBody(values) });
       queryClient.setQueryData(queryKeys.templates.detail(saved.id), saved);
       void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all() });
       form.reset(toTemplateValues(saved));
@@ -93,7 +91,7 @@ function TemplateForm({ template }: { template?: Template }) {
   const remove = async () => {
     if (!template) return;
     try {
-      await apiCall(deleteTemplateContract, { params: { id: template.id } });
+      await apiCall("DELETE /v1/templates/{id}", { params: { id: template.id } });
       void queryClient.invalidateQueries({ queryKey: queryKeys.templates.all() });
       toast.success(`Deleted ${template.name}`);
       router.push("/templates");
@@ -210,7 +208,7 @@ function TemplateForm({ template }: { template?: Template }) {
         <SendTestDialog
           open={testing}
           onOpenChange={setTesting}
-          test={{ contract: sendTemplateTestContract, id: template.id }}
+          test={{ route: "POST /v1/templates/{id}/test", id: template.id }}
           segmentId={null}
           contact={contact}
           onContactChange={setContact}

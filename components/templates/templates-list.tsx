@@ -16,14 +16,13 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow, TableTitleCell } from "@/components/ui/table";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
-import { deleteTemplateContract } from "@/lib/contracts/templates";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useTemplatePage, type Template } from "@/lib/client/resources/templates";
 
 export function TemplatesList() {
   const { query, pager } = useTemplatePage(20);
   const deleting = useDeleteAction<Template>({
-    run: (template) => apiCall(deleteTemplateContract, { params: { id: template.id } }),
+    run: (template) => apiCall("DELETE /v1/templates/{id}", { params: { id: template.id } }),
     done: (template) => `Deleted ${template.name}`,
     failure: "Could not delete the template",
     invalidate: [queryKeys.templates.all()],

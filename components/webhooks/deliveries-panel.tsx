@@ -10,12 +10,11 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/client/cn";
 import { useCursorList } from "@/lib/client/use-cursor-list";
-import { listWebhookDeliveriesContract } from "@/lib/contracts/webhooks";
 import { deliveriesKey } from "./webhook-types";
 
 /** Every attempt to deliver events to one webhook, newest first. */
 export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
-  const { query: deliveries, pager } = useCursorList(deliveriesKey(webhookId), listWebhookDeliveriesContract, 10, { id: webhookId });
+  const { query: deliveries, pager } = useCursorList(deliveriesKey(webhookId), "GET /v1/webhooks/{id}/deliveries", 10, { id: webhookId });
   const rows = deliveries.data?.data ?? [];
 
   return (

@@ -11,7 +11,6 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/toast";
 import { apiCall } from "@/lib/client/api";
-import { createWebhookContract, updateWebhookContract } from "@/lib/contracts/webhooks";
 import { submitToApi } from "@/lib/client/form-errors";
 import { createWebhookInput, webhookEventTypes, type WebhookEventType } from "@/lib/schemas/webhooks";
 import { eventGroups, webhooksKey, type CreatedWebhook, type Webhook } from "./webhook-types";
@@ -72,10 +71,10 @@ export function WebhookDialog({ open, onOpenChange, webhook, onCreated }: Webhoo
 
   const submit = submitToApi(form, ["url", "events"], async (values) => {
     if (webhook) {
-      await apiCall(updateWebhookContract, { params: { id: webhook.id }, body: values });
+      await apiCall("PUT /v1/webhooks/{id}", { params: { id: webhook.id }, body: values });
       toast.success("Webhook saved");
     } else {
-      onCreated(await apiCall(createWebhookContract, { body: values }));
+      onCreated(await apiCall("POST /v1/webhooks", { body: values }));
     }
     await queryClient.invalidateQueries({ queryKey: webhooksKey });
     onOpenChange(false);

@@ -17,7 +17,6 @@ import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
-import { deleteWebhookContract, listWebhooksContract, toggleWebhookContract } from "@/lib/contracts/webhooks";
 import { cn } from "@/lib/client/cn";
 import { webhookEventTypes } from "@/lib/schemas/webhooks";
 import { DeliveriesPanel } from "./deliveries-panel";
@@ -29,7 +28,7 @@ function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: (
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const toggle = useMutation({
-    mutationFn: () => apiCall(toggleWebhookContract, { params: { id: webhook.id } }),
+    mutationFn: () => apiCall("PUT /v1/webhooks/{id}/toggle", { params: { id: webhook.id } }),
     onMutate: async () => {
       await queryClient.cancelQueries({ queryKey: webhooksKey });
       const before = queryClient.getQueryData<Webhook[]>(webhooksKey);
@@ -101,11 +100,11 @@ function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: (
 }
 
 export function WebhooksList() {
-  const webhooks = useQuery({ queryKey: webhooksKey, queryFn: async () => (await apiCall(listWebhooksContract)).data });
+  const webhooks = useQuery({ queryKey: webhooksKey, queryFn: async () => (await apiCall("GET /v1/webhooks")).data });
   const [dialog, setDialog] = useState<{ open: boolean; webhook?: Webhook }>({ open: false });
   const [created, setCreated] = useState<CreatedWebhook | null>(null);
   const deleting = useDeleteAction<Webhook>({
-    run: (webhook) => apiCall(deleteWebhookContract, { params: { id: webhook.id } }),
+    run: (webhook) => apiCall("DELETE /v1/webhooks/{id}", { params: { id: webhook.id } }),
     done: () => "Webhook deleted",
     failure: "Could not delete the webhook",
     invalidate: [webhooksKey],

@@ -1,5 +1,6 @@
 import type { z } from "zod";
-import type { Contract } from "@/lib/contracts/contract";
+import type { HttpMethod } from "@/lib/contracts/contract";
+import type { ContractOf, Route } from "@/lib/contracts";
 
 export type ApiErrorDetail = { path: string; message: string };
 
@@ -86,14 +87,17 @@ export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): 
 
 type InputOf<S> = S extends z.ZodType ? z.input<S> : never;
 
-export type CallInput<C extends Contract> = {
+export type CallInput<C> = {
   /** The path's parameters: `{ id }` for `/v1/segments/{id}`. */
-  params?: InputOf<C["params"]>;
+  params?: C extends { params?: infer P } ? InputOf<P> : never;
   /** Empty, null and undefined values are left out of the query string. */
   query?: Record<string, QueryValue>;
-  body?: InputOf<C["body"]>;
+  body?: C extends { body?: infer B } ? InputOf<B> : never;
   signal?: AbortSignal;
 };
+
+/** What the route's contract answers, as its response schema describes it. */
+export type ResponseOf<R extends Route> = ContractOf<R> extends { response: infer S extends z.ZodType } ? z.output<S> : never;
 
 /** The contract's path with its parameters filled in: `/v1/segments/{id}` and `{ id: "…" }` give `/v1/segments/…`. */
 function contractPath(path: string, params: unknown): string {
@@ -106,13 +110,15 @@ function contractPath(path: string, params: unknown): string {
 }
 
 /**
- * Calls a /v1 operation by its contract (lib/contracts): the method and path come from it, the body
- * is typed by its body schema, and the answer by its response schema, the same one the server's
- * tests check every 2xx body against. Throws ApiError like apiFetch.
+ * Calls an operation by its route, `"PUT /v1/segments/{id}"`: the route must be one a contract in
+ * lib/contracts declares, the params and body are typed by that contract's schemas, and the answer
+ * by its response schema (the one the server's tests check every 2xx body against). Only the
+ * contracts' types reach the browser, not their zod schemas. Throws ApiError like apiFetch.
  */
-export function apiCall<C extends Contract>(contract: C, input: CallInput<C> = {}): Promise<z.output<C["response"]>> {
-  return apiFetch<z.output<C["response"]>>(contractPath(contract.path, input.params), {
-    method: contract.method,
+export function apiCall<R extends Route>(route: R, input: CallInput<ContractOf<R>> = {}): Promise<ResponseOf<R>> {
+  const space = route.indexOf(" ");
+  return apiFetch<ResponseOf<R>>(contractPath(route.slice(space + 1), input.params), {
+    method: route.slice(0, space) as HttpMethod,
     body: input.body,
     query: input.query,
     signal: input.signal,

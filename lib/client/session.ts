@@ -2,7 +2,6 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
-import { sessionContract } from "@/lib/contracts/account";
 import type { sessionInfo } from "@/lib/schemas/accounts";
 import type { memberRole } from "@/lib/schemas/members";
 import { apiCall } from "./api";
@@ -16,7 +15,7 @@ export type SessionInfo = z.infer<typeof sessionInfo>;
 export const sessionQueryKey = queryKeys.session();
 
 export function useSessionInfo() {
-  return useQuery({ queryKey: sessionQueryKey, queryFn: () => apiCall(sessionContract), staleTime: 60_000 });
+  return useQuery({ queryKey: sessionQueryKey, queryFn: () => apiCall("GET /api/session"), staleTime: 60_000 });
 }
 
 /** Owners and admins manage members, invitations and organization-wide settings. */

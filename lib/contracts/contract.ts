@@ -35,12 +35,18 @@ export type Contract<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Zo
   errors?: ErrorCode[];
 };
 
+/** Keeps the method and path as literal types: the dashboard names a contract by them (`Route`). */
 export function defineContract<
+  M extends HttpMethod,
+  Path extends string,
   R extends z.ZodType,
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   A extends AuthLevel = "member",
->(contract: Contract<P, Q, B, A> & { response: R }): Contract<P, Q, B, A> & { response: R } {
+>(contract: Contract<P, Q, B, A> & { method: M; path: Path; response: R }): Contract<P, Q, B, A> & { method: M; path: Path; response: R } {
   return contract;
 }
+
+/** `"GET /v1/segments/{id}"` for a contract of that method and path. */
+export type RouteOf<C> = C extends { method: infer M extends string; path: infer P extends string } ? `${M} ${P}` : never;

@@ -1,3 +1,4 @@
+import { sessionContract } from "@/lib/contracts/account";
 import { AppError } from "@/lib/domain/errors";
 import { errorResponse } from "@/lib/api/errors";
 import { selectedOrganizationId, sessionUserId } from "@/lib/auth/session-user";
@@ -9,7 +10,8 @@ export async function GET(request: Request) {
     const userId = await sessionUserId(request.headers.get("cookie"));
     const session = userId ? await describeSession(userId, selectedOrganizationId(request)) : null;
     if (!session) throw new AppError("UNAUTHORIZED", "Sign in to continue");
-    return Response.json(session, { headers: { "Cache-Control": "no-store" } });
+    // What the dashboard reads (lib/client/session.ts) is this contract's response.
+    return Response.json(sessionContract.response.parse(session), { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     return errorResponse(error);
   }

@@ -3,7 +3,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { apiCall } from "@/lib/client/api";
-import { getBroadcastContract, listBroadcastsContract, listStepsContract } from "@/lib/contracts/broadcasts";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useCursorList } from "@/lib/client/use-cursor-list";
 import type { broadcast } from "@/lib/schemas/broadcasts";
@@ -17,19 +16,19 @@ export type SequenceStep = z.infer<typeof sequenceStep>;
 export function useBroadcast(id: string) {
   return useQuery({
     queryKey: queryKeys.broadcasts.detail(id),
-    queryFn: () => apiCall(getBroadcastContract, { params: { id } }),
+    queryFn: () => apiCall("GET /v1/broadcasts/{id}", { params: { id } }),
     refetchInterval: (q) => (q.state.data?.status === "sending" ? 5000 : false),
   });
 }
 
 /** One page of the broadcasts list. */
-export const useBroadcastPage = (limit: number) => useCursorList(queryKeys.broadcasts.list(), listBroadcastsContract, limit);
+export const useBroadcastPage = (limit: number) => useCursorList(queryKeys.broadcasts.list(), "GET /v1/broadcasts", limit);
 
 /** Every broadcast, for pickers (the list is not paged without `limit`). */
 export function useBroadcastOptions() {
   return useQuery({
     queryKey: queryKeys.broadcasts.options(),
-    queryFn: async () => (await apiCall(listBroadcastsContract)).data,
+    queryFn: async () => (await apiCall("GET /v1/broadcasts")).data,
   });
 }
 
@@ -37,6 +36,6 @@ export function useBroadcastOptions() {
 export function useSteps(broadcastId: string) {
   return useQuery({
     queryKey: queryKeys.broadcasts.steps(broadcastId),
-    queryFn: async () => (await apiCall(listStepsContract, { params: { broadcastId } })).data,
+    queryFn: async () => (await apiCall("GET /v1/broadcasts/{broadcastId}/steps", { params: { broadcastId } })).data,
   });
 }

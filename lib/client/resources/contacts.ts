@@ -3,8 +3,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { apiCall } from "@/lib/client/api";
-import { listContactsContract } from "@/lib/contracts/contacts";
-import { contactFieldsContract } from "@/lib/contracts/presend-checks";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { contact } from "@/lib/schemas/contacts";
 
@@ -15,12 +13,12 @@ export function useContactSearch(search: string, segmentId: string | null) {
   const query = { limit: 5, offset: 0, search: search.trim(), segment_id: segmentId ?? "", subscribed: "", tags: "" };
   return useQuery({
     queryKey: queryKeys.contacts.page(query),
-    queryFn: ({ signal }) => apiCall(listContactsContract, { query, signal }),
+    queryFn: ({ signal }) => apiCall("GET /v1/contacts", { query, signal }),
     placeholderData: keepPreviousData,
   });
 }
 
 /** The fields a placeholder can name: the contact's own and the metadata keys in use. */
 export function useContactFields() {
-  return useQuery({ queryKey: queryKeys.contacts.fields(), queryFn: () => apiCall(contactFieldsContract), staleTime: 60_000 });
+  return useQuery({ queryKey: queryKeys.contacts.fields(), queryFn: () => apiCall("GET /v1/contact-fields"), staleTime: 60_000 });
 }

@@ -3,7 +3,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { apiCall } from "@/lib/client/api";
-import { listInboxesContract } from "@/lib/contracts/inboxes";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { inbox } from "@/lib/schemas/inboxes";
 
@@ -13,6 +12,6 @@ export type Inbox = z.infer<typeof inbox>;
 export function useInboxes() {
   return useQuery({
     queryKey: queryKeys.inboxes.options(),
-    queryFn: async () => (await apiCall(listInboxesContract)).data,
+    queryFn: async () => (await apiCall("GET /v1/inboxes")).data,
   });
 }

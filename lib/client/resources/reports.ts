@@ -2,13 +2,6 @@
 
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "@/lib/client/api";
-import {
-  broadcastAverageContract,
-  getBroadcastReportContract,
-  listBroadcastRecipientsContract,
-  organizationOverviewContract,
-  saveBroadcastRecipientsContract,
-} from "@/lib/contracts/reports";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useCursorPager } from "@/lib/client/use-cursor-pager";
 import type { RecipientEvent } from "@/lib/schemas/reports";
@@ -17,7 +10,7 @@ import type { RecipientEvent } from "@/lib/schemas/reports";
 export function useBroadcastReport(id: string, live: boolean) {
   return useQuery({
     queryKey: queryKeys.broadcasts.report(id),
-    queryFn: () => apiCall(getBroadcastReportContract, { params: { id } }),
+    queryFn: () => apiCall("GET /v1/broadcasts/{id}/report", { params: { id } }),
     refetchInterval: live ? 10_000 : false,
   });
 }
@@ -26,7 +19,7 @@ export function useBroadcastReport(id: string, live: boolean) {
 export function useBroadcastAverage() {
   return useQuery({
     queryKey: queryKeys.broadcasts.average(),
-    queryFn: () => apiCall(broadcastAverageContract),
+    queryFn: () => apiCall("GET /v1/reports/broadcast-average"),
     staleTime: 5 * 60_000,
   });
 }
@@ -35,7 +28,7 @@ export function useBroadcastAverage() {
 export function useOrganizationOverview() {
   return useQuery({
     queryKey: queryKeys.overview(),
-    queryFn: () => apiCall(organizationOverviewContract),
+    queryFn: () => apiCall("GET /v1/reports/overview"),
     refetchInterval: 30_000,
   });
 }
@@ -47,7 +40,7 @@ export function useBroadcastRecipients(id: string, event: RecipientEvent, limit 
   return {
     query: useQuery({
       queryKey: queryKeys.broadcasts.recipients(id, query),
-      queryFn: () => apiCall(listBroadcastRecipientsContract, { params: { id }, query }),
+      queryFn: () => apiCall("GET /v1/broadcasts/{id}/recipients", { params: { id }, query }),
       placeholderData: keepPreviousData,
     }),
     pager,
@@ -58,7 +51,7 @@ export function useBroadcastRecipients(id: string, event: RecipientEvent, limit 
 export function useSaveRecipientsSegment(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { event: RecipientEvent; name?: string }) => apiCall(saveBroadcastRecipientsContract, { params: { id }, body: input }),
+    mutationFn: (input: { event: RecipientEvent; name?: string }) => apiCall("POST /v1/broadcasts/{id}/recipients/segment", { params: { id }, body: input }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() }),
   });
 }

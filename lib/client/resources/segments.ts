@@ -3,7 +3,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { apiCall } from "@/lib/client/api";
-import { listSegmentsContract } from "@/lib/contracts/segments";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { segment } from "@/lib/schemas/segments";
 
@@ -13,6 +12,6 @@ export type Segment = z.infer<typeof segment>;
 export function useSegments() {
   return useQuery({
     queryKey: queryKeys.segments.options(),
-    queryFn: async () => (await apiCall(listSegmentsContract)).data,
+    queryFn: async () => (await apiCall("GET /v1/segments")).data,
   });
 }

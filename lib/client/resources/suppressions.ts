@@ -3,7 +3,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import { apiCall, type QueryValue } from "@/lib/client/api";
-import { listSuppressionsContract } from "@/lib/contracts/suppressions";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { suppression } from "@/lib/schemas/suppressions";
 
@@ -13,7 +12,7 @@ export type Suppression = z.infer<typeof suppression>;
 export function useSuppressionPage(query: Record<string, QueryValue>) {
   return useQuery({
     queryKey: queryKeys.suppressions.page(query),
-    queryFn: () => apiCall(listSuppressionsContract, { query }),
+    queryFn: () => apiCall("GET /v1/suppressions", { query }),
     placeholderData: keepPreviousData,
   });
 }

@@ -2,6 +2,7 @@ import { AppError } from "@/lib/domain/errors";
 import { errorResponse } from "@/lib/api/errors";
 import { requireBrowserJsonRequest } from "@/lib/api/request-guards";
 import { sessionUserId } from "@/lib/auth/session-user";
+import { createOrganizationContract } from "@/lib/contracts/account";
 import { createOrganizationInput } from "@/lib/schemas/accounts";
 import { createOrganizationForUser } from "@/lib/services/accounts";
 import { withOrganizationCookie } from "../organization-cookie";
@@ -21,7 +22,7 @@ export async function POST(request: Request) {
       );
     }
     const organization = await createOrganizationForUser(userId, parsed.data.name);
-    return withOrganizationCookie(Response.json(organization, { status: 201 }), organization.id);
+    return withOrganizationCookie(Response.json(createOrganizationContract.response.parse(organization), { status: 201 }), organization.id);
   } catch (error) {
     return errorResponse(error);
   }
