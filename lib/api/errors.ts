@@ -1,4 +1,5 @@
 import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { isWriteConflict } from "@/lib/db/write-conflict";
 import { errorField, log } from "@/lib/log";
 import { AppError, PaginationError } from "@/lib/domain/errors";
 
@@ -22,6 +23,13 @@ export function errorResponse(error: unknown, headers?: HeadersInit): Response {
   const prismaCode = (error as { code?: unknown } | null)?.code;
   if (prismaCode === "P2002") return errorResponse(new AppError("CONFLICT", "A record with these values already exists"), headers);
   if (prismaCode === "P2025") return errorResponse(new AppError("NOT_FOUND", "Record not found"), headers);
+  // Lost a deadlock with other work even after the service's retries: sound request, bad timing.
+  if (isWriteConflict(error)) {
+    log.warn({ err: errorField(error) }, "write conflict after retries; answering 503");
+    const retry = new Headers(headers);
+    retry.set("retry-after", "1");
+    return errorResponse(new AppError("SERVICE_UNAVAILABLE", "The request met a concurrent change; retry it"), retry);
+  }
   // The database is down or restarting: nothing is wrong with the request, it is worth repeating.
   if (isDatabaseUnavailable(error)) {
     log.warn({ err: errorField(error) }, "database unavailable; answering 503");

@@ -1,3 +1,4 @@
+import { retryOnWriteConflict } from "@/lib/db/write-conflict";
 import type { OrgContext } from "@/lib/domain/context";
 import { AppError, invalidField, notFound, type ValidationIssue } from "@/lib/domain/errors";
 import { db, type Prisma } from "@/lib/db";
@@ -70,23 +71,25 @@ export async function sendBroadcast(ctx: OrgContext, id: string, input: SendBroa
     if (runAt.getTime() < now) runAt = new Date(now);
   }
   await ensureQueueSchema();
-  return db.$transaction(async (tx) => {
-    const status = await lockBroadcast(tx, ctx, id);
-    if (status !== "draft" && status !== "scheduled") {
-      throw new AppError("BROADCAST_NOT_EDITABLE", `A ${status} broadcast cannot be sent; only draft and scheduled ones can`);
-    }
-    const broadcast = await tx.broadcast.findFirstOrThrow({ where: { id, organization_id: ctx.organizationId } });
-    const problems = await sendabilityProblems(tx, broadcast, runAt.getTime() <= now);
-    if (problems.length > 0) throw new AppError("BROADCAST_NOT_SENDABLE", "The broadcast cannot be sent yet", problems);
-    await assertProvenBroadcastSender(tx, ctx, broadcast);
+  return retryOnWriteConflict(() =>
+    db.$transaction(async (tx) => {
+      const status = await lockBroadcast(tx, ctx, id);
+      if (status !== "draft" && status !== "scheduled") {
+        throw new AppError("BROADCAST_NOT_EDITABLE", `A ${status} broadcast cannot be sent; only draft and scheduled ones can`);
+      }
+      const broadcast = await tx.broadcast.findFirstOrThrow({ where: { id, organization_id: ctx.organizationId } });
+      const problems = await sendabilityProblems(tx, broadcast, runAt.getTime() <= now);
+      if (problems.length > 0) throw new AppError("BROADCAST_NOT_SENDABLE", "The broadcast cannot be sent yet", problems);
+      await assertProvenBroadcastSender(tx, ctx, broadcast);
 
-    const row = await tx.broadcast.update({
-      where: { id, organization_id: ctx.organizationId },
-      data: { status: "scheduled", scheduled_at: runAt, failure_reason: null },
-    });
-    await queueBroadcastStart(tx, { broadcastId: id, organizationId: ctx.organizationId }, runAt);
-    return serializeBroadcast(row);
-  }, BULK_TRANSACTION);
+      const row = await tx.broadcast.update({
+        where: { id, organization_id: ctx.organizationId },
+        data: { status: "scheduled", scheduled_at: runAt, failure_reason: null },
+      });
+      await queueBroadcastStart(tx, { broadcastId: id, organizationId: ctx.organizationId }, runAt);
+      return serializeBroadcast(row);
+    }, BULK_TRANSACTION),
+  );
 }
 
 /**
@@ -97,23 +100,25 @@ export async function sendBroadcast(ctx: OrgContext, id: string, input: SendBroa
  */
 export async function cancelBroadcast(ctx: OrgContext, id: string) {
   await ensureQueueSchema();
-  return db.$transaction(async (tx) => {
-    const status = await lockForPause(tx, ctx.organizationId, id);
-    if (status !== "scheduled" && status !== "sending" && status !== "paused") {
-      throw new AppError("BROADCAST_NOT_CANCELLABLE", `A ${status} broadcast cannot be cancelled; only scheduled, sending and paused ones can`);
-    }
-    await tx.email.updateMany({
-      where: { broadcast_id: id, organization_id: ctx.organizationId, status: { in: ["queued", "scheduled"] } },
-      data: { status: "cancelled", last_error: "The broadcast was cancelled" },
-    });
-    const row = await tx.broadcast.update({
-      where: { id, organization_id: ctx.organizationId },
-      data: { status: "cancelled", completed_at: new Date(), paused_reason: null, paused_at: null },
-    });
-    await dropBroadcastStart(tx, id);
-    await notifyBroadcastStopped(tx, id);
-    return serializeBroadcast(row);
-  }, BULK_TRANSACTION);
+  return retryOnWriteConflict(() =>
+    db.$transaction(async (tx) => {
+      const status = await lockForPause(tx, ctx.organizationId, id);
+      if (status !== "scheduled" && status !== "sending" && status !== "paused") {
+        throw new AppError("BROADCAST_NOT_CANCELLABLE", `A ${status} broadcast cannot be cancelled; only scheduled, sending and paused ones can`);
+      }
+      await tx.email.updateMany({
+        where: { broadcast_id: id, organization_id: ctx.organizationId, status: { in: ["queued", "scheduled"] } },
+        data: { status: "cancelled", last_error: "The broadcast was cancelled" },
+      });
+      const row = await tx.broadcast.update({
+        where: { id, organization_id: ctx.organizationId },
+        data: { status: "cancelled", completed_at: new Date(), paused_reason: null, paused_at: null },
+      });
+      await dropBroadcastStart(tx, id);
+      await notifyBroadcastStopped(tx, id);
+      return serializeBroadcast(row);
+    }, BULK_TRANSACTION),
+  );
 }
 
 /**
@@ -150,13 +155,15 @@ export async function pauseBroadcastIn(tx: Prisma.TransactionClient, organizatio
 
 /** `POST /v1/broadcasts/{id}/pause`: a person pauses a sending broadcast. */
 export async function pauseBroadcast(ctx: OrgContext, id: string) {
-  return db.$transaction(async (tx) => {
-    if (!(await pauseBroadcastIn(tx, ctx.organizationId, id, "manual"))) {
-      const status = await lockForPause(tx, ctx.organizationId, id);
-      throw new AppError("BROADCAST_NOT_PAUSABLE", `A ${status} broadcast cannot be paused; only sending ones can`);
-    }
-    return serializeBroadcast(await tx.broadcast.findUniqueOrThrow({ where: { id, organization_id: ctx.organizationId } }));
-  }, BULK_TRANSACTION);
+  return retryOnWriteConflict(() =>
+    db.$transaction(async (tx) => {
+      if (!(await pauseBroadcastIn(tx, ctx.organizationId, id, "manual"))) {
+        const status = await lockForPause(tx, ctx.organizationId, id);
+        throw new AppError("BROADCAST_NOT_PAUSABLE", `A ${status} broadcast cannot be paused; only sending ones can`);
+      }
+      return serializeBroadcast(await tx.broadcast.findUniqueOrThrow({ where: { id, organization_id: ctx.organizationId } }));
+    }, BULK_TRANSACTION),
+  );
 }
 
 /**
@@ -166,23 +173,25 @@ export async function pauseBroadcast(ctx: OrgContext, id: string) {
  */
 export async function resumeBroadcast(ctx: OrgContext, id: string) {
   await ensureQueueSchema();
-  return db.$transaction(async (tx) => {
-    const status = await lockForPause(tx, ctx.organizationId, id);
-    if (status !== "paused") throw new AppError("BROADCAST_NOT_RESUMABLE", `A ${status} broadcast cannot be resumed; only paused ones can`);
-    await tx.$executeRaw`
+  return retryOnWriteConflict(() =>
+    db.$transaction(async (tx) => {
+      const status = await lockForPause(tx, ctx.organizationId, id);
+      if (status !== "paused") throw new AppError("BROADCAST_NOT_RESUMABLE", `A ${status} broadcast cannot be resumed; only paused ones can`);
+      await tx.$executeRaw`
       UPDATE emails SET status = 'queued', updated_at = now()
       WHERE broadcast_id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid AND status = 'scheduled'`;
-    // The circuit breakers judge only what is sent from here on (breakers.ts): the counters, with
-    // what is recorded but not yet folded into them, become their new starting point.
-    await foldBroadcastCounters([id], tx);
-    await tx.$executeRaw`
+      // The circuit breakers judge only what is sent from here on (breakers.ts): the counters, with
+      // what is recorded but not yet folded into them, become their new starting point.
+      await foldBroadcastCounters([id], tx);
+      await tx.$executeRaw`
       UPDATE broadcasts SET breaker_base_sent = sent_count, breaker_base_bounced = bounced_count, breaker_base_complained = complained_count
       WHERE id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid`;
-    const row = await tx.broadcast.update({
-      where: { id, organization_id: ctx.organizationId },
-      data: { status: "sending", paused_reason: null, paused_at: null },
-    });
-    if (!row.fanned_out_at) await queueBroadcastStart(tx, { broadcastId: id, organizationId: ctx.organizationId }, new Date());
-    return serializeBroadcast(row);
-  }, BULK_TRANSACTION);
+      const row = await tx.broadcast.update({
+        where: { id, organization_id: ctx.organizationId },
+        data: { status: "sending", paused_reason: null, paused_at: null },
+      });
+      if (!row.fanned_out_at) await queueBroadcastStart(tx, { broadcastId: id, organizationId: ctx.organizationId }, new Date());
+      return serializeBroadcast(row);
+    }, BULK_TRANSACTION),
+  );
 }

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { errorResponse } from "@/lib/api/errors";
+import { db } from "@/lib/db";
+import { pool } from "@/lib/db/pool";
+import { isWriteConflict, retryOnWriteConflict } from "./write-conflict";
+
+/** Two transactions that lock two rows in opposite orders: PostgreSQL ends one with 40P01. */
+async function realDeadlock(): Promise<unknown> {
+  await pool.query("CREATE TABLE IF NOT EXISTS test_deadlock (id int PRIMARY KEY, n int NOT NULL DEFAULT 0)");
+  await pool.query("INSERT INTO test_deadlock (id) VALUES (1), (2) ON CONFLICT DO NOTHING");
+  const [a, b] = [await pool.connect(), await pool.connect()];
+  try {
+    await a.query("BEGIN");
+    await b.query("BEGIN");
+    await a.query("UPDATE test_deadlock SET n = n + 1 WHERE id = 1");
+    await b.query("UPDATE test_deadlock SET n = n + 1 WHERE id = 2");
+    const results = await Promise.allSettled([
+      a.query("UPDATE test_deadlock SET n = n + 1 WHERE id = 2"),
+      b.query("UPDATE test_deadlock SET n = n + 1 WHERE id = 1"),
+    ]);
+    return results.find((r) => r.status === "rejected")?.reason;
+  } finally {
+    await a.query("ROLLBACK");
+    await b.query("ROLLBACK");
+    a.release();
+    b.release();
+  }
+}
+
+describe("a transaction that loses a deadlock", () => {
+  it("is recognised, through pg and through Prisma, and is run again rather than answered with a 500", { timeout: 30_000 }, async () => {
+    const viaPg = await realDeadlock();
+    expect((viaPg as { code?: string }).code).toBe("40P01");
+    expect(isWriteConflict(viaPg)).toBe(true);
+
+    // The same through Prisma: a raw deadlock inside an interactive transaction.
+    let calls = 0;
+    const result = await retryOnWriteConflict(async () => {
+      calls++;
+      if (calls === 1) throw await realDeadlock();
+      return db.$transaction(async (tx) => tx.$queryRaw<{ n: number }[]>`SELECT 1::int AS n`);
+    });
+    expect(calls).toBe(2);
+    expect(result).toEqual([{ n: 1 }]);
+
+    // Still losing after the retries: 503 with Retry-After, the request was sound.
+    const response = errorResponse(viaPg);
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect(isWriteConflict(new Error("something else"))).toBe(false);
+  });
+});
