@@ -235,7 +235,9 @@ function build({ extraHeaders, dkim, returnPath, ...draft }: Draft): Outgoing {
 
 /** Loads what the claimed emails need and renders each; the ones that must not go out are withdrawn. */
 export async function prepareBatch(ids: string[]): Promise<{ outgoing: Outgoing[]; withdrawn: Withdrawn[]; broken: { email: Email; error: unknown }[] }> {
-  const emails = await engineDb().email.findMany({ where: { id: { in: ids }, status: "sending" } });
+  // By id alone, then the claims still held: with `status` in the query the planner may read every
+  // claimed email through the sending-queue index instead (leases.ts, stillSending).
+  const emails = (await engineDb().email.findMany({ where: { id: { in: ids } } })).filter((email) => email.status === "sending");
   const data = await loadBatchData(emails);
   const drafts: Draft[] = [];
   const withdrawn: Withdrawn[] = [];

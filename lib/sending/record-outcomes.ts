@@ -3,7 +3,7 @@ import { emailEventData, type EmailForEvent } from "@/lib/webhooks/email-event-d
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import type { DeliveryResult } from "./deliver";
 import { engineDb } from "./engine-db";
-import { RETURNED_STATUS } from "./leases";
+import { RETURNED_STATUS, stillSending } from "./leases";
 import { recordSent } from "./record-sent";
 import type { Withdrawn } from "./prepare-batch";
 
@@ -18,6 +18,8 @@ export type Outcomes = {
   /** Emails given back unsent (their broadcast paused or cancelled, the worker stopping): not an attempt. */
   returned?: { id: string; inbox_id: string | null }[];
 };
+
+const sending = Prisma.raw(stillSending("e"));
 
 type Returned = EmailForEvent & { organization_id: string };
 
@@ -52,7 +54,7 @@ async function recordBounced(
          bounce_type = 'hard', bounce_status = v.enhanced, bounce_diagnostic = v.code || ' ' || v.reason,
          subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers,
          locked_until = NULL, next_attempt_at = NULL, updated_at = now()
-       FROM v WHERE e.id = v.id AND e.status = 'sending'
+       FROM v WHERE e.id = v.id AND ${sending}
        RETURNING ${returning}, v.code, v.reason
      ),
      events AS (
@@ -81,7 +83,7 @@ async function recordDeferred(tx: Prisma.TransactionClient, deferred: { id: stri
          status = CASE WHEN v.delay_ms IS NULL THEN 'failed'::"EmailStatus" ELSE 'queued'::"EmailStatus" END,
          next_attempt_at = CASE WHEN v.delay_ms IS NULL THEN NULL ELSE now() + v.delay_ms * interval '1 millisecond' END,
          last_error = v.reason, locked_until = NULL, updated_at = now()
-       FROM v WHERE e.id = v.id AND e.status = 'sending'
+       FROM v WHERE e.id = v.id AND ${sending}
        RETURNING e.id, e.organization_id, e.status, e.attempts, v.reason
      )
      INSERT INTO email_events (organization_id, email_id, type, data)
@@ -93,7 +95,7 @@ async function recordWithdrawn(tx: Prisma.TransactionClient, withdrawn: Withdraw
   const rows = JSON.stringify(withdrawn.map((w) => ({ id: w.email.id, reason: w.reason })));
   await tx.$executeRaw`UPDATE emails e SET status = 'cancelled', last_error = v.reason, locked_until = NULL, updated_at = now()
      FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text)
-     WHERE e.id = v.id AND e.status = 'sending'`;
+     WHERE e.id = v.id AND ${sending}`;
 }
 
 /**
@@ -107,7 +109,7 @@ async function recordReturned(tx: Prisma.TransactionClient, returned: { id: stri
     `WITH updated AS (
        UPDATE emails SET status = ${RETURNED_STATUS}, attempts = GREATEST(attempts - 1, 0), locked_until = NULL, updated_at = now(),
          last_error = CASE WHEN ${RETURNED_STATUS} = 'cancelled' THEN 'The broadcast was cancelled' ELSE last_error END
-       WHERE id = ANY($1::uuid[]) AND status = 'sending'
+       WHERE id = ANY($1::uuid[]) AND ${stillSending("emails")}
        RETURNING inbox_id
      )
      SELECT inbox_id, count(*)::int AS n FROM updated WHERE inbox_id IS NOT NULL GROUP BY inbox_id`,

@@ -1,5 +1,6 @@
 import type { DeliveryResult } from "./deliver";
 import { recordPool } from "./engine-db";
+import { stillSending } from "./leases";
 
 type Sent = Extract<DeliveryResult, { kind: "sent" }>;
 
@@ -21,7 +22,7 @@ const RECORD_SENT = `
     UPDATE emails e SET status = 'sent', sent_at = v.sent_at, provider_message_id = v.provider_message_id,
       subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers,
       last_error = NULL, locked_until = NULL, next_attempt_at = NULL, updated_at = now()
-    FROM v WHERE e.id = v.id AND e.status = 'sending'
+    FROM v WHERE e.id = v.id AND ${stillSending("e")}
     RETURNING e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.thread_id, e.inbox_id, e.from_email,
       e.to_email, e.subject, e.tags, e.created_at, e.sent_at, e.provider_message_id
   ),
@@ -34,7 +35,11 @@ const RECORD_SENT = `
     SELECT broadcast_id, count(*)::int FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id
   ),
   touched_threads AS (
-    UPDATE threads t SET last_message_at = u.sent_at, updated_at = now() FROM updated u WHERE t.id = u.thread_id
+    UPDATE threads t SET last_message_at = u.sent_at, updated_at = now() FROM updated u
+    -- Only a thread the email joined (a sequence's follow-up): a broadcast's or transactional email's
+    -- own thread was written in the same transaction (so at the same now()) and already says when;
+    -- rewriting it cost a non-HOT update of threads per email.
+    WHERE t.id = u.thread_id AND t.created_at < u.created_at
   ),
   recovered AS (
     UPDATE inboxes i SET last_error = NULL

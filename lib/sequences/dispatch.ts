@@ -67,7 +67,7 @@ async function dispatchStep(tx: Prisma.TransactionClient, b: SequencedBroadcast,
       SELECT p.id AS parent_id, p.contact_id, p.to_email, p.from_email, p.from_name, p.reply_to, p.inbox_id, p.tags,
         p.thread_id AS parent_thread_id, p.message_id AS parent_message_id, p."references" AS parent_references,
         CASE WHEN p.subject ~* '^re:' THEN p.subject ELSE 'Re: ' || p.subject END AS reply_subject,
-        gen_random_uuid() AS email_id, gen_random_uuid() AS fresh_thread_id,
+        uuid_v7() AS email_id, uuid_v7() AS fresh_thread_id,
         ${exitReasonSql(scope)} AS exit_reason
       FROM due p JOIN contacts c ON c.id = p.contact_id
     ),
