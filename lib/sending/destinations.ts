@@ -85,6 +85,8 @@ export type DestinationsOptions = {
   onResult: (result: DeliveryResult) => void;
   /** Called whenever a destination's queue has room again, or a delivery ends. */
   onRoom: () => void;
+  /** Deliveries handed to the relay at once (MAX_CONNECTIONS unless set: the relay may queue more in its thread). */
+  relayInFlight?: number;
 };
 
 /**
@@ -117,6 +119,10 @@ export class Destinations {
     }
     d.serverKey = serverKey;
     return d;
+  }
+
+  private inFlight(d: Destination) {
+    return d.key === RELAY ? (this.options.relayInFlight ?? MAX_CONNECTIONS) : MAX_CONNECTIONS;
   }
 
   private serverLoad(serverKey: string) {
@@ -217,7 +223,7 @@ export class Destinations {
       started = false;
       for (let n = 0; n < all.length && this.options.mayHand(); n++) {
         const d = all[(this.turn + n) % all.length];
-        if (d.waiting.length === 0 || d.active >= MAX_CONNECTIONS) continue;
+        if (d.waiting.length === 0 || d.active >= this.inFlight(d)) continue;
         if ((this.serverActive.get(d.serverKey) ?? 0) >= SERVER_CONNECTIONS) continue;
         this.start(d, d.waiting.shift()!);
         started = true;

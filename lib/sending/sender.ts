@@ -9,6 +9,7 @@ import { engineDb } from "./engine-db";
 import { startLeaseKeeper } from "./leases";
 import { prepareBatch, type Outgoing } from "./prepare-batch";
 import { Recorder } from "./recorder";
+import { RelayInThread } from "./relay-in-thread";
 import { listenForStops } from "./stop-signals";
 import { Transports } from "./transports";
 import { errorField, log } from "@/lib/log";
@@ -34,6 +35,8 @@ export type SenderOptions = {
   policy?: OutboundPolicy;
   /** Connection and greeting timeouts of inboxes' SMTP servers (30 s). */
   smtpConnectTimeoutMs?: number;
+  /** Whether the relay's SMTP conversations run in a thread of their own (relay-in-thread.ts); true unless set. */
+  relayInThread?: boolean;
 };
 
 export type Sender = {
@@ -63,6 +66,12 @@ const STOP_MEMORY_MS = 3000;
 /** How soon after a write the touched broadcasts' counters are folded and their completion checked. */
 const COMPLETION_DELAY_MS = 200;
 const NO_ROOM = Symbol("no room");
+/**
+ * Emails handed to the relay's thread at once: enough to keep its connections busy while this
+ * thread spends a few tens of milliseconds preparing or recording a batch; few enough that a pause
+ * or a cancel takes back all but these (they are in the middle of their SMTP conversation).
+ */
+const RELAY_IN_FLIGHT = 50;
 
 export function createSender(options: SenderOptions = {}): Sender {
   const batchSize = options.batchSize ?? 100;
@@ -71,9 +80,11 @@ export function createSender(options: SenderOptions = {}): Sender {
   const organizationId = options.organizationId;
   const maxUnrecorded = options.maxUnrecorded ?? 40;
   const maxHeld = options.maxHeld ?? 2000;
+  const relayInThread = options.relayInThread ?? true;
   const transports = new Transports("relayUrl" in options ? options.relayUrl : env.smtpRelayUrl, {
     policy: options.policy,
     connectTimeoutMs: options.smtpConnectTimeoutMs,
+    relay: relayInThread ? (url) => new RelayInThread(url) : undefined,
   });
 
   /** Every email this worker holds (claimed, not yet recorded), with when it was claimed. */
@@ -150,6 +161,7 @@ export function createSender(options: SenderOptions = {}): Sender {
 
   const destinations = new Destinations({
     transports,
+    relayInFlight: relayInThread ? RELAY_IN_FLIGHT : undefined,
     mayHand: () => recorder.unrecordedSent < maxUnrecorded,
     onResult: (result) => recorder.add({ kind: "result", result }),
     onRoom: wakeRoomWaiters,

@@ -4,6 +4,28 @@ import { parseConnectionUrl } from "nodemailer/lib/shared";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
+import type { MessageWithDsn } from "@/lib/feedback/outgoing";
+
+/** What the engine needs of a transport: nodemailer's own, or the relay in its thread (relay-in-thread.ts). */
+export type SentInfo = { response?: string; messageId?: string };
+export type MailSender = { sendMail: (message: MessageWithDsn) => Promise<SentInfo>; close: () => void };
+
+/** The fields of a nodemailer error that classifyFailure (deliver.ts) reads, as they cross to another thread. */
+export type SmtpErrorFields = { message: string; code?: string; command?: string; response?: string; responseCode?: number };
+export type RelayJob = { id: number; message: Omit<MessageWithDsn, "raw">; raw: Uint8Array };
+export type RelayReply = { id: number; response?: string; messageId?: string; error?: SmtpErrorFields };
+
+export function smtpErrorFields(error: unknown): SmtpErrorFields {
+  const e = (error ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  return {
+    message: error instanceof Error ? error.message : String(error),
+    code: text(e.code),
+    command: text(e.command),
+    response: text(e.response),
+    responseCode: typeof e.responseCode === "number" ? e.responseCode : undefined,
+  };
+}
 
 export type InboxSmtp = {
   id: string;
@@ -50,6 +72,8 @@ export type TransportOptions = {
   policy?: OutboundPolicy;
   /** Connection and greeting timeouts of inboxes' servers (30 s). */
   connectTimeoutMs?: number;
+  /** How the relay is driven; by default a nodemailer pool on this thread. */
+  relay?: (relayUrl: string) => MailSender;
 };
 
 const pooled = {
@@ -61,6 +85,11 @@ const pooled = {
   socketTimeout: 60_000,
   getSocket: promptSocket,
 } satisfies SMTPPool.Options;
+
+/** The operator's relay: its URL's settings with the pool's (the relay is the operator's, not checked by the outbound policy). */
+export function relayTransportOptions(relayUrl: string) {
+  return { ...parseConnectionUrl(relayUrl), ...pooled };
+}
 
 /** The transport options of an inbox's SMTP server, whatever sends through it (the worker, a confirmation). */
 export function inboxTransportOptions(inbox: InboxSmtp, options: TransportOptions = {}) {
@@ -83,6 +112,7 @@ export function inboxTransportOptions(inbox: InboxSmtp, options: TransportOption
  */
 export class Transports {
   private readonly byKey = new Map<string, Transporter>();
+  private relaySender: MailSender | null = null;
 
   constructor(
     private readonly relayUrl: string | undefined,
@@ -106,18 +136,16 @@ export class Transports {
     return transport;
   }
 
-  relay(): Transporter {
+  relay(): MailSender {
     if (!this.relayUrl) throw Object.assign(new Error("No SMTP relay is configured (SMTP_RELAY_URL or SMTP_URL)"), { code: "ENORELAY" });
-    let transport = this.byKey.get("relay");
-    if (!transport) {
-      transport = nodemailer.createTransport({ ...parseConnectionUrl(this.relayUrl), ...pooled });
-      this.byKey.set("relay", transport);
-    }
-    return transport;
+    this.relaySender ??= this.options.relay?.(this.relayUrl) ?? nodemailer.createTransport(relayTransportOptions(this.relayUrl));
+    return this.relaySender;
   }
 
   close(): void {
     for (const transport of this.byKey.values()) transport.close();
     this.byKey.clear();
+    this.relaySender?.close();
+    this.relaySender = null;
   }
 }
