@@ -36,7 +36,12 @@ export class HttpClient {
         res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), ms: performance.now() - started }));
         res.on("error", reject);
       });
-      req.on("error", reject);
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the server closed for idleness just before this request reused it
+        // (Node's documented race, `reusedSocket`): the request never reached the server; send it again.
+        if (req.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE")) this.request(method, path, options).then(resolve, reject);
+        else reject(error);
+      });
       req.end(options.body);
     });
   }

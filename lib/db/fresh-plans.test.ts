@@ -64,4 +64,13 @@ describe("the audience's plan on freshly loaded tables", () => {
     // A table never analyzed is always worth it once the write is not small.
     expect(await keepStatisticsCurrent(["emails"], 1_000, db)).toEqual(["emails"]);
   });
+
+  it("vacuums as well after an import, so that autovacuum's pass over the new rows does not come during the send", async () => {
+    const { db } = database;
+    const vacuumed = async () =>
+      (await db.$queryRaw<{ at: Date | null }[]>`SELECT last_vacuum AS at FROM pg_stat_user_tables WHERE relname = 'segment_contacts'`)[0].at;
+    expect(await vacuumed()).toBeNull();
+    expect(await keepStatisticsCurrent(["segment_contacts"], AUDIENCE, db, { vacuum: true })).toEqual(["segment_contacts"]);
+    expect(await vacuumed()).not.toBeNull();
+  });
 });

@@ -18,14 +18,24 @@ const STALE_FRACTION = 0.1;
  * than a tenth of a table (or lands in one never analyzed) runs ANALYZE on it, which samples a
  * bounded number of rows (about 50 ms at 20 000 rows, well under a second at a million). Called
  * after the write committed; a failure is logged, never the caller's error.
+ *
+ * `vacuum` (an import) runs VACUUM (ANALYZE) instead: after a million new contacts autovacuum's
+ * own pass over them (it visits every page, setting hint bits and the visibility map) started
+ * while the list was being sent at once and took a core from it; in the import, which the
+ * marketer waits for anyway, it leaves nothing for later.
  */
-export async function keepStatisticsCurrent(tables: AnalyzedTable[], rowsWritten: number, db: Db = defaultDb): Promise<AnalyzedTable[]> {
+export async function keepStatisticsCurrent(
+  tables: AnalyzedTable[],
+  rowsWritten: number,
+  db: Db = defaultDb,
+  { vacuum = false }: { vacuum?: boolean } = {},
+): Promise<AnalyzedTable[]> {
   if (rowsWritten < SMALL_WRITE || tables.length === 0) return [];
   try {
     const sizes = await db.$queryRaw<{ table: AnalyzedTable; estimate: number }[]>`
       SELECT t AS table, c.reltuples::float8 AS estimate FROM unnest(${tables}::text[]) AS t JOIN pg_class c ON c.oid = to_regclass(t)`;
     const stale = sizes.filter((size) => size.estimate < 0 || rowsWritten > STALE_FRACTION * size.estimate).map((size) => size.table);
-    if (stale.length > 0) await db.$executeRawUnsafe(`ANALYZE ${stale.join(", ")}`);
+    if (stale.length > 0) await db.$executeRawUnsafe(`${vacuum ? "VACUUM (ANALYZE)" : "ANALYZE"} ${stale.join(", ")}`);
     return stale;
   } catch (error) {
     log.warn({ err: errorField(error), tables }, "statistics: ANALYZE after a large write failed; autovacuum will catch up");

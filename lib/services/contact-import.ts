@@ -219,7 +219,7 @@ export async function importContacts(ctx: OrgContext, input: Omit<ImportContacts
     await emitImportedContactEvents(client, ctx.organizationId);
     await client.query("COMMIT");
     // A list imported to be sent at once must not be planned as the tables were before it.
-    await keepStatisticsCurrent(input.segment_id ? ["contacts", "segment_contacts"] : ["contacts"], created + updated);
+    await keepStatisticsCurrent(input.segment_id ? ["contacts", "segment_contacts"] : ["contacts"], created + updated, undefined, { vacuum: true });
     return { created, updated, skipped: errorsTotal + staged - updated - created, errors, errors_total: errorsTotal };
   } catch (error) {
     failed = true;
