@@ -1,6 +1,5 @@
 import { Worker } from "node:worker_threads";
 import type { MessageWithDsn } from "@/lib/feedback/outgoing";
-import { batchedPost } from "./batched-post";
 import type { MailSender, RelayJob, RelayReply, SentInfo } from "./transports";
 
 /**
@@ -12,33 +11,27 @@ import type { MailSender, RelayJob, RelayReply, SentInfo } from "./transports";
  */
 export class RelayInThread implements MailSender {
   private thread: Worker | null = null;
-  private post: ((job: RelayJob, transfer: ArrayBuffer) => void) | null = null;
   private readonly pending = new Map<number, { resolve: (info: SentInfo) => void; reject: (error: Error) => void }>();
   private lastId = 0;
 
   constructor(private readonly relayUrl: string) {}
 
-  private started(): (job: RelayJob, transfer: ArrayBuffer) => void {
-    if (this.thread && this.post) return this.post;
+  private started(): Worker {
+    if (this.thread) return this.thread;
     // tsx compiles the thread's TypeScript (the worker runs under it; vitest needs it named); a
     // profiled worker (BENCH_PROFILE) profiles the thread too.
     const execArgv = ["--import", "tsx", ...process.execArgv.filter((arg) => arg.startsWith("--cpu-prof"))];
     const thread = new Worker(new URL("./relay-thread.ts", import.meta.url), { workerData: { relayUrl: this.relayUrl }, execArgv });
     thread.unref();
-    thread.on("message", (replies: RelayReply[]) => {
-      for (const reply of replies) {
-        const waiter = this.pending.get(reply.id);
-        if (!waiter) continue;
-        this.pending.delete(reply.id);
-        if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), reply.error));
-        else waiter.resolve({ response: reply.response, messageId: reply.messageId });
-      }
+    thread.on("message", (reply: RelayReply) => {
+      const waiter = this.pending.get(reply.id);
+      if (!waiter) return;
+      this.pending.delete(reply.id);
+      if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), reply.error));
+      else waiter.resolve({ response: reply.response, messageId: reply.messageId });
     });
     const stopped = (why: string) => {
-      if (this.thread === thread) {
-        this.thread = null;
-        this.post = null;
-      }
+      if (this.thread === thread) this.thread = null;
       // What was in flight is not known to have gone out: retried like a lost connection.
       for (const [id, waiter] of this.pending) {
         this.pending.delete(id);
@@ -48,8 +41,7 @@ export class RelayInThread implements MailSender {
     thread.on("error", (error) => stopped(error.message));
     thread.on("exit", (code) => stopped(`exit code ${code}`));
     this.thread = thread;
-    this.post = batchedPost<RelayJob>(thread);
-    return this.post;
+    return thread;
   }
 
   sendMail(message: MessageWithDsn): Promise<SentInfo> {
@@ -60,15 +52,12 @@ export class RelayInThread implements MailSender {
     const id = ++this.lastId;
     return new Promise<SentInfo>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.started()({ id, message: rest, raw: bytes }, bytes.buffer);
+      this.started().postMessage({ id, message: rest, raw: bytes } satisfies RelayJob, [bytes.buffer]);
     });
   }
 
   close(): void {
-    // After the jobs already queued for this turn (setImmediate runs in order).
-    const thread = this.thread;
-    if (thread) setImmediate(() => thread.postMessage("close"));
+    this.thread?.postMessage("close");
     this.thread = null;
-    this.post = null;
   }
 }

@@ -4,25 +4,22 @@
 import { parentPort, workerData } from "node:worker_threads";
 import nodemailer from "nodemailer";
 import type { MessageWithDsn } from "@/lib/feedback/outgoing";
-import { batchedPost } from "./batched-post";
 import { relayTransportOptions, smtpErrorFields, type RelayJob, type RelayReply } from "./transports";
 
 const port = parentPort!;
 const transport = nodemailer.createTransport(relayTransportOptions((workerData as { relayUrl: string }).relayUrl));
-const reply = batchedPost<RelayReply>(port);
 
-port.on("message", (jobs: RelayJob[] | "close") => {
-  if (jobs === "close") {
+port.on("message", (job: RelayJob | "close") => {
+  if (job === "close") {
     transport.close();
     port.close();
     return;
   }
-  for (const job of jobs) {
-    // A clone arrives as a plain Uint8Array; nodemailer wants a Buffer (a view, not a copy).
-    const message: MessageWithDsn = { ...job.message, raw: Buffer.from(job.raw.buffer, job.raw.byteOffset, job.raw.byteLength) };
-    transport.sendMail(message).then(
-      (info: { response?: string; messageId?: string }) => reply({ id: job.id, response: info.response, messageId: info.messageId }),
-      (error: unknown) => reply({ id: job.id, error: smtpErrorFields(error) }),
-    );
-  }
+  // A clone arrives as a plain Uint8Array; nodemailer wants a Buffer (a view, not a copy).
+  const message: MessageWithDsn = { ...job.message, raw: Buffer.from(job.raw.buffer, job.raw.byteOffset, job.raw.byteLength) };
+  transport.sendMail(message).then(
+    (info: { response?: string; messageId?: string }) =>
+      port.postMessage({ id: job.id, response: info.response, messageId: info.messageId } satisfies RelayReply),
+    (error: unknown) => port.postMessage({ id: job.id, error: smtpErrorFields(error) } satisfies RelayReply),
+  );
 });
