@@ -2,12 +2,11 @@
 // worker's main thread claims, prepares and records in batches; here nothing waits behind that
 // work, so a reply of the relay is answered at once instead of after the batch in progress.
 import { parentPort, workerData } from "node:worker_threads";
-import nodemailer from "nodemailer";
-import type { MessageWithDsn } from "@/lib/feedback/outgoing";
+import { SmtpPool } from "./smtp-pool";
 import { relayTransportOptions, smtpErrorFields, type RelayJob, type RelayReply } from "./transports";
 
 const port = parentPort!;
-const transport = nodemailer.createTransport(relayTransportOptions((workerData as { relayUrl: string }).relayUrl));
+const transport = new SmtpPool(relayTransportOptions((workerData as { relayUrl: string }).relayUrl));
 
 port.on("message", (job: RelayJob | "close") => {
   if (job === "close") {
@@ -16,10 +15,9 @@ port.on("message", (job: RelayJob | "close") => {
     return;
   }
   // A clone arrives as a plain Uint8Array; nodemailer wants a Buffer (a view, not a copy).
-  const message: MessageWithDsn = { ...job.message, raw: Buffer.from(job.raw.buffer, job.raw.byteOffset, job.raw.byteLength) };
+  const message = { ...job.message, raw: Buffer.from(job.raw.buffer, job.raw.byteOffset, job.raw.byteLength) };
   transport.sendMail(message).then(
-    (info: { response?: string; messageId?: string }) =>
-      port.postMessage({ id: job.id, response: info.response, messageId: info.messageId } satisfies RelayReply),
+    (info) => port.postMessage({ id: job.id, response: info.response, messageId: info.messageId } satisfies RelayReply),
     (error: unknown) => port.postMessage({ id: job.id, error: smtpErrorFields(error) } satisfies RelayReply),
   );
 });
