@@ -124,7 +124,7 @@ describe("npm start: the launcher supervises the web server and the worker (prod
     expect(code).toBe(0);
     expect(alive(second.web!)).toBe(false);
     expect(alive(second.worker!)).toBe(false);
-    expect(output.indexOf("[worker] stopped")).toBeGreaterThan(-1);
+    expect(output, "the worker drained and said so").toContain("[worker] stopped");
     expect(output.indexOf("[worker] stopped")).toBeLessThan(output.indexOf("[launch] stopped"));
   });
 });

@@ -11,6 +11,7 @@ const RECIPIENTS = 100_000;
 describe("a 100 000-recipient fan-out beside sending, no fault at all", () => {
   let sink: SmtpSink;
   let worker: WorkerProcess;
+  let broadcastId: string | undefined;
 
   beforeAll(async () => {
     sink = await startSmtpSink({ parse: false });
@@ -18,11 +19,19 @@ describe("a 100 000-recipient fan-out beside sending, no fault at all", () => {
   afterAll(async () => {
     if (worker?.child.exitCode === null) worker.child.kill("SIGKILL");
     await sink.close();
+    // The ~85 000 emails left unsent would otherwise keep the next files' workers (which serve
+    // every organization) busy failing against this closed sink.
+    if (broadcastId) {
+      await db.broadcast.update({ where: { id: broadcastId }, data: { status: "cancelled" } });
+      await db.email.updateMany({ where: { broadcast_id: broadcastId, status: { in: ["queued", "scheduled"] } }, data: { status: "cancelled" } });
+    }
   });
 
   it("sends nothing twice while the fan-out writes its chunks and outcomes are recorded beside it", async () => {
     // Default lease (10 s): a recording held up for longer than that would let the lease run out and repeat emails.
-    const { broadcastId, recipients } = await seedBulkBroadcast(db, url(), sink, { recipients: RECIPIENTS, inboxes: 2, prefix: "long" });
+    const seeded = await seedBulkBroadcast(db, url(), sink, { recipients: RECIPIENTS, inboxes: 2, prefix: "long" });
+    const { recipients } = seeded;
+    broadcastId = seeded.broadcastId;
     const started = Date.now();
     worker = startWorkerProcess(url());
     const fannedOut = async () => (await db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } })).fanned_out_at !== null;

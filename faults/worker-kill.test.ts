@@ -25,14 +25,9 @@ describe("a worker SIGKILLed at random points, beside another that keeps running
     await database.drop();
   });
 
-  /** Emails in `sending` right now, with their lease: what a killed worker may have held. */
+  /** Emails claimed right now, with their lease: what a killed worker may have held. */
   const inFlight = async () =>
-    new Map(
-      (await database.db.email.findMany({ where: { status: "sending" }, select: { id: true, locked_until: true } })).map((e) => [
-        e.id,
-        e.locked_until?.getTime(),
-      ]),
-    );
+    new Map((await database.db.emailClaim.findMany({ select: { email_id: true, locked_until: true } })).map((c) => [c.email_id, c.locked_until.getTime()]));
 
   /** Until every email that was in flight at the kill has moved on (recorded, or taken over by another worker). */
   async function takeover(snapshot: Map<string, number | undefined>, since: number): Promise<number> {

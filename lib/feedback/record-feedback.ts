@@ -167,6 +167,8 @@ async function leaveSequences(tx: Prisma.TransactionClient, rows: Row[], reason:
       UPDATE emails q SET status = 'cancelled', last_error = ${SEQUENCE_EXIT_PREFIX + reason}, next_attempt_at = NULL, updated_at = now()
       FROM p WHERE q.organization_id = p.organization_id AND q.to_email = p.to_email
         AND q.sequence_position > 0 AND q.status = 'queued' AND q.direction = 'outbound'
+        -- One a worker holds now is in its SMTP conversation: its outcome decides (leases.ts).
+        AND NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = q.id)
       RETURNING q.organization_id, q.broadcast_id
     )
     UPDATE broadcasts b SET total_recipients = GREATEST(b.total_recipients - c.n, 0), updated_at = now()

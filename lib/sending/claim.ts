@@ -37,24 +37,32 @@ export type Claimed = { id: string; organization_id: string; inbox_id: string | 
 
 const unlimited: ClaimRoom = { inbox: () => Infinity, relay: () => Infinity, order: (ids) => ids, full: () => [] };
 
-// Due: queued, its time come, and — for a broadcast's email — the broadcast still sending (a
-// paused broadcast's emails wait as `scheduled`, a cancelled one's are cancelled). Batches take due
-// rows in index order, not sorted: sorting every queued row for each batch would make a large
-// broadcast quadratic.
+// Due: queued and not claimed by a worker, its time come, and — for a broadcast's email — the
+// broadcast still sending (a paused broadcast's emails wait as `scheduled`, a cancelled one's are
+// cancelled). Batches take due rows in index order, not sorted: sorting every queued row for each
+// batch would make a large broadcast quadratic.
 const due = Prisma.sql`e.status = 'queued' AND e.direction = 'outbound'
   AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= now())
-  AND (e.broadcast_id IS NULL OR b.status = 'sending')`;
+  AND (e.broadcast_id IS NULL OR b.status = 'sending')
+  AND NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = e.id)`;
 
 const scoped = (alias: "e" | "i", organizationId: string | undefined) =>
   organizationId ? Prisma.sql`AND ${Prisma.raw(alias)}.organization_id = ${organizationId}::uuid` : Prisma.empty;
 
 const leaseUntil = (leaseMs: number) => Prisma.sql`now() + ${leaseMs}::int * interval '1 millisecond'`;
 
-async function markSending(tx: Prisma.TransactionClient, ids: string[], leaseMs: number): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.$executeRaw`
-    UPDATE emails SET status = 'sending', locked_until = ${leaseUntil(leaseMs)}, attempts = attempts + 1, updated_at = now()
-    WHERE id = ANY(${ids}::uuid[])`;
+/**
+ * Claims the emails for this worker under a lease: a row each in `email_claims` (leases.ts), the
+ * emails themselves untouched. Answers the ids claimed: an email another worker claimed meanwhile
+ * (read as unclaimed by both) is left to it, the unique key deciding.
+ */
+async function insertClaims(tx: Prisma.TransactionClient, ids: string[], leaseMs: number): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx.$queryRaw<{ email_id: string }[]>`
+    INSERT INTO email_claims (email_id, locked_until) SELECT id, ${leaseUntil(leaseMs)} FROM unnest(${ids}::uuid[]) AS id
+    ON CONFLICT (email_id) DO NOTHING
+    RETURNING email_id`;
+  return new Set(rows.map((row) => row.email_id));
 }
 
 /**
@@ -111,18 +119,18 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
   let used = inbox.used_today;
   const instantRoom = Math.min(budget, inbox.daily_limit - used);
   if (instantRoom > 0) {
+    // The inbox's row lock (claimDueEmails) keeps any other worker from claiming its emails now.
     const rows = await tx.$queryRaw<{ id: string }[]>`
       SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
       WHERE e.inbox_id = ${inbox.id}::uuid AND ${due} AND (e.broadcast_id IS NULL OR b.sending_speed = 'instant')
-      LIMIT ${instantRoom}
-      FOR UPDATE OF e SKIP LOCKED`;
-    await markSending(
+      LIMIT ${instantRoom}`;
+    const won = await insertClaims(
       tx,
       rows.map((r) => r.id),
       options.leaseMs,
     );
-    for (const row of rows) claimed.push({ id: row.id, organization_id: inbox.organization_id, inbox_id: inbox.id });
-    used += rows.length;
+    for (const id of won) claimed.push({ id, organization_id: inbox.organization_id, inbox_id: inbox.id });
+    used += won.size;
   }
 
   let gapMs: number | null = null;
@@ -132,12 +140,10 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
       SELECT e.id, b.sending_speed::text AS sending_speed FROM emails e JOIN broadcasts b ON b.id = e.broadcast_id
       WHERE e.inbox_id = ${inbox.id}::uuid AND ${due} AND b.sending_speed IS DISTINCT FROM 'instant'
       ORDER BY COALESCE(e.next_attempt_at, e.created_at), e.sequence_position
-      LIMIT 1
-      FOR UPDATE OF e SKIP LOCKED`;
+      LIMIT 1`;
     if (next) {
       const speed = resolveSpeed(next.sending_speed, inbox);
-      if (used < dailyCap(speed, inbox)) {
-        await markSending(tx, [next.id], options.leaseMs);
+      if (used < dailyCap(speed, inbox) && (await insertClaims(tx, [next.id], options.leaseMs)).size === 1) {
         claimed.push({ id: next.id, organization_id: inbox.organization_id, inbox_id: inbox.id });
         used += 1;
         gapMs = pacingGapMs(speed, options.paceScale);
@@ -159,7 +165,7 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
 }
 
 /**
- * Takes up to `batchSize` due emails for this worker: status `sending`, leased, attempt counted.
+ * Takes up to `batchSize` due emails for this worker: each claimed under a lease (insertClaims).
  *
  * Per inbox whose from address is proven (an unverified one's emails wait), under its row lock (so
  * two workers never both spend one inbox's pacing slot or daily allowance): due `instant` emails (transactional ones included) up to the daily limit, and — when
@@ -231,10 +237,13 @@ async function claimRelayIn(tx: Prisma.TransactionClient, options: ClaimOptions,
             SELECT 1 FROM domains d WHERE d.organization_id = e.organization_id AND d.status = 'verified'
               AND d.name = lower(split_part(e.from_email, '@', 2))))
         LIMIT w.share
-        FOR UPDATE OF e SKIP LOCKED
       ) p
+    ),
+    won AS (
+      -- Two workers may read the same unclaimed emails; the claim's unique key gives each to one.
+      INSERT INTO email_claims (email_id, locked_until) SELECT id, ${leaseUntil(options.leaseMs)} FROM picked
+      ON CONFLICT (email_id) DO NOTHING
+      RETURNING email_id
     )
-    UPDATE emails e SET status = 'sending', locked_until = ${leaseUntil(options.leaseMs)}, attempts = e.attempts + 1, updated_at = now()
-    FROM picked WHERE e.id = picked.id
-    RETURNING e.id, e.organization_id, e.inbox_id`;
+    SELECT e.id, e.organization_id, e.inbox_id FROM won JOIN emails e ON e.id = won.email_id`;
 }

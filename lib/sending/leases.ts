@@ -1,13 +1,14 @@
 import { leasePool } from "./engine-db";
 
 /**
- * "Still a claim": the email is `sending`, tested so that no index can serve the test. The
- * statements that use it name their emails by id; the planner, which saw almost no `sending` rows
- * when it last sampled the table, otherwise read every claimed email through the sending-queue
- * index and hash-joined them to the batch (8 ms per recorded batch with a thousand held, most of
- * what recording cost), instead of looking up the batch's rows by primary key.
+ * A worker's claim on an email is a row of `email_claims` (schema.prisma, model EmailClaim): the
+ * email itself stays `queued`. Its outcome is written only while the claim exists, and the
+ * statement that writes it deletes the claim, so a late duplicate never counts twice.
  */
-export const stillSending = (alias: string) => `${alias}.status::text = 'sending'`;
+export const stillClaimed = (alias: string) => `EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = ${alias}.id)`;
+
+/** The claims of the emails a statement's CTE `updated` wrote (its rows' `id`), ended with them. */
+export const RELEASE_UPDATED = `DELETE FROM email_claims claim USING updated WHERE claim.email_id = updated.id`;
 
 /**
  * What happens to an email taken back from a worker (its lease ran out, or the worker returns it
@@ -18,21 +19,38 @@ export const RETURNED_STATUS = `CASE (SELECT b.status FROM broadcasts b WHERE b.
     WHEN 'cancelled' THEN 'cancelled'::"EmailStatus" WHEN 'paused' THEN 'scheduled'::"EmailStatus" ELSE 'queued'::"EmailStatus" END`;
 
 /**
- * Crash recovery: emails whose worker's lease ran out (it died mid-send) are due again. Their
- * Message-ID is the row's, so a resend of one that did go out carries the same one.
+ * Crash recovery: claims whose worker's lease ran out (it died mid-send) end, and their emails are
+ * due again (or held, or cancelled, as their broadcast now says). Their Message-ID is the row's, so
+ * a resend of one that did go out carries the same one.
+ *
+ * It never waits for a lock: a claim or an email locked now is being recorded (the recorder locks
+ * the email, then deletes its claim), and it is left to that; waiting for it while holding the
+ * claim deadlocked with the recorder and stalled this worker's own heartbeat for the detection's
+ * second. A claim whose email is gone simply ends.
  */
 export async function releaseExpiredLeases(organizationId?: string): Promise<number> {
-  const scope = organizationId ? "AND e.organization_id = $1::uuid" : "";
-  const { rowCount } = await leasePool().query(
-    `UPDATE emails SET locked_until = NULL, updated_at = now(), status = ${RETURNED_STATUS}
-     WHERE id IN (
-       SELECT e.id FROM emails e
-       WHERE e.status = 'sending' AND e.locked_until < now() ${scope}
-       LIMIT 5000
-       FOR UPDATE SKIP LOCKED)`,
+  const scope = organizationId ? "AND EXISTS (SELECT 1 FROM emails e WHERE e.id = c.email_id AND e.organization_id = $1::uuid)" : "";
+  const { rows } = await leasePool().query<{ n: number }>(
+    `WITH expired AS MATERIALIZED (
+       SELECT c.email_id FROM email_claims c WHERE c.locked_until < now() ${scope} LIMIT 5000 FOR UPDATE OF c SKIP LOCKED
+     ),
+     free AS MATERIALIZED (
+       SELECT e.id FROM emails e WHERE e.id IN (SELECT email_id FROM expired) FOR NO KEY UPDATE OF e SKIP LOCKED
+     ),
+     ended AS (
+       DELETE FROM email_claims c USING expired x
+       WHERE c.email_id = x.email_id
+         AND (x.email_id IN (SELECT id FROM free) OR NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = x.email_id))
+       RETURNING c.email_id
+     ),
+     returned AS (
+       UPDATE emails SET status = ${RETURNED_STATUS}, updated_at = now()
+       FROM ended WHERE emails.id = ended.email_id AND emails.status IN ('queued', 'scheduled') AND emails.status <> ${RETURNED_STATUS}
+     )
+     SELECT count(*)::int AS n FROM ended`,
     organizationId ? [organizationId] : [],
   );
-  return rowCount ?? 0;
+  return rows[0]?.n ?? 0;
 }
 
 /** Keeps this worker's claim on emails it still holds. */
@@ -41,12 +59,12 @@ async function extendLeases(ids: string[], leaseMs: number): Promise<void> {
     await leasePool().query("SELECT 1");
     return;
   }
-  // SKIP LOCKED: a row locked now is being recorded (its status is leaving `sending`) or paused; the
-  // renewal never waits for it, so it cannot deadlock with the recorder's batch locking the same
-  // rows in another order (seen under load), and the next heartbeat renews whatever is still held.
+  // SKIP LOCKED: a claim locked now is being recorded (and deleted with it); the renewal never
+  // waits for it, so it cannot deadlock with the recorder's batch locking the same rows in another
+  // order (seen under load), and the next heartbeat renews whatever is still held.
   await leasePool().query(
-    `UPDATE emails SET locked_until = now() + $2::int * interval '1 millisecond'
-     WHERE id IN (SELECT e.id FROM emails e WHERE e.id = ANY($1::uuid[]) AND ${stillSending("e")} FOR UPDATE SKIP LOCKED)`,
+    `UPDATE email_claims SET locked_until = now() + $2::int * interval '1 millisecond'
+     WHERE email_id IN (SELECT email_id FROM email_claims WHERE email_id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED)`,
     [ids, leaseMs],
   );
 }

@@ -154,14 +154,20 @@ describe("crash recovery", () => {
     const claimed = await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationId: org.organizationId });
     expect(claimed).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
+    const email = await db.email.findFirstOrThrow({ where: { broadcast_id: kept } });
+    // The claim holds it (still `queued`): no other claim takes it while the lease lasts.
+    expect(await db.emailClaim.findUnique({ where: { email_id: email.id } })).not.toBeNull();
+    expect(email).toMatchObject({ status: "queued", attempts: 0 });
     expect(await releaseExpiredLeases(org.organizationId)).toBe(1);
-    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "queued", locked_until: null, attempts: 1 });
+    expect(await db.emailClaim.findUnique({ where: { email_id: email.id } })).toBeNull();
+    // An attempt counts when it has an outcome: one that died with its worker did not.
+    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "queued", attempts: 0 });
 
     await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationId: org.organizationId });
     await db.broadcast.update({ where: { id: kept }, data: { status: "paused", paused_reason: "manual" } });
     await new Promise((resolve) => setTimeout(resolve, 20));
     await releaseExpiredLeases(org.organizationId);
-    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "scheduled", attempts: 2 });
+    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "scheduled", attempts: 0 });
 
     await db.email.updateMany({ where: { broadcast_id: kept }, data: { status: "queued" } });
     await db.broadcast.update({ where: { id: kept }, data: { status: "sending", paused_reason: null } });
@@ -169,7 +175,32 @@ describe("crash recovery", () => {
     await db.broadcast.update({ where: { id: kept }, data: { status: "cancelled" } });
     await new Promise((resolve) => setTimeout(resolve, 20));
     await releaseExpiredLeases(org.organizationId);
-    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "cancelled", attempts: 3 });
+    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "cancelled", attempts: 0 });
+    expect(await db.emailClaim.count({ where: { email_id: email.id } })).toBe(0);
+  });
+
+  it("leaves an expired claim whose email is being recorded to its recorder, and ends the claim of an email that is gone", async () => {
+    const org = await createTestOrg();
+    const tag = org.organizationId.slice(0, 8);
+    const inbox = await sinkInbox(org.organizationId, sink, { smtp_username: "outcomes", password: "right" });
+    const broadcastId = await broadcastTo(org.organizationId, inbox.id, [`late-${tag}@example.test`]);
+    expect(await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationId: org.organizationId })).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const email = await db.email.findFirstOrThrow({ where: { broadcast_id: broadcastId } });
+
+    // A recorder holds the email's row: the release skips it rather than wait (waiting deadlocked).
+    await db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM emails WHERE id = ${email.id}::uuid FOR NO KEY UPDATE`;
+      expect(await releaseExpiredLeases(org.organizationId)).toBe(0);
+    });
+    expect(await db.emailClaim.count({ where: { email_id: email.id } })).toBe(1);
+
+    // Unscoped, as workers run: a claim left by an email deleted meanwhile ends too.
+    const orphan = crypto.randomUUID();
+    await db.emailClaim.create({ data: { email_id: orphan, locked_until: new Date(Date.now() - 1000) } });
+    await releaseExpiredLeases();
+    expect(await db.emailClaim.count({ where: { email_id: { in: [email.id, orphan] } } })).toBe(0);
+    expect(await db.email.findUniqueOrThrow({ where: { id: email.id } })).toMatchObject({ status: "queued", attempts: 0 });
   });
 });
 

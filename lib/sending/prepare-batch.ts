@@ -233,11 +233,17 @@ function build({ extraHeaders, dkim, returnPath, ...draft }: Draft): Outgoing {
   return { ...draft, message };
 }
 
-/** Loads what the claimed emails need and renders each; the ones that must not go out are withdrawn. */
-export async function prepareBatch(ids: string[]): Promise<{ outgoing: Outgoing[]; withdrawn: Withdrawn[]; broken: { email: Email; error: unknown }[] }> {
-  // By id alone, then the claims still held: with `status` in the query the planner may read every
-  // claimed email through the sending-queue index instead (leases.ts, stillSending).
-  const emails = (await engineDb().email.findMany({ where: { id: { in: ids } } })).filter((email) => email.status === "sending");
+/**
+ * Loads what the claimed emails need and renders each; the ones that must not go out are withdrawn.
+ * `stopped`: claimed, but paused or cancelled (with their broadcast, or out of their sequence)
+ * before they could be read: given back, not sent.
+ */
+export async function prepareBatch(
+  ids: string[],
+): Promise<{ outgoing: Outgoing[]; withdrawn: Withdrawn[]; broken: { email: Email; error: unknown }[]; stopped: Email[] }> {
+  const found = await engineDb().email.findMany({ where: { id: { in: ids } } });
+  const emails = found.filter((email) => email.status === "queued");
+  const stopped = found.filter((email) => email.status !== "queued");
   const data = await loadBatchData(emails);
   const drafts: Draft[] = [];
   const withdrawn: Withdrawn[] = [];
@@ -263,5 +269,5 @@ export async function prepareBatch(ids: string[]): Promise<{ outgoing: Outgoing[
       broken.push({ email: draft.email, error });
     }
   }
-  return { outgoing, withdrawn, broken };
+  return { outgoing, withdrawn, broken, stopped };
 }

@@ -3,7 +3,7 @@ import { emailEventData, type EmailForEvent } from "@/lib/webhooks/email-event-d
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import type { DeliveryResult } from "./deliver";
 import { engineDb } from "./engine-db";
-import { RETURNED_STATUS, stillSending } from "./leases";
+import { RELEASE_UPDATED, RETURNED_STATUS, stillClaimed } from "./leases";
 import { recordSent } from "./record-sent";
 import type { Withdrawn } from "./prepare-batch";
 
@@ -19,7 +19,8 @@ export type Outcomes = {
   returned?: { id: string; inbox_id: string | null }[];
 };
 
-const sending = Prisma.raw(stillSending("e"));
+const claimed = Prisma.raw(stillClaimed("e"));
+const release = Prisma.raw(RELEASE_UPDATED);
 
 type Returned = EmailForEvent & { organization_id: string };
 
@@ -53,10 +54,11 @@ async function recordBounced(
        UPDATE emails e SET status = 'bounced', bounced_at = now(), last_error = v.code || ' ' || v.reason,
          bounce_type = 'hard', bounce_status = v.enhanced, bounce_diagnostic = v.code || ' ' || v.reason,
          subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers,
-         locked_until = NULL, next_attempt_at = NULL, updated_at = now()
-       FROM v WHERE e.id = v.id AND ${sending}
+         next_attempt_at = NULL, attempts = e.attempts + 1, updated_at = now()
+       FROM v WHERE e.id = v.id AND ${claimed}
        RETURNING ${returning}, v.code, v.reason
      ),
+     released AS (${release}),
      events AS (
        INSERT INTO email_events (organization_id, email_id, type, data)
        SELECT organization_id, id, 'bounced', jsonb_build_object('code', code, 'reason', reason) FROM updated
@@ -73,19 +75,23 @@ async function recordBounced(
      SELECT * FROM updated`;
 }
 
-/** Temporary failures go back to the queue after their backoff; the last allowed attempt fails for good. */
-async function recordDeferred(tx: Prisma.TransactionClient, deferred: { id: string; attempts: number; reason: string }[], delays: number[]) {
+/**
+ * Temporary failures go back to the queue after their backoff; the last allowed attempt fails for
+ * good. `attempt` is the number of the attempt that failed (the email's finished attempts + 1).
+ */
+async function recordDeferred(tx: Prisma.TransactionClient, deferred: { id: string; attempt: number; reason: string }[], delays: number[]) {
   if (deferred.length === 0) return;
-  const rows = JSON.stringify(deferred.map((d) => ({ id: d.id, reason: d.reason, delay_ms: d.attempts <= delays.length ? delays[d.attempts - 1] : null })));
+  const rows = JSON.stringify(deferred.map((d) => ({ id: d.id, reason: d.reason, delay_ms: d.attempt <= delays.length ? delays[d.attempt - 1] : null })));
   await tx.$executeRaw`WITH v AS (SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text, delay_ms int)),
      updated AS (
        UPDATE emails e SET
          status = CASE WHEN v.delay_ms IS NULL THEN 'failed'::"EmailStatus" ELSE 'queued'::"EmailStatus" END,
          next_attempt_at = CASE WHEN v.delay_ms IS NULL THEN NULL ELSE now() + v.delay_ms * interval '1 millisecond' END,
-         last_error = v.reason, locked_until = NULL, updated_at = now()
-       FROM v WHERE e.id = v.id AND ${sending}
+         last_error = v.reason, attempts = e.attempts + 1, updated_at = now()
+       FROM v WHERE e.id = v.id AND ${claimed}
        RETURNING e.id, e.organization_id, e.status, e.attempts, v.reason
-     )
+     ),
+     released AS (${release})
      INSERT INTO email_events (organization_id, email_id, type, data)
      SELECT organization_id, id, 'failed', jsonb_build_object('reason', reason, 'attempts', attempts) FROM updated WHERE status = 'failed'`;
 }
@@ -93,24 +99,33 @@ async function recordDeferred(tx: Prisma.TransactionClient, deferred: { id: stri
 async function recordWithdrawn(tx: Prisma.TransactionClient, withdrawn: Withdrawn[]) {
   if (withdrawn.length === 0) return;
   const rows = JSON.stringify(withdrawn.map((w) => ({ id: w.email.id, reason: w.reason })));
-  await tx.$executeRaw`UPDATE emails e SET status = 'cancelled', last_error = v.reason, locked_until = NULL, updated_at = now()
-     FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text)
-     WHERE e.id = v.id AND ${sending}`;
+  await tx.$executeRaw`WITH updated AS (
+       UPDATE emails e SET status = 'cancelled', last_error = v.reason, updated_at = now()
+       FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text)
+       WHERE e.id = v.id AND ${claimed}
+       RETURNING e.id
+     )
+     ${release}`;
 }
 
 /**
- * Emails given back unsent: due again (or held while their broadcast is paused, or cancelled with
- * it), the attempt and the inbox's daily allowance they took at the claim handed back too.
+ * Emails given back unsent: their claims end, and they are due again (or held while their
+ * broadcast is paused, or cancelled with it); the inbox's daily allowance they took at the claim is
+ * handed back too. An attempt counts only once it has an outcome.
  */
 async function recordReturned(tx: Prisma.TransactionClient, returned: { id: string; inbox_id: string | null }[]) {
   if (returned.length === 0) return;
   const ids = returned.map((r) => r.id);
   const rows = await tx.$queryRawUnsafe<{ inbox_id: string | null; n: number }[]>(
-    `WITH updated AS (
-       UPDATE emails SET status = ${RETURNED_STATUS}, attempts = GREATEST(attempts - 1, 0), locked_until = NULL, updated_at = now(),
+    `WITH updated AS MATERIALIZED (
+       -- The emails locked before their claims, in the order every recorder takes them (leases.ts).
+       SELECT e.id, e.inbox_id FROM emails e WHERE e.id = ANY($1::uuid[]) AND ${stillClaimed("e")} FOR NO KEY UPDATE OF e
+     ),
+     released AS (${RELEASE_UPDATED}),
+     changed AS (
+       UPDATE emails SET status = ${RETURNED_STATUS}, updated_at = now(),
          last_error = CASE WHEN ${RETURNED_STATUS} = 'cancelled' THEN 'The broadcast was cancelled' ELSE last_error END
-       WHERE id = ANY($1::uuid[]) AND ${stillSending("emails")}
-       RETURNING inbox_id
+       FROM updated WHERE emails.id = updated.id AND emails.status IN ('queued', 'scheduled') AND emails.status <> ${RETURNED_STATUS}
      )
      SELECT inbox_id, count(*)::int AS n FROM updated WHERE inbox_id IS NOT NULL GROUP BY inbox_id`,
     ids,
@@ -148,8 +163,8 @@ async function listeningOrganizations(tx: Prisma.TransactionClient, organization
 
 /**
  * Writes a batch's outcomes: the accepted emails in one statement (record-sent.ts), the rest in one
- * transaction — each email's status and timestamps (only while it is still a `sending` claim, so a
- * late duplicate never counts twice), its events, the broadcast counters (as deltas, see
+ * transaction — each email's status and timestamps (only while its claim exists, which ends with
+ * it, so a late duplicate never counts twice), its events, the broadcast counters (as deltas, see
  * broadcast-counters.ts), suppressions, webhook events. Answers the broadcasts touched.
  */
 export async function recordOutcomes({ results, withdrawn, broken, returned = [] }: Outcomes, delays = RETRY_DELAYS_MS): Promise<string[]> {
@@ -171,8 +186,8 @@ export async function recordOutcomes({ results, withdrawn, broken, returned = []
       await recordDeferred(
         tx,
         [
-          ...deferred.map((d) => ({ id: d.outgoing.email.id, attempts: d.outgoing.email.attempts, reason: d.reason })),
-          ...broken.map((b) => ({ id: b.email.id, attempts: b.email.attempts, reason: b.reason })),
+          ...deferred.map((d) => ({ id: d.outgoing.email.id, attempt: d.outgoing.email.attempts + 1, reason: d.reason })),
+          ...broken.map((b) => ({ id: b.email.id, attempt: b.email.attempts + 1, reason: b.reason })),
         ],
         delays,
       );

@@ -1,13 +1,13 @@
 import type { DeliveryResult } from "./deliver";
 import { recordPool } from "./engine-db";
-import { stillSending } from "./leases";
+import { RELEASE_UPDATED, stillClaimed } from "./leases";
 
 type Sent = Extract<DeliveryResult, { kind: "sent" }>;
 
 /**
  * Everything that follows an accepted email, in one statement (so one transaction and one round
- * trip, prepared once per connection): the email becomes `sent` (only while it is still a
- * `sending` claim, so a late duplicate never counts twice), its `sent` event, the broadcast's
+ * trip, prepared once per connection): the email becomes `sent` (only while this worker's claim
+ * exists, which ends with it: a late duplicate never counts twice), its `sent` event, the broadcast's
  * counter delta, the thread's last message, the inbox's error cleared, and an `email.sent`
  * webhook delivery for every subscribed webhook — `data` as emailEventData writes it. This is
  * most of what the engine writes; a Prisma transaction of six statements cost more CPU than the
@@ -21,11 +21,12 @@ const RECORD_SENT = `
   updated AS (
     UPDATE emails e SET status = 'sent', sent_at = v.sent_at, provider_message_id = v.provider_message_id,
       subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers,
-      last_error = NULL, locked_until = NULL, next_attempt_at = NULL, updated_at = now()
-    FROM v WHERE e.id = v.id AND ${stillSending("e")}
+      last_error = NULL, next_attempt_at = NULL, attempts = e.attempts + 1, updated_at = now()
+    FROM v WHERE e.id = v.id AND ${stillClaimed("e")}
     RETURNING e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.thread_id, e.inbox_id, e.from_email,
       e.to_email, e.subject, e.tags, e.created_at, e.sent_at, e.provider_message_id
   ),
+  released AS (${RELEASE_UPDATED}),
   events AS (
     INSERT INTO email_events (organization_id, email_id, type, data)
     SELECT organization_id, id, 'sent', jsonb_build_object('response', provider_message_id) FROM updated

@@ -249,12 +249,13 @@ export function createSender(options: SenderOptions = {}): Sender {
     if (claimed.length === 0) return [];
     const ids = claimed.map((c) => c.id);
     try {
-      const { outgoing, withdrawn, broken } = await prepareBatch(ids);
-      const prepared = new Set([...outgoing, ...broken].map((o) => o.email.id).concat(withdrawn.map((w) => w.email.id)));
+      const { outgoing, withdrawn, broken, stopped } = await prepareBatch(ids);
+      const prepared = new Set([...outgoing, ...broken, ...withdrawn].map((o) => o.email.id).concat(stopped.map((e) => e.id)));
       for (const c of claimed) destinations.reserve(c.inbox_id, -1);
       for (const w of withdrawn) recorder.add({ kind: "withdrawn", withdrawn: w });
       for (const b of broken) recorder.add({ kind: "broken", email: b.email, reason: describe(b.error) });
-      // Claimed but no longer `sending` when read back (taken over meanwhile): nothing to do here.
+      for (const e of stopped) recorder.add({ kind: "returned", id: e.id, inbox_id: e.inbox_id });
+      // Claimed but gone when read back (deleted meanwhile): nothing to do here; its claim runs out.
       for (const id of ids) if (!prepared.has(id)) held.delete(id);
       if (stopping) giveBack(outgoing);
       else {

@@ -14,6 +14,8 @@ export async function leaveSequence(client: DbClient, { broadcastId, contactId, 
     WITH cancelled AS (
       UPDATE emails SET status = 'cancelled', last_error = ${SEQUENCE_EXIT_PREFIX + reason}, next_attempt_at = NULL, updated_at = now()
       WHERE broadcast_id = ${broadcastId}::uuid AND contact_id = ${contactId}::uuid AND sequence_position > 0 AND status = 'queued'
+        -- One a worker holds now is in its SMTP conversation: its outcome decides (leases.ts).
+        AND NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = emails.id)
       RETURNING 1
     )
     SELECT count(*)::int AS cancelled FROM cancelled`;

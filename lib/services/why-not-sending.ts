@@ -105,9 +105,9 @@ async function relayReasons(b: Broadcast): Promise<Reason[]> {
 async function recoveryReason(b: Broadcast, now: Date): Promise<Reason | null> {
   const leaseMs = env.workerLeaseSeconds * 1000;
   const [row] = await db.$queryRaw<{ n: number; until: Date | null }[]>`
-    SELECT count(*)::int AS n, max(locked_until) AS until FROM emails
-    WHERE broadcast_id = ${b.id}::uuid AND organization_id = ${b.organization_id}::uuid AND status = 'sending'
-      AND locked_until < ${new Date(now.getTime() + leaseMs / 2)}`;
+    SELECT count(*)::int AS n, max(c.locked_until) AS until FROM email_claims c JOIN emails e ON e.id = c.email_id
+    WHERE e.broadcast_id = ${b.id}::uuid AND e.organization_id = ${b.organization_id}::uuid
+      AND c.locked_until < ${new Date(now.getTime() + leaseMs / 2)}`;
   if (!row || row.n === 0) return null;
   const at = new Date(Math.max(row.until?.getTime() ?? now.getTime(), now.getTime()) + 1000).toISOString();
   return {
