@@ -178,6 +178,12 @@ export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> 
   const relayOrgs = room.relay() > 0 ? await relayOrganizations(options.organizationId) : [];
   return engineDb().$transaction(
     async (tx) => {
+      // Due emails are read through the queue indexes by index scans that stop at the batch's size.
+      // A bitmap scan cannot stop early (it reads every candidate page first), nor mark index
+      // entries of sent emails dead as an index scan does: with a million emails beside a running
+      // broadcast, the planner chose one and each claim read 100 000 pages (1.6 s) — 363 emails/s
+      // against 1 300 for the bare loop in the full benchmark.
+      await tx.$executeRaw`SET LOCAL enable_bitmapscan = off`;
       const inboxes = await tx.$queryRaw<ReadyInbox[]>`
         SELECT i.id, i.organization_id, i.smtp_host, i.smtp_port, i.daily_limit, i.created_at, i.warmup_started_at, i.last_error_at,
           (i.next_send_at IS NULL OR i.next_send_at <= now()) AS pace_ready,
