@@ -1,3 +1,4 @@
+import type { Email, FeedbackReport } from "@/lib/generated/prisma/client";
 import { db, Prisma } from "@/lib/db";
 import { domainOf } from "@/lib/services/sender-domains";
 import { reportFingerprint } from "./fingerprint";
@@ -7,16 +8,8 @@ import { readReturnPath } from "./verp";
 import { errorField, log } from "@/lib/log";
 import { tripBreakersForEmails } from "@/lib/sending/breakers";
 
-type Claimed = {
-  id: string;
-  source: "smtp" | "imap";
-  recipient: string;
-  organization_id: string | null;
-  inbox_id: string | null;
-  raw: Uint8Array | null;
-  attempts: number;
-};
-type Target = { id: string; organization_id: string; to_email: string; from_email: string; message_id: string };
+type Claimed = Pick<FeedbackReport, "id" | "source" | "recipient" | "organization_id" | "inbox_id" | "raw" | "attempts">;
+type Target = Pick<Email, "id" | "organization_id" | "to_email" | "from_email" | "message_id">;
 /** What became of one report. */
 type Verdict = {
   id: string;

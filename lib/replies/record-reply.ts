@@ -1,3 +1,4 @@
+import type { Email } from "@/lib/generated/prisma/client";
 import { randomUUID } from "node:crypto";
 import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
 import { db, Prisma } from "@/lib/db";
@@ -16,20 +17,21 @@ export type ReplyOutcome =
   /** `report`: a delivery report or complaint, queued for lib/feedback to record. */
   | { result: "duplicate" | "unmatched" | "automatic" | "report" };
 
-type Original = {
-  id: string;
-  organization_id: string;
-  message_id: string;
-  broadcast_id: string | null;
-  contact_id: string | null;
-  inbox_id: string | null;
-  thread_id: string | null;
-  from_email: string;
-  to_email: string;
-  subject: string;
-  tags: string[];
-  created_at: Date;
-};
+type Original = Pick<
+  Email,
+  | "id"
+  | "organization_id"
+  | "message_id"
+  | "broadcast_id"
+  | "contact_id"
+  | "inbox_id"
+  | "thread_id"
+  | "from_email"
+  | "to_email"
+  | "subject"
+  | "tags"
+  | "created_at"
+>;
 
 // PostgreSQL text cannot hold U+0000; a hostile message is not allowed to make the insert fail.
 const clean = (value: string | undefined | null, max: number) => (value ? value.replace(/\u0000/g, "").slice(0, max) : null);

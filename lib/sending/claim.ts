@@ -1,3 +1,4 @@
+import type { Inbox } from "@/lib/generated/prisma/client";
 import { Prisma } from "@/lib/db";
 import type { SendingSpeed } from "@/lib/generated/prisma/enums";
 import { inboxProvenSql } from "@/lib/services/sender-proof";
@@ -5,7 +6,7 @@ import { engineDb } from "./engine-db";
 import { dailyCap, pacingGapMs, resolveSpeed, type InboxPacing } from "@/lib/domain/sending-speeds";
 
 /** Where an inbox's emails go: its SMTP server (host and port), which several inboxes may share. */
-export type InboxServer = { id: string; organization_id: string; smtp_host: string; smtp_port: number };
+export type InboxServer = Pick<Inbox, "id" | "organization_id" | "smtp_host" | "smtp_port">;
 
 /**
  * How many more emails this worker wants for each destination right now. A slow or failing server

@@ -1,16 +1,11 @@
+import type { Broadcast } from "@/lib/generated/prisma/client";
 import { Prisma } from "@/lib/db";
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import { foldBroadcastCounters } from "./broadcast-counters";
 import { engineDb } from "./engine-db";
 
-type Finished = {
-  id: string;
-  organization_id: string;
-  name: string;
+type Finished = Pick<Broadcast, "id" | "organization_id" | "name" | "total_recipients" | "sent_count" | "bounced_count"> & {
   status: "sent" | "failed";
-  total_recipients: number;
-  sent_count: number;
-  bounced_count: number;
   completed_at: Date;
 };
 

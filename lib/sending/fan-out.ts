@@ -1,30 +1,32 @@
+import type { Broadcast } from "@/lib/generated/prisma/client";
 import { db, Prisma } from "@/lib/db";
-import type { BroadcastStatus } from "@/lib/generated/prisma/enums";
 import { env } from "@/lib/env";
 import { domainOf } from "@/lib/services/sender-domains";
 import { isInboxProven, verifiedDomainNames } from "@/lib/services/sender-proof";
 import { audienceCondition } from "./audience";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
 
-type FanningBroadcast = {
-  id: string;
-  organization_id: string;
-  status: BroadcastStatus;
-  scheduled_at: Date | null;
-  fanned_out_at: Date | null;
-  subject: string;
-  from_email: string;
-  from_name: string | null;
-  reply_to: string | null;
-  template_id: string | null;
-  html_content: string | null;
-  text_content: string | null;
-  segment_id: string | null;
-  topic_id: string | null;
-  inbox_id: string | null;
-  inbox_ids: string[];
-  tags: string[];
-};
+// The columns the fan-out reads, typed by the model: a migration that changes one breaks the compile.
+type FanningBroadcast = Pick<
+  Broadcast,
+  | "id"
+  | "organization_id"
+  | "status"
+  | "scheduled_at"
+  | "fanned_out_at"
+  | "subject"
+  | "from_email"
+  | "from_name"
+  | "reply_to"
+  | "template_id"
+  | "html_content"
+  | "text_content"
+  | "segment_id"
+  | "topic_id"
+  | "inbox_id"
+  | "inbox_ids"
+  | "tags"
+>;
 
 export type StartOutcome = "started" | "failed" | "skipped";
 

@@ -1,6 +1,7 @@
 import { db } from "@/lib/db";
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import { readUnsubscribeToken } from "./unsubscribe-token";
+import type { Email } from "@/lib/generated/prisma/client";
 
 export type UnsubscribeTarget = { emailId: string; address: string; organizationName: string; unsubscribed: boolean };
 
@@ -31,7 +32,7 @@ export async function unsubscribeByToken(token: string): Promise<boolean> {
   const emailId = readUnsubscribeToken(token);
   if (!emailId) return false;
   return db.$transaction(async (tx) => {
-    const [email] = await tx.$queryRaw<{ id: string; organization_id: string; contact_id: string | null; broadcast_id: string | null; to_email: string }[]>`
+    const [email] = await tx.$queryRaw<Pick<Email, "id" | "organization_id" | "contact_id" | "broadcast_id" | "to_email">[]>`
       SELECT id, organization_id, contact_id, broadcast_id, to_email FROM emails WHERE id = ${emailId}::uuid FOR UPDATE`;
     if (!email) return false;
     const now = new Date();

@@ -1,5 +1,5 @@
+import type { Broadcast } from "@/lib/generated/prisma/client";
 import { db, Prisma } from "@/lib/db";
-import type { SequenceMode } from "@/lib/generated/prisma/enums";
 import { exitReasonSql, readExitConditions, type ExitScope } from "./exit-reason";
 
 export type DispatchOptions = {
@@ -9,14 +9,8 @@ export type DispatchOptions = {
   organizationId?: string;
 };
 
-type SequencedBroadcast = {
-  id: string;
-  organization_id: string;
+type SequencedBroadcast = Pick<Broadcast, "id" | "organization_id" | "subject" | "topic_id" | "sequence_mode" | "sequence_exit_conditions"> & {
   status: "sending" | "sent";
-  subject: string;
-  topic_id: string | null;
-  sequence_mode: SequenceMode;
-  sequence_exit_conditions: unknown;
 };
 
 type PendingStep = { id: string; position: number; delay_minutes: number; subject: string | null; template_id: string | null; template_subject: string | null };

@@ -3,6 +3,7 @@ import { invalidField } from "@/lib/domain/errors";
 import { db, Prisma } from "@/lib/db";
 import type { ListContactsQuery } from "@/lib/schemas/contacts";
 import { pool } from "@/lib/db/pool";
+import { CONTACT_JSON_SQL } from "./contact-json-sql";
 import { serializeContact, type ContactRow } from "./contacts";
 
 export type ContactsPage = { limit?: number; offset: number };
@@ -70,26 +71,15 @@ export async function listContacts(ctx: OrgContext, query: ListContactsQuery, pa
   return { contacts: rows.map((row) => serializeContact(row)), total, limit: page.limit, offset: page.offset };
 }
 
-// The timestamp format of JSON.stringify(Date): UTC with milliseconds.
-const ISO = '\'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"\'';
-const iso = (column: string) => Prisma.raw(`to_char(${column} AT TIME ZONE 'UTC', ${ISO})`);
-
 /**
- * PostgreSQL writes each contact's JSON itself (same fields, same order as the paged answer), so a
- * batch reaches the stream as strings rather than as row objects to convert and serialize. The JSON
- * is built after the LIMIT, for the batch's rows only.
+ * PostgreSQL writes each contact's JSON itself (contact-json-sql.ts: same fields, same order as the
+ * paged answer), so a batch reaches the stream as strings rather than as row objects to convert and
+ * serialize. The JSON is built after the LIMIT, for the batch's rows only; the next batch starts
+ * after the last row's (created_at, id), read back as text.
  */
 const batchSql = (where: Prisma.Sql, after: Prisma.Sql, offset: number) => Prisma.sql`
-  SELECT row_to_json(r)::text, r.created_at, r.id
-  FROM (
-    SELECT c.* FROM contacts c WHERE ${where} ${after} ${NEWEST_FIRST} LIMIT ${STREAM_BATCH} OFFSET ${offset}::bigint
-  ) c, LATERAL (
-    SELECT c.id, c.organization_id, c.email, c.first_name, c.last_name, c.metadata, c.subscribed,
-           ${iso("c.unsubscribed_at")} AS unsubscribed_at, coalesce(c.tags, '{}') AS tags,
-           ${iso("c.created_at")} AS created_at, ${iso("c.updated_at")} AS updated_at,
-           (SELECT json_build_object('reason', s.reason, 'suppressed_at', ${iso("s.created_at")})
-            FROM suppressions s WHERE s.organization_id = c.organization_id AND s.email = c.email) AS suppression
-  ) r
+  SELECT ${Prisma.raw(CONTACT_JSON_SQL)}::text, c.created_at::text, c.id
+  FROM (SELECT c.* FROM contacts c WHERE ${where} ${after} ${NEWEST_FIRST} LIMIT ${STREAM_BATCH} OFFSET ${offset}::bigint) c
   ${NEWEST_FIRST}`;
 
 function streamContacts(where: Prisma.Sql, offset: number, total: number): Response {

@@ -1,3 +1,4 @@
+import type { Webhook as WebhookRow, WebhookDelivery } from "@/lib/generated/prisma/client";
 import { Webhook } from "standardwebhooks";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
@@ -27,14 +28,7 @@ export type DeliverOptions = {
   policy?: OutboundPolicy;
 };
 
-type Claimed = {
-  id: string;
-  webhook_id: string;
-  payload: unknown;
-  attempts: number;
-  url: string;
-  secret_encrypted: string;
-};
+type Claimed = Pick<WebhookDelivery, "id" | "webhook_id" | "attempts"> & Pick<WebhookRow, "url" | "secret_encrypted"> & { payload: unknown };
 
 type Outcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 

@@ -1,7 +1,7 @@
 import { Prisma } from "@/lib/db";
 import type { WebhookEventType } from "@/lib/schemas/webhooks";
 import type { DbClient } from "@/lib/services/owned-records";
-import { CONTACT_JSON_SQL } from "./contact-json-sql";
+import { CONTACT_JSON_SQL } from "@/lib/services/contact-json-sql";
 
 type ContactEventType = Extract<WebhookEventType, `contact.${string}`>;
 

@@ -1,5 +1,5 @@
 import type { PoolClient } from "pg";
-import { CONTACT_JSON_SQL } from "./contact-json-sql";
+import { CONTACT_JSON_SQL } from "@/lib/services/contact-json-sql";
 
 /**
  * For a CSV import, inside its transaction and after its writes: `contact.created` for each
