@@ -89,11 +89,12 @@ async function senderProblem(tx: Prisma.TransactionClient, b: FanningBroadcast):
 }
 
 /**
- * One INSERT … SELECT creates an email row (and its thread) for each of the next `limit` recipients
- * after `afterContactId` (in the segment's order) who have none yet: a Message-ID fixed now, and the inbox assigned in
+ * One INSERT … SELECT creates an email row (and its thread) for each of the next `limit` members of
+ * the segment after `afterContactId` (in its order) who are in the audience and have none yet: a Message-ID fixed now, and the inbox assigned in
  * rotation — the n-th recipient of the broadcast goes to inbox_ids[n mod k], so every inbox gets
- * within one email of an even share and sends with its own identity. Answers how many contacts it
- * looked at (fewer than `limit`: the audience is done), how many rows it created, and the last contact.
+ * within one email of an even share and sends with its own identity. Answers how many members of
+ * the segment it looked at (fewer than `limit`: the audience is done), how many rows it created,
+ * and the last member looked at (where the next chunk starts).
  */
 async function fanOutChunk(
   tx: Prisma.TransactionClient,
@@ -103,12 +104,18 @@ async function fanOutChunk(
   const rotation = b.inbox_ids.length > 0;
   const audience = audienceCondition({ organizationId: b.organization_id, segmentId: b.segment_id, topicId: b.topic_id });
   const [result] = await tx.$queryRaw<{ scanned: number; created: number; last_contact_id: string | null }[]>`
-    WITH candidates AS (
-      SELECT c.id AS contact_id, c.email
-      FROM segment_contacts sc JOIN contacts c ON c.id = sc.contact_id
-      WHERE sc.segment_id = ${b.segment_id}::uuid AND sc.contact_id > ${afterContactId}::uuid AND ${audience}
+    WITH members AS MATERIALIZED (
+      -- The chunk walks the segment's key, then looks its members up. Joined in one step, the
+      -- planner takes members and subscribed contacts as independent and expects few members to
+      -- qualify: with two million contacts in the table it read them all for every chunk (a
+      -- parallel scan and a sort, 1 s per 5 000 recipients) instead of 5 000 lookups.
+      SELECT sc.contact_id FROM segment_contacts sc
+      WHERE sc.segment_id = ${b.segment_id}::uuid AND sc.contact_id > ${afterContactId}::uuid
       ORDER BY sc.contact_id
       LIMIT ${limit}
+    ),
+    candidates AS (
+      SELECT c.id AS contact_id, c.email FROM members m JOIN contacts c ON c.id = m.contact_id WHERE ${audience}
     ),
     recipients AS (
       SELECT k.*, row_number() OVER (ORDER BY k.contact_id) AS n FROM candidates k
@@ -143,8 +150,8 @@ async function fanOutChunk(
       ON CONFLICT (broadcast_id, sequence_position, contact_id) DO NOTHING
       RETURNING 1
     )
-    SELECT (SELECT count(*)::int FROM candidates) AS scanned, (SELECT count(*)::int FROM inserted) AS created,
-      (SELECT max(contact_id::text) FROM candidates)::uuid AS last_contact_id`;
+    SELECT (SELECT count(*)::int FROM members) AS scanned, (SELECT count(*)::int FROM inserted) AS created,
+      (SELECT max(contact_id::text) FROM members)::uuid AS last_contact_id`;
   return { scanned: result.scanned, created: result.created, lastContactId: result.last_contact_id };
 }
 
