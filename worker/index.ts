@@ -73,6 +73,12 @@ function startQueue(taskList: TaskList) {
     while (!stopping) {
       try {
         runner = await run({ connectionString: env.databaseUrl, concurrency: 4, noHandleSignals: true, pollInterval: 2_000, taskList });
+        // A stop that came while this runner was starting found none to stop: without this, the
+        // new runner would run on and the worker's graceful stop wait for it until its deadline.
+        if (stopping) {
+          await runner.stop().catch(() => undefined);
+          return;
+        }
         restarts = 0;
         await runner.promise;
         if (stopping) return;
