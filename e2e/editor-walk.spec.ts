@@ -92,6 +92,9 @@ test("connect an inbox, write a broadcast visually, preview it as a contact, tes
   await placeholder.getByLabel("Fallback").fill("there");
   await placeholder.getByRole("button", { name: "Insert" }).click();
   await expect(content.locator("h1")).toContainText("Hello {{first_name|there}}");
+  // The dialog gives the focus back to the editor a moment after it closes: keys typed before that
+  // were lost (an Enter and a word, once, on a loaded machine).
+  await expect(content).toBeFocused();
   await page.keyboard.press("Enter");
   await page.keyboard.type("Read our spring news");
   // Select the word "news", as a double-click would.
