@@ -2,9 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/db";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
 import { audienceCondition } from "@/lib/sending/audience";
+import { fanOutChunkSql, type FanningBroadcast } from "@/lib/sending/fan-out";
 import { createIsolatedDatabase, type IsolatedDatabase } from "@/lib/testing/isolated-database";
 
-type PlanNode = { "Node Type": string; "Plan Rows": number; Plans?: PlanNode[] };
+type PlanNode = {
+  "Node Type": string;
+  "Plan Rows": number;
+  "Join Type"?: string;
+  "Relation Name"?: string;
+  "Parent Relationship"?: string;
+  Plans?: PlanNode[];
+};
 
 const AUDIENCE = 20_000;
 let database: IsolatedDatabase;
@@ -72,5 +80,59 @@ describe("the audience's plan on freshly loaded tables", () => {
     expect(await vacuumed()).toBeNull();
     expect(await keepStatisticsCurrent(["segment_contacts"], AUDIENCE, db, { vacuum: true })).toEqual(["segment_contacts"]);
     expect(await vacuumed()).not.toBeNull();
+  });
+});
+
+describe("the fan-out's plan while it writes a broadcast the statistics have not seen", () => {
+  it("probes each recipient's existing email by the unique key instead of joining all of them", { timeout: 120_000 }, async () => {
+    const { db } = database;
+    const [{ id: org }] = await db.$queryRaw<{ id: string }[]>`INSERT INTO organizations (name) VALUES ('Fan-out plans') RETURNING id`;
+    const [{ id: segment }] = await db.$queryRaw<{ id: string }[]>`INSERT INTO segments (organization_id, name) VALUES (${org}::uuid, 'All') RETURNING id`;
+    await db.$executeRaw`INSERT INTO contacts (organization_id, email) SELECT ${org}::uuid, 'f' || n || '@example.test' FROM generate_series(1, ${AUDIENCE}::int) n`;
+    await db.$executeRaw`INSERT INTO segment_contacts (segment_id, contact_id, organization_id) SELECT ${segment}::uuid, id, organization_id FROM contacts WHERE organization_id = ${org}::uuid`;
+    const broadcast = async (name: string) => {
+      const [row] = await db.$queryRaw<{ id: string }[]>`
+        INSERT INTO broadcasts (organization_id, name, subject, from_email, segment_id, status, html_content)
+        VALUES (${org}::uuid, ${name}, 'News', 'news@example.test', ${segment}::uuid, 'sending', '<p>Hi</p>') RETURNING id`;
+      return row.id;
+    };
+    const writeEmails = (broadcastId: string, count: number) => db.$executeRaw`
+      INSERT INTO emails (organization_id, message_id, from_email, to_email, subject, broadcast_id, sequence_position, contact_id, status)
+      SELECT organization_id, '<' || id || '.' || ${broadcastId} || '@example.test>', 'news@example.test', email, 'News', ${broadcastId}::uuid, 0, id, 'sent'
+      FROM (SELECT id, organization_id, email FROM contacts WHERE organization_id = ${org}::uuid ORDER BY id LIMIT ${count}) c`;
+    // An earlier broadcast, analyzed: the statistics know its emails and no other broadcast's.
+    await writeEmails(await broadcast("Last week"), AUDIENCE);
+    await keepStatisticsCurrent(["contacts", "segment_contacts", "emails"], AUDIENCE, db);
+    // This week's, a quarter written by earlier chunks, unseen by the statistics (as during a fan-out).
+    const current = await broadcast("This week");
+    await writeEmails(current, AUDIENCE / 4);
+    const b: FanningBroadcast & { segment_id: string } = {
+      id: current,
+      organization_id: org,
+      status: "sending",
+      scheduled_at: null,
+      fanned_out_at: null,
+      subject: "News",
+      from_email: "news@example.test",
+      from_name: null,
+      reply_to: null,
+      template_id: null,
+      html_content: "<p>Hi</p>",
+      text_content: null,
+      segment_id: segment,
+      topic_id: null,
+      inbox_id: null,
+      inbox_ids: [],
+      tags: [],
+    };
+    const chunk = fanOutChunkSql(b, { afterContactId: "00000000-0000-0000-0000-000000000000", limit: 5_000, offset: AUDIENCE / 4 });
+    const [row] = await db.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) ${chunk}`);
+    const plan = nodes(row["QUERY PLAN"][0].Plan);
+    // A node and what it joins, without the subqueries it runs per row.
+    const joined = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).filter((n) => n["Parent Relationship"] !== "SubPlan").flatMap(joined)];
+    const readsEmails = (node: PlanNode) => joined(node).some((n) => n["Relation Name"] === "emails" && n["Node Type"] !== "ModifyTable");
+    // The measured bad plan: a nested-loop anti-join over every email of the broadcast written so far, for each candidate.
+    expect(plan.filter((node) => node["Join Type"] === "Anti" && readsEmails(node)).map((node) => node["Node Type"])).toEqual([]);
+    expect(plan.some((node) => node["Parent Relationship"] === "SubPlan" && readsEmails(node))).toBe(true);
   });
 });

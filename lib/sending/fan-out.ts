@@ -3,11 +3,11 @@ import { db, Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import { domainOf } from "@/lib/services/sender-domains";
 import { isInboxProven, verifiedDomainNames } from "@/lib/services/sender-proof";
-import { audienceCondition } from "./audience";
+import { reachableCondition, recipientEmail } from "./audience";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
 
 // The columns the fan-out reads, typed by the model: a migration that changes one breaks the compile.
-type FanningBroadcast = Pick<
+export type FanningBroadcast = Pick<
   Broadcast,
   | "id"
   | "organization_id"
@@ -89,21 +89,21 @@ async function senderProblem(tx: Prisma.TransactionClient, b: FanningBroadcast):
 }
 
 /**
- * One INSERT … SELECT creates an email row (and its thread) for each of the next `limit` members of
+ * The INSERT … SELECT that creates an email row (and its thread) for each of the next `limit` members of
  * the segment after `afterContactId` (in its order) who are in the audience and have none yet: a Message-ID fixed now, and the inbox assigned in
  * rotation — the n-th recipient of the broadcast goes to inbox_ids[n mod k], so every inbox gets
- * within one email of an even share and sends with its own identity. Answers how many members of
- * the segment it looked at (fewer than `limit`: the audience is done), how many rows it created,
+ * within one email of an even share and sends with its own identity. Its row says how many members
+ * of the segment it looked at (fewer than `limit`: the audience is done), how many rows it created,
  * and the last member looked at (where the next chunk starts).
  */
-async function fanOutChunk(
-  tx: Prisma.TransactionClient,
+export function fanOutChunkSql(
   b: FanningBroadcast & { segment_id: string },
   { afterContactId, limit, offset }: { afterContactId: string; limit: number; offset: number },
-): Promise<{ scanned: number; created: number; lastContactId: string | null }> {
+): Prisma.Sql {
   const rotation = b.inbox_ids.length > 0;
-  const audience = audienceCondition({ organizationId: b.organization_id, segmentId: b.segment_id, topicId: b.topic_id });
-  const [result] = await tx.$queryRaw<{ scanned: number; created: number; last_contact_id: string | null }[]>`
+  // The members come from the segment's key already: only the rest of the audience is checked.
+  const reachable = reachableCondition({ organizationId: b.organization_id, topicId: b.topic_id });
+  return Prisma.sql`
     WITH members AS MATERIALIZED (
       -- The chunk walks the segment's key, then looks its members up. Joined in one step, the
       -- planner takes members and subscribed contacts as independent and expects few members to
@@ -115,12 +115,11 @@ async function fanOutChunk(
       LIMIT ${limit}
     ),
     candidates AS (
-      SELECT c.id AS contact_id, c.email FROM members m JOIN contacts c ON c.id = m.contact_id WHERE ${audience}
+      SELECT c.id AS contact_id, c.email FROM members m JOIN contacts c ON c.id = m.contact_id WHERE ${reachable}
     ),
     recipients AS (
       SELECT k.*, row_number() OVER (ORDER BY k.contact_id) AS n FROM candidates k
-      WHERE NOT EXISTS (
-        SELECT 1 FROM emails e WHERE e.broadcast_id = ${b.id}::uuid AND e.sequence_position = 0 AND e.contact_id = k.contact_id)
+      WHERE NOT EXISTS (${recipientEmail(Prisma.sql`${b.id}::uuid`, 0, Prisma.sql`k.contact_id`)})
     ),
     planned AS (
       SELECT r.contact_id, r.email, uuid_v7() AS email_id, uuid_v7() AS thread_id,
@@ -152,6 +151,14 @@ async function fanOutChunk(
     )
     SELECT (SELECT count(*)::int FROM members) AS scanned, (SELECT count(*)::int FROM inserted) AS created,
       (SELECT max(contact_id::text) FROM members)::uuid AS last_contact_id`;
+}
+
+async function fanOutChunk(
+  tx: Prisma.TransactionClient,
+  b: FanningBroadcast & { segment_id: string },
+  position: { afterContactId: string; limit: number; offset: number },
+): Promise<{ scanned: number; created: number; lastContactId: string | null }> {
+  const [result] = await tx.$queryRaw<{ scanned: number; created: number; last_contact_id: string | null }[]>(fanOutChunkSql(b, position));
   return { scanned: result.scanned, created: result.created, lastContactId: result.last_contact_id };
 }
 
@@ -168,13 +175,16 @@ async function fanOutChunk(
 export async function fanOut(broadcastId: string): Promise<StartOutcome> {
   let afterContactId = NIL_UUID;
   let limit = FIRST_CHUNK;
-  // Rows created so far (a resumed fan-out starts from those of the run it resumes): where the rotation continues.
-  let offset = await db.email.count({ where: { broadcast_id: broadcastId, sequence_position: 0 } });
-  let analyzedAt = offset;
+  // Rows created so far (a resumed fan-out starts from those of the run it resumes): where the
+  // rotation continues. Counted under the lock: a fan-out that finds another one running stops
+  // before reading the broadcast's emails.
+  let offset: number | null = null;
+  let analyzedAt = 0;
   for (;;) {
     const step = await db.$transaction(
       async (tx) => {
         if (!(await takeFanOutLock(tx, broadcastId))) return "stop" as const;
+        if (offset === null) analyzedAt = offset = await tx.email.count({ where: { broadcast_id: broadcastId, sequence_position: 0 } });
         const [b] = await tx.$queryRaw<FanningBroadcast[]>`SELECT ${broadcastColumns} FROM broadcasts WHERE id = ${broadcastId}::uuid`;
         if (!b || b.status !== "sending" || b.fanned_out_at || !b.segment_id) return "stop" as const;
         const chunk = await fanOutChunk(tx, { ...b, segment_id: b.segment_id }, { afterContactId, limit, offset });
@@ -210,8 +220,9 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
     );
     if (step === "failed") return "failed";
     // The claims and outcome updates plan on the emails table as it is now, not as before this fan-out.
-    if (step === "done" || offset - analyzedAt >= STATISTICS_EVERY) {
-      if ((await keepStatisticsCurrent(["emails"], offset - analyzedAt)).length > 0) analyzedAt = offset;
+    const written = (offset ?? 0) - analyzedAt;
+    if (step === "done" || written >= STATISTICS_EVERY) {
+      if ((await keepStatisticsCurrent(["emails"], written)).length > 0) analyzedAt += written;
     }
     if (step !== "more") return "started";
     limit = CHUNK;

@@ -1,6 +1,7 @@
 import type { Broadcast } from "@/lib/generated/prisma/client";
 import { db, Prisma } from "@/lib/db";
 import { exitReasonSql, readExitConditions, type ExitScope } from "./exit-reason";
+import { recipientEmail } from "@/lib/sending/audience";
 
 export type DispatchOptions = {
   /** Most follow-ups one statement creates; the worker loop comes back at once for the rest. */
@@ -15,16 +16,8 @@ type SequencedBroadcast = Pick<Broadcast, "id" | "organization_id" | "subject" |
 
 type PendingStep = { id: string; position: number; delay_minutes: number; subject: string | null; template_id: string | null; template_subject: string | null };
 
-/**
- * The row of step `position` for the recipient of the previous email `p`. OFFSET 0 keeps the
- * planner from turning NOT EXISTS into an anti-join: right after a fan-out the table has no fresh
- * statistics, and the join it then picks compares every pair of rows. As a per-row probe of the
- * unique (broadcast_id, sequence_position, contact_id) index it stays linear.
- */
-const followUpOf = (position: number) => Prisma.sql`
-  SELECT 1 FROM emails n
-  WHERE n.broadcast_id = p.broadcast_id AND n.sequence_position = ${position} AND n.contact_id = p.contact_id
-  OFFSET 0`;
+/** The row of step `position` for the recipient of the previous email `p` (a per-row probe, see recipientEmail). */
+const followUpOf = (position: number) => recipientEmail(Prisma.sql`p.broadcast_id`, position, Prisma.sql`p.contact_id`);
 
 /** Prefix for `last_error` of the cancelled row that records a recipient leaving the sequence. */
 export const SEQUENCE_EXIT_PREFIX = "Left the sequence: ";
