@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/db";
-import { keepStatisticsCurrent } from "@/lib/db/statistics";
+import { keepQueueStatisticsCurrent, keepStatisticsCurrent } from "@/lib/db/statistics";
 import { audienceCondition } from "@/lib/sending/audience";
 import { fanOutChunkSql, type FanningBroadcast } from "@/lib/sending/fan-out";
 import { createIsolatedDatabase, type IsolatedDatabase } from "@/lib/testing/isolated-database";
@@ -134,5 +134,28 @@ describe("the fan-out's plan while it writes a broadcast the statistics have not
     // The measured bad plan: a nested-loop anti-join over every email of the broadcast written so far, for each candidate.
     expect(plan.filter((node) => node["Join Type"] === "Anti" && readsEmails(node)).map((node) => node["Node Type"])).toEqual([]);
     expect(plan.some((node) => node["Parent Relationship"] === "SubPlan" && readsEmails(node))).toBe(true);
+  });
+});
+
+describe("the statistics of the sending queue", () => {
+  it("are refreshed once a writer has queued more emails than they show, long before a tenth of the table", { timeout: 120_000 }, async () => {
+    const { db } = database;
+    const [{ id: org }] = await db.$queryRaw<{ id: string }[]>`INSERT INTO organizations (name) VALUES ('Queue statistics') RETURNING id`;
+    const emails = (count: number, status: "sent" | "queued") => db.$executeRaw`
+      INSERT INTO emails (organization_id, message_id, from_email, to_email, subject, status)
+      SELECT ${org}::uuid, '<q' || n || '.' || ${status} || '@example.test>', 'news@example.test', 'q' || n || '@example.test', 'News', ${status}::"EmailStatus"
+      FROM generate_series(1, ${count}::int) n`;
+    // A table of sent mail, analyzed, then a broadcast's first queued emails: just under a tenth of it.
+    await emails(AUDIENCE * 2, "sent");
+    await db.$executeRawUnsafe("ANALYZE emails");
+    const [{ rows }] = await db.$queryRaw<{ rows: number }[]>`SELECT reltuples::int AS rows FROM pg_class WHERE relname = 'emails'`;
+    const queued = Math.floor(rows * 0.09);
+    await emails(queued, "queued");
+
+    expect(await keepStatisticsCurrent(["emails"], queued, db)).toEqual([]);
+    expect(await keepQueueStatisticsCurrent(500, db)).toBe(false);
+    expect(await keepQueueStatisticsCurrent(queued, db)).toBe(true);
+    // Now they show them: nothing more to do for the same queue.
+    expect(await keepQueueStatisticsCurrent(queued, db)).toBe(false);
   });
 });

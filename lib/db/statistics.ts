@@ -42,3 +42,31 @@ export async function keepStatisticsCurrent(
     return [];
   }
 }
+
+/**
+ * Analyzes `emails` when the planner's statistics see fewer than half of the `queued` emails a
+ * writer has just queued (status `queued`, from the most-common-values list of the last ANALYZE).
+ * The claims plan on that figure: beside a million sent emails, with statistics that had seen no
+ * queued email, finding the organizations with relay emails read every queued email and sorted
+ * them (1.2 s a claim), and a 100 000-email broadcast sent at 80 emails/s for two minutes, until
+ * autovacuum analyzed (it waits for a tenth of the table, as keepStatisticsCurrent does). Answers
+ * whether it analyzed; a failure is logged, never the caller's error.
+ */
+export async function keepQueueStatisticsCurrent(queued: number, db: Db = defaultDb): Promise<boolean> {
+  if (queued < SMALL_WRITE) return false;
+  try {
+    const [{ estimate }] = await db.$queryRaw<{ estimate: number }[]>`
+      SELECT COALESCE((
+        SELECT m.freq * greatest(c.reltuples, 0)
+        FROM pg_stats s
+        CROSS JOIN LATERAL unnest(s.most_common_vals::text::text[], s.most_common_freqs) AS m(value, freq)
+        JOIN pg_class c ON c.oid = 'emails'::regclass
+        WHERE s.schemaname = current_schema() AND s.tablename = 'emails' AND s.attname = 'status' AND m.value = 'queued'), 0)::float8 AS estimate`;
+    if (estimate >= queued / 2) return false;
+    await db.$executeRawUnsafe("ANALYZE emails");
+    return true;
+  } catch (error) {
+    log.warn({ err: errorField(error) }, "statistics: ANALYZE of the queued emails failed; autovacuum will catch up");
+    return false;
+  }
+}

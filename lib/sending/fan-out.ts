@@ -4,7 +4,7 @@ import { env } from "@/lib/env";
 import { domainOf } from "@/lib/services/sender-domains";
 import { isInboxProven, verifiedDomainNames } from "@/lib/services/sender-proof";
 import { reachableCondition, recipientEmail } from "./audience";
-import { keepStatisticsCurrent } from "@/lib/db/statistics";
+import { keepQueueStatisticsCurrent, keepStatisticsCurrent } from "@/lib/db/statistics";
 
 // The columns the fan-out reads, typed by the model: a migration that changes one breaks the compile.
 export type FanningBroadcast = Pick<
@@ -180,6 +180,7 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
   // before reading the broadcast's emails.
   let offset: number | null = null;
   let analyzedAt = 0;
+  let queueSeen = false;
   for (;;) {
     const step = await db.$transaction(
       async (tx) => {
@@ -221,7 +222,11 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
     if (step === "failed") return "failed";
     // The claims and outcome updates plan on the emails table as it is now, not as before this fan-out.
     const written = (offset ?? 0) - analyzedAt;
-    if (step === "done" || written >= STATISTICS_EVERY) {
+    // Until the statistics have seen this broadcast's emails queued, the claims plan for none (keepQueueStatisticsCurrent).
+    if (step !== "stop" && !queueSeen && (await keepQueueStatisticsCurrent(written))) {
+      queueSeen = true;
+      analyzedAt += written;
+    } else if (step === "done" || written >= STATISTICS_EVERY) {
       if ((await keepStatisticsCurrent(["emails"], written)).length > 0) analyzedAt += written;
     }
     if (step !== "more") return "started";
