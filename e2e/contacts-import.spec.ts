@@ -55,6 +55,9 @@ test("import a CSV with a custom mapping into a segment, then find, edit and del
     await expect(page.getByRole("button", { name: email, exact: true })).toBeVisible();
   }
   await expect(page.getByText("3 total")).toBeVisible();
+  // The first rows come with the page (its server component reads them), not after its scripts and the count.
+  const served = await (await page.request.get(page.url())).text();
+  for (const email of ["ada@lovelace.test", "grace@hopper.test", "linus@torvalds.test"]) expect(served).toContain(email);
 
   // Tag filter (AND): only Ada has both tags.
   const tagFilter = page.getByLabel("Filter by tags; contacts must have all of them");

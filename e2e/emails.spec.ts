@@ -20,6 +20,8 @@ test("browse emails, open one in a sandbox, comment on it and discard its thread
   // sandbox refuses both, and Chromium logs each refusal.
   allowConsoleError(page, /Blocked script execution in 'about:srcdoc'/);
 
+  // The first rows come with the page (its server component reads them), not after its scripts and the count.
+  expect(await (await page.request.get("/emails")).text()).toContain("Quick question about your Q4 plans");
   await page.goto("/emails");
   await expect(page.getByText("2 total")).toBeVisible();
   await page.getByLabel("Filter by recipient").fill("lead-");

@@ -26,11 +26,11 @@ import { useDebouncedValue } from "@/components/ui/use-debounced-value";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSegments } from "@/lib/client/resources/segments";
 import { apiCall } from "@/lib/client/api";
+import type { FirstPage } from "@/lib/client/first-page";
 import type { ContactRecord } from "@/lib/schemas/contacts";
+import { CONTACTS_PAGE_SIZE as PAGE_SIZE, type ContactFilters } from "./contact-query";
 import { SuppressionBadge } from "./suppression";
-import { contactsKey, useContactPage, type ContactFilters } from "./use-contacts";
-
-const PAGE_SIZE = 25;
+import { contactsKey, useContactPage } from "./use-contacts";
 
 // The form (react-hook-form, zod) loads when a contact is first opened, not with the list.
 const ContactDialog = dynamic(() => import("./contact-dialog").then((m) => m.ContactDialog), { ssr: false });
@@ -43,7 +43,8 @@ const subscriptionOptions = [
 
 const fullName = (c: ContactRecord) => [c.first_name, c.last_name].filter(Boolean).join(" ");
 
-export function ContactsList() {
+/** The contacts list; `first` is its first page as the server read it with the page (app/(dashboard)/contacts/page.tsx). */
+export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
   const params = useSearchParams();
   const segments = useSegments();
   const [search, setSearch] = useState("");
@@ -51,7 +52,7 @@ export function ContactsList() {
   const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<{ open: boolean; contact?: ContactRecord }>({ open: false });
   const debouncedSearch = useDebouncedValue(search, 300);
-  const query = useContactPage({ ...filters, search: debouncedSearch }, PAGE_SIZE, (page - 1) * PAGE_SIZE);
+  const { query, rows, served } = useContactPage({ ...filters, search: debouncedSearch }, PAGE_SIZE, (page - 1) * PAGE_SIZE, first);
 
   const deleting = useDeleteAction<ContactRecord>({
     run: (contact) => apiCall("DELETE /v1/contacts/{id}", { params: { id: contact.id } }),
@@ -71,8 +72,7 @@ export function ContactsList() {
   };
 
   const data = query.data;
-  const rows = data?.contacts ?? [];
-  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
+  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : undefined;
   const segmentOptions = [{ value: "", label: "All segments" }, ...(segments.data ?? []).map((s) => ({ value: s.id, label: s.name }))];
   if (filters.segment_id && !segmentOptions.some((o) => o.value === filters.segment_id))
     segmentOptions.push({ value: filters.segment_id, label: segments.isPending ? "Loading…" : "Unknown segment" });
@@ -141,6 +141,7 @@ export function ContactsList() {
         </FilterBar>
         <ListState
           query={query}
+          ready={served}
           loading={<SkeletonRows rows={8} columns={4} />}
           errorTitle="Could not load contacts"
           isEmpty={rows.length === 0}

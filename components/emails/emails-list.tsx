@@ -25,35 +25,33 @@ import { useBroadcastOptions } from "@/lib/client/resources/broadcasts";
 import { useAllTemplates } from "@/lib/client/resources/templates";
 import { apiCall } from "@/lib/client/api";
 import { EmailStatus } from "@/lib/generated/prisma/enums";
-import type { EmailPage } from "./email-types";
+import { firstPageRows, type FirstPage } from "@/lib/client/first-page";
+import { emailFiltersFromUrl, emailPageQuery, type EmailFilters } from "./email-query";
+import type { Email, EmailPage } from "./email-types";
 import { EventIcons } from "./event-icons";
-
-const PAGE_SIZE = 25;
 
 const statusOptions = [
   { value: "", label: "Any status" },
   ...Object.values(EmailStatus).map((status) => ({ value: status, label: status.charAt(0).toUpperCase() + status.slice(1) })),
 ];
 
-type Filters = { status: string; broadcast_id: string; template_id: string };
+type Filters = Omit<EmailFilters, "to" | "domain">;
 
-export function EmailsList() {
+/** The emails list; `first` is its first page as the server read it with the page (app/(dashboard)/emails/page.tsx). */
+export function EmailsList({ first }: { first?: FirstPage<Email> }) {
   const params = useSearchParams();
   const router = useRouter();
-  const [to, setTo] = useState(params.get("to") ?? "");
-  const [domain, setDomain] = useState(params.get("domain") ?? "");
-  const [filters, setFilters] = useState<Filters>({
-    status: params.get("status") ?? "",
-    broadcast_id: params.get("broadcast_id") ?? "",
-    template_id: params.get("template_id") ?? "",
-  });
+  const [{ to: initialTo, domain: initialDomain, ...initialFilters }] = useState(() => emailFiltersFromUrl((name) => params.get(name)));
+  const [to, setTo] = useState(initialTo);
+  const [domain, setDomain] = useState(initialDomain);
+  const [filters, setFilters] = useState<Filters>(initialFilters);
   const [page, setPage] = useState(1);
   const debouncedTo = useDebouncedValue(to.trim(), 300);
   const debouncedDomain = useDebouncedValue(domain.trim(), 300);
 
   const broadcasts = useBroadcastOptions();
   const templates = useAllTemplates();
-  const query = { page, limit: PAGE_SIZE, to: debouncedTo, domain: debouncedDomain, ...filters };
+  const query = emailPageQuery({ to: debouncedTo, domain: debouncedDomain, ...filters }, page);
   const emails = useQuery({
     queryKey: queryKeys.emails.page(query),
     // Asked with `offset`, the list answers the offset page (the contract allows the cursor list too).
@@ -73,7 +71,8 @@ export function EmailsList() {
     if (params.size) router.replace("/emails");
   };
 
-  const rows = emails.data?.data ?? [];
+  const served = firstPageRows(first, query, emails.data !== undefined);
+  const rows = emails.data?.data ?? served ?? [];
   const pagination = emails.data?.pagination;
   const broadcastOptions = [{ value: "", label: "Any broadcast" }, ...(broadcasts.data ?? []).map((b) => ({ value: b.id, label: b.name }))];
   if (filters.broadcast_id && !broadcastOptions.some((o) => o.value === filters.broadcast_id))
@@ -129,6 +128,7 @@ export function EmailsList() {
         </FilterBar>
         <ListState
           query={emails}
+          ready={served !== undefined}
           loading={<SkeletonRows rows={8} columns={5} />}
           errorTitle="Could not load emails"
           isEmpty={rows.length === 0}
@@ -192,8 +192,8 @@ export function EmailsList() {
               ))}
             </TableBody>
           </Table>
-          {pagination && (
-            <PagePagination page={pagination.page} pages={pagination.pages} total={pagination.total} onPage={setPage} loading={emails.isFetching} />
+          {(pagination || served) && (
+            <PagePagination page={page} pages={pagination?.pages} total={pagination?.total} onPage={setPage} loading={emails.isFetching} />
           )}
         </ListState>
       </Card>

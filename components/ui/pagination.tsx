@@ -39,7 +39,7 @@ export function CursorPagination({
   );
 }
 
-/** Numbered pages (`page`/`pages`), e.g. the emails list. */
+/** Numbered pages (`page`/`pages`), e.g. the emails list. `pages` undefined: the total is still being counted. */
 export function PagePagination({
   page,
   pages,
@@ -49,26 +49,32 @@ export function PagePagination({
   className,
 }: {
   page: number;
-  pages: number;
+  pages: number | undefined;
   onPage: (page: number) => void;
   total?: number;
   loading?: boolean;
   className?: string;
 }) {
-  if (pages <= 1 && total === undefined) return null;
+  if (pages !== undefined && pages <= 1 && total === undefined) return null;
   return (
     <nav aria-label="Pagination" className={cn("flex items-center justify-between gap-3 border-t border-zinc-100 px-5 py-3 text-sm text-zinc-500", className)}>
-      <div>
-        Page <span className="font-medium text-zinc-800">{Math.min(page, Math.max(pages, 1))}</span> of{" "}
-        <span className="font-medium text-zinc-800">{Math.max(pages, 1)}</span>
-        {total !== undefined && <span> · {total.toLocaleString()} total</span>}
-      </div>
+      {pages === undefined ? (
+        <div aria-live="polite">
+          Page <span className="font-medium text-zinc-800">{page}</span> · counting…
+        </div>
+      ) : (
+        <div>
+          Page <span className="font-medium text-zinc-800">{Math.min(page, Math.max(pages, 1))}</span> of{" "}
+          <span className="font-medium text-zinc-800">{Math.max(pages, 1)}</span>
+          {total !== undefined && <span> · {total.toLocaleString()} total</span>}
+        </div>
+      )}
       <div className="flex gap-2">
         <Button variant="secondary" size="sm" onClick={() => onPage(page - 1)} disabled={page <= 1 || loading}>
           <ChevronLeft aria-hidden />
           Previous
         </Button>
-        <Button variant="secondary" size="sm" onClick={() => onPage(page + 1)} disabled={page >= pages || loading}>
+        <Button variant="secondary" size="sm" onClick={() => onPage(page + 1)} disabled={pages === undefined || page >= pages || loading}>
           Next
           <ChevronRight aria-hidden />
         </Button>

@@ -64,11 +64,21 @@ async function countContacts(where: Prisma.Sql) {
 export async function listContacts(ctx: OrgContext, query: ListContactsQuery, page: ContactsPage) {
   const where = await filterSql(ctx, query);
   if (page.limit === undefined) return streamContacts(where, page.offset, await countContacts(where));
+  const [contacts, total] = await Promise.all([pageRows(where, query, { limit: page.limit, offset: page.offset }), countContacts(where)]);
+  return { contacts, total, limit: page.limit, offset: page.offset };
+}
+
+/** One page of listContacts without its total: what the dashboard renders with the page, before the total is counted. */
+export async function listContactRows(ctx: OrgContext, query: ListContactsQuery, page: Required<ContactsPage>) {
+  return pageRows(await filterSql(ctx, query), query, page);
+}
+
+async function pageRows(where: Prisma.Sql, query: ListContactsQuery, page: Required<ContactsPage>) {
   const pageQuery = Prisma.sql`SELECT c.*, s.reason::text AS suppression_reason, s.created_at AS suppressed_at
     FROM contacts c LEFT JOIN suppressions s ON s.organization_id = c.organization_id AND s.email = c.email
     WHERE ${where} ${query.search?.trim() ? NEWEST_FIRST_OF_MATCHES : NEWEST_FIRST} LIMIT ${page.limit} OFFSET ${page.offset}::bigint`;
-  const [{ rows }, total] = await Promise.all([pool.query<ContactRow>(pageQuery.text, pageQuery.values), countContacts(where)]);
-  return { contacts: rows.map((row) => serializeContact(row)), total, limit: page.limit, offset: page.offset };
+  const { rows } = await pool.query<ContactRow>(pageQuery.text, pageQuery.values);
+  return rows.map((row) => serializeContact(row));
 }
 
 /**

@@ -114,6 +114,11 @@ export async function listEmails(ctx: OrgContext, query: ListEmailsQuery, page: 
   return { data, pagination: { page: page.page, limit: page.limit, total, pages: Math.ceil(total / page.limit) } };
 }
 
+/** One page of listEmails (page mode) without its total: what the dashboard renders with the page, before the total is counted. */
+export async function listEmailRows(ctx: OrgContext, query: ListEmailsQuery, page: { page: number; limit: number }) {
+  return pageRows(ctx, query, filterWhere(ctx, query), (page.page - 1) * page.limit, page.limit);
+}
+
 export async function getEmail(ctx: OrgContext, id: string) {
   const row = await db.email.findFirst({
     where: { id, organization_id: ctx.organizationId },

@@ -1,0 +1,15 @@
+// Pure, so that the page's server component builds the same query as the list (use-contacts.ts).
+
+export const CONTACTS_PAGE_SIZE = 25;
+
+export type ContactFilters = { search: string; subscribed: "" | "true" | "false"; tags: string[]; segment_id: string };
+
+/** The GET /v1/contacts query of one page of the list. */
+export const contactPageQuery = (filters: ContactFilters, limit: number, offset: number) => ({
+  limit,
+  offset,
+  search: filters.search.trim(),
+  subscribed: filters.subscribed,
+  tags: filters.tags.join(","),
+  segment_id: filters.segment_id,
+});
