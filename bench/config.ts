@@ -42,6 +42,8 @@ export type Sizes = {
   sendRepeats: number;
   /** Emails timed of the broadcast sent right after the import (import-then-send), before it is cancelled. */
   sendAfterImport: number;
+  /** Lists imported and sent at once (each then sent again after ANALYZE): one pair is one sample of each side. */
+  importThenSendRepeats: number;
   smtpConnections: number;
   /** Delivery reports sent to the inbound listener per run, and runs. */
   reports: number;
@@ -67,6 +69,7 @@ export const FULL: Sizes = {
   recipients: 100_000,
   sendRepeats: 3,
   sendAfterImport: 20_000,
+  importThenSendRepeats: 2,
   // What lib/sending/transports.ts opens to one SMTP server (MAX_CONNECTIONS).
   smtpConnections: 5,
   reports: 20_000,
