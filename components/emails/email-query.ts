@@ -1,6 +1,6 @@
 // Pure, so that the page's server component builds the same query as the list (emails-list.tsx).
 
-export const EMAILS_PAGE_SIZE = 25;
+const EMAILS_PAGE_SIZE = 25;
 
 export type EmailFilters = { to: string; domain: string; status: string; broadcast_id: string; template_id: string };
 
