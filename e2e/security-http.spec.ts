@@ -33,7 +33,7 @@ test("answers carry the security headers, unknown and undecodable paths are JSON
   // A signed-in dashboard page with its scripts running under the policy.
   await signUp(page, { name: "Cora Policy", email: uniqueEmail("csp"), password: "password-123" });
   await page.goto("/contacts");
-  await expect(page.getByRole("heading", { name: "Contacts" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Contacts", exact: true })).toBeVisible();
   const answer = await page.evaluate(async () => {
     const response = await fetch("/v1/contacts?limit=1");
     return { status: response.status, policy: response.headers.get("ratelimit-policy"), limit: response.headers.get("ratelimit") };
