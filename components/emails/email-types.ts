@@ -1,11 +1,12 @@
 import type { z } from "zod";
-import type { email, emailDetail, emailPage } from "@/lib/schemas/emails";
+import type { email, emailDetail, emailListRow, emailPage } from "@/lib/schemas/emails";
 import type { thread } from "@/lib/schemas/threads";
 import { queryKeys } from "@/lib/client/query-keys";
 
 export type Email = z.infer<typeof email>;
 export type EmailDetail = z.infer<typeof emailDetail>;
 export type EmailPage = z.infer<typeof emailPage>;
+export type EmailListRow = z.infer<typeof emailListRow>;
 export type Thread = z.infer<typeof thread>;
 
 export const threadKey = queryKeys.threads.detail;

@@ -27,7 +27,7 @@ import { apiCall } from "@/lib/client/api";
 import { EmailStatus } from "@/lib/generated/prisma/enums";
 import { firstPageRows, type FirstPage } from "@/lib/client/first-page";
 import { emailFiltersFromUrl, emailPageQuery, type EmailFilters } from "./email-query";
-import type { Email, EmailPage } from "./email-types";
+import type { EmailListRow, EmailPage } from "./email-types";
 import { EventIcons } from "./event-icons";
 
 const statusOptions = [
@@ -38,7 +38,7 @@ const statusOptions = [
 type Filters = Omit<EmailFilters, "to" | "domain">;
 
 /** The emails list; `first` is its first page as the server read it with the page (app/(dashboard)/emails/page.tsx). */
-export function EmailsList({ first }: { first?: FirstPage<Email> }) {
+export function EmailsList({ first }: { first?: FirstPage<EmailListRow> }) {
   const params = useSearchParams();
   const router = useRouter();
   const [{ to: initialTo, domain: initialDomain, ...initialFilters }] = useState(() => emailFiltersFromUrl((name) => params.get(name)));
@@ -72,7 +72,7 @@ export function EmailsList({ first }: { first?: FirstPage<Email> }) {
   };
 
   const served = firstPageRows(first, query, emails.data !== undefined);
-  const rows = emails.data?.data ?? served ?? [];
+  const rows: EmailListRow[] = emails.data?.data ?? served ?? [];
   const pagination = emails.data?.pagination;
   const broadcastOptions = [{ value: "", label: "Any broadcast" }, ...(broadcasts.data ?? []).map((b) => ({ value: b.id, label: b.name }))];
   if (filters.broadcast_id && !broadcastOptions.some((o) => o.value === filters.broadcast_id))

@@ -19,7 +19,7 @@ const look: Record<(typeof emailEvents)[number]["field"], { icon: LucideIcon; on
  * The six engagement moments of an email as a compact strip: filled when it happened, with the
  * exact time on hover; screen readers get the same as text.
  */
-export function EventIcons({ email }: { email: Email }) {
+export function EventIcons({ email }: { email: Pick<Email, (typeof emailEvents)[number]["field"]> }) {
   const happened = emailEvents.filter((event) => email[event.field]);
   return (
     <div className="flex items-center gap-1">

@@ -83,3 +83,24 @@ export const emailPage = z.object({
   data: z.array(email),
   pagination: z.object({ page: z.number(), limit: z.number(), total: z.number(), pages: z.number() }),
 });
+
+/**
+ * What the dashboard's emails list shows of an email. The first page the list gets with its page's
+ * HTML carries only these fields: a page of 25 emails with their bodies would add each body to
+ * the document.
+ */
+export const emailListRow = email.pick({
+  id: true,
+  direction: true,
+  from_email: true,
+  to_email: true,
+  subject: true,
+  status: true,
+  created_at: true,
+  sent_at: true,
+  delivered_at: true,
+  opened_at: true,
+  clicked_at: true,
+  bounced_at: true,
+  complained_at: true,
+});

@@ -4,7 +4,7 @@ import { EmailsList } from "@/components/emails/emails-list";
 import { emailFiltersFromUrl, emailPageQuery } from "@/components/emails/email-query";
 import { pageRows } from "@/lib/api/page-rows";
 import { listEmailsContract } from "@/lib/contracts/emails";
-import { emailPage } from "@/lib/schemas/emails";
+import { emailListRow } from "@/lib/schemas/emails";
 import { listEmailRows } from "@/lib/services/emails";
 
 export const metadata: Metadata = { title: "Emails" };
@@ -19,7 +19,7 @@ export default async function EmailsPage({ searchParams }: PageProps<"/emails">)
     }),
     1,
   );
-  const first = await pageRows(listEmailsContract, query, emailPage.shape.data, (ctx, filters) =>
+  const first = await pageRows(listEmailsContract, query, emailListRow.array(), (ctx, filters) =>
     listEmailRows(ctx, filters, { page: query.page, limit: query.limit }),
   );
   // The list reads its initial filters from the URL, which needs a Suspense boundary when prerendered.
