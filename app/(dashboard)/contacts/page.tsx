@@ -9,7 +9,8 @@ import { listContactRows } from "@/lib/services/contacts-list";
 
 export const metadata: Metadata = { title: "Contacts" };
 
-export default async function ContactsPage({ searchParams }: PageProps<"/contacts">) {
+// The props typed here, not by the generated PageProps: CI type-checks before any build has generated it.
+export default async function ContactsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { segment_id } = await searchParams;
   // The list's first page as the list will ask for it (its filters start from the URL), read with the page.
   const query = contactPageQuery({ search: "", subscribed: "", tags: [], segment_id: typeof segment_id === "string" ? segment_id : "" }, CONTACTS_PAGE_SIZE, 0);

@@ -9,7 +9,8 @@ import { listEmailRows } from "@/lib/services/emails";
 
 export const metadata: Metadata = { title: "Emails" };
 
-export default async function EmailsPage({ searchParams }: PageProps<"/emails">) {
+// The props typed here, not by the generated PageProps: CI type-checks before any build has generated it.
+export default async function EmailsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const search = await searchParams;
   // The list's first page as the list will ask for it (its filters start from the URL), read with the page.
   const query = emailPageQuery(
