@@ -40,11 +40,6 @@ async function quiet(bench: Bench) {
 }
 
 /**
- * Sends a broadcast to the segment, times its first `measured` emails at the sink (from the send
- * request), then cancels the rest: the start is what a fresh table slows, and the whole list would
- * take a quarter of an hour.
- */
-/**
  * Waits until the cancelled broadcast has nothing queued or sending and its fan-out has ended, then
  * deletes its emails and vacuums: the next send meets the tables as this one did, not a million
  * rows being cancelled beside it.
@@ -65,6 +60,11 @@ async function clearAway(bench: Bench, broadcastId: string) {
   await bench.pg.query("VACUUM emails, email_events");
 }
 
+/**
+ * Sends a broadcast to the segment, times its first `measured` emails at the sink (from the send
+ * request), then cancels the rest: the start is what a fresh table slows, and the whole list would
+ * take a quarter of an hour.
+ */
 async function sendAndCancel(bench: Bench, org: ProductOrg, segmentId: string, measured: number, name: string) {
   const id = await createBroadcast(bench, org, segmentId, name);
   await bench.sink.reset();
