@@ -84,6 +84,9 @@ export const emailPage = z.object({
   pagination: z.object({ page: z.number(), limit: z.number(), total: z.number(), pages: z.number() }),
 });
 
+/** An email's event times, as a field selection (the list's icons and the Email record's columns). */
+export const EMAIL_EVENT_TIMES = { sent_at: true, delivered_at: true, opened_at: true, clicked_at: true, bounced_at: true, complained_at: true } as const;
+
 /**
  * What the dashboard's emails list shows of an email. The first page the list gets with its page's
  * HTML carries only these fields: a page of 25 emails with their bodies would add each body to
@@ -97,10 +100,5 @@ export const emailListRow = email.pick({
   subject: true,
   status: true,
   created_at: true,
-  sent_at: true,
-  delivered_at: true,
-  opened_at: true,
-  clicked_at: true,
-  bounced_at: true,
-  complained_at: true,
+  ...EMAIL_EVENT_TIMES,
 });

@@ -5,7 +5,7 @@ import type { CursorParams } from "@/lib/schemas/pagination";
 import { db } from "@/lib/db";
 import { pool } from "@/lib/db/pool";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { ListEmailsQuery } from "@/lib/schemas/emails";
+import { EMAIL_EVENT_TIMES, type ListEmailsQuery } from "@/lib/schemas/emails";
 
 /** The columns of the Email record; queue bookkeeping (attempts, locks, idempotency) stays inside. */
 export const emailSelect = {
@@ -30,12 +30,7 @@ export const emailSelect = {
   provider_message_id: true,
   metadata: true,
   tags: true,
-  sent_at: true,
-  delivered_at: true,
-  opened_at: true,
-  clicked_at: true,
-  bounced_at: true,
-  complained_at: true,
+  ...EMAIL_EVENT_TIMES,
   bounce_type: true,
   bounce_status: true,
   bounce_diagnostic: true,
