@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { email, emailDetail, emailListRow, emailPage } from "@/lib/schemas/emails";
+import type { EMAIL_EVENT_TIMES, email, emailDetail, emailListRow, emailPage } from "@/lib/schemas/emails";
 import type { thread } from "@/lib/schemas/threads";
 import { queryKeys } from "@/lib/client/query-keys";
 
@@ -12,6 +12,9 @@ export type Thread = z.infer<typeof thread>;
 export const threadKey = queryKeys.threads.detail;
 export const commentsKey = queryKeys.emails.comments;
 
+/** An email's event-time field: the fields the server selects for them (EMAIL_EVENT_TIMES), labelled here. */
+export type EmailEventField = keyof typeof EMAIL_EVENT_TIMES;
+
 /** The engagement timestamps of an email, in the order they happen. */
 export const emailEvents = [
   { field: "sent_at", label: "Sent" },
@@ -20,4 +23,4 @@ export const emailEvents = [
   { field: "clicked_at", label: "Clicked" },
   { field: "bounced_at", label: "Bounced" },
   { field: "complained_at", label: "Complained" },
-] as const;
+] as const satisfies readonly { field: EmailEventField; label: string }[];

@@ -4,9 +4,9 @@ import { AlertOctagon, CheckCheck, Flag, MousePointerClick, Eye, Send, type Luci
 import { formatDateTime } from "@/components/ui/date";
 import { Tooltip } from "@/components/ui/tooltip";
 import { cn } from "@/lib/client/cn";
-import { emailEvents, type Email } from "./email-types";
+import { emailEvents, type Email, type EmailEventField } from "./email-types";
 
-const look: Record<(typeof emailEvents)[number]["field"], { icon: LucideIcon; on: string }> = {
+const look: Record<EmailEventField, { icon: LucideIcon; on: string }> = {
   sent_at: { icon: Send, on: "bg-zinc-800 text-white" },
   delivered_at: { icon: CheckCheck, on: "bg-emerald-500 text-white" },
   opened_at: { icon: Eye, on: "bg-brand-600 text-white" },
@@ -19,7 +19,7 @@ const look: Record<(typeof emailEvents)[number]["field"], { icon: LucideIcon; on
  * The six engagement moments of an email as a compact strip: filled when it happened, with the
  * exact time on hover; screen readers get the same as text.
  */
-export function EventIcons({ email }: { email: Pick<Email, (typeof emailEvents)[number]["field"]> }) {
+export function EventIcons({ email }: { email: Pick<Email, EmailEventField> }) {
   const happened = emailEvents.filter((event) => email[event.field]);
   return (
     <div className="flex items-center gap-1">
