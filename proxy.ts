@@ -44,9 +44,9 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    // Pages and the dashboard's /api routes. Not /v1, the tracking routes, the benchmark's baseline
-    // or static files: no per-request work there, next.config.ts gives them their headers.
-    "/((?!v1(?:/|$)|t/|api/bench/|_next/static/|_next/image|favicon.ico|icon.svg).*)",
+    // Pages and the dashboard's /api routes. Not /v1, the tracking routes or static files: no
+    // per-request work there, next.config.ts gives them their headers.
+    "/((?!v1(?:/|$)|t/|_next/static/|_next/image|favicon.ico|icon.svg).*)",
     // Paths Next.js would fail to decode.
     "/v1/:path(.*%.*)",
     "/t/:path(.*%.*)",
