@@ -2,6 +2,12 @@ import http from "node:http";
 
 export type Reply = { status: number; body: Buffer; ms: number };
 
+// What the framework alone answers from this build: an unknown /v1 path answers the API's constant
+// JSON 404 through the same server, proxy and headers, with no authentication and no database, so
+// the product needs no route of the benchmark's own.
+export const BARE = "/v1/bench-baseline";
+export const BARE_STATUS = 404;
+
 type Options = {
   token?: string;
   body?: Buffer | string;

@@ -1,13 +1,9 @@
 import { alternate } from "../bench";
-import { load } from "../http";
+import { BARE, BARE_STATUS, load } from "../http";
 import { atLeast } from "../stats";
 import type { Scenario } from "./scenario";
 
-// The baseline: what the framework alone answers per second from this build. An unknown /v1 path
-// answers the API's constant JSON 404 through the same server, proxy and headers, with no
-// authentication and no database, so the product needs no route of the benchmark's own.
-const BARE = "/v1/bench-baseline";
-const BARE_STATUS = 404;
+// The baseline: what the framework alone answers per second from this build (BARE).
 
 export const getBroadcastScenario: Scenario = {
   id: "get-broadcast",
