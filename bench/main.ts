@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { db } from "@/lib/db";
+import { pool as productPool } from "@/lib/db/pool";
 import { acceptsConnections, ensureEmbeddedCluster, stopEmbeddedCluster } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { createOrganizationWithOwner } from "@/lib/services/accounts";
@@ -138,6 +139,9 @@ export async function main(options: Options): Promise<number> {
     sink.stop();
     await pool.end();
     await db.$disconnect();
+    // Prisma leaves a pool it was given open; its idle connections would be cut by the DROP below
+    // and each one logged as lost.
+    await productPool.end();
     await dropDatabase();
   }
 }
