@@ -3,8 +3,6 @@ import { BARE, BARE_STATUS, load } from "../http";
 import { atLeast } from "../stats";
 import type { Scenario } from "./scenario";
 
-// The baseline: what the framework alone answers per second from this build (BARE).
-
 export const getBroadcastScenario: Scenario = {
   id: "get-broadcast",
   figures: [{ scenario: "GET /v1/broadcasts/{id}", unit: "req/s", target: "ratio >= 0.6" }],
