@@ -9,24 +9,46 @@ type Finished = Pick<Broadcast, "id" | "organization_id" | "name" | "total_recip
   completed_at: Date;
 };
 
+// A sending broadcast is finished when its fan-out is complete, none of its emails is queued,
+// scheduled or sending, and every sequence step has been dispatched (`sequence_steps.dispatched_at`).
+const FINISHED = Prisma.sql`b.status = 'sending' AND b.fanned_out_at IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.broadcast_id = b.id AND e.status IN ('queued', 'scheduled', 'sending'))
+  AND NOT EXISTS (SELECT 1 FROM sequence_steps s WHERE s.broadcast_id = b.id AND s.dispatched_at IS NULL)`;
+
 /**
- * A sending broadcast is finished when its fan-out is complete, none of its emails is queued,
- * scheduled or sending, and every sequence step has been dispatched (`sequence_steps.dispatched_at`). It becomes `sent` — or
- * `failed` when emails failed and not one went out — and `broadcast.sent` is emitted in the same
- * transaction. Without ids every sending broadcast is checked. Answers how many finished.
+ * Finished broadcasts become `sent` — or `failed` when emails failed and not one went out — and
+ * `broadcast.sent` is emitted in the same transaction. Without ids every sending broadcast is
+ * checked. Answers how many finished.
  */
 export async function completeFinishedBroadcasts(broadcastIds?: string[]): Promise<number> {
-  if (broadcastIds && broadcastIds.length === 0) return 0;
+  return (await complete(broadcastIds)).finished;
+}
+
+/**
+ * The same for the broadcasts a sender has just recorded outcomes of; answers those that were
+ * finished but whose row another transaction held (an open or a click being counted, the counters'
+ * fold), for the sender to come back to: waiting there would hold up its outcomes, and leaving them
+ * to the housekeeping kept a finished broadcast `sending` for up to its 10 s interval.
+ */
+export async function completeTouchedBroadcasts(broadcastIds: string[]): Promise<string[]> {
+  return (await complete(broadcastIds)).locked;
+}
+
+async function complete(broadcastIds?: string[]): Promise<{ finished: number; locked: string[] }> {
+  if (broadcastIds && broadcastIds.length === 0) return { finished: 0, locked: [] };
   const only = broadcastIds ? Prisma.sql`AND b.id = ANY(${broadcastIds}::uuid[])` : Prisma.empty;
   return engineDb().$transaction(
     async (tx) => {
       const done = await tx.$queryRaw<{ id: string }[]>`
-      SELECT b.id FROM broadcasts b
-      WHERE b.status = 'sending' AND b.fanned_out_at IS NOT NULL ${only}
-        AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.broadcast_id = b.id AND e.status IN ('queued', 'scheduled', 'sending'))
-        AND NOT EXISTS (SELECT 1 FROM sequence_steps s WHERE s.broadcast_id = b.id AND s.dispatched_at IS NULL)
+      SELECT b.id FROM broadcasts b WHERE ${FINISHED} ${only}
       FOR UPDATE OF b SKIP LOCKED`;
-      if (done.length === 0) return 0;
+      let locked: string[] = [];
+      if (broadcastIds && done.length < broadcastIds.length) {
+        const rest = broadcastIds.filter((id) => !done.some((row) => row.id === id));
+        const skipped = await tx.$queryRaw<{ id: string }[]>`SELECT b.id FROM broadcasts b WHERE ${FINISHED} AND b.id = ANY(${rest}::uuid[])`;
+        locked = skipped.map((row) => row.id);
+      }
+      if (done.length === 0) return { finished: 0, locked };
       const ids = done.map((row) => row.id);
       // The final counts, for the status and the event: every delta recorded so far.
       await foldBroadcastCounters(ids, tx);
@@ -58,7 +80,7 @@ export async function completeFinishedBroadcasts(broadcastIds?: string[]): Promi
           },
         });
       }
-      return finished.length;
+      return { finished: finished.length, locked };
     },
     { timeout: 30_000, maxWait: 30_000 },
   );

@@ -3,7 +3,7 @@ import type { OutboundPolicy } from "@/lib/net/outbound-policy";
 import { tripBreakers } from "./breakers";
 import { foldBroadcastCounters } from "./broadcast-counters";
 import { claimDueEmails, type Claimed } from "./claim";
-import { completeFinishedBroadcasts } from "./complete-broadcasts";
+import { completeTouchedBroadcasts } from "./complete-broadcasts";
 import { Destinations } from "./destinations";
 import { engineDb } from "./engine-db";
 import { startLeaseKeeper } from "./leases";
@@ -65,6 +65,9 @@ const STOP_CHECK_MS = 1000;
 const STOP_MEMORY_MS = 3000;
 /** How soon after a write the touched broadcasts' counters are folded and their completion checked. */
 const COMPLETION_DELAY_MS = 200;
+/** A finished broadcast whose row was held is checked again this soon, this many times; then the housekeeping's round has it. */
+const COMPLETION_RETRY_MS = 1000;
+const COMPLETION_RETRIES = 10;
 const NO_ROOM = Symbol("no room");
 /**
  * Emails handed to the relay's thread at once: enough to keep its connections busy while this
@@ -120,6 +123,19 @@ export function createSender(options: SenderOptions = {}): Sender {
   let breaking: Promise<void> = Promise.resolve();
   let completionTimer: NodeJS.Timeout | null = null;
   let completing: Promise<void> = Promise.resolve();
+  const completionRetries = new Map<string, number>();
+  const comeBackFor = (locked: string[]) => {
+    for (const id of locked) {
+      const tries = (completionRetries.get(id) ?? 0) + 1;
+      if (tries > COMPLETION_RETRIES) {
+        completionRetries.delete(id);
+        continue;
+      }
+      completionRetries.set(id, tries);
+      touched.add(id);
+    }
+    if (touched.size > 0 && !completionTimer && !stopping) completionTimer = setTimeout(completeTouched, COMPLETION_RETRY_MS);
+  };
   const completeTouched = () => {
     completionTimer = null;
     const ids = [...touched];
@@ -127,8 +143,11 @@ export function createSender(options: SenderOptions = {}): Sender {
     if (ids.length === 0) return completing;
     completing = completing
       .then(() => foldBroadcastCounters(ids))
-      .then(() => completeFinishedBroadcasts(ids))
-      .then(() => undefined)
+      .then(() => completeTouchedBroadcasts(ids))
+      .then((locked) => {
+        for (const id of ids) if (!locked.includes(id)) completionRetries.delete(id);
+        comeBackFor(locked);
+      })
       .catch((error: unknown) =>
         log.error({ err: errorField(error), detail: describe(error) }, "sender: folding counters or completing broadcasts failed (the housekeeping retries)"),
       );
