@@ -27,7 +27,32 @@ async function realDeadlock(): Promise<unknown> {
   }
 }
 
+/** The same through Prisma: two interactive transactions whose raw updates meet in opposite orders. */
+async function prismaDeadlock(): Promise<unknown> {
+  await pool.query("CREATE TABLE IF NOT EXISTS test_deadlock (id int PRIMARY KEY, n int NOT NULL DEFAULT 0)");
+  await pool.query("INSERT INTO test_deadlock (id) VALUES (1), (2) ON CONFLICT DO NOTHING");
+  let bothHoldOne!: () => void;
+  const held = new Promise<void>((resolve) => (bothHoldOne = resolve));
+  let holding = 0;
+  const crossing = (first: number, second: number) =>
+    db.$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE test_deadlock SET n = n + 1 WHERE id = ${first}`;
+      if (++holding === 2) bothHoldOne();
+      await held;
+      await tx.$executeRaw`UPDATE test_deadlock SET n = n + 1 WHERE id = ${second}`;
+    });
+  const results = await Promise.allSettled([crossing(1, 2), crossing(2, 1)]);
+  return results.find((r) => r.status === "rejected")?.reason;
+}
+
 describe("a transaction that loses a deadlock", () => {
+  it("is recognised in the shape Prisma gives a raw query's deadlock (P2010, the code in the driver's cause)", { timeout: 30_000 }, async () => {
+    const viaPrisma = await prismaDeadlock();
+    expect((viaPrisma as { code?: string }).code).toBe("P2010");
+    expect(isWriteConflict(viaPrisma)).toBe(true);
+    expect(errorResponse(viaPrisma).status).toBe(503);
+  });
+
   it("is recognised, through pg and through Prisma, and is run again rather than answered with a 500", { timeout: 30_000 }, async () => {
     const viaPg = await realDeadlock();
     expect((viaPg as { code?: string }).code).toBe("40P01");

@@ -1,14 +1,17 @@
 /**
  * PostgreSQL's answer when two transactions waited for each other (40P01, deadlock detected) or a
  * serializable one met a concurrent change (40001): the statement was sound, the timing was not,
- * and the documented remedy is to run the transaction again. Prisma reports both as P2034.
+ * and the documented remedy is to run the transaction again. Prisma reports both as P2034 from its
+ * own queries; from a raw query in a transaction as P2010 whose driver-adapter cause carries
+ * PostgreSQL's code as `originalCode` (checked against a real deadlock in the test).
  */
 const CODES = new Set(["P2034", "40P01", "40001"]);
 
 export function isWriteConflict(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 4) return false;
-  const e = error as { code?: unknown; cause?: unknown; meta?: { code?: unknown; driverAdapterError?: unknown } };
+  const e = error as { code?: unknown; originalCode?: unknown; cause?: unknown; meta?: { code?: unknown; driverAdapterError?: unknown } };
   if (typeof e.code === "string" && CODES.has(e.code)) return true;
+  if (typeof e.originalCode === "string" && CODES.has(e.originalCode)) return true;
   if (typeof e.meta?.code === "string" && CODES.has(e.meta.code)) return true;
   return [e.cause, e.meta?.driverAdapterError].some((inner) => isWriteConflict(inner, depth + 1));
 }
