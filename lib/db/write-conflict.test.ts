@@ -4,10 +4,15 @@ import { db } from "@/lib/db";
 import { pool } from "@/lib/db/pool";
 import { isWriteConflict, retryOnWriteConflict } from "./write-conflict";
 
-/** Two transactions that lock two rows in opposite orders: PostgreSQL ends one with 40P01. */
-async function realDeadlock(): Promise<unknown> {
+/** Two rows for two transactions to lock in opposite orders. */
+async function deadlockTable() {
   await pool.query("CREATE TABLE IF NOT EXISTS test_deadlock (id int PRIMARY KEY, n int NOT NULL DEFAULT 0)");
   await pool.query("INSERT INTO test_deadlock (id) VALUES (1), (2) ON CONFLICT DO NOTHING");
+}
+
+/** Two transactions that lock two rows in opposite orders: PostgreSQL ends one with 40P01. */
+async function realDeadlock(): Promise<unknown> {
+  await deadlockTable();
   const [a, b] = [await pool.connect(), await pool.connect()];
   try {
     await a.query("BEGIN");
@@ -29,8 +34,7 @@ async function realDeadlock(): Promise<unknown> {
 
 /** The same through Prisma: two interactive transactions whose raw updates meet in opposite orders. */
 async function prismaDeadlock(): Promise<unknown> {
-  await pool.query("CREATE TABLE IF NOT EXISTS test_deadlock (id int PRIMARY KEY, n int NOT NULL DEFAULT 0)");
-  await pool.query("INSERT INTO test_deadlock (id) VALUES (1), (2) ON CONFLICT DO NOTHING");
+  await deadlockTable();
   let bothHoldOne!: () => void;
   const held = new Promise<void>((resolve) => (bothHoldOne = resolve));
   let holding = 0;

@@ -39,15 +39,14 @@ async function complete(broadcastIds?: string[]): Promise<{ finished: number; lo
   const only = broadcastIds ? Prisma.sql`AND b.id = ANY(${broadcastIds}::uuid[])` : Prisma.empty;
   return engineDb().$transaction(
     async (tx) => {
+      // Which are finished, read without locking: while a broadcast is still sending (most rounds) this one
+      // query is all. Those are then locked and checked again; the ones another transaction held are skipped.
+      const candidates = (await tx.$queryRaw<{ id: string }[]>`SELECT b.id FROM broadcasts b WHERE ${FINISHED} ${only}`).map((row) => row.id);
+      if (candidates.length === 0) return { finished: 0, locked: [] };
       const done = await tx.$queryRaw<{ id: string }[]>`
-      SELECT b.id FROM broadcasts b WHERE ${FINISHED} ${only}
+      SELECT b.id FROM broadcasts b WHERE b.id = ANY(${candidates}::uuid[]) AND ${FINISHED}
       FOR UPDATE OF b SKIP LOCKED`;
-      let locked: string[] = [];
-      if (broadcastIds && done.length < broadcastIds.length) {
-        const rest = broadcastIds.filter((id) => !done.some((row) => row.id === id));
-        const skipped = await tx.$queryRaw<{ id: string }[]>`SELECT b.id FROM broadcasts b WHERE ${FINISHED} AND b.id = ANY(${rest}::uuid[])`;
-        locked = skipped.map((row) => row.id);
-      }
+      const locked = candidates.filter((id) => !done.some((row) => row.id === id));
       if (done.length === 0) return { finished: 0, locked };
       const ids = done.map((row) => row.id);
       // The final counts, for the status and the event: every delta recorded so far.
