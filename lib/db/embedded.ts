@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -8,7 +8,12 @@ import { StartupError } from "./startup-error";
 
 const run = promisify(execFile);
 
-export type EmbeddedCluster = { dataDir: string; port: number };
+export type EmbeddedCluster = {
+  dataDir: string;
+  port: number;
+  /** The setting that chooses the port, named in start-up errors. */
+  portSetting?: string;
+};
 
 type Binaries = { initdb: string; pg_ctl: string };
 
@@ -44,23 +49,59 @@ function exec(file: string, args: string[], ids: { uid: number; gid: number } | 
   });
 }
 
-/** Whether a PostgreSQL server answers on 127.0.0.1:`port` (as the embedded cluster's superuser). */
-export async function acceptsConnections(port: number): Promise<boolean> {
+/**
+ * The data directory of the PostgreSQL server answering on 127.0.0.1:`port` as the embedded
+ * cluster's superuser: null if none answers, undefined if it answers but will not say.
+ */
+async function servedDataDirectory(port: number): Promise<string | null | undefined> {
   const client = new pg.Client({ host: "127.0.0.1", port, user: "postgres", password: "postgres", database: "postgres", connectionTimeoutMillis: 2000 });
   try {
     await client.connect();
-    await client.end();
-    return true;
   } catch {
-    return false;
+    return null;
+  }
+  try {
+    const { rows } = await client.query<{ data_directory: string }>("SHOW data_directory");
+    return rows[0].data_directory;
+  } catch {
+    // Only a superuser may read it, and ours is one: this server is not the embedded cluster.
+    return undefined;
+  } finally {
+    await client.end();
   }
 }
 
+/** Whether a PostgreSQL server answers on 127.0.0.1:`port` (as the embedded cluster's superuser). */
+export async function acceptsConnections(port: number): Promise<boolean> {
+  return (await servedDataDirectory(port)) !== null;
+}
+
+const samePath = (a: string, b: string) => {
+  const real = (p: string) => (existsSync(p) ? realpathSync(p) : path.resolve(p));
+  return real(a) === real(b);
+};
+
+/**
+ * Whether the server on `port` is this cluster, already running. A server of another data directory
+ * there — typically another checkout's embedded cluster on the default port — is refused: adopting it
+ * would migrate and write that checkout's database as if it were ours.
+ */
+async function isRunning({ dataDir, port, portSetting = "EMBEDDED_PG_PORT" }: EmbeddedCluster): Promise<boolean> {
+  const served = await servedDataDirectory(port);
+  if (served === null) return false;
+  const pgData = path.join(dataDir, "pg");
+  if (served !== undefined && samePath(served, pgData)) return true;
+  const other = served === undefined ? "another PostgreSQL" : `the PostgreSQL of ${served}`;
+  throw new StartupError(
+    `The embedded PostgreSQL under ${dataDir} cannot use port ${port}: ${other} answers there (perhaps another checkout's). Stop it (\`npm run db:stop\` in that checkout), or set ${portSetting} to a free port.`,
+  );
+}
+
 /** Why the cluster did not start, from pg_ctl's output and the server's log: one line an operator can act on. */
-function whyNotStarted(output: string, { dataDir, port, logFile }: { dataDir: string; port: number; logFile: string }): string {
+function whyNotStarted(output: string, { dataDir, port, portSetting = "EMBEDDED_PG_PORT", logFile }: EmbeddedCluster & { logFile: string }): string {
   const where = `The embedded PostgreSQL under ${dataDir} did not start`;
   if (/Address already in use|could not bind|could not create any TCP\/IP sockets/i.test(output)) {
-    return `${where}: port ${port} is taken by another program (perhaps a cluster of another checkout). Stop it, or set EMBEDDED_PG_PORT to a free port.`;
+    return `${where}: port ${port} is taken by another program (perhaps a cluster of another checkout). Stop it, or set ${portSetting} to a free port.`;
   }
   if (/lock file .* already exists|postmaster\.pid/i.test(output)) {
     return `${where}: a server from an earlier run still holds ${path.join(dataDir, "pg")}. Run \`npm run db:stop\`, or delete ${path.join(dataDir, "pg", "postmaster.pid")} if no postgres process is left.`;
@@ -75,8 +116,9 @@ function whyNotStarted(output: string, { dataDir, port, logFile }: { dataDir: st
  * on 127.0.0.1:`port`. pg_ctl detaches the server, so the dev server, the worker, the CLI and the
  * tests share one cluster whichever of them started it; `npm run db:stop` stops it.
  */
-export async function ensureEmbeddedCluster({ dataDir, port }: EmbeddedCluster): Promise<void> {
-  if (await acceptsConnections(port)) return;
+export async function ensureEmbeddedCluster(cluster: EmbeddedCluster): Promise<void> {
+  const { dataDir, port } = cluster;
+  if (await isRunning(cluster)) return;
   const bins = await binaries();
   const ids = await runAsIds();
   const pgData = path.join(dataDir, "pg");
@@ -111,10 +153,10 @@ export async function ensureEmbeddedCluster({ dataDir, port }: EmbeddedCluster):
     );
   } catch (error) {
     // Two processes may race to start the same cluster; the loser finds it running.
-    if (!(await acceptsConnections(port))) {
+    if (!(await isRunning(cluster))) {
       const tail = existsSync(logFile) ? readFileSync(logFile, "utf8").split("\n").slice(-15).join("\n") : "";
       // pg_ctl's own words ("another server might be running") and the server's log both count.
-      throw new StartupError(whyNotStarted(`${(error as Error).message}\n${tail}`, { dataDir, port, logFile }));
+      throw new StartupError(whyNotStarted(`${(error as Error).message}\n${tail}`, { ...cluster, logFile }));
     }
   }
 }

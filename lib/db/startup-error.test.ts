@@ -1,13 +1,13 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureEmbeddedCluster } from "./embedded";
+import { ensureEmbeddedCluster, stopEmbeddedCluster } from "./embedded";
 import { ensureDatabase } from "./ensure-database";
 import { StartupError } from "./startup-error";
 
@@ -102,6 +102,26 @@ describe("start-up against a PostgreSQL that is not ready", () => {
     } finally {
       await new Promise((resolve) => squatter.close(resolve));
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a port where another checkout's embedded cluster answers, and adopts its own", async () => {
+    const port = await closedPort();
+    const ours = path.resolve(`.data/startup-ours-${suffix}`);
+    const theirs = path.resolve(`.data/startup-theirs-${suffix}`);
+    try {
+      await ensureEmbeddedCluster({ dataDir: theirs, port });
+      const message = await startupError(ensureEmbeddedCluster({ dataDir: ours, port }));
+      expect(message).toContain(`port ${port}`);
+      expect(message).toContain(path.join(theirs, "pg"));
+      expect(message).toContain("EMBEDDED_PG_PORT");
+      expect(existsSync(ours)).toBe(false);
+      // Its own cluster, already running, is used as it is.
+      await expect(ensureEmbeddedCluster({ dataDir: theirs, port })).resolves.toBeUndefined();
+    } finally {
+      await stopEmbeddedCluster(theirs);
+      rmSync(theirs, { recursive: true, force: true });
+      rmSync(ours, { recursive: true, force: true });
     }
   });
 

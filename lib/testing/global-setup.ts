@@ -14,7 +14,7 @@ export default async function setup() {
     adminUrl = url.toString();
   } else {
     const port = Number(process.env.TEST_PG_PORT ?? 54339);
-    await ensureEmbeddedCluster({ dataDir: path.resolve(".data/test"), port });
+    await ensureEmbeddedCluster({ dataDir: path.resolve(".data/test"), port, portSetting: "TEST_PG_PORT" });
     adminUrl = `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`;
   }
   const name = `mailplatform_test_${process.pid}`;
