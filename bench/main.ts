@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { db } from "@/lib/db";
 import { pool as productPool } from "@/lib/db/pool";
-import { acceptsConnections, ensureEmbeddedCluster, stopEmbeddedCluster } from "@/lib/db/embedded";
+import { ensureEmbeddedCluster, stopEmbeddedCluster } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
 import { createOrganizationWithOwner } from "@/lib/services/accounts";
 import { issueApiKey } from "@/lib/services/api-keys";
@@ -31,12 +31,9 @@ function adminUrl(databaseUrl: string) {
 /** A fresh, migrated database for this run; answers a function that removes it (and the cluster we started). */
 async function freshDatabase(databaseUrl: string, options: Options, dataDir: string) {
   const { database, pgPort } = options.place;
-  let startedCluster = false;
-  if (!options.external && !(await acceptsConnections(pgPort))) {
-    log(`starting the embedded PostgreSQL under ${options.place.dataDir} on port ${pgPort}`);
-    await ensureEmbeddedCluster({ dataDir, port: pgPort });
-    startedCluster = true;
-  }
+  // Its own cluster when one is needed: another checkout's answering on the port is refused, as the app refuses it.
+  const startedCluster = !options.external && (await ensureEmbeddedCluster({ dataDir, port: pgPort }));
+  if (startedCluster) log(`started the embedded PostgreSQL under ${options.place.dataDir} on port ${pgPort}`);
   const admin = new pg.Client({ connectionString: adminUrl(databaseUrl) });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);

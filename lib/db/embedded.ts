@@ -71,11 +71,6 @@ async function servedDataDirectory(port: number): Promise<string | null | undefi
   }
 }
 
-/** Whether a PostgreSQL server answers on 127.0.0.1:`port` (as the embedded cluster's superuser). */
-export async function acceptsConnections(port: number): Promise<boolean> {
-  return (await servedDataDirectory(port)) !== null;
-}
-
 const samePath = (a: string, b: string) => {
   const real = (p: string) => (existsSync(p) ? realpathSync(p) : path.resolve(p));
   return real(a) === real(b);
@@ -114,11 +109,12 @@ function whyNotStarted(output: string, { dataDir, port, portSetting = "EMBEDDED_
 /**
  * Initialises (once) and starts (when not running) a PostgreSQL cluster under `dataDir`, listening
  * on 127.0.0.1:`port`. pg_ctl detaches the server, so the dev server, the worker, the CLI and the
- * tests share one cluster whichever of them started it; `npm run db:stop` stops it.
+ * tests share one cluster whichever of them started it; `npm run db:stop` stops it. Answers whether
+ * this call started it (false when it was running already).
  */
-export async function ensureEmbeddedCluster(cluster: EmbeddedCluster): Promise<void> {
+export async function ensureEmbeddedCluster(cluster: EmbeddedCluster): Promise<boolean> {
   const { dataDir, port } = cluster;
-  if (await isRunning(cluster)) return;
+  if (await isRunning(cluster)) return false;
   const bins = await binaries();
   const ids = await runAsIds();
   const pgData = path.join(dataDir, "pg");
@@ -158,7 +154,9 @@ export async function ensureEmbeddedCluster(cluster: EmbeddedCluster): Promise<v
       // pg_ctl's own words ("another server might be running") and the server's log both count.
       throw new StartupError(whyNotStarted(`${(error as Error).message}\n${tail}`, { ...cluster, logFile }));
     }
+    return false;
   }
+  return true;
 }
 
 export async function stopEmbeddedCluster(dataDir: string): Promise<void> {

@@ -35,7 +35,7 @@ export async function startOwnCluster(label: string): Promise<OwnCluster> {
   const port = await freePort();
   const dataDir = path.resolve(`.data/faults-${label}-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
-  const start = () => ensureEmbeddedCluster({ dataDir, port });
+  const start = async () => void (await ensureEmbeddedCluster({ dataDir, port }));
   await start();
   const url = `postgresql://postgres:postgres@127.0.0.1:${port}/mailplatform`;
   await createDatabaseIfMissing(url);
