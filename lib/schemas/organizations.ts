@@ -18,7 +18,7 @@ export const updateOrganizationInput = z.object({
   }),
   complaint_pause_threshold: z.number().gt(0).max(1).optional().meta({
     description:
-      "Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `complaint_rate`) when, over at least 100 attempts, complaints pass this fraction of the emails accepted. Default 0.003 (0.3 %).",
+      "Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `complaint_rate`) when, over at least 100 attempts, complaints pass this fraction of the emails accepted, counting one complaint per recipient and at least 5 recipients. Default 0.003 (0.3 %).",
   }),
 });
 export type UpdateOrganizationInput = z.infer<typeof updateOrganizationInput>;

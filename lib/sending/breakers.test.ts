@@ -118,19 +118,43 @@ async function sendingBroadcast(org: TestOrg, counters: { sent_count: number; bo
   });
 }
 
+/** `count` complained emails of the broadcast from different recipients (or one, `sameRecipient`), counted as recordFeedback counts them. */
+async function addComplaints(broadcast: { id: string; organization_id: string }, count: number, sameRecipient = false) {
+  await db.$executeRaw`
+    INSERT INTO emails (organization_id, broadcast_id, message_id, from_email, to_email, subject, status, sent_at, complained_at)
+    SELECT ${broadcast.organization_id}::uuid, ${broadcast.id}::uuid, '<' || gen_random_uuid() || '@acme.test>', 'news@acme.test',
+           CASE WHEN ${sameRecipient} THEN 'same@example.test' ELSE 'c-' || gen_random_uuid() || '@example.test' END, 'Hi', 'complained', now(), clock_timestamp()
+    FROM generate_series(1, ${count}::int)`;
+  await db.broadcast.update({ where: { id: broadcast.id }, data: { complained_count: { increment: count } } });
+}
+
 describe("the complaint-rate circuit breaker", () => {
-  it("pauses past 0.3 % of complaints, and after a resume judges only what is sent from there", async () => {
+  it("pauses past 0.3 % of complaints from at least five recipients, and after a resume judges only what is sent from there", async () => {
     const org = await createTestOrg();
-    const calm = await sendingBroadcast(org, { sent_count: 1000, complained_count: 3 });
-    const angry = await sendingBroadcast(org, { sent_count: 1000, complained_count: 4 });
-    const young = await sendingBroadcast(org, { sent_count: 50, complained_count: 5 });
-    expect(await tripBroadcastBreakers([calm.id, angry.id, young.id])).toEqual([angry.id]);
+    const calm = await sendingBroadcast(org, { sent_count: 2000 });
+    await addComplaints(calm, 6);
+    const angry = await sendingBroadcast(org, { sent_count: 2000 });
+    await addComplaints(angry, 7);
+    const young = await sendingBroadcast(org, { sent_count: 50 });
+    await addComplaints(young, 5);
+    // 4 of 150 is far past 0.3 %, but four people could be one attacker's mailboxes.
+    const small = await sendingBroadcast(org, { sent_count: 150 });
+    await addComplaints(small, 4);
+    // Six complaints from one recipient (every step of a sequence) are one complainant.
+    const repeated = await sendingBroadcast(org, { sent_count: 150 });
+    await addComplaints(repeated, 6, true);
+    expect(await tripBroadcastBreakers([calm.id, angry.id, young.id, small.id, repeated.id])).toEqual([angry.id]);
     expect((await org.owner.api.get(`/v1/broadcasts/${angry.id}`)).body).toMatchObject({ status: "paused", paused_reason: "complaint_rate" });
+    await addComplaints(small, 1);
+    expect(await tripBroadcastBreakers([small.id])).toEqual([small.id]);
 
     // Resumed by a person: the old complaints no longer count against it.
     expect((await org.owner.api.post(`/v1/broadcasts/${angry.id}/resume`)).body).toMatchObject({ status: "sending", paused_reason: null });
     expect(await tripBroadcastBreakers([angry.id])).toEqual([]);
-    await db.broadcast.update({ where: { id: angry.id }, data: { sent_count: { increment: 200 }, complained_count: { increment: 1 } } });
+    await db.broadcast.update({ where: { id: angry.id }, data: { sent_count: { increment: 200 } } });
+    await addComplaints(angry, 4);
+    expect(await tripBroadcastBreakers([angry.id])).toEqual([]);
+    await addComplaints(angry, 1);
     expect(await tripBroadcastBreakers([angry.id])).toEqual([angry.id]);
   });
 

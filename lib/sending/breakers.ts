@@ -9,7 +9,8 @@ import { engineDb } from "./engine-db";
  * bounces and at 0.3 % of complaints. So a broadcast pauses itself (`paused_reason` `bounce_rate`
  * or `complaint_rate`) when, over at least BREAKER_MIN_ATTEMPTS attempts, its hard bounces pass the
  * organization's `bounce_pause_threshold` (5 %) of its attempts or its complaints pass
- * `complaint_pause_threshold` (0.3 %) of the emails accepted. Attempts are emails a server accepted
+ * `complaint_pause_threshold` (0.3 %) of the emails accepted, counting one complaint per recipient
+ * and at least BREAKER_MIN_COMPLAINANTS of them. Attempts are emails a server accepted
  * or refused. A person who resumes it starts the count again from there (breaker_base_*), so the
  * breaker judges the new attempts and may trip again on them, never at once on the old ones.
  *
@@ -22,6 +23,14 @@ import { engineDb } from "./engine-db";
  * email, and the breaker trips within a batch or two of crossing its threshold.
  */
 export const BREAKER_MIN_ATTEMPTS = 100;
+/**
+ * Complaints are rare events that anyone who receives a broadcast can report, unauthenticated: at
+ * 0.3 % one complaint passed the line for any broadcast under 334 recipients, so any one receiver
+ * could pause it, again after each resume. The complaint breaker judges a rate only once this many
+ * different recipients have complained since the broadcast started (or was resumed): the bounce
+ * breaker's own floor, 5 % of its 100 attempts. Past that, the threshold decides as before.
+ */
+const BREAKER_MIN_COMPLAINANTS = 5;
 // The same minimum as a broadcast's: an inbox sending one broadcast must not stop it before the
 // broadcast's own breaker could judge it (and say why on the broadcast).
 const INBOX_MIN_ATTEMPTS = BREAKER_MIN_ATTEMPTS;
@@ -48,12 +57,27 @@ export async function tripBroadcastBreakers(broadcastIds: string[]): Promise<str
       ) d ON true
       WHERE b.id = ANY(${broadcastIds}::uuid[]) AND b.status = 'sending'
     ),
-    judged AS (SELECT *, accepted + bounced AS attempts FROM counted)
-    SELECT id, organization_id,
-           CASE WHEN bounced > bounce_pause_threshold * attempts THEN 'bounce_rate' ELSE 'complaint_rate' END AS reason
-    FROM judged
-    WHERE attempts >= ${BREAKER_MIN_ATTEMPTS}
-      AND (bounced > bounce_pause_threshold * attempts OR complained > complaint_pause_threshold * greatest(accepted, 1))`;
+    judged AS (
+      SELECT *, accepted + bounced AS attempts, bounced > bounce_pause_threshold * (accepted + bounced) AS bouncing FROM counted
+      WHERE accepted + bounced >= ${BREAKER_MIN_ATTEMPTS}
+    ),
+    -- The counter counts complained emails; a recipient who reports several (a sequence's steps)
+    -- is one complainant. Read only where the counter alone would trip: the complaints since the
+    -- base are the counter's newest ones.
+    complainants AS (
+      SELECT j.id, (
+        SELECT count(DISTINCT lower(btrim(recent.to_email)))::int FROM (
+          SELECT e.to_email FROM emails e
+          WHERE e.broadcast_id = j.id AND e.organization_id = j.organization_id AND e.complained_at IS NOT NULL
+          ORDER BY e.complained_at DESC LIMIT j.complained
+        ) recent
+      ) AS people
+      FROM judged j
+      WHERE NOT j.bouncing AND j.complained >= ${BREAKER_MIN_COMPLAINANTS} AND j.complained > j.complaint_pause_threshold * greatest(j.accepted, 1)
+    )
+    SELECT j.id, j.organization_id, CASE WHEN j.bouncing THEN 'bounce_rate' ELSE 'complaint_rate' END AS reason
+    FROM judged j LEFT JOIN complainants c ON c.id = j.id
+    WHERE j.bouncing OR (c.people >= ${BREAKER_MIN_COMPLAINANTS} AND c.people > j.complaint_pause_threshold * greatest(j.accepted, 1))`;
   const paused: string[] = [];
   for (const row of tripped) {
     const done = await client.$transaction((tx) => pauseBroadcastIn(tx, row.organization_id, row.id, row.reason));
