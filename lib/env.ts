@@ -23,6 +23,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TEST_SENDS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(50),
   SPAMASSASSIN_PATH: z.string().default("spamassassin"),
+  SPAMASSASSIN_CHECKS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(100).default(2),
   INVITATIONS_PER_DAY: z.coerce.number().int().min(1).default(50),
   INVITATION_RESENDS_PER_DAY: z.coerce.number().int().min(0).default(3),
   RATE_LIMIT_ORGANIZATION_PER_SECOND: z.coerce.number().min(0).default(100),
@@ -121,6 +122,8 @@ export const env = {
   testSendsPerHour: raw.TEST_SENDS_PER_HOUR,
   /** The SpamAssassin program of the pre-send spam check; the check says so when it is not installed. */
   spamassassinPath: raw.SPAMASSASSIN_PATH,
+  /** Spam checks one organization may have running or waiting in a web process; more are answered "busy" at once. */
+  spamassassinChecksPerOrganization: raw.SPAMASSASSIN_CHECKS_PER_ORGANIZATION,
   /** Invitation emails (new ones and resends) one organization may send in 24 hours. */
   invitationsPerDay: raw.INVITATIONS_PER_DAY,
   /** Resends of one invitation in 24 hours. */

@@ -137,7 +137,7 @@ async function placeholderCheck(ctx: OrgContext, content: Content): Promise<Pres
   );
 }
 
-async function spamCheck(content: Content, html: string | null, text: string): Promise<PresendCheck> {
+async function spamCheck(ctx: OrgContext, content: Content, html: string | null, text: string, signal?: AbortSignal): Promise<PresendCheck> {
   const { raw } = mimeMessage({
     from: { name: "Check", address: "check@example.com" },
     to: "recipient@example.com",
@@ -146,13 +146,13 @@ async function spamCheck(content: Content, html: string | null, text: string): P
     text,
     html,
   });
-  const result = await spamScore(raw);
+  const result = await spamScore(raw, { organizationId: ctx.organizationId, signal });
   if (!result.available) return check("spam", "skipped", "Spam score", `${result.reason}: the content was not scored.`);
   const message = `SpamAssassin (local rules) scores the content ${result.score} (spam from ${result.threshold}).`;
   return check("spam", result.score >= result.threshold ? "warning" : "pass", "Spam score", message, result.rules);
 }
 
-async function runChecks(ctx: OrgContext, content: Content): Promise<PresendChecks> {
+async function runChecks(ctx: OrgContext, content: Content, signal?: AbortSignal): Promise<PresendChecks> {
   const checks: PresendCheck[] = [];
   checks.push(
     content.subject.trim()
@@ -199,23 +199,27 @@ async function runChecks(ctx: OrgContext, content: Content): Promise<PresendChec
         )
       : check("size", "pass", "Size", `The HTML is ${kb} KB (Gmail clips at 102 KB).`),
   );
-  checks.push(await spamCheck(content, sample.html, sample.text));
+  checks.push(await spamCheck(ctx, content, sample.html, sample.text, signal));
   const errors = checks.filter((c) => c.status === "error").length;
   const warnings = checks.filter((c) => c.status === "warning").length;
   return { ok: errors === 0, errors, warnings, checks };
 }
 
-/** GET /v1/broadcasts/{id}/checks: what to fix, or know, before sending. */
-export async function broadcastChecks(ctx: OrgContext, id: string): Promise<PresendChecks> {
+/**
+ * GET /v1/broadcasts/{id}/checks: what to fix, or know, before sending. `signal` is the request's:
+ * when the client goes away, its spam check leaves SpamAssassin's queue or has its run stopped.
+ */
+export async function broadcastChecks(ctx: OrgContext, id: string, options: { signal?: AbortSignal } = {}): Promise<PresendChecks> {
   const b = await db.broadcast.findFirst({ where: { id, organization_id: ctx.organizationId } });
   if (!b) throw notFound("Broadcast");
   const template = b.template_id ? await db.template.findFirst({ where: { id: b.template_id, organization_id: ctx.organizationId } }) : null;
-  return runChecks(ctx, {
+  const content: Content = {
     subject: b.subject,
     previewText: b.preview_text ?? template?.preview_text ?? null,
     html: template ? template.html_content || null : b.html_content,
     text: template ? template.text_content || null : b.text_content,
     marketing: true,
     audience: b.segment_id ? { segmentId: b.segment_id, topicId: b.topic_id } : null,
-  });
+  };
+  return runChecks(ctx, content, options.signal);
 }

@@ -5,7 +5,7 @@ import { broadcastChecksContract, contactFieldsContract } from "@/lib/contracts/
 
 export const broadcastChecksOperation = defineOperation({
   ...broadcastChecksContract,
-  handler: (ctx, { params }) => broadcastChecks(ctx, params.id),
+  handler: (ctx, { params, request }) => broadcastChecks(ctx, params.id, { signal: request.signal }),
 });
 
 export const contactFieldsOperation = defineOperation({
