@@ -48,6 +48,9 @@ const schema = z.object({
   INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
   INBOUND_SMTP_HOST: z.string().optional(),
   INBOUND_SMTP_LISTEN: z.string().default("0.0.0.0"),
+  INBOUND_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(500).default(10),
+  INBOUND_REPORTS_PER_CLIENT_PER_SECOND: z.coerce.number().min(0).default(100),
+  INBOUND_REPORTS_PER_TOKEN_PER_HOUR: z.coerce.number().min(0).default(10),
   RELAY_SPF: z.string().optional(),
   RETURN_PATH_LABEL: z
     .string()
@@ -137,6 +140,12 @@ export const env = {
   inboundSmtpPort: raw.INBOUND_SMTP_PORT,
   /** Address the listener binds to. */
   inboundSmtpListen: raw.INBOUND_SMTP_LISTEN,
+  /** Open connections to the listener per client (an IPv4 address or an IPv6 /64); 0: no cap. */
+  inboundConnectionsPerClient: raw.INBOUND_CONNECTIONS_PER_CLIENT,
+  /** Reports per second one client may deliver to the listener (bursts of ten seconds' worth); 0: no limit. */
+  inboundReportsPerClientPerSecond: raw.INBOUND_REPORTS_PER_CLIENT_PER_SECOND,
+  /** Reports per hour to one return-path token, i.e. about one email (a burst of as many); 0: no limit. */
+  inboundReportsPerTokenPerHour: raw.INBOUND_REPORTS_PER_TOKEN_PER_HOUR,
   /** The host the return-path MX records name: where receiving systems send their reports. */
   inboundSmtpHost: (raw.INBOUND_SMTP_HOST ?? new URL(raw.APP_URL ?? `http://localhost:${raw.PORT}`).hostname).toLowerCase().replace(/\.$/, ""),
   /**

@@ -149,7 +149,14 @@ export const intakeScenario: Scenario = {
     const { organizationId, emails } = await seed(bench, count);
     const messages = reports(emails);
     const port = await freePort();
-    const env = { ...bench.serverEnv, INBOUND_SMTP_PORT: String(port), INBOUND_SMTP_LISTEN: "127.0.0.1" };
+    // One client plays every receiving system here: its per-client caps (docs/SECURITY.md) would measure themselves.
+    const env = {
+      ...bench.serverEnv,
+      INBOUND_SMTP_PORT: String(port),
+      INBOUND_SMTP_LISTEN: "127.0.0.1",
+      INBOUND_CONNECTIONS_PER_CLIENT: "0",
+      INBOUND_REPORTS_PER_CLIENT_PER_SECOND: "0",
+    };
     const listener = new SendingWorker(path.join(bench.dataDir, "inbound.log"), env);
     const worker = new SendingWorker(path.join(bench.dataDir, "worker.log"), env);
     listener.start("scripts/inbound.ts");
