@@ -52,6 +52,22 @@ const schema = z.object({
   INBOUND_REPORTS_PER_CLIENT_PER_SECOND: z.coerce.number().min(0).default(100),
   INBOUND_REPORTS_PER_TOKEN_PER_HOUR: z.coerce.number().min(0).default(10),
   RELAY_SPF: z.string().optional(),
+  IMAP_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  IMAP_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  IMAP_POLL_DEADLINE_SECONDS: z.coerce.number().int().min(1).max(3600).default(45),
+  IMAP_COMMAND_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
+  IMAP_MESSAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(16_384)
+    .max(64 * 1024 * 1024)
+    .default(256 * 1024),
+  IMAP_POLL_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(16_384)
+    .max(1024 * 1024 * 1024)
+    .default(16 * 1024 * 1024),
   RETURN_PATH_LABEL: z
     .string()
     .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/i, "must be one DNS label, e.g. bounces")
@@ -153,6 +169,18 @@ export const env = {
    * at each domain's return path. Unset: derived from the relay's host.
    */
   relaySpf: raw.RELAY_SPF?.trim() || relaySpfFromUrl(raw.SMTP_RELAY_URL ?? raw.SMTP_URL),
+  /** Reply polling (lib/replies, docs/SECURITY.md "IMAP reply polling"): each inbox is polled at most this often. */
+  imapPollIntervalSeconds: raw.IMAP_POLL_INTERVAL_SECONDS,
+  /** Inboxes one worker process polls at once (at most one per organization across all workers). */
+  imapPollConcurrency: raw.IMAP_POLL_CONCURRENCY,
+  /** The whole of one inbox's poll, from resolving its host to logging out. */
+  imapPollDeadlineSeconds: raw.IMAP_POLL_DEADLINE_SECONDS,
+  /** Connecting (TCP, TLS, greeting, login) and each IMAP command after it. */
+  imapCommandTimeoutSeconds: raw.IMAP_COMMAND_TIMEOUT_SECONDS,
+  /** Bytes read of one message: its first this many (headers, the reply's text, a report's machine-readable parts). */
+  imapMessageMaxBytes: raw.IMAP_MESSAGE_MAX_BYTES,
+  /** Bytes read from one IMAP server in one poll; the next poll continues where this one stopped. */
+  imapPollMaxBytes: raw.IMAP_POLL_MAX_BYTES,
   /** Default label of a new domain's return-path subdomain (`bounces` → bounces.example.com). */
   returnPathLabel: raw.RETURN_PATH_LABEL.toLowerCase(),
   get authSecret(): string {

@@ -58,6 +58,7 @@ function startLoop(task: LoopTask) {
     stop: async () => {
       stopping = true;
       for (const wake of [...wakers]) wake();
+      task.interrupt?.();
       await finished;
       await task.close?.();
     },

@@ -4,7 +4,7 @@ import { completeFinishedBroadcasts } from "@/lib/sending/complete-broadcasts";
 import { startBroadcast, startOverdueBroadcasts } from "@/lib/sending/fan-out";
 import { BROADCAST_START_TASK, parseBroadcastStartPayload } from "@/lib/sending/queue";
 import { createSender } from "@/lib/sending/sender";
-import { pollReplies } from "@/lib/replies/poll-replies";
+import { createReplyPoller } from "@/lib/replies/poll-replies";
 import { dispatchSequenceSteps } from "@/lib/sequences/dispatch";
 import { deliverWebhooks } from "@/lib/webhooks/deliver";
 import { processFeedbackReports, pruneFeedbackReports } from "@/lib/feedback/process-reports";
@@ -19,6 +19,8 @@ export type LoopTask = {
   intervalMs: number;
   run: () => Promise<number>;
   concurrency?: number;
+  /** Called as the worker starts stopping, before it waits for the rounds in progress (to cut them short). */
+  interrupt?: () => void;
   close?: () => void | Promise<void>;
 };
 
@@ -30,6 +32,7 @@ export type WorkerTask = LoopTask | QueueTask;
 export const isLoopTask = (task: WorkerTask): task is LoopTask => "run" in task;
 
 const sender = createSender({ batchSize: 200 });
+const replyPoller = createReplyPoller();
 
 /** Everything the worker runs. Each engine appends its own entries. */
 export const workerTasks: WorkerTask[] = [
@@ -71,7 +74,15 @@ export const workerTasks: WorkerTask[] = [
     },
   },
   { name: "sequences:dispatch", intervalMs: 15_000, run: () => dispatchSequenceSteps() },
-  { name: "replies:poll", intervalMs: 15_000, run: () => pollReplies() },
+  // Inboxes are polled side by side, one per lane (IMAP_POLL_CONCURRENCY), each poll bounded
+  // (docs/SECURITY.md, "IMAP reply polling"); an idle lane looks for a due inbox every 5 s.
+  {
+    name: "replies:poll",
+    intervalMs: 5_000,
+    run: replyPoller.pollNext,
+    concurrency: replyPoller.concurrency,
+    interrupt: replyPoller.abort,
+  },
   { name: "webhooks:deliver", intervalMs: 2_000, run: () => deliverWebhooks() },
   // Delivery reports and complaints stored by the inbound listener or found in inboxes.
   {

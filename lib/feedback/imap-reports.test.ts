@@ -84,7 +84,7 @@ describe.skipIf(!dovecotAvailable())("reports found in an IMAP inbox (dovecot)",
       rawDsn({ to: USER, action: "failed", status: "5.1.1", finalRecipient: otherPeople.Dee.email, originalMessageId: theirs.message_id }),
     );
 
-    expect(await pollReplies({ organizationId, intervalMs: 0 })).toBe(0);
+    expect(await pollReplies({ organizationIds: [organizationId], intervalMs: 0 })).toBe(0);
     expect(await db.feedbackReport.count({ where: { organization_id: organizationId, source: "imap" } })).toBe(3);
     while ((await processFeedbackReports({ organizationId })) > 0);
 
@@ -107,7 +107,7 @@ describe.skipIf(!dovecotAvailable())("reports found in an IMAP inbox (dovecot)",
 
     // Polled again from scratch: the reports are not stored twice.
     await db.inbox.update({ where: { id: inbox.id }, data: { imap_last_uid: null } });
-    await pollReplies({ organizationId, intervalMs: 0 });
+    await pollReplies({ organizationIds: [organizationId], intervalMs: 0 });
     expect(await db.feedbackReport.count({ where: { organization_id: organizationId, source: "imap" } })).toBe(3);
   });
 });

@@ -44,7 +44,7 @@ describe.skipIf(!dovecotAvailable())("IMAP reply polling (dovecot)", () => {
       rawReply({ from: "newsletter@shop.example", to: USER, subject: "Our sale" }),
     );
 
-    expect(await pollReplies({ organizationId, intervalMs: 0 })).toBe(1);
+    expect(await pollReplies({ organizationIds: [organizationId], intervalMs: 0 })).toBe(1);
     const stored = await db.email.findMany({ where: { organization_id: organizationId, direction: "inbound" } });
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({
@@ -59,11 +59,11 @@ describe.skipIf(!dovecotAvailable())("IMAP reply polling (dovecot)", () => {
     expect(row.imap_last_polled_at).toBeInstanceOf(Date);
 
     // Polled again too soon: not polled. Polled with nothing new: nothing stored.
-    expect(await pollReplies({ organizationId })).toBe(0);
-    expect(await pollReplies({ organizationId, intervalMs: 0 })).toBe(0);
+    expect(await pollReplies({ organizationIds: [organizationId] })).toBe(0);
+    expect(await pollReplies({ organizationIds: [organizationId], intervalMs: 0 })).toBe(0);
 
     await deliver(rawReply({ from: people.Ned.email, to: USER, subject: "Re: Quick question", inReplyTo: ned.message_id }));
-    expect(await pollReplies({ organizationId, intervalMs: 0 })).toBe(1);
+    expect(await pollReplies({ organizationIds: [organizationId], intervalMs: 0 })).toBe(1);
     row = await db.inbox.findUniqueOrThrow({ where: { id: inbox.id } });
     expect(row.imap_last_uid).toBe(3);
     expect((await db.email.findUniqueOrThrow({ where: { id: ned.id } })).replied_at).toBeInstanceOf(Date);
@@ -71,14 +71,21 @@ describe.skipIf(!dovecotAvailable())("IMAP reply polling (dovecot)", () => {
 
     // Starting over from scratch (the mark lost) stores nothing twice.
     await db.inbox.update({ where: { id: inbox.id }, data: { imap_last_uid: null } });
-    expect(await pollReplies({ organizationId, intervalMs: 0 })).toBe(0);
+    expect(await pollReplies({ organizationIds: [organizationId], intervalMs: 0 })).toBe(0);
     expect(await db.email.count({ where: { organization_id: organizationId, direction: "inbound" } })).toBe(2);
   });
 
   it("keeps going when an inbox cannot be reached or refuses the login", async () => {
     const organizationId = (await createTestOrg()).organizationId;
-    await addInbox(organizationId, { imap: { host: dovecot.host, port: dovecot.port, username: USER, password_encrypted: sealSecret("wrong") } });
-    await addInbox(organizationId, { imap: { host: "127.0.0.1", port: 1, username: USER, password_encrypted: sealSecret(PASSWORD) } });
-    expect(await pollReplies({ organizationId, intervalMs: 0 })).toBe(0);
+    const refused = await addInbox(organizationId, {
+      imap: { host: dovecot.host, port: dovecot.port, username: USER, password_encrypted: sealSecret("wrong") },
+    });
+    const closed = await addInbox(organizationId, { imap: { host: "127.0.0.1", port: 1, username: USER, password_encrypted: sealSecret(PASSWORD) } });
+    // One inbox of an organization a round (claimInboxes): two rounds poll both.
+    expect(await pollReplies({ organizationIds: [organizationId], intervalMs: 0 })).toBe(0);
+    expect(await pollReplies({ organizationIds: [organizationId], intervalMs: 0 })).toBe(0);
+    for (const inbox of [refused, closed]) {
+      expect(await db.inbox.findUniqueOrThrow({ where: { id: inbox.id } })).toMatchObject({ imap_last_polled_at: expect.any(Date), imap_poll_until: null });
+    }
   });
 });

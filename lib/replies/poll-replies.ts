@@ -1,130 +1,136 @@
 import { isIP } from "node:net";
 import { ImapFlow } from "imapflow";
 import { openSecret } from "@/lib/crypto/secret-box";
-import { db, Prisma } from "@/lib/db";
+import { env } from "@/lib/env";
 import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
-import { recordRawReply } from "./record-reply";
 import { errorField, log } from "@/lib/log";
-
-export type ImapInbox = {
-  id: string;
-  organization_id: string;
-  imap_host: string;
-  imap_port: number;
-  imap_secure: boolean;
-  imap_username: string;
-  imap_password_encrypted: string;
-  imap_last_uid: number | null;
-  imap_last_polled_at: Date | null;
-  created_at: Date;
-};
+import { claimInboxes, releaseInbox, type ImapInbox } from "./claim-inboxes";
+import { PollGuard, PollLimitError } from "./poll-guard";
+import { MAX_LINE_BYTES, pollLimits, type PollLimits } from "./poll-limits";
+import { readNewMessages } from "./read-messages";
 
 export type PollOptions = {
-  /** An inbox is polled at most this often, whichever worker does it. */
+  /** An inbox is polled at most this often, whichever worker does it (IMAP_POLL_INTERVAL_SECONDS). */
   intervalMs?: number;
   /** Most messages read from one inbox per poll; the next poll continues. */
   maxMessages?: number;
-  /** Only this organization's inboxes (tests share one database). */
-  organizationId?: string;
+  /** Only these organizations' inboxes (tests share one database). */
+  organizationIds?: string[];
   /** Where IMAP servers may be; the operator's policy (ALLOWED_PRIVATE_HOSTS) when not given. */
   policy?: OutboundPolicy;
+  /** The operator's limits (lib/env.ts) unless given; tests use short ones. */
+  limits?: Partial<PollLimits>;
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * The UIDs to read: those after the last one seen. On the first poll (or when the mailbox was
- * renumbered, its UIDs now below ours) there is no usable mark, so messages since the inbox was
- * connected — or since a day before the last poll — are read; the stored Message-IDs keep that
- * from storing anything twice.
- */
-async function newUids(client: ImapFlow, inbox: ImapInbox): Promise<number[]> {
-  const uidNext = client.mailbox ? Number(client.mailbox.uidNext ?? 0) : 0;
-  const last = inbox.imap_last_uid;
-  const renumbered = last !== null && uidNext > 0 && uidNext <= last;
-  if (last !== null && !renumbered) {
-    if (uidNext === last + 1) return [];
-    // `n:*` always includes the newest message, even when its UID is below n.
-    const uids = await client.search({ uid: `${last + 1}:*` }, { uid: true });
-    return (uids || []).filter((uid) => uid > last).sort((a, b) => a - b);
-  }
-  const since = last === null ? inbox.created_at : new Date((inbox.imap_last_polled_at ?? inbox.created_at).getTime() - DAY_MS);
-  const uids = await client.search({ since }, { uid: true });
-  return (uids || []).sort((a, b) => a - b);
-}
-
-/** Reads the inbox's new messages over IMAP and records those that are replies. Answers how many it stored. */
-export async function pollInbox(inbox: ImapInbox, options: PollOptions = {}): Promise<number> {
-  // Checked now, on the address it resolves to now; ImapFlow then connects to that very address
-  // (no second resolution to rebind) and verifies TLS against the host name.
-  const { address } = await checkedAddress(inbox.imap_host, inbox.imap_port, options.policy ?? defaultOutboundPolicy());
-  const client = new ImapFlow({
-    host: address,
-    servername: isIP(inbox.imap_host) ? undefined : inbox.imap_host,
-    port: inbox.imap_port,
-    secure: inbox.imap_secure,
-    auth: { user: inbox.imap_username, pass: openSecret(inbox.imap_password_encrypted) },
-    logger: false,
-    connectionTimeout: 30_000,
-    greetingTimeout: 15_000,
-    socketTimeout: 120_000,
-  });
-  await client.connect();
-  let stored = 0;
+/** Reads the inbox's new messages over IMAP and records those that are replies or reports. Answers how many replies it stored. */
+export async function pollInbox(inbox: ImapInbox, options: PollOptions = {}, guard = new PollGuard(pollLimits(options.limits))): Promise<number> {
+  const limits = pollLimits(options.limits);
+  let client: ImapFlow | null = null;
   try {
-    const lock = await client.getMailboxLock("INBOX", { readOnly: true });
+    // Checked now, on the address it resolves to now; ImapFlow then connects to that very address
+    // (no second resolution to rebind) and verifies TLS against the host name.
+    const { address } = await guard.step("resolving the IMAP host", () =>
+      checkedAddress(inbox.imap_host, inbox.imap_port, options.policy ?? defaultOutboundPolicy()),
+    );
+    const imap = new ImapFlow({
+      host: address,
+      servername: isIP(inbox.imap_host) ? undefined : inbox.imap_host,
+      port: inbox.imap_port,
+      secure: inbox.imap_secure,
+      auth: { user: inbox.imap_username, pass: openSecret(inbox.imap_password_encrypted) },
+      logger: false,
+      // Backstops only: the guard's step timeouts come first and say which step it was.
+      connectionTimeout: 2 * limits.commandTimeoutMs,
+      greetingTimeout: 2 * limits.commandTimeoutMs,
+      socketTimeout: 2 * limits.commandTimeoutMs,
+      disableAutoIdle: true,
+      // Compressed, a few bytes on the wire could inflate to anything.
+      disableCompression: true,
+      // What the client holds of one answer: a message's part, a line, parse nodes.
+      maxLiteralSize: limits.messageMaxBytes,
+      maxLineLength: MAX_LINE_BYTES,
+      maxResponseSize: limits.messageMaxBytes + MAX_LINE_BYTES,
+      maxResponseTokens: 10_000,
+    });
+    client = imap;
+    guard.attach(imap);
+    await guard.step("connecting (greeting and login)", () => imap.connect());
+    const lock = await guard.step("EXAMINE INBOX", () => imap.getMailboxLock("INBOX", { readOnly: true }));
     try {
-      const uids = (await newUids(client, inbox)).slice(0, options.maxMessages ?? 500);
-      if (uids.length === 0) return 0;
-      const messages: { uid: number; source: Buffer }[] = [];
-      for await (const message of client.fetch(uids.join(","), { uid: true, source: true }, { uid: true })) {
-        if (message.source) messages.push({ uid: message.uid, source: message.source });
-      }
-      messages.sort((a, b) => a.uid - b.uid);
-      for (const message of messages) {
-        const outcome = await recordRawReply(inbox, message.source);
-        if (outcome.result === "stored") stored++;
-        // The mark moves with every message, so a crash resumes after the last one handled.
-        await db.inbox.update({ where: { id: inbox.id }, data: { imap_last_uid: message.uid } });
-      }
+      return await readNewMessages(imap, inbox, guard, limits, options.maxMessages ?? 500);
     } finally {
       lock.release();
     }
   } finally {
-    await client.logout().catch(() => client.close());
+    if (client) {
+      const open = client;
+      await guard.step("LOGOUT", () => open.logout()).catch(() => open.close());
+    }
+    guard.finish();
   }
-  return stored;
 }
 
 /**
- * The periodic reply task: claims the inboxes with IMAP settings whose last poll is older than
- * the interval (the claim is the update of `imap_last_polled_at`, so two workers never poll one
- * inbox at once) and polls each. An inbox that fails is tried again next interval.
+ * Where every failed poll ends up (a server that cannot be reached, refuses the login, is too slow
+ * or sends too much). The inbox is tried again next interval.
+ */
+function pollFailed(inbox: ImapInbox, error: unknown) {
+  const fields = { inbox_id: inbox.id, organization_id: inbox.organization_id };
+  if (error instanceof PollLimitError && error.kind === "stopping") log.info({ ...fields, reason: error.message }, "IMAP poll of an inbox cut short");
+  else if (error instanceof PollLimitError) log.warn({ ...fields, reason: error.message }, `IMAP poll of an inbox stopped: ${error.message}`);
+  else log.warn({ ...fields, err: errorField(error) }, "IMAP poll of an inbox failed");
+}
+
+/** Polls a claimed inbox and ends its claim; answers the replies stored (0 when the poll failed). */
+async function pollClaimed(inbox: ImapInbox, options: PollOptions, running: Set<PollGuard>): Promise<number> {
+  const guard = new PollGuard(pollLimits(options.limits));
+  running.add(guard);
+  try {
+    return await pollInbox(inbox, options, guard);
+  } catch (error) {
+    pollFailed(inbox, error);
+    return 0;
+  } finally {
+    running.delete(guard);
+    // If this fails (the database is away), the claim lapses at the poll's deadline by itself.
+    await releaseInbox(inbox).catch(() => undefined);
+  }
+}
+
+const claimOptions = (options: PollOptions, limit: number) => ({
+  limit,
+  intervalMs: options.intervalMs ?? env.imapPollIntervalSeconds * 1000,
+  deadlineMs: pollLimits(options.limits).deadlineMs,
+  organizationIds: options.organizationIds,
+});
+
+/**
+ * One round of polling: claims up to `concurrency` due inboxes (at most one per organization, see
+ * claimInboxes) and polls them side by side. Answers how many replies were stored.
  */
 export async function pollReplies(options: PollOptions = {}): Promise<number> {
-  const intervalMs = options.intervalMs ?? 60_000;
-  const orgFilter = options.organizationId ? Prisma.sql`AND organization_id = ${options.organizationId}::uuid` : Prisma.empty;
-  const inboxes = await db.$queryRaw<ImapInbox[]>`
-    WITH due AS (
-      SELECT id, imap_last_polled_at AS previous_poll FROM inboxes
-      WHERE imap_host IS NOT NULL AND imap_port IS NOT NULL AND imap_username IS NOT NULL AND imap_password_encrypted IS NOT NULL
-        AND (imap_last_polled_at IS NULL OR imap_last_polled_at <= now() - make_interval(secs => ${intervalMs / 1000}))
-        ${orgFilter}
-      ORDER BY imap_last_polled_at NULLS FIRST
-      LIMIT 20
-      FOR UPDATE SKIP LOCKED
-    )
-    UPDATE inboxes i SET imap_last_polled_at = now()
-    FROM due WHERE i.id = due.id
-    RETURNING i.id, i.organization_id, i.imap_host, i.imap_port, COALESCE(i.imap_secure, i.imap_port = 993) AS imap_secure,
-      i.imap_username, i.imap_password_encrypted, i.imap_last_uid, due.previous_poll AS imap_last_polled_at, i.created_at`;
-  let stored = 0;
-  for (const inbox of inboxes) {
-    try {
-      stored += await pollInbox(inbox, options);
-    } catch (error) {
-      log.warn({ inbox_id: inbox.id, organization_id: inbox.organization_id, err: errorField(error) }, "IMAP poll of an inbox failed");
-    }
-  }
-  return stored;
+  const inboxes = await claimInboxes(claimOptions(options, pollLimits(options.limits).concurrency));
+  const counts = await Promise.all(inboxes.map((inbox) => pollClaimed(inbox, options, new Set())));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * The worker's poller: `concurrency` lanes each run `pollNext` (worker/tasks.ts), so a slow server
+ * holds one lane and the others go on claiming; `abort` ends the polls in progress when the worker stops.
+ */
+export function createReplyPoller(options: PollOptions = {}) {
+  const running = new Set<PollGuard>();
+  return {
+    concurrency: pollLimits(options.limits).concurrency,
+    /** Claims one due inbox and polls it; answers 1 when there was one (the lane goes on at once), else 0. */
+    pollNext: async (): Promise<number> => {
+      const [inbox] = await claimInboxes(claimOptions(options, 1));
+      if (!inbox) return 0;
+      await pollClaimed(inbox, options, running);
+      return 1;
+    },
+    abort: () => {
+      for (const guard of running) guard.stop("the worker is stopping", "stopping");
+    },
+  };
 }

@@ -155,6 +155,15 @@ async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<Rep
 }
 
 /**
+ * Whether a message, judged by its headers alone, can be anything `recordRawReply` records: a
+ * delivery report or complaint, or a message naming earlier ones (In-Reply-To, References). The
+ * poller reads the rest of a message only when this holds.
+ */
+export function mayBeReplyOrReport(headers: ParsedMail): boolean {
+  return isFeedbackReport(headers) || replyCandidates(headers.inReplyTo, headers.references).length > 0;
+}
+
+/**
  * `recordReply` for a raw RFC 822 message, as IMAP hands it over. A delivery status notification
  * or a complaint report is not a reply: it is queued for the worker to record against the email
  * it quotes (bounced, delivered, complained), as if it had come to the return path.
