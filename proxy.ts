@@ -24,7 +24,7 @@ export function proxy(request: NextRequest) {
     return errorResponse(
       new AppError("VALIDATION_ERROR", "The path is not valid percent-encoded UTF-8", [{ path: "", message: "malformed percent-encoding" }]),
     );
-  // The matcher sends /v1 and the tracking routes here only for their %-escapes.
+  // The matcher sends /v1, /api and the tracking routes here only for their %-escapes.
   if (path.startsWith("/v1/") || path.startsWith("/t/")) return NextResponse.next();
   const https = env.appUrl.startsWith("https:");
   if (path.startsWith("/api/")) {
@@ -44,11 +44,14 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    // Pages and the dashboard's /api routes. Not /v1, the tracking routes or static files: no
-    // per-request work there, next.config.ts gives them their headers.
-    "/((?!v1(?:/|$)|t/|_next/static/|_next/image|favicon.ico|icon.svg).*)",
+    // Pages. Not /v1, the dashboard's /api routes, the tracking routes or static files: no
+    // per-request work there, next.config.ts gives them their headers. Next.js reads the whole body
+    // of a request the proxy sees before the route runs, so routes that take bodies stay out and
+    // stop reading at their own limit (lib/api/request-body.ts).
+    "/((?!v1(?:/|$)|api/|t/|_next/static/|_next/image|favicon.ico|icon.svg).*)",
     // Paths Next.js would fail to decode.
     "/v1/:path(.*%.*)",
+    "/api/:path(.*%.*)",
     "/t/:path(.*%.*)",
   ],
 };

@@ -1,3 +1,4 @@
+import http from "node:http";
 import { expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
 
 // The HTTP surface of the production server as a client meets it: security headers, the JSON 404
@@ -42,4 +43,31 @@ test("answers carry the security headers, unknown and undecodable paths are JSON
   expect(answer.policy).toMatch(/"key";q=\d+;w=\d+, "organization";q=\d+;w=\d+/);
   expect(answer.limit).toMatch(/"key";r=\d+;t=\d+/);
   await finalScreenshot(page, testInfo, "security-http");
+});
+
+/**
+ * Sends `sent` bytes of a body to `path` and keeps the request open: the answer arrives only if the
+ * server stops reading at its limit (a server that waited for the whole body would never answer).
+ */
+function postUnfinishedBody(baseURL: string, path: string, contentType: string, sent: number) {
+  return new Promise<number>((resolve, reject) => {
+    const request = http.request(new URL(path, baseURL), {
+      method: "POST",
+      headers: { "content-type": contentType, "sec-fetch-site": "same-origin", "transfer-encoding": "chunked" },
+    });
+    request.on("response", (response) => {
+      resolve(response.statusCode ?? 0);
+      response.resume();
+      request.destroy();
+    });
+    request.on("error", reject);
+    request.write(Buffer.alloc(sent, 0x20));
+  });
+}
+
+test("the dashboard's routes refuse a large body while it is still arriving", async ({ baseURL }) => {
+  // Behind the proxy, Next.js read a whole body (up to 10 MB) before the route could refuse it.
+  expect(await postUnfinishedBody(baseURL!, "/api/sign-up", "application/json", 64 * 1024)).toBe(413);
+  expect(await postUnfinishedBody(baseURL!, "/api/account/password-reset/request", "application/json", 64 * 1024)).toBe(413);
+  expect(await postUnfinishedBody(baseURL!, "/api/auth/callback/credentials", "application/x-www-form-urlencoded", 64 * 1024)).toBe(413);
 });

@@ -6,6 +6,7 @@ import { AppError, type ValidationIssue } from "@/lib/domain/errors";
 import { errorResponse } from "@/lib/api/errors";
 import type { AnyOperation } from "./operation";
 import { rateLimitHeaders, type Verdict } from "./rate-limit";
+import { readJsonBody } from "./request-body";
 import { readSpooledJsonBody, type Spooled } from "./spooled-json-body";
 
 const DEFAULT_MAX_BODY = 5 * 1024 * 1024;
@@ -37,39 +38,6 @@ export function matchPath(template: string, pathname: string): Record<string, st
     } else if (want[i] !== got[i]) return null;
   }
   return params;
-}
-
-async function readBody(request: Request, limit: number): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new AppError("PAYLOAD_TOO_LARGE", `Request body is larger than ${limit} bytes`);
-  if (!request.body) return {};
-  // With a declared length the body is read straight into one buffer: a CSV import of 50 MB would
-  // otherwise sit in memory three times (chunks, their concatenation, the decoded text).
-  let buffer = Buffer.allocUnsafe(declared > 0 ? declared : 64 * 1024);
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.byteLength > limit) {
-      await reader.cancel();
-      throw new AppError("PAYLOAD_TOO_LARGE", `Request body is larger than ${limit} bytes`);
-    }
-    if (size + value.byteLength > buffer.length) {
-      const grown = Buffer.allocUnsafe(Math.min(limit, Math.max(buffer.length * 2, size + value.byteLength)));
-      buffer.copy(grown, 0, 0, size);
-      buffer = grown;
-    }
-    buffer.set(value, size);
-    size += value.byteLength;
-  }
-  const text = buffer.toString("utf8", 0, size);
-  if (!text.trim()) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError("VALIDATION_ERROR", "Request body must be valid JSON", [{ path: "", message: "invalid JSON" }]);
-  }
 }
 
 /** A caller's own request id when it is a sane token (so logs can be matched across systems), else a new one. */
@@ -114,7 +82,7 @@ async function executeOperation(operation: AnyOperation, request: Request): Prom
       const limit = operation.maxBodyBytes ?? DEFAULT_MAX_BODY;
       let raw: unknown;
       if (operation.spooledField) ({ body: raw, spooled } = await readSpooledJsonBody(request, limit, operation.spooledField));
-      else raw = await readBody(request, limit);
+      else raw = await readJsonBody(request, limit);
       body = validate(operation.body, raw, "request body");
     }
     const result = await operation.handler(ctx as never, { params, query, body, page, spooled, request });
