@@ -77,7 +77,11 @@ describe("request bodies of the dashboard's routes", () => {
     // waits for all of it before the route runs: the dashboard's /api routes stay out of the proxy
     // (but for undecodable paths), and what reaches it is bounded.
     const matchers = proxyConfig.matcher.map((source) => new RegExp(`^${source.replace("/:path(.*%.*)", "/.*%.*")}$`));
-    for (const path of routes.map(([p]) => p)) expect(matchers.some((m) => m.test(path)), path).toBe(false);
+    for (const path of routes.map(([p]) => p))
+      expect(
+        matchers.some((m) => m.test(path)),
+        path,
+      ).toBe(false);
     expect(matchers.some((m) => m.test("/sign-in"))).toBe(true);
     expect(nextConfig.experimental?.proxyClientMaxBodySize).toBeLessThanOrEqual(1024 * 1024);
   });

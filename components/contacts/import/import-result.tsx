@@ -2,16 +2,16 @@
 
 import { CheckCircle2, Download, FileUp, Users } from "lucide-react";
 import Link from "next/link";
-import Papa from "papaparse";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
 import type { ImportContactsResult } from "@/lib/schemas/contacts";
+import { importErrorsCsv } from "./import-errors-csv";
 
 const SHOWN_ERRORS = 200;
 
 function downloadErrors(result: ImportContactsResult, fileName: string) {
-  const csv = Papa.unparse({ fields: ["row", "email", "error"], data: result.errors.map((e) => [e.row, e.email, e.error]) });
+  const csv = importErrorsCsv(result.errors);
   const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
   const link = document.createElement("a");
   link.href = url;

