@@ -72,11 +72,12 @@ export const resumeBroadcastContract = defineContract({
   description:
     "A `paused` broadcast becomes `sending` again and continues where it stopped: its waiting emails are queued again and a " +
     "fan-out the pause interrupted carries on. A recipient who already got the email does not get it again. " +
-    "Other statuses: 400 BROADCAST_NOT_RESUMABLE.",
+    "Other statuses: 400 BROADCAST_NOT_RESUMABLE. A broadcast a circuit breaker paused (`paused_reason` other than `manual`) " +
+    "is resumed only by an admin or owner: a member gets 403 FORBIDDEN.",
   auth: "member",
   params: idParams,
   response: broadcast,
-  errors: ["BROADCAST_NOT_RESUMABLE", "NOT_FOUND"],
+  errors: ["BROADCAST_NOT_RESUMABLE", "NOT_FOUND", "FORBIDDEN"],
 });
 
 export const broadcastSendingStatusContract = defineContract({

@@ -53,12 +53,14 @@ export const updateInboxContract = defineContract({
   description:
     "Partial: fields not given are kept. A password given replaces the stored one, an omitted one is kept. " +
     "`imap: null` removes IMAP; adding IMAP needs all its fields. Servers pass the same address policy as on creation. " +
-    "A new from address, SMTP host, port or username makes the inbox unverified again unless the address is at a verified domain.",
+    "A new from address, SMTP host, port or username makes the inbox unverified again unless the address is at a verified domain. " +
+    "`paused: false` on an inbox the bounce-rate breaker paused (`paused_reason` `bounce_rate`) needs the admin or owner role: " +
+    "a member gets 403 FORBIDDEN and nothing changes.",
   auth: "member",
   params: idParams,
   body: updateInboxInput,
   response: inbox,
-  errors: ["NOT_FOUND", "VALIDATION_ERROR"],
+  errors: ["NOT_FOUND", "VALIDATION_ERROR", "FORBIDDEN"],
 });
 
 export const deleteInboxContract = defineContract({

@@ -45,9 +45,11 @@ export const removeSuppressionContract = defineContract({
   summary: "Remove a suppression",
   description:
     "The address can receive mail again (its run of soft bounces starts over). A contact who unsubscribed stays " +
-    "unsubscribed. Remove a hard bounce only when you know the address works now: mailing dead addresses harms every sender's reputation.",
+    "unsubscribed. Remove a hard bounce only when you know the address works now: mailing dead addresses harms every sender's reputation. " +
+    "A member may remove only `manual` suppressions; one the platform made (`hard_bounce`, `soft_bounce`, `complaint`, " +
+    "`unsubscribe`) needs the admin or owner role, else 403 FORBIDDEN.",
   auth: "member",
   params: suppressionParams,
   response: successResponse,
-  errors: ["NOT_FOUND"],
+  errors: ["NOT_FOUND", "FORBIDDEN"],
 });

@@ -20,6 +20,14 @@ export type OrgContext = UserContext & {
 
 export const canManageMembers = (ctx: OrgContext) => ctx.role === "owner" || ctx.role === "admin";
 
+/**
+ * 403 for a member undoing what the platform decided for safety (a circuit breaker's pause, a bounce
+ * or complaint suppression): admins and owners decide that, members decide only what people did.
+ */
+export function overridingSafetyNeedsAdmin(what: string): AppError {
+  return new AppError("FORBIDDEN", `${what} needs the admin or owner role: the platform did it to protect the organization's sending`);
+}
+
 /** Inviting, accepting an invitation and minting API keys need a proven address (no squatting). */
 export function requireVerifiedEmail(ctx: UserContext) {
   if (ctx.emailVerified === false) {

@@ -1,5 +1,5 @@
 import { retryOnWriteConflict } from "@/lib/db/write-conflict";
-import type { OrgContext } from "@/lib/domain/context";
+import { canManageMembers, overridingSafetyNeedsAdmin, type OrgContext } from "@/lib/domain/context";
 import { AppError, invalidField, notFound, type ValidationIssue } from "@/lib/domain/errors";
 import { db, type Prisma } from "@/lib/db";
 import type { Broadcast } from "@/lib/generated/prisma/client";
@@ -177,6 +177,11 @@ export async function resumeBroadcast(ctx: OrgContext, id: string) {
     db.$transaction(async (tx) => {
       const status = await lockForPause(tx, ctx.organizationId, id);
       if (status !== "paused") throw new AppError("BROADCAST_NOT_RESUMABLE", `A ${status} broadcast cannot be resumed; only paused ones can`);
+      if (!canManageMembers(ctx)) {
+        // Read under the lock just taken: what a circuit breaker paused, only an admin or owner resumes.
+        const { paused_reason } = await tx.broadcast.findFirstOrThrow({ where: { id, organization_id: ctx.organizationId }, select: { paused_reason: true } });
+        if (paused_reason && paused_reason !== "manual") throw overridingSafetyNeedsAdmin(`Resuming a broadcast its ${paused_reason} breaker paused`);
+      }
       await tx.$executeRaw`
       UPDATE emails SET status = 'queued', updated_at = now()
       WHERE broadcast_id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid AND status = 'scheduled'`;

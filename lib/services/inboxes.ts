@@ -1,4 +1,4 @@
-import type { OrgContext } from "@/lib/domain/context";
+import { canManageMembers, overridingSafetyNeedsAdmin, type OrgContext } from "@/lib/domain/context";
 import { AppError, notFound } from "@/lib/domain/errors";
 import { cursorPage } from "@/lib/services/cursor-page";
 import type { CursorParams } from "@/lib/schemas/pagination";
@@ -216,8 +216,17 @@ export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInbo
     ...(connectionChanged && { last_error: null, last_error_at: null }),
     ...(senderChanged(current, input) && noSenderProof),
   };
-  const { count } = await db.inbox.updateMany({ where: { id, organization_id: ctx.organizationId }, data });
-  if (count === 0) throw notFound("Inbox");
+  // What the bounce-rate breaker paused, only an admin or owner resumes; judged in the statement
+  // itself, so a breaker that trips meanwhile is not undone by a member's request either.
+  const guarded = input.paused === false && !canManageMembers(ctx);
+  const byPerson = { OR: [{ paused: false }, { paused_reason: null }, { paused_reason: "manual" as const }] };
+  const { count } = await db.inbox.updateMany({ where: { id, organization_id: ctx.organizationId, ...(guarded && byPerson) }, data });
+  if (count === 0) {
+    if (guarded && (await db.inbox.count({ where: { id, organization_id: ctx.organizationId } })) > 0) {
+      throw overridingSafetyNeedsAdmin("Resuming an inbox the bounce-rate breaker paused");
+    }
+    throw notFound("Inbox");
+  }
   await recordAudit(ctx, { action: "inbox.updated", target: { type: "inbox", id }, details: { connection_changed: connectionChanged } });
   return getInbox(ctx, id);
 }

@@ -1,4 +1,4 @@
-import type { OrgContext } from "@/lib/domain/context";
+import { canManageMembers, overridingSafetyNeedsAdmin, type OrgContext } from "@/lib/domain/context";
 import { notFound } from "@/lib/domain/errors";
 import { cursorPage } from "@/lib/services/cursor-page";
 import type { CursorParams } from "@/lib/schemas/pagination";
@@ -47,14 +47,22 @@ export async function addSuppressions(ctx: OrgContext, input: AddSuppressionsInp
 /**
  * Lets an address receive mail again: its suppression goes, and so does its run of soft bounces.
  * Contacts who unsubscribed stay unsubscribed: that is their own choice, changed only by them.
+ * A member removes only manual suppressions; one the platform made (a bounce, a complaint, an
+ * unsubscribe) is the admins' and owners' to overrule.
  */
 export async function removeSuppression(ctx: OrgContext, email: string) {
   const address = normalizeEmail(email);
-  const [{ count }] = await db.$transaction([
-    db.suppression.deleteMany({ where: { organization_id: ctx.organizationId, email: address } }),
-    db.softBounceStreak.deleteMany({ where: { organization_id: ctx.organizationId, email: address } }),
-  ]);
-  if (count === 0) throw notFound("Suppression");
+  const where = { organization_id: ctx.organizationId, email: address, ...(!canManageMembers(ctx) && { reason: "manual" as const }) };
+  const count = await db.$transaction(async (tx) => {
+    const removed = await tx.suppression.deleteMany({ where });
+    if (removed.count > 0) await tx.softBounceStreak.deleteMany({ where: { organization_id: ctx.organizationId, email: address } });
+    return removed.count;
+  });
+  if (count === 0) {
+    const kept = await db.suppression.findFirst({ where: { organization_id: ctx.organizationId, email: address }, select: { reason: true } });
+    if (kept) throw overridingSafetyNeedsAdmin(`Removing a ${kept.reason} suppression`);
+    throw notFound("Suppression");
+  }
   await recordAudit(ctx, { action: "suppression.deleted", target: { type: "suppression" }, details: { email: address } });
   return { success: true };
 }
