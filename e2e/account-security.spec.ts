@@ -48,6 +48,7 @@ test("two-factor sign-in: set up with the app's code, then each sign-in asks for
   const secret = ((await page.getByTestId("two-factor-secret").textContent()) ?? "").trim();
   await expect(page.getByRole("img", { name: "QR code for your authenticator app" })).toBeVisible();
   await page.getByLabel("Code from the app").fill(await generate({ secret }));
+  await page.getByLabel("Your password").fill(user.password);
   await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
   const dialog = page.getByRole("dialog", { name: "Save your recovery codes" });
   await expect(dialog.getByTestId("recovery-codes").locator("li")).toHaveCount(10);

@@ -19,8 +19,13 @@ async function userWithTwoFactor() {
   // Stored sealed, never as the secret itself.
   expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).totp_secret).not.toContain(secret);
 
-  expect((await callRoute(enable, "/api/account/two-factor/enable", { cookie, body: { code: "000000" } })).body.code).toBe("INVALID_TWO_FACTOR_CODE");
-  const enabled = await callRoute(enable, "/api/account/two-factor/enable", { cookie, body: { code: await generate({ secret }) } });
+  expect((await callRoute(enable, "/api/account/two-factor/enable", { cookie, body: { code: "000000", password: "the-right-password" } })).body.code).toBe(
+    "INVALID_TWO_FACTOR_CODE",
+  );
+  const enabled = await callRoute(enable, "/api/account/two-factor/enable", {
+    cookie,
+    body: { code: await generate({ secret }), password: "the-right-password" },
+  });
   expect(enabled.status).toBe(200);
   const recoveryCodes: string[] = enabled.body.recovery_codes;
   expect(recoveryCodes).toHaveLength(10);

@@ -17,16 +17,16 @@ import { toast } from "@/components/ui/toast";
 import { apiFetch, apiCall } from "@/lib/client/api";
 import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
-import { disableTwoFactorInput, twoFactorCodeInput } from "@/lib/schemas/accounts";
+import { disableTwoFactorInput, enableTwoFactorInput } from "@/lib/schemas/accounts";
 import { accountKey, type AccountProfile } from "./account-screen";
 
 type Setup = z.infer<typeof twoFactorSetup>;
 
 /** Scan (or type the secret), then confirm with a first code; the recovery codes follow, once. */
 function SetupPanel({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: string[]) => void }) {
-  const form = useForm<{ code: string }>({ resolver: formResolver(twoFactorCodeInput), defaultValues: { code: "" } });
+  const form = useForm<{ code: string; password: string }>({ resolver: formResolver(enableTwoFactorInput), defaultValues: { code: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
-  const submit = submitToApi(form, ["code"], async (values) => {
+  const submit = submitToApi(form, ["code", "password"], async (values) => {
     const result = await apiCall("POST /api/account/two-factor/enable", { body: values });
     onEnabled(result.recovery_codes);
   });
@@ -56,6 +56,9 @@ function SetupPanel({ setup, onEnabled }: { setup: Setup; onEnabled: (codes: str
         <FormError message={errors.root?.server?.message} />
         <FormField label="Code from the app" error={errors.code?.message} className="max-w-xs">
           <Input autoComplete="one-time-code" inputMode="numeric" placeholder="123456" {...form.register("code")} />
+        </FormField>
+        <FormField label="Your password" error={errors.password?.message} className="max-w-xs">
+          <Input type="password" autoComplete="current-password" {...form.register("password")} />
         </FormField>
         <div>
           <Button type="submit" loading={isSubmitting}>
@@ -160,13 +163,16 @@ export function TwoFactorCard({ account }: { account: AccountProfile }) {
               Turn off
             </Button>
           ) : setup ? undefined : (
-            <Button onClick={() => void start()} loading={starting}>
+            <Button onClick={() => void start()} loading={starting} disabled={!account.email_verified}>
               {!starting && <ShieldCheck aria-hidden />}
               Set up two-factor sign-in
             </Button>
           )
         }
       />
+      {!account.two_factor_enabled && !account.email_verified && (
+        <CardBody className="text-sm text-zinc-600">Verify your email address first: two-factor sign-in needs an address that is proven yours.</CardBody>
+      )}
       {account.two_factor_enabled ? (
         <CardBody className="text-sm text-zinc-600">{account.recovery_codes_remaining} of 10 recovery codes left.</CardBody>
       ) : (

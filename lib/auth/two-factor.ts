@@ -3,7 +3,8 @@ import { generateSecret, generateURI, verify } from "otplib";
 import QRCode from "qrcode";
 import { AppError } from "@/lib/domain/errors";
 import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
+import { requireVerifiedEmail } from "@/lib/domain/context";
 import { verifyPassword } from "./password";
 
 const ISSUER = "Mailplatform";
@@ -26,7 +27,8 @@ const isTotpCode = (code: string) => /^\d{6}$/.test(code.replace(/\s/g, ""));
  * confirms it. The secret and its QR code are shown this once.
  */
 export async function startTwoFactorSetup(userId: string) {
-  const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, totp_enabled_at: true } });
+  const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, totp_enabled_at: true, email_verified_at: true } });
+  requireProvenAddress(user);
   if (user.totp_enabled_at) throw new AppError("CONFLICT", "Two-factor sign-in is already on; turn it off first to set up a new app");
   const secret = generateSecret();
   await db.user.update({ where: { id: userId }, data: { totp_secret: sealSecret(secret), totp_last_step: null } });
@@ -55,9 +57,28 @@ async function acceptTotp(userId: string, sealed: string, code: string, lastStep
   return moved === 1;
 }
 
-/** Step two: the first code from the app turns it on, and answers the recovery codes, shown once. */
-export async function enableTwoFactor(userId: string, code: string): Promise<string[]> {
-  const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { totp_secret: true, totp_enabled_at: true, totp_last_step: true } });
+/**
+ * Two-factor sign-in on an address nobody proved would let whoever registered someone else's
+ * address first keep its owner out after the owner's password reset: it needs a proven address.
+ */
+function requireProvenAddress(user: { email: string; email_verified_at: Date | null }) {
+  requireVerifiedEmail({ userId: "", userEmail: user.email, apiKeyId: null, emailVerified: user.email_verified_at !== null });
+}
+
+const wrongPassword = () => new AppError("INVALID_PASSWORD", "The password is not right", [{ path: "password", message: "is not right" }]);
+
+/**
+ * Step two: the first code from the app and the password turn it on (a session left open, or a
+ * copied cookie, cannot), and answer the recovery codes, shown once.
+ */
+export async function enableTwoFactor(userId: string, code: string, password: string): Promise<string[]> {
+  const user = await db.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { email: true, email_verified_at: true, password_hash: true, totp_secret: true, totp_enabled_at: true, totp_last_step: true },
+  });
+  requireProvenAddress(user);
+  // Before the code, which a check would use up.
+  if (!(await verifyPassword(password, user.password_hash))) throw wrongPassword();
   if (user.totp_enabled_at) throw new AppError("CONFLICT", "Two-factor sign-in is already on");
   if (!user.totp_secret) throw new AppError("TWO_FACTOR_NOT_SET_UP", "Start the set-up first: scan the QR code, then enter a code");
   if (!(await acceptTotp(userId, user.totp_secret, code, user.totp_last_step))) {
@@ -75,12 +96,14 @@ export async function enableTwoFactor(userId: string, code: string): Promise<str
 /** Turning it off needs the password again, so a session left open cannot weaken the account. */
 export async function disableTwoFactor(userId: string, password: string): Promise<void> {
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { password_hash: true, totp_enabled_at: true } });
-  if (!(await verifyPassword(password, user.password_hash)))
-    throw new AppError("INVALID_PASSWORD", "The password is not right", [{ path: "password", message: "is not right" }]);
-  await db.$transaction([
-    db.recoveryCode.deleteMany({ where: { user_id: userId } }),
-    db.user.update({ where: { id: userId }, data: { totp_secret: null, totp_enabled_at: null, totp_last_step: null } }),
-  ]);
+  if (!(await verifyPassword(password, user.password_hash))) throw wrongPassword();
+  await db.$transaction((tx) => clearTwoFactor(tx, userId));
+}
+
+/** Two-factor off and its recovery codes gone, in the caller's transaction. */
+export async function clearTwoFactor(tx: Prisma.TransactionClient, userId: string) {
+  await tx.recoveryCode.deleteMany({ where: { user_id: userId } });
+  await tx.user.update({ where: { id: userId }, data: { totp_secret: null, totp_enabled_at: null, totp_last_step: null } });
 }
 
 /**

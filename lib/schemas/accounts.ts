@@ -35,14 +35,18 @@ export const changePasswordInput = z.object({ current_password: z.string().min(1
 
 export const updateProfileInput = z.object({ name: requiredText(limits.name) });
 
-export const twoFactorCodeInput = z.object({
+const currentPassword = z.string().min(1).max(200);
+
+/** Turning two-factor on: the first code from the app, and the password again (a session alone is not enough). */
+export const enableTwoFactorInput = z.object({
   code: z
     .string()
     .trim()
     .regex(/^\d{6}$/, "must be the 6-digit code from your app"),
+  password: currentPassword,
 });
 
-export const disableTwoFactorInput = z.object({ password: z.string().min(1).max(200) });
+export const disableTwoFactorInput = z.object({ password: currentPassword });
 
 // What the dashboard's account endpoints answer (lib/contracts/account.ts).
 

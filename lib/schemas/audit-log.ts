@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   "user.two_factor_enabled",
   "user.two_factor_disabled",
   "user.recovery_code_used",
+  "user.address_reclaimed",
   "api_key.created",
   "api_key.revoked",
   "invitation.created",

@@ -3,13 +3,14 @@ import { AppError, rateLimited } from "@/lib/domain/errors";
 import { hashPassword, verifyDummyPassword, verifyPassword } from "@/lib/auth/password";
 import { accountKey, beginSignInAttempt, ipKey, ACCOUNT_POLICY, IP_POLICY, signInSucceeded, uncountAttempt } from "@/lib/auth/sign-in-throttle";
 import { checkSecondFactor, disableTwoFactor, enableTwoFactor, remainingRecoveryCodes } from "@/lib/auth/two-factor";
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import { alreadyRegisteredEmail, passwordResetEmail, verificationEmail } from "@/lib/mail/account-emails";
 import { sendSystemMail, type SystemMail } from "@/lib/mail/send-system-mail";
 import { normalizeEmail } from "@/lib/schemas/common";
 import type { SignUpInput } from "@/lib/schemas/accounts";
 import { consumeAccountToken, issueAccountToken, linkCooldownSeconds } from "./account-tokens";
+import { reclaimAddress } from "./address-reclaim";
 import { recordAudit, recordUserAudit } from "./audit-log";
 import { errorField, log } from "@/lib/log";
 
@@ -170,28 +171,40 @@ export async function requestPasswordReset(rawEmail: string) {
 
 /**
  * Sets a new password from a reset link: the link works once, every session ends, the account's
- * sign-in lock is lifted, and the address counts as proven (the link reached its inbox).
+ * sign-in lock is lifted, and the address counts as proven (the link reached its inbox). When
+ * nobody had proven it before, the owner is taking it back: what the unproven holder set up stops
+ * acting (address-reclaim.ts).
  */
 export async function resetPassword(token: string, newPassword: string, ip: string | null) {
   const password_hash = await hashPassword(newPassword);
   const user = await db.$transaction(async (tx) => {
     const userId = await consumeAccountToken(token, "reset_password", tx);
     if (!userId) throw new AppError("INVALID_TOKEN", "This reset link does not work: it was used already, has expired, or is incomplete. Ask for a new one.");
-    const current = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email_verified_at: true } });
+    // Locked, so a verification link opened at the same moment cannot make this look like a proven account's reset.
+    const [current] = await tx.$queryRaw<{ email_verified_at: Date | null }[]>`
+      SELECT email_verified_at FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
     const updated = await tx.user.update({
       where: { id: userId },
       data: { password_hash, session_version: { increment: 1 }, email_verified_at: current.email_verified_at ?? new Date() },
       select: { id: true, email: true },
     });
-    await tx.accountToken.updateMany({ where: { user_id: userId, purpose: "reset_password", used_at: null }, data: { used_at: new Date() } });
+    await voidResetLinks(tx, userId);
     await tx.signInThrottle.deleteMany({ where: { key: accountKey(updated.email) } });
     await recordUserAudit({ userId: updated.id, userEmail: updated.email, ip }, { action: "user.password_reset" }, tx);
+    if (!current.email_verified_at) await reclaimAddress(tx, updated, ip);
     return updated;
   });
   return { success: true, email: user.email };
 }
 
-/** A new password from the settings: the current one is asked again, and every session ends. */
+/** Reset links still outstanding stop working: each one was mailed for a password that is gone now. */
+const voidResetLinks = (tx: Prisma.TransactionClient, userId: string) =>
+  tx.accountToken.updateMany({ where: { user_id: userId, purpose: "reset_password", used_at: null }, data: { used_at: new Date() } });
+
+/**
+ * A new password from the settings: the current one is asked again, every session ends, and reset
+ * links mailed before stop working (whoever reads that mail later must not undo the change).
+ */
 export async function changePassword(userId: string, input: { current_password: string; new_password: string }, ip: string | null) {
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, password_hash: true } });
   if (!(await verifyPassword(input.current_password, user.password_hash))) {
@@ -200,6 +213,7 @@ export async function changePassword(userId: string, input: { current_password: 
   const password_hash = await hashPassword(input.new_password);
   await db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: userId }, data: { password_hash, session_version: { increment: 1 } } });
+    await voidResetLinks(tx, userId);
     await recordUserAudit({ userId, userEmail: user.email, ip }, { action: "user.password_changed" }, tx);
   });
   return { success: true };
@@ -287,8 +301,8 @@ export async function isRegistered(email: string) {
 }
 
 /** Confirms two-factor set-up with a first code; answers the recovery codes, shown once. */
-export async function turnOnTwoFactor(userId: string, code: string, ip: string | null) {
-  const recoveryCodes = await enableTwoFactor(userId, code);
+export async function turnOnTwoFactor(userId: string, input: { code: string; password: string }, ip: string | null) {
+  const recoveryCodes = await enableTwoFactor(userId, input.code, input.password);
   const user = await db.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true } });
   await recordUserAudit({ userId, userEmail: user.email, ip }, { action: "user.two_factor_enabled" });
   return { success: true, recovery_codes: recoveryCodes };
