@@ -26,6 +26,8 @@ const schema = z.object({
   SPAMASSASSIN_CHECKS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(100).default(2),
   INVITATIONS_PER_DAY: z.coerce.number().int().min(1).default(50),
   INVITATION_RESENDS_PER_DAY: z.coerce.number().int().min(0).default(3),
+  PASSWORD_RESETS_PER_HOUR: z.coerce.number().int().min(1).default(5),
+  PASSWORD_RESETS_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_ORGANIZATION_PER_SECOND: z.coerce.number().min(0).default(100),
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().min(0).default(30),
   // How many proxies in front of the app append to X-Forwarded-For; 0 (or false): the header is not believed.
@@ -147,6 +149,10 @@ export const env = {
   invitationsPerDay: raw.INVITATIONS_PER_DAY,
   /** Resends of one invitation in 24 hours. */
   invitationResendsPerDay: raw.INVITATION_RESENDS_PER_DAY,
+  /** "Forgot password?" requests for one address in an hour (a burst of this many, refilled over the hour). */
+  passwordResetsPerHour: raw.PASSWORD_RESETS_PER_HOUR,
+  /** "Forgot password?" requests from one client address in an hour, whatever addresses they name. */
+  passwordResetsPerClientPerHour: raw.PASSWORD_RESETS_PER_CLIENT_PER_HOUR,
   /**
    * Private endpoints tenants' inboxes and webhooks may reach although the outbound address policy
    * refuses private addresses (`host:port`, or `host:*` for every port of a host); empty by default.

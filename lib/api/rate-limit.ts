@@ -1,6 +1,7 @@
 import { pool } from "@/lib/db/pool";
 import { env } from "@/lib/env";
-import { AppError } from "@/lib/domain/errors";
+import { AppError, rateLimited } from "@/lib/domain/errors";
+import { normalizeEmail } from "@/lib/schemas/common";
 import { errorField, log } from "@/lib/log";
 
 /**
@@ -159,6 +160,10 @@ const limiter = (globalForLimiter.rateLimiter ??= createRateLimiter(postgresBuck
 
 const addressKey = (address: string | null) => `ip:${address ?? "unknown"}`;
 
+// Every request is counted in the shared bucket (lease 1): these limits are a few an hour.
+const resetsPerClientPolicy = policy("password-resets-client", env.passwordResetsPerClientPerHour / 3600, env.passwordResetsPerClientPerHour, 1);
+const resetsPerAddressPolicy = policy("password-resets-address", env.passwordResetsPerHour / 3600, env.passwordResetsPerHour, 1);
+
 /** The RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers) of these verdicts. */
 export function rateLimitHeaders(verdicts: Verdict[]): Record<string, string> {
   if (verdicts.length === 0) return {};
@@ -200,6 +205,19 @@ export const rateLimits = {
     if (authFailurePolicy.perSecond <= 0) return [];
     const refused = limiter.refused(addressKey(address), authFailurePolicy);
     return refused ? [refused] : [];
+  },
+
+  /**
+   * "Forgot password?": at most so many requests an hour from one client and for one address
+   * (whether or not it has an account, so the limit tells nothing either), else 429.
+   */
+  async passwordResetRequest(email: string, address: string | null): Promise<void> {
+    const client = await limiter.take(`password-reset:${addressKey(address)}`, resetsPerClientPolicy);
+    if (!client.allowed)
+      throw rateLimited(`Too many password reset requests from this address; try again in ${Math.ceil(client.retryAfter / 60)} min`, client.retryAfter);
+    const named = await limiter.take(`password-reset:email:${normalizeEmail(email).slice(0, 320)}`, resetsPerAddressPolicy);
+    if (!named.allowed)
+      throw rateLimited(`Too many password reset requests for this email address; try again in ${Math.ceil(named.retryAfter / 60)} min`, named.retryAfter);
   },
 
   /** Counts a failed authentication against the address. */

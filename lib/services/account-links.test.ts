@@ -7,6 +7,7 @@ import { POST as verifyEmail } from "@/app/api/account/verify-email/route";
 import { POST as signUp } from "@/app/api/sign-up/route";
 import { hashLinkToken } from "@/lib/auth/random-token";
 import { db } from "@/lib/db";
+import { settleMailAfterAnswer } from "@/lib/mail/after-answer";
 import { readCapturedMail } from "@/lib/mail/captured-mail";
 import { signInWithPassword } from "@/lib/services/accounts";
 import { callRoute, createUser, linkTokenMailedTo, sessionCookie } from "@/lib/testing/accounts";
@@ -83,6 +84,8 @@ describe("links mailed to users", () => {
     await callRoute(requestReset, "/api/account/password-reset/request", { body: { email: user.email } });
     await new Promise((resolve) => setTimeout(resolve, 5));
     await callRoute(requestReset, "/api/account/password-reset/request", { body: { email: user.email } });
+    // The links are made after the answers.
+    await settleMailAfterAnswer();
     const tokens = await db.accountToken.findMany({ where: { user_id: user.id, purpose: "reset_password", used_at: null, expires_at: { gt: new Date() } } });
     expect(tokens).toHaveLength(2);
     const latest = await linkTokenMailedTo(user.email, "reset-password");

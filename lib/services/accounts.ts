@@ -6,6 +6,7 @@ import { checkSecondFactor, disableTwoFactor, enableTwoFactor, remainingRecovery
 import { db, type Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import { alreadyRegisteredEmail, passwordResetEmail, verificationEmail } from "@/lib/mail/account-emails";
+import { mailAfterAnswer } from "@/lib/mail/after-answer";
 import { sendSystemMail, type SystemMail } from "@/lib/mail/send-system-mail";
 import { normalizeEmail } from "@/lib/schemas/common";
 import type { SignUpInput } from "@/lib/schemas/accounts";
@@ -158,14 +159,19 @@ export async function resendVerification(userId: string) {
   return { success: true, already_verified: false };
 }
 
-/** "Forgot password?": mails a reset link when the address has an account; answers the same either way. */
+/**
+ * "Forgot password?": mails a reset link when the address has an account, and answers the same,
+ * at once, either way: looking the address up, making the link and mailing it happen after the
+ * answer, so its timing does not tell (159 ms against 6 ms when they came before).
+ */
 export async function requestPasswordReset(rawEmail: string) {
   const email = normalizeEmail(rawEmail);
-  const user = await db.user.findUnique({ where: { email }, select: { id: true } });
-  if (user && (await linkCooldownSeconds(user.id, "reset_password")) === 0) {
+  mailAfterAnswer("password reset", async () => {
+    const user = await db.user.findUnique({ where: { email }, select: { id: true } });
+    if (!user || (await linkCooldownSeconds(user.id, "reset_password")) > 0) return;
     const token = await issueAccountToken(user.id, "reset_password");
     await mailQuietly(passwordResetEmail(email, resetLink(token)));
-  }
+  });
   return { success: true };
 }
 
