@@ -26,6 +26,8 @@ const schema = z.object({
   SPAMASSASSIN_CHECKS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(100).default(2),
   INVITATIONS_PER_DAY: z.coerce.number().int().min(1).default(50),
   INVITATION_RESENDS_PER_DAY: z.coerce.number().int().min(0).default(3),
+  INVITATIONS_PER_USER_PER_DAY: z.coerce.number().int().min(1).default(50),
+  ORGANIZATIONS_PER_USER: z.coerce.number().int().min(1).default(10),
   PASSWORD_RESETS_PER_HOUR: z.coerce.number().int().min(1).default(5),
   PASSWORD_RESETS_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(20),
   RATE_LIMIT_ORGANIZATION_PER_SECOND: z.coerce.number().min(0).default(100),
@@ -149,6 +151,10 @@ export const env = {
   invitationsPerDay: raw.INVITATIONS_PER_DAY,
   /** Resends of one invitation in 24 hours. */
   invitationResendsPerDay: raw.INVITATION_RESENDS_PER_DAY,
+  /** Invitation emails one user may send in 24 hours, across all their organizations. */
+  invitationsPerUserPerDay: raw.INVITATIONS_PER_USER_PER_DAY,
+  /** Organizations one user may create (the one made at sign-up included). */
+  organizationsPerUser: raw.ORGANIZATIONS_PER_USER,
   /** "Forgot password?" requests for one address in an hour (a burst of this many, refilled over the hour). */
   passwordResetsPerHour: raw.PASSWORD_RESETS_PER_HOUR,
   /** "Forgot password?" requests from one client address in an hour, whatever addresses they name. */

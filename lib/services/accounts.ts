@@ -109,7 +109,7 @@ export async function signUp(input: SignUpInput, meta: { ip: string | null } = {
     token = await db.$transaction(async (tx) => {
       const user = await tx.user.create({ data: { email, name: input.name, password_hash } });
       if (!input.invitation_token) {
-        const organization = await tx.organization.create({ data: { name: orgName } });
+        const organization = await tx.organization.create({ data: { name: orgName, created_by: user.id } });
         await tx.membership.create({ data: { organization_id: organization.id, user_id: user.id, role: "owner" } });
         await recordAudit(
           { organizationId: organization.id, userId: user.id, userEmail: email, ip: meta.ip },
@@ -261,9 +261,22 @@ async function listUserOrganizations(userId: string) {
   return memberships.map((m) => ({ id: m.organization.id, name: m.organization.name, role: m.role }));
 }
 
+/**
+ * "New organization": the user owns it. Each organization has allowances of its own (invitations,
+ * test sends, request rates), so a user creates at most `organizationsPerUser`, counted under the
+ * user's lock so parallel requests cannot overshoot.
+ */
 export async function createOrganizationForUser(userId: string, name: string, ip: string | null = null) {
   return db.$transaction(async (tx) => {
-    const organization = await tx.organization.create({ data: { name } });
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`organizations-created:${userId}`}::text))`;
+    const created = await tx.organization.count({ where: { created_by: userId } });
+    if (created >= env.organizationsPerUser) {
+      throw new AppError(
+        "FORBIDDEN",
+        `You have created ${env.organizationsPerUser} organizations, the most one person may. Work in one of them, or ask the platform's operator.`,
+      );
+    }
+    const organization = await tx.organization.create({ data: { name, created_by: userId } });
     await tx.membership.create({ data: { organization_id: organization.id, user_id: userId, role: "owner" } });
     await recordAudit(
       { organizationId: organization.id, userId, ip },

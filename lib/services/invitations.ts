@@ -18,10 +18,33 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * Invitation mail goes out from the platform's own sender to any address a tenant types, so it is
  * a spam channel unless bounded: each organization sends at most `invitationsPerDay` invitation
- * emails (new and resent) in any 24 hours. Counted from the invitations' own rows, under the
- * organization's lock, so parallel requests cannot overshoot.
+ * emails (new and resent) in any 24 hours, and each user `invitationsPerUserPerDay` across all
+ * their organizations (a second organization had doubled one user's allowance). The organization's
+ * lock is taken before the user's, everywhere, so two requests never wait on each other in turn.
  */
-async function takeDailyInvitationSlot(tx: Prisma.TransactionClient, organizationId: string) {
+async function takeDailyInvitationSlot(tx: Prisma.TransactionClient, ctx: OrgContext) {
+  await takeOrganizationInvitationSlot(tx, ctx.organizationId);
+  await takeUserInvitationSlot(tx, ctx.userId, ctx.organizationId);
+}
+
+/** The user's count, from a row per invitation email under the user's lock, so parallel requests cannot overshoot. */
+async function takeUserInvitationSlot(tx: Prisma.TransactionClient, userId: string, organizationId: string) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`invitation-quota-user:${userId}`}::text))`;
+  const since = new Date(Date.now() - DAY_MS);
+  await tx.invitationMail.deleteMany({ where: { user_id: userId, created_at: { lte: since } } });
+  const sent = await tx.invitationMail.aggregate({ where: { user_id: userId }, _count: true, _min: { created_at: true } });
+  if (sent._count >= env.invitationsPerUserPerDay) {
+    const wait = (sent._min.created_at?.getTime() ?? Date.now()) + DAY_MS - Date.now();
+    throw rateLimited(
+      `You have sent ${env.invitationsPerUserPerDay} invitations in the last 24 hours, across all your organizations, the most allowed. Try again in ${Math.max(1, Math.ceil(wait / 3_600_000))} hours.`,
+      wait / 1000,
+    );
+  }
+  await tx.invitationMail.create({ data: { user_id: userId, organization_id: organizationId } });
+}
+
+/** The organization's count, from the invitations' own rows, under the organization's lock. */
+async function takeOrganizationInvitationSlot(tx: Prisma.TransactionClient, organizationId: string) {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`invitation-quota:${organizationId}`}::text))`;
   const since = new Date(Date.now() - DAY_MS);
   const rows = await tx.$queryRaw<{ sent: number; oldest: Date | null }[]>`
@@ -108,7 +131,7 @@ export async function createInvitation(ctx: OrgContext, input: CreateInvitationI
   const email = normalizeEmail(input.email);
   const token = newToken();
   const created = await db.$transaction(async (tx) => {
-    await takeDailyInvitationSlot(tx, ctx.organizationId);
+    await takeDailyInvitationSlot(tx, ctx);
     // Two admins inviting the same address at the same moment must not both pass the pending check.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`invitation:${ctx.organizationId}:${email}`}::text))`;
     const member = await tx.membership.findFirst({
@@ -177,7 +200,7 @@ export async function resendInvitation(ctx: OrgContext, id: string) {
   const invitation = await findPending(ctx, id);
   const token = newToken();
   await db.$transaction(async (tx) => {
-    await takeDailyInvitationSlot(tx, ctx.organizationId);
+    await takeDailyInvitationSlot(tx, ctx);
     const limit = env.invitationResendsPerDay;
     // One statement counts the resend and checks the cap, restarting the window after a day.
     const rows = await tx.$queryRaw<{ id: string }[]>`
