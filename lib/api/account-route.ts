@@ -8,7 +8,7 @@ import { readBodyBytes, readJsonBody } from "./request-body";
 import { requireBrowserJsonRequest } from "./request-guards";
 
 // The largest body a dashboard form sends is a few hundred bytes.
-export const MAX_BODY_BYTES = 16 * 1024;
+const MAX_BODY_BYTES = 16 * 1024;
 
 type Input<B> = { user: SessionUser; body: B; ip: string | null; request: Request };
 type AnonymousInput<B> = Omit<Input<B>, "user"> & { user: SessionUser | null };
