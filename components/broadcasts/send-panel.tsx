@@ -16,6 +16,7 @@ import { toast } from "@/components/ui/toast";
 import { useNow } from "@/components/ui/use-now";
 import { ApiError, apiCall, errorMessage } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
+import { canManage, useSessionInfo } from "@/lib/client/session";
 import { pausedReasonText, rate, type Broadcast } from "./broadcast-types";
 import { SendWithChecksDialog } from "./presend-checks";
 import { useSendStatus, type SendStatus } from "./send-status";
@@ -134,7 +135,11 @@ export function SendPanel({
   const canSchedule = broadcast.status === "draft" || broadcast.status === "scheduled";
   const canCancel = broadcast.status === "scheduled" || broadcast.status === "sending" || broadcast.status === "paused";
   const canPause = broadcast.status === "sending";
-  const canResume = broadcast.status === "paused";
+  const { data: session } = useSessionInfo();
+  // What a circuit breaker paused, only an owner or admin may resume (the API answers a member 403).
+  const breakerPaused = broadcast.status === "paused" && broadcast.paused_reason !== null && broadcast.paused_reason !== "manual";
+  const resumeForbidden = breakerPaused && !canManage(session?.role);
+  const canResume = broadcast.status === "paused" && !resumeForbidden;
   const engaged = broadcast.status !== "draft" && broadcast.status !== "scheduled";
   // Being a draft, sent, cancelled or failed is what the badge, the banner and the buttons already say.
   const reasons = (status.data?.reasons ?? []).filter(
@@ -237,10 +242,11 @@ export function SendPanel({
           </Link>
         )}
       </CardBody>
-      {(canSend || canCancel || canPause || canResume) && (
+      {(canSend || canCancel || canPause || canResume || resumeForbidden) && (
         <CardFooter className="flex-col items-stretch gap-2">
           {dirty && canSend && <p className="text-xs text-amber-700">Save your changes before sending.</p>}
           {canSchedule && !scheduledFuture && <p className="text-xs text-zinc-500">To schedule, pick a future time under Delivery and save.</p>}
+          {resumeForbidden && <p className="text-xs text-zinc-500">It paused itself to protect your sending reputation: an owner or admin can resume it.</p>}
           <div className="flex flex-wrap justify-end gap-2">
             {canCancel && (
               <Button variant="secondary" onClick={() => confirm("cancel")} disabled={act.isPending}>

@@ -33,6 +33,7 @@ import { useSuppressionPage, type Suppression } from "@/lib/client/resources/sup
 import { useCursorPager } from "@/lib/client/use-cursor-pager";
 import { MAX_SUPPRESSIONS_PER_REQUEST } from "@/lib/schemas/suppressions";
 import { readAddresses } from "./read-addresses";
+import { canManage, useSessionInfo } from "@/lib/client/session";
 
 const reasonOptions = [
   { value: "", label: "All reasons" },
@@ -105,6 +106,9 @@ export function SuppressionsList() {
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const { data: session } = useSessionInfo();
+  // Bounces, complaints and unsubscriptions are lifted by an owner or admin only (the API answers a member 403).
+  const removable = (entry: Suppression) => entry.reason === "manual" || canManage(session?.role);
   const debouncedSearch = useDebouncedValue(search, 300);
   const filters = { search: debouncedSearch.trim(), reason };
   const query = useSuppressionPage({ ...filters, ...pager.query });
@@ -242,12 +246,14 @@ export function SuppressionsList() {
                     <RelativeTime value={entry.created_at} />
                   </TableCell>
                   <TableCell className="w-10">
-                    <RowActions name={entry.email}>
-                      <DropdownMenuItem destructive onSelect={() => removing.ask(entry)}>
-                        <Trash2 aria-hidden />
-                        Remove
-                      </DropdownMenuItem>
-                    </RowActions>
+                    {removable(entry) && (
+                      <RowActions name={entry.email}>
+                        <DropdownMenuItem destructive onSelect={() => removing.ask(entry)}>
+                          <Trash2 aria-hidden />
+                          Remove
+                        </DropdownMenuItem>
+                      </RowActions>
+                    )}
                   </TableCell>
                 </TableRow>
               ))}
