@@ -77,6 +77,6 @@ const config = [
   browserRoom,
   sharedRoom,
   environmentRoom,
-  { ignores: [".next/**", "lib/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  { ignores: [".next/**", "lib/generated/**", "sdk/src/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
 ];
 export default config;

@@ -31,6 +31,7 @@ export const listApiKeysContract = defineContract({
 export const revokeApiKeyContract = defineContract({
   method: "DELETE",
   path: "/v1/api-keys/{id}",
+  operationId: "revokeApiKey",
   tag,
   summary: "Revoke an API key",
   description: "The key is refused from its next request on. Owners and admins may revoke any key of the organization; members only their own.",

@@ -5,6 +5,7 @@ import { defineContract } from "@/lib/contracts/contract";
 export const listAuditLogContract = defineContract({
   method: "GET",
   path: "/v1/audit-log",
+  operationId: "listAuditLog",
   tag: "Audit log",
   summary: "List the audit log",
   description:

@@ -87,6 +87,7 @@ export const deleteContactContract = defineContract({
 export const bulkCreateContactsContract = defineContract({
   method: "POST",
   path: "/v1/contacts/bulk",
+  operationId: "bulkCreateContacts",
   tag,
   summary: "Bulk create contacts",
   description:
@@ -102,6 +103,7 @@ export const bulkCreateContactsContract = defineContract({
 export const checkEmailsContract = defineContract({
   method: "POST",
   path: "/v1/contacts/check-emails",
+  operationId: "checkContactEmails",
   tag,
   summary: "Check which emails are contacts",
   description: "Each input string is answered as given, in input order, repeats removed; it is matched trimmed and " + "case-insensitively.",

@@ -18,6 +18,8 @@ export type Contract<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Zo
   method: HttpMethod;
   /** The OpenAPI path, e.g. `/v1/broadcasts/{id}`; path parameters are read from the URL with it. */
   path: string;
+  /** The OpenAPI `operationId` (an SDK's method name) when the one read from the method and path is not right (lib/openapi/operation-id.ts). */
+  operationId?: string;
   summary: string;
   description?: string;
   tag: string;

@@ -36,6 +36,7 @@ export const getEmailContract = defineContract({
 export const sendEmailContract = defineContract({
   method: "POST",
   path: "/v1/emails",
+  operationId: "sendEmail",
   tag,
   summary: "Send an email",
   description:

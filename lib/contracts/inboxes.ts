@@ -78,6 +78,7 @@ export const deleteInboxContract = defineContract({
 export const sendInboxConfirmationContract = defineContract({
   method: "POST",
   path: "/v1/inboxes/{id}/send-confirmation",
+  operationId: "sendInboxConfirmation",
   tag,
   summary: "Mail a confirmation link to the inbox's from address",
   description:

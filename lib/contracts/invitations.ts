@@ -56,6 +56,7 @@ export const resendInvitationContract = defineContract({
 export const cancelInvitationContract = defineContract({
   method: "DELETE",
   path: "/v1/invitations/{id}",
+  operationId: "cancelInvitation",
   tag,
   summary: "Cancel an invitation",
   description: "Its link stops working. Only pending invitations.",

@@ -30,6 +30,7 @@ export const updateMemberContract = defineContract({
 export const removeMemberContract = defineContract({
   method: "DELETE",
   path: "/v1/members/{userId}",
+  operationId: "removeMember",
   tag,
   summary: "Remove a member",
   description:

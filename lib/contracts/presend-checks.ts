@@ -5,6 +5,7 @@ import { defineContract } from "@/lib/contracts/contract";
 export const broadcastChecksContract = defineContract({
   method: "GET",
   path: "/v1/broadcasts/{id}/checks",
+  operationId: "getBroadcastChecks",
   tag: "Broadcasts",
   summary: "Run the pre-send checks of a broadcast",
   description:

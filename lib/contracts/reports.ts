@@ -44,6 +44,7 @@ export const listBroadcastRecipientsContract = defineContract({
 export const saveBroadcastRecipientsContract = defineContract({
   method: "POST",
   path: "/v1/broadcasts/{id}/recipients/segment",
+  operationId: "saveBroadcastRecipientsAsSegment",
   tag,
   summary: "Save recipients as a segment",
   description:
@@ -60,6 +61,7 @@ export const saveBroadcastRecipientsContract = defineContract({
 export const organizationOverviewContract = defineContract({
   method: "GET",
   path: "/v1/reports/overview",
+  operationId: "getOrganizationOverview",
   tag,
   summary: "Overview of the organization's sending",
   description:
@@ -73,6 +75,7 @@ export const organizationOverviewContract = defineContract({
 export const broadcastAverageContract = defineContract({
   method: "GET",
   path: "/v1/reports/broadcast-average",
+  operationId: "getBroadcastAverage",
   tag,
   summary: "Average rates of the organization's broadcasts",
   description: "The rates of all the emails of the broadcasts started in the last 90 days, pooled: what one broadcast's report is compared with.",

@@ -74,6 +74,7 @@ export const deleteSegmentContract = defineContract({
 export const addSegmentContactsContract = defineContract({
   method: "POST",
   path: "/v1/segments/{id}/contacts",
+  operationId: "addSegmentContacts",
   tag,
   summary: "Add contacts to a segment",
   description:
@@ -91,6 +92,7 @@ export const addSegmentContactsContract = defineContract({
 export const removeSegmentContactContract = defineContract({
   method: "DELETE",
   path: "/v1/segments/{id}/contacts/{contactId}",
+  operationId: "removeSegmentContact",
   tag,
   summary: "Remove a contact from a segment",
   description: "404 when the segment or the contact does not exist; a contact that is not in the segment is already out.",

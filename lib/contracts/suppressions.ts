@@ -29,6 +29,7 @@ export const listSuppressionsContract = defineContract({
 export const addSuppressionsContract = defineContract({
   method: "POST",
   path: "/v1/suppressions",
+  operationId: "createSuppressions",
   tag,
   summary: "Suppress addresses",
   description: `Adds up to ${MAX_SUPPRESSIONS_PER_REQUEST} addresses with reason \`manual\`. Broadcasts, sequences and single emails skip them from then on.`,

@@ -11,6 +11,7 @@ const rules =
 export const sendBroadcastTestContract = defineContract({
   method: "POST",
   path: "/v1/broadcasts/{id}/test",
+  operationId: "sendBroadcastTest",
   tag: "Broadcasts",
   summary: "Send a test of a broadcast",
   description: `Sends the broadcast as it is now to 1–5 addresses. ${rules}`,
@@ -25,6 +26,7 @@ export const sendBroadcastTestContract = defineContract({
 export const sendTemplateTestContract = defineContract({
   method: "POST",
   path: "/v1/templates/{id}/test",
+  operationId: "sendTemplateTest",
   tag: "Templates",
   summary: "Send a test of a template",
   description: `Sends the template to 1–5 addresses, as a broadcast would (with its unsubscribe footer). ${rules}`,

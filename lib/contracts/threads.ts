@@ -46,6 +46,7 @@ export const deleteDraftContract = defineContract({
 export const createCommentContract = defineContract({
   method: "POST",
   path: "/v1/threads/emails/{emailId}/comments",
+  operationId: "createEmailComment",
   tag,
   summary: "Comment on an email",
   description: "An internal note for the team; the recipient never sees it.",
@@ -60,6 +61,7 @@ export const createCommentContract = defineContract({
 export const listCommentsContract = defineContract({
   method: "GET",
   path: "/v1/threads/emails/{emailId}/comments",
+  operationId: "listEmailComments",
   tag,
   summary: "List the comments on an email",
   description: "Every comment, oldest first.",

@@ -71,6 +71,7 @@ export const deleteWebhookContract = defineContract({
 export const toggleWebhookContract = defineContract({
   method: "PUT",
   path: "/v1/webhooks/{id}/toggle",
+  operationId: "toggleWebhook",
   tag,
   summary: "Enable or disable a webhook",
   description: "Switches the webhook to the opposite state and answers the new one. Enabling resets its failure count.",

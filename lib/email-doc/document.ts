@@ -32,6 +32,7 @@ const mark = z.discriminatedUnion("type", [
   z.object({ type: z.literal("italic") }),
   z.object({ type: z.literal("link"), attrs: z.object({ href }).loose() }),
 ]);
+mark.register(z.globalRegistry, { id: "EmailDocumentMark" });
 
 const textNode = z.object({ type: z.literal("text"), text: str(MAX_TEXT).min(1), marks: z.array(mark).max(3).optional() });
 const variableNode = z.object({
@@ -40,19 +41,21 @@ const variableNode = z.object({
   marks: z.array(mark).max(3).optional(),
 });
 const hardBreak = z.object({ type: z.literal("hardBreak") });
-const inline = z.discriminatedUnion("type", [textNode, variableNode, hardBreak]);
+const inline = z.discriminatedUnion("type", [textNode, variableNode, hardBreak]).meta({ id: "EmailDocumentInline" });
 const inlineContent = z.array(inline).max(MAX_INLINE).optional();
 
 const align = z.enum(["left", "center", "right"]).nullish();
 
 const paragraph = z.object({ type: z.literal("paragraph"), attrs: z.object({ textAlign: align }).loose().optional(), content: inlineContent });
+paragraph.register(z.globalRegistry, { id: "EmailDocumentParagraph" });
 const heading = z.object({
   type: z.literal("heading"),
   attrs: z.object({ level: z.union([z.literal(1), z.literal(2), z.literal(3)]), textAlign: align }).loose(),
   content: inlineContent,
 });
-const listItem = z.object({ type: z.literal("listItem"), content: z.array(paragraph).min(1).max(20) });
-const bulletList = z.object({ type: z.literal("bulletList"), content: z.array(listItem).min(1).max(200) });
+heading.register(z.globalRegistry, { id: "EmailDocumentHeading" });
+const listItem = z.object({ type: z.literal("listItem"), content: z.array(paragraph).min(1).max(20) }).meta({ id: "EmailDocumentListItem" });
+const bulletList = z.object({ type: z.literal("bulletList"), content: z.array(listItem).min(1).max(200) }).meta({ id: "EmailDocumentBulletList" });
 const orderedList = z.object({
   type: z.literal("orderedList"),
   attrs: z
@@ -61,7 +64,8 @@ const orderedList = z.object({
     .optional(),
   content: z.array(listItem).min(1).max(200),
 });
-const divider = z.object({ type: z.literal("horizontalRule") });
+orderedList.register(z.globalRegistry, { id: "EmailDocumentOrderedList" });
+const divider = z.object({ type: z.literal("horizontalRule") }).meta({ id: "EmailDocumentDivider" });
 const image = z.object({
   type: z.literal("image"),
   attrs: z
@@ -73,17 +77,20 @@ const image = z.object({
     })
     .loose(),
 });
+image.register(z.globalRegistry, { id: "EmailDocumentImage" });
 const button = z.object({
   type: z.literal("button"),
   attrs: z.object({ label: str(200).min(1), href, align }).loose(),
 });
+button.register(z.globalRegistry, { id: "EmailDocumentButton" });
 const spacer = z.object({ type: z.literal("spacer"), attrs: z.object({ height: z.number().int().min(4).max(200) }).loose() });
-const footer = z.object({ type: z.literal("footer") });
+spacer.register(z.globalRegistry, { id: "EmailDocumentSpacer" });
+const footer = z.object({ type: z.literal("footer") }).meta({ id: "EmailDocumentFooter" });
 
 /** What a column holds: every block but columns and the footer. */
 const simpleBlock = z.discriminatedUnion("type", [paragraph, heading, bulletList, orderedList, divider, image, button, spacer]);
 const column = z.object({ type: z.literal("column"), content: z.array(simpleBlock).min(1).max(100) });
-const columns = z.object({ type: z.literal("columns"), content: z.tuple([column, column]) });
+const columns = z.object({ type: z.literal("columns"), content: z.tuple([column, column]) }).meta({ id: "EmailDocumentColumns" });
 
 const block = z.discriminatedUnion("type", [paragraph, heading, bulletList, orderedList, divider, image, button, spacer, columns, footer]);
 
@@ -91,6 +98,7 @@ export const emailDocument = z
   .object({ type: z.literal("doc"), content: z.array(block).min(1).max(MAX_BLOCKS) })
   .refine((doc) => JSON.stringify(doc).length <= MAX_DOCUMENT_BYTES, `must be at most ${MAX_DOCUMENT_BYTES} bytes as JSON`)
   .meta({
+    id: "EmailDocument",
     description:
       "The visual editor's document (Tiptap/ProseMirror JSON). Blocks: paragraph, heading (levels 1–3), bulletList, orderedList, " +
       "horizontalRule, image { src, alt, width, href }, button { label, href, align }, spacer { height }, columns (two column nodes) and footer " +

@@ -17,6 +17,7 @@ import { deliverWebhooks } from "@/lib/webhooks/deliver";
 import { startInboundServer, type InboundServer } from "./inbound-server";
 import { processFeedbackReports } from "./process-reports";
 import { readReturnPath, returnPathAddress } from "./verp";
+import { documentedPayload } from "@/lib/testing/webhook-payloads";
 
 let relay: SmtpSink;
 let listener: InboundServer;
@@ -102,7 +103,9 @@ async function deliveredWebhooks(organizationId: string, secret: string) {
   receiver.received.length = 0;
   await deliverWebhooks({ organizationId });
   const verifier = new StandardWebhook(secret);
-  return receiver.received.map((r) => verifier.verify(r.body, r.headers as Record<string, string>) as { type: string; data: Record<string, unknown> });
+  return receiver.received.map(
+    (r) => documentedPayload(verifier.verify(r.body, r.headers as Record<string, string>)) as { type: string; data: Record<string, unknown> },
+  );
 }
 
 describe("the return path", () => {

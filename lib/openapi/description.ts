@@ -89,7 +89,8 @@ follow every link of an email (two or more) within 10 seconds of its delivery. T
 ## Webhooks
 Events: \`email.sent\`, \`email.delivered\`, \`email.opened\`, \`email.clicked\`, \`email.bounced\`,
 \`email.complained\`, \`email.replied\`, \`contact.created\`, \`contact.updated\`, \`contact.unsubscribed\`,
-\`broadcast.sent\`. Each is POSTed to every enabled webhook subscribed to it as
+\`broadcast.sent\`, \`domain.updated\`, and \`webhook.test\` when a webhook is tested; the document's \`webhooks\`
+section gives each one's payload. Each is POSTed to every enabled webhook subscribed to it as
 \`{ "type", "created_at", "data" }\`, signed on the Standard Webhooks scheme: \`webhook-id\` (the delivery id,
 the same on every retry), \`webhook-timestamp\` (Unix seconds) and \`webhook-signature\`
 (\`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">\` keyed with the base64 part of the \`whsec_\`

@@ -1,6 +1,25 @@
 import { describe, expect, it } from "vitest";
 import { operations } from "@/lib/api/operations";
 import { GET } from "@/app/v1/openapi.json/route";
+import { webhookEventPayloads } from "@/lib/schemas/webhook-events";
+import { webhookEventTypes } from "@/lib/schemas/webhooks";
+
+type Doc = {
+  paths: Record<
+    string,
+    Record<string, { operationId: string; responses: Record<string, { $ref?: string; content?: Record<string, { schema: { $ref?: string } }> }> }>
+  >;
+  webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref?: string } }> } } }>;
+  components: Record<string, Record<string, unknown>>;
+  tags: { name: string; description?: string }[];
+};
+
+const served = async () => {
+  const response = GET();
+  return { text: await response.clone().text(), doc: (await response.json()) as Doc };
+};
+
+const successSchema = (doc: Doc, method: string, path: string) => Object.values(doc.paths[path][method].responses)[0].content?.["application/json"].schema;
 
 describe("OpenAPI document", () => {
   it("is OpenAPI 3.1 at version 1.0.0 with every operation, bearer JWT security and the error bodies", async () => {
@@ -14,9 +33,9 @@ describe("OpenAPI document", () => {
       const entry = doc.paths[op.path]?.[op.method.toLowerCase()];
       expect(entry, `${op.method} ${op.path}`).toBeDefined();
       expect(entry.responses[String(op.status ?? 200)]).toBeDefined();
-      expect(entry.responses["401"]).toBeDefined();
+      expect(entry.responses["401"]).toEqual({ $ref: "#/components/responses/Unauthorized" });
       if (op.body) expect(entry.requestBody.content["application/json"].schema).toBeTypeOf("object");
-      if (op.page) expect(entry.responses["422"].content["application/json"].schema.$ref).toBe("#/components/schemas/PaginationError");
+      if (op.page) expect(entry.responses["422"]).toEqual({ $ref: "#/components/responses/PaginationError" });
       for (const name of op.path.match(/\{(\w+)\}/g) ?? []) {
         expect(
           entry.parameters.some((p: { name: string; in: string }) => p.in === "path" && `{${p.name}}` === name),
@@ -24,7 +43,50 @@ describe("OpenAPI document", () => {
         ).toBe(true);
       }
     }
+    expect(doc.components.responses.PaginationError.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/PaginationError" });
+    expect(doc.components.responses.NotFound.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+  });
+
+  it("names the shared schemas once under components and stays under 300 KB", async () => {
+    const { text, doc } = await served();
+    // It was 1.25 MB when every answer inlined its schemas (the editor's document in each broadcast, template and step).
+    expect(Buffer.byteLength(text)).toBeLessThan(300 * 1024);
+    const schemas = doc.components.schemas;
+    for (const name of ["Broadcast", "Contact", "Email", "Error", "Segment", "Template", "Webhook", "EmailDocument", "Domain", "Inbox", "Uuid", "DateTime"]) {
+      expect(schemas[name], name).toBeTypeOf("object");
+    }
+    expect(successSchema(doc, "get", "/v1/broadcasts/{id}")).toEqual({ $ref: "#/components/schemas/Broadcast" });
+    expect(successSchema(doc, "post", "/v1/contacts")).toEqual({ $ref: "#/components/schemas/Contact" });
+    expect(successSchema(doc, "put", "/v1/templates/{id}")).toEqual({ $ref: "#/components/schemas/Template" });
+    // The editor's document is written once per form (request and response), nowhere else.
+    expect(text.split('"const":"doc"')).toHaveLength(3);
+    // Every reference leads somewhere, and every named schema is used.
+    const refs = [...text.matchAll(/"\$ref":"#\/components\/(\w+)\/([^"]+)"/g)];
+    for (const [, section, name] of refs) expect(doc.components[section]?.[name], `${section}/${name}`).toBeDefined();
+    const used = new Set(refs.map(([, section, name]) => `${section}/${name}`));
+    for (const name of Object.keys(schemas)) expect(used.has(`schemas/${name}`), name).toBe(true);
+  });
+
+  it("gives every operation a readable, unique operationId and every tag a description", async () => {
+    const { doc } = await served();
     const ids = operations.map((op) => doc.paths[op.path][op.method.toLowerCase()].operationId);
     expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z]+[A-Z][A-Za-z]*$/);
+    expect(ids).toEqual(
+      expect.arrayContaining(["listContacts", "createContact", "getBroadcast", "sendBroadcast", "sendEmail", "listTemplates", "verifyDomain"]),
+    );
+    for (const tag of doc.tags) expect(tag.description, `tag "${tag.name}" needs a line in lib/openapi/tags.ts`).toBeTruthy();
+  });
+
+  it("describes the payload of every webhook event, webhook.test included", async () => {
+    const { doc } = await served();
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...webhookEventTypes, "webhook.test"].sort());
+    for (const [type, item] of Object.entries(doc.webhooks)) {
+      const ref = item.post.requestBody.content["application/json"].schema.$ref!;
+      const schema = doc.components.schemas[ref.split("/").pop()!] as { properties: { type: { const: string } }; required: string[] };
+      expect(schema.properties.type.const).toBe(type);
+      expect(schema.required).toEqual(["type", "created_at", "data"]);
+    }
+    expect(Object.keys(webhookEventPayloads).sort()).toEqual(Object.keys(doc.webhooks).sort());
   });
 });

@@ -6,6 +6,7 @@ import { createTestOrg } from "@/lib/testing/api";
 import { addContacts, addInbox, addSegment, addSentFirstEmail, addSequencedBroadcast, rawReply } from "@/lib/testing/sequence-fixtures";
 import { replyCandidates } from "./message-ids";
 import { recordRawReply } from "./record-reply";
+import { documentedPayload } from "@/lib/testing/webhook-payloads";
 
 describe("reply matching", () => {
   let organizationId: string;
@@ -83,6 +84,7 @@ describe("reply matching", () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: "replied", data: { email_id: reply.id, from: contact.email } });
     const [delivery] = await db.webhookDelivery.findMany({ where: { organization_id: organizationId, event_type: "email.replied" } });
+    documentedPayload(delivery.payload);
     expect(delivery.payload).toMatchObject({ type: "email.replied", data: { email_id: first.id, thread_id: first.thread_id, reply: { email_id: reply.id } } });
     const thread = await db.thread.findUniqueOrThrow({ where: { id: first.thread_id! } });
     expect(thread.last_message_at.getTime()).toBeGreaterThanOrEqual(original.replied_at!.getTime());

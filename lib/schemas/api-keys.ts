@@ -14,5 +14,6 @@ export const apiKey = z.object({
   revoked_at: dateTime.nullable(),
   created_at: dateTime,
 });
+apiKey.register(z.globalRegistry, { id: "ApiKey" });
 
 export const createdApiKey = apiKey.extend({ token: z.string().meta({ description: "The bearer token. Shown once." }) });

@@ -60,3 +60,4 @@ export const auditLogEntry = z.object({
   details: z.record(z.string(), z.unknown()).nullable(),
   created_at: dateTime,
 });
+auditLogEntry.register(z.globalRegistry, { id: "AuditLogEntry" });

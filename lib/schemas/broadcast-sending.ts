@@ -37,3 +37,4 @@ export const broadcastSendingStatus = z.object({
     cancelled: count,
   }),
 });
+broadcastSendingStatus.register(z.globalRegistry, { id: "BroadcastSendingStatus" });

@@ -124,3 +124,4 @@ export const broadcast = z.object({
   created_at: dateTime,
   updated_at: dateTime.meta({ description: "Extension." }),
 });
+broadcast.register(z.globalRegistry, { id: "Broadcast" });

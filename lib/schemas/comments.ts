@@ -18,3 +18,4 @@ export const comment = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
+comment.register(z.globalRegistry, { id: "Comment" });

@@ -30,7 +30,7 @@ export const text = (max: number) => z.string().max(max).refine(noNul, NUL_MESSA
 export const requiredText = (max: number) => z.string().min(1).max(max).refine(noNul, NUL_MESSAGE);
 
 /** UUID-shaped ids: any 8-4-4-4-12 hex string, as PostgreSQL's uuid type accepts. */
-export const id = z.guid({ message: "must be a UUID" });
+export const id = z.guid({ message: "must be a UUID" }).meta({ id: "Uuid" });
 
 export const emailAddress = z.email({ message: "must be an email address" }).max(limits.email);
 
@@ -62,6 +62,7 @@ const yearOf = (value: string) => Number(value.slice(0, 4));
 export const dateTime = z.iso
   .datetime({ offset: true, message: "must be an ISO 8601 date-time" })
   .refine((value) => yearOf(value) >= 1970 && yearOf(value) <= 9999, "must be a date between the years 1970 and 9999");
+dateTime.register(z.globalRegistry, { id: "DateTime" });
 
 export const successResponse = z.object({ success: z.boolean() });
 

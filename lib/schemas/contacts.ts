@@ -24,7 +24,7 @@ export const contact = z
       .nullable()
       .meta({ description: "Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED)." }),
   })
-  .meta({ description: "A contact. Its email is stored lowercase and is unique in the organization." });
+  .meta({ id: "Contact", description: "A contact. Its email is stored lowercase and is unique in the organization." });
 export type ContactRecord = z.infer<typeof contact>;
 
 export const createContactInput = z.object({

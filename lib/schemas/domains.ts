@@ -42,6 +42,7 @@ const dnsRecord = z.object({
   reason: z.string().nullable().meta({ description: "Why the record is not verified, when it is not." }),
   checked_at: dateTime.nullable(),
 });
+dnsRecord.register(z.globalRegistry, { id: "DnsRecord" });
 
 const domainWarning = z.object({
   code: z.enum(["SPF_CONFLICT", "DMARC_MULTIPLE"]),
@@ -65,6 +66,7 @@ export const domain = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
+domain.register(z.globalRegistry, { id: "Domain" });
 
 export const verifiedDomain = domain.extend({
   verification: z.object({

@@ -66,6 +66,7 @@ export const email = z.object({
   clicked_links: jsonArray,
   opens: jsonArray,
 });
+email.register(z.globalRegistry, { id: "Email" });
 
 const emailEvent = z.object({
   id,
@@ -78,6 +79,7 @@ export const emailDetail = email.extend({
   events: z.array(emailEvent).meta({ description: "Everything that happened to the email, oldest first." }),
   headers: z.record(z.string(), z.unknown()).meta({ description: "Headers of the message as sent or received." }),
 });
+emailDetail.register(z.globalRegistry, { id: "EmailDetail" });
 
 export const emailPage = z.object({
   data: z.array(email),

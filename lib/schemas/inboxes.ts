@@ -95,6 +95,7 @@ export const inbox = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
+inbox.register(z.globalRegistry, { id: "Inbox" });
 
 /** What following a sender-confirmation link did; the confirmation page shows it. */
 export type ConfirmOutcome = { state: "confirmed"; address: string } | { state: "expired" | "invalid" };

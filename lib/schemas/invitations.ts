@@ -33,6 +33,7 @@ export const invitation = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
+invitation.register(z.globalRegistry, { id: "Invitation" });
 
 export const invitationList = z.object({
   invitations: z.array(invitation).meta({ description: "Pending, unexpired invitations, newest first." }),

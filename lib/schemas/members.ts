@@ -18,6 +18,7 @@ export const member = z.object({
   role: memberRole,
   created_at: dateTime.meta({ description: "When the user joined the organization." }),
 });
+member.register(z.globalRegistry, { id: "Member" });
 
 export const memberList = z.object({
   object: z.literal("list"),

@@ -34,4 +34,5 @@ export const organization = z.object({
   updated_at: dateTime,
   role: memberRole.meta({ description: "The caller's role in the organization." }),
 });
+organization.register(z.globalRegistry, { id: "Organization" });
 export type OrganizationRecord = z.infer<typeof organization>;

@@ -16,6 +16,7 @@ export const presendChecks = z.object({
   warnings: z.number().int(),
   checks: z.array(presendCheck),
 });
+presendChecks.register(z.globalRegistry, { id: "PresendChecks" });
 export type PresendCheck = z.infer<typeof presendCheck>;
 export type PresendChecks = z.infer<typeof presendChecks>;
 

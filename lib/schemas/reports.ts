@@ -53,6 +53,7 @@ export const broadcastReport = z.object({
     )
     .meta({ description: "The funnel of a sequence: the first email, then each follow-up step." }),
 });
+broadcastReport.register(z.globalRegistry, { id: "BroadcastReport" });
 export type BroadcastReport = z.infer<typeof broadcastReport>;
 
 /** Who a recipient list holds: the emails with that event (opened and clicked: by a person). */
@@ -104,6 +105,7 @@ export const organizationOverview = z.object({
     .meta({ description: "Broadcasts sending now (at most 20)." }),
   warnings: z.array(organizationWarning),
 });
+organizationOverview.register(z.globalRegistry, { id: "OrganizationOverview" });
 export type OrganizationOverview = z.infer<typeof organizationOverview>;
 
 export const broadcastAverage = z.object({

@@ -11,6 +11,7 @@ export const segment = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
+segment.register(z.globalRegistry, { id: "Segment" });
 
 export const createSegmentInput = z.object({
   name: requiredText(limits.name),

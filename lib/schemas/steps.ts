@@ -61,3 +61,4 @@ export const sequenceStep = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
+sequenceStep.register(z.globalRegistry, { id: "SequenceStep" });

@@ -17,6 +17,7 @@ export const suppression = z.object({
   email_id: id.nullable().meta({ description: "The email whose bounce, complaint or unsubscription caused it; null when added by hand." }),
   created_at: dateTime,
 });
+suppression.register(z.globalRegistry, { id: "Suppression" });
 
 export const listSuppressionsQuery = z.object({
   reason: suppressionReason.optional(),

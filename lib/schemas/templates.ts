@@ -55,3 +55,4 @@ export const template = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
+template.register(z.globalRegistry, { id: "Template" });

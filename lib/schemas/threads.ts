@@ -36,3 +36,4 @@ export const thread = z.object({
   emails: z.array(email).meta({ description: "The conversation, oldest first." }),
   draft: draft.nullable().meta({ description: "The saved draft reply, if any." }),
 });
+thread.register(z.globalRegistry, { id: "Thread" });

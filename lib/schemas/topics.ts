@@ -27,3 +27,4 @@ export const topic = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
+topic.register(z.globalRegistry, { id: "Topic" });

@@ -50,6 +50,7 @@ export const webhook = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
+webhook.register(z.globalRegistry, { id: "Webhook" });
 
 export const createdWebhook = webhook.extend({
   secret: z.string().meta({ description: "The signing secret (`whsec_…`). Shown once." }),
@@ -69,3 +70,4 @@ export const webhookDelivery = z.object({
   delivered_at: dateTime.nullable(),
   next_attempt_at: dateTime.nullable(),
 });
+webhookDelivery.register(z.globalRegistry, { id: "WebhookDelivery" });

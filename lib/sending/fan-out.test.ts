@@ -9,6 +9,7 @@ import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { completeFinishedBroadcasts } from "./complete-broadcasts";
 import { startBroadcast, startOverdueBroadcasts } from "./fan-out";
 import { createSender } from "./sender";
+import { documentedPayload } from "@/lib/testing/webhook-payloads";
 
 let sink: SmtpSink;
 beforeAll(async () => {
@@ -234,6 +235,7 @@ describe("sequence steps and completion", () => {
     expect(done).toMatchObject({ status: "sent", sent_count: 2, total_recipients: 1 });
     const deliveries = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId }, orderBy: { created_at: "asc" } });
     expect(deliveries.map((d) => d.event_type)).toEqual(["email.sent", "email.sent", "broadcast.sent"]);
+    for (const delivery of deliveries) documentedPayload(delivery.payload);
     expect(deliveries[0].payload).toMatchObject({ type: "email.sent", data: { email_id: first.id, to: [first.to_email], broadcast_id: broadcast.id } });
     expect(deliveries[2].payload).toMatchObject({ type: "broadcast.sent", data: { broadcast_id: broadcast.id, sent_count: 2 } });
     expect(await completeFinishedBroadcasts([broadcast.id])).toBe(0);

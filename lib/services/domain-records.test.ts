@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTxtServer, type TxtServer } from "@/lib/dns/txt-server";
+import { documentedPayload } from "@/lib/testing/webhook-payloads";
 
 // lib/env reads the resolver and the relay's SPF when it loads: the DNS server starts first and the
 // application modules are imported after it.
@@ -128,6 +129,7 @@ describe("domain records", () => {
     expect(shown.dkim_signing).toBe(false);
 
     const [delivery] = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId, event_type: "domain.updated" } });
+    documentedPayload(delivery.payload);
     expect(delivery.payload).toMatchObject({
       type: "domain.updated",
       data: { id: created.id, name: "daily.example.com", changes: [{ purpose: "dkim", from: "verified", to: "pending" }] },

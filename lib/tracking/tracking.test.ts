@@ -8,6 +8,7 @@ import { createTestOrg } from "@/lib/testing/api";
 import { addTracking } from "./add-tracking";
 import { handleClick, handleOpen } from "./handlers";
 import { signClickToken, signOpenToken, verifyClickToken, verifyOpenToken } from "./token";
+import { documentedPayload } from "@/lib/testing/webhook-payloads";
 
 const HTML = `<html><body>
 <p>Hello <a href="https://example.com/pricing?a=1&amp;b=2">pricing</a></p>
@@ -100,7 +101,8 @@ describe("open and click tracking", () => {
   const email = (id: string) => db.email.findUniqueOrThrow({ where: { id } });
   const broadcast = () => db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } });
   const events = (id: string) => db.emailEvent.findMany({ where: { email_id: id }, orderBy: { created_at: "asc" } });
-  const deliveries = (type: string) => db.webhookDelivery.findMany({ where: { webhook_id: webhookId, event_type: type } });
+  const deliveries = async (type: string) =>
+    (await db.webhookDelivery.findMany({ where: { webhook_id: webhookId, event_type: type } })).map((d) => ({ ...d, payload: documentedPayload(d.payload) }));
 
   function trackedLinks(html: string) {
     return [...html.matchAll(/href="([^"]*\/t\/c\/[^"]+)"/g)].map((m) => m[1]);

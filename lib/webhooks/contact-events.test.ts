@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
+import { documentedPayload } from "@/lib/testing/webhook-payloads";
 
 describe("contact events", () => {
   let org: TestOrg;
@@ -23,7 +24,7 @@ describe("contact events", () => {
 
   const payloads = async (type: string) =>
     (await db.webhookDelivery.findMany({ where: { webhook_id: webhookId, event_type: type }, orderBy: { created_at: "asc" } })).map(
-      (d) => d.payload as { type: string; created_at: string; data: Record<string, unknown> },
+      (d) => documentedPayload(d.payload) as { type: string; created_at: string; data: Record<string, unknown> },
     );
 
   it("emits contact.created with the contact as the API shows it", async () => {

@@ -1,0 +1,25 @@
+/**
+ * What each tag of the API reference groups, in a sentence. Every tag an operation names needs one
+ * here (the document's test and `npm run openapi:lint` say which is missing).
+ */
+export const tagDescriptions: Record<string, string> = {
+  "API keys": "Bearer tokens for programs; each acts as the member who created it.",
+  "Audit log": "Who changed what in the organization, newest first.",
+  Broadcasts: "Emails sent to a segment at once, with their content, sender, schedule and sending state.",
+  Contacts: "The people an organization writes to, with their subscription, metadata and tags.",
+  Domains: "Sending domains: the DNS records to publish (ownership, DKIM, return path, DMARC) and their checks.",
+  Emails: "Transactional emails sent one at a time, and every email the platform sent or received.",
+  Inboxes: "Sender mailboxes: the SMTP server mail leaves through and the IMAP server replies are read from.",
+  Invitations: "Invitations for people to join the organization.",
+  Members: "The people of the organization and their roles.",
+  Organization: "The organization's own settings.",
+  Reports: "Counts and rates of what was sent, delivered, opened, clicked, bounced and complained about.",
+  Segments: "Named groups of contacts that broadcasts are sent to.",
+  "Sequence steps": "Follow-up emails of a broadcast, each sent a delay after the one before.",
+  Suppressions: "Addresses nothing is sent to: bounces, complaints, unsubscriptions and additions by hand.",
+  Templates: "Reusable content with `{{placeholders}}` for broadcasts, steps and emails.",
+  Threads: "Conversations: an email, its replies, the team's comments and a draft reply.",
+  Topics: "Categories of broadcasts that contacts subscribe to or leave one by one (opt-in or opt-out).",
+  Webhooks: "Endpoints that receive signed events, and the deliveries made to them.",
+  "Webhook events": "The events POSTed to webhooks: one payload schema per event type.",
+};
