@@ -7,10 +7,12 @@ import { MethodBadge } from "./method-badge";
 import { groupByTag, slug, type OpenApiDocument } from "./openapi-types";
 import { OperationView } from "./operation-view";
 import { SchemaView } from "./schema-view";
+import { WebhookEvents, webhookEvents } from "./webhook-events";
 
 /** The whole OpenAPI document: an index beside the operations, grouped by tag. */
 export function ApiReference({ doc }: { doc: OpenApiDocument }) {
   const groups = groupByTag(doc);
+  const events = webhookEvents(doc);
   const errorSchema = doc.components?.schemas?.Error;
   return (
     <>
@@ -42,6 +44,13 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
                 </a>
               </li>
             ))}
+            {events.length > 0 && (
+              <li>
+                <a href="#webhook-events" className="inline-flex rounded-full border border-zinc-200 bg-white px-2.5 py-1 text-zinc-700 hover:border-zinc-300">
+                  Webhook events
+                </a>
+              </li>
+            )}
           </ul>
           <ul className="hidden flex-col gap-4 text-sm lg:flex">
             <li>
@@ -71,6 +80,25 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
                 </ul>
               </li>
             ))}
+            {events.length > 0 && (
+              <li>
+                <a href="#webhook-events" className="font-medium text-zinc-900 hover:text-brand-600">
+                  Webhook events
+                </a>
+                <ul className="mt-1.5 flex flex-col gap-0.5 border-l border-zinc-200">
+                  {events.map(({ type, id }) => (
+                    <li key={id}>
+                      <a
+                        href={`#${id}`}
+                        className="-ml-px block border-l border-transparent py-0.5 pl-3 font-mono text-[12px] text-zinc-600 hover:border-zinc-400 hover:text-zinc-900"
+                      >
+                        {type}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            )}
           </ul>
         </nav>
         <div className="flex min-w-0 flex-col gap-10">
@@ -102,6 +130,7 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
               </div>
             </section>
           ))}
+          <WebhookEvents doc={doc} />
         </div>
       </div>
     </>

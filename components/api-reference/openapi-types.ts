@@ -1,5 +1,6 @@
 export type JsonSchema = {
   $ref?: string;
+  title?: string;
   type?: string | string[];
   format?: string;
   description?: string;
@@ -27,14 +28,17 @@ export type Parameter = { name: string; in: "path" | "query" | "header"; require
 
 export type MediaContent = { "application/json"?: { schema?: JsonSchema } };
 
+export type ResponseObject = { $ref?: string; description?: string; content?: MediaContent };
+
 export type OperationObject = {
   operationId?: string;
   tags?: string[];
   summary?: string;
   description?: string;
-  parameters?: Parameter[];
+  /** Webhook events reference their shared header parameters. */
+  parameters?: (Parameter | { $ref: string })[];
   requestBody?: { required?: boolean; content?: MediaContent };
-  responses?: Record<string, { description?: string; content?: MediaContent }>;
+  responses?: Record<string, ResponseObject>;
 };
 
 export type OpenApiDocument = {
@@ -43,8 +47,17 @@ export type OpenApiDocument = {
   servers?: { url: string }[];
   tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, OperationObject>>;
-  components?: { schemas?: Record<string, JsonSchema> };
+  /** Events POSTed to webhooks, by type: each a `post` whose body is the event's payload. */
+  webhooks?: Record<string, { post?: OperationObject }>;
+  components?: { schemas?: Record<string, JsonSchema>; responses?: Record<string, ResponseObject> };
 };
+
+/** A response as written, or the shared one it references (its own description, when it has one, wins). */
+export function resolveResponse(response: ResponseObject, doc: OpenApiDocument): ResponseObject {
+  if (!response.$ref) return response;
+  const shared = doc.components?.responses?.[response.$ref.split("/").pop() ?? ""];
+  return shared ? { ...shared, description: response.description ?? shared.description } : response;
+}
 
 export type DocumentedOperation = OperationObject & { method: string; path: string; id: string };
 

@@ -3,9 +3,11 @@ import type { JsonSchema, OpenApiDocument } from "./openapi-types";
 
 const refName = (ref: string) => ref.split("/").pop() ?? ref;
 
+/** A reference as the schema it names, keeping its own description and the name (as `title`, for labels). */
 function resolve(schema: JsonSchema, doc: OpenApiDocument): JsonSchema {
   if (!schema.$ref) return schema;
-  return doc.components?.schemas?.[refName(schema.$ref)] ?? schema;
+  const named = doc.components?.schemas?.[refName(schema.$ref)];
+  return named ? { title: refName(schema.$ref), ...named, description: schema.description ?? named.description } : schema;
 }
 
 /** Zod's nullable comes out as anyOf [X, null]; shown as X with a "nullable" mark. */
@@ -28,6 +30,8 @@ function unwrap(raw: JsonSchema, doc: OpenApiDocument): { schema: JsonSchema; nu
 function typeLabel(raw: JsonSchema, doc: OpenApiDocument): string {
   if (raw.$ref && !doc.components?.schemas?.[refName(raw.$ref)]) return refName(raw.$ref);
   const { schema } = unwrap(raw, doc);
+  // A named record is shown by its name (Broadcast, Contact…); named scalars (Uuid, DateTime) by their type.
+  if (schema.title && schema.properties) return schema.title;
   if (schema.const !== undefined) return JSON.stringify(schema.const);
   const variants = schema.anyOf ?? schema.oneOf;
   if (variants) return variants.map((v) => typeLabel(v, doc)).join(" | ");
