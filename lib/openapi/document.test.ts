@@ -3,6 +3,7 @@ import { operations } from "@/lib/api/operations";
 import { GET } from "@/app/v1/openapi.json/route";
 import { webhookEventPayloads } from "@/lib/schemas/webhook-events";
 import { webhookEventTypes } from "@/lib/schemas/webhooks";
+import { UNNAMED } from "./json-schema";
 
 type Doc = {
   paths: Record<
@@ -65,6 +66,8 @@ describe("OpenAPI document", () => {
     for (const [, section, name] of refs) expect(doc.components[section]?.[name], `${section}/${name}`).toBeDefined();
     const used = new Set(refs.map(([, section, name]) => `${section}/${name}`));
     for (const name of Object.keys(schemas)) expect(used.has(`schemas/${name}`), name).toBe(true);
+    const unnamed = Object.keys(schemas).filter((name) => name.startsWith(UNNAMED));
+    expect(unnamed, "a recursive schema needs .meta({ id }) where it is declared").toEqual([]);
   });
 
   it("gives every operation a readable, unique operationId and every tag a description", async () => {

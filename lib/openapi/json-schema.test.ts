@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { schemaCollector } from "./json-schema";
+import { schemaCollector, UNNAMED } from "./json-schema";
 
 describe("schemaCollector", () => {
   it("writes a named schema once and references it; a schema whose request and response forms differ twice", () => {
@@ -34,5 +34,16 @@ describe("schemaCollector", () => {
     const components = schemas.components();
     expect(components.TestOuter).toMatchObject({ properties: { inner: { $ref: "#/components/schemas/TestInner" } } });
     expect(components.TestOuterInput).toMatchObject({ properties: { inner: { $ref: "#/components/schemas/TestInnerInput" } } });
+  });
+
+  it("keeps a recursive schema nobody named, under a name its test refuses", () => {
+    type Node = { children: Node[] };
+    const node: z.ZodType<Node> = z.lazy(() => z.object({ children: z.array(node) }));
+    const schemas = schemaCollector();
+    schemas.output(z.object({ a: node }));
+    schemas.output(z.object({ b: node }));
+    const names = Object.keys(schemas.components());
+    expect(names).toHaveLength(2);
+    expect(names.every((name) => name.startsWith(UNNAMED))).toBe(true);
   });
 });

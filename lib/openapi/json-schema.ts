@@ -5,6 +5,8 @@ type Io = "input" | "output";
 
 const COMPONENTS = "#/components/schemas/";
 const DEFS = "#/$defs/";
+/** The prefix of a recursive schema nobody named. */
+export const UNNAMED = "Unnamed";
 
 /** Every `$ref` string in a JSON value, rewritten in place. */
 function rewriteRefs(value: unknown, rewrite: (ref: string) => string): void {
@@ -30,6 +32,7 @@ function rewriteRefs(value: unknown, rewrite: (ref: string) => string): void {
 export function schemaCollector() {
   const defs: Record<Io, Map<string, JsonSchema>> = { input: new Map(), output: new Map() };
   const roots: { json: JsonSchema; io: Io }[] = [];
+  let unnamed = 0;
 
   function convert(schema: z.ZodType, io: Io): JsonSchema {
     const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
@@ -37,10 +40,16 @@ export function schemaCollector() {
     delete json.$schema;
     const found = (json.$defs ?? {}) as Record<string, JsonSchema>;
     delete json.$defs;
-    for (const [id, def] of Object.entries(found)) {
-      // zod names a recursive schema without an id `__schema0`: a name no reader could use.
-      if (id.startsWith("__"))
-        throw new Error(`A recursive schema needs a name: give it .meta({ id }) where it is declared (${JSON.stringify(def).slice(0, 200)})`);
+    // zod calls a recursive schema without an id `__schema0` in each conversion: made unique here so
+    // the document stays whole, and refused by its test (such a schema needs .meta({ id })).
+    const renamed = new Map(Object.keys(found).flatMap((id) => (id.startsWith("__") ? [[id, `${UNNAMED}${++unnamed}`] as const] : [])));
+    if (renamed.size > 0) {
+      const rename = (ref: string) => (ref.startsWith(DEFS) && renamed.has(ref.slice(DEFS.length)) ? DEFS + renamed.get(ref.slice(DEFS.length)) : ref);
+      rewriteRefs(json, rename);
+      rewriteRefs(found, rename);
+    }
+    for (const [given, def] of Object.entries(found)) {
+      const id = renamed.get(given) ?? given;
       const known = defs[io].get(id);
       if (known && JSON.stringify(known) !== JSON.stringify(def)) throw new Error(`Two different schemas are named ${id}`);
       defs[io].set(id, def);
