@@ -35,7 +35,7 @@ export type OperationObject = {
   tags?: string[];
   summary?: string;
   description?: string;
-  /** Webhook events reference their shared header parameters. */
+  /** Parameters several operations share are references to `components/parameters`. */
   parameters?: (Parameter | { $ref: string })[];
   requestBody?: { required?: boolean; content?: MediaContent };
   responses?: Record<string, ResponseObject>;
@@ -49,8 +49,19 @@ export type OpenApiDocument = {
   paths: Record<string, Record<string, OperationObject>>;
   /** Events POSTed to webhooks, by type: each a `post` whose body is the event's payload. */
   webhooks?: Record<string, { post?: OperationObject }>;
-  components?: { schemas?: Record<string, JsonSchema>; responses?: Record<string, ResponseObject> };
+  components?: { schemas?: Record<string, JsonSchema>; responses?: Record<string, ResponseObject>; parameters?: Record<string, Parameter> };
 };
+
+/** An operation's parameters, the shared ones (`Id`, `Limit`…) looked up. */
+export function resolveParameters(op: OperationObject, doc: OpenApiDocument): Parameter[] {
+  const named = (ref: string | undefined) => (ref ? doc.components?.schemas?.[ref.split("/").pop() ?? ""] : undefined);
+  return (op.parameters ?? []).flatMap((given) => {
+    const param = "$ref" in given ? doc.components?.parameters?.[given.$ref.split("/").pop() ?? ""] : given;
+    if (!param) return [];
+    // A named schema (Uuid) shown by what it is: string (uuid).
+    return [{ ...param, schema: named(param.schema?.$ref) ?? param.schema }];
+  });
+}
 
 /** A response as written, or the shared one it references (its own description, when it has one, wins). */
 export function resolveResponse(response: ResponseObject, doc: OpenApiDocument): ResponseObject {

@@ -3,7 +3,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { cn } from "@/lib/client/cn";
 import { InlineMarkdown, Markdown } from "./markdown";
 import { MethodBadge } from "./method-badge";
-import { resolveResponse, type DocumentedOperation, type OpenApiDocument, type Parameter } from "./openapi-types";
+import { resolveParameters, resolveResponse, type DocumentedOperation, type OpenApiDocument } from "./openapi-types";
 import { SchemaView } from "./schema-view";
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
@@ -23,7 +23,7 @@ const statusTone = (status: string) =>
       : "bg-amber-50 text-amber-800 ring-amber-600/25";
 
 export function OperationView({ op, doc }: { op: DocumentedOperation; doc: OpenApiDocument }) {
-  const parameters = (op.parameters ?? []).filter((param): param is Parameter => !("$ref" in param));
+  const parameters = resolveParameters(op, doc);
   const body = op.requestBody?.content?.["application/json"]?.schema;
   const responses = Object.entries(op.responses ?? {}).map(([status, response]) => [status, resolveResponse(response, doc)] as const);
   const success = responses.filter(([status]) => status.startsWith("2"));

@@ -1,4 +1,3 @@
-import type { z } from "zod";
 import type { AnyOperation } from "@/lib/api/operation";
 import { operations } from "@/lib/api/operations";
 import { env } from "@/lib/env";
@@ -6,25 +5,10 @@ import { apiError, paginationError } from "@/lib/schemas/errors";
 import { apiDescription } from "./description";
 import { schemaCollector, type JsonSchema } from "./json-schema";
 import { operationIdOf } from "./operation-id";
+import { operationParameters, shareParameters } from "./parameters";
 import { responseHeaders, responseWriter } from "./responses";
 import { tagDescriptions } from "./tags";
 import { WEBHOOK_EVENTS_TAG, webhookHeaderParameters, webhooksSection } from "./webhooks";
-
-function parameters(op: AnyOperation, schemas: ReturnType<typeof schemaCollector>) {
-  const list: Record<string, unknown>[] = [];
-  const add = (where: "path" | "query", shape: Record<string, z.ZodType> | undefined) => {
-    for (const [name, schema] of Object.entries(shape ?? {})) {
-      const json = schemas.input(schema);
-      const description = typeof json.description === "string" ? json.description : undefined;
-      delete json.description;
-      list.push({ name, in: where, required: where === "path" || !schema.safeParse(undefined).success, description, schema: json });
-    }
-  };
-  add("path", (op.params as z.ZodObject | undefined)?.shape);
-  add("query", (op.query as z.ZodObject | undefined)?.shape);
-  add("query", op.pageQuery?.shape);
-  return list;
-}
 
 export type OpenApiOptions = {
   /** The base URL of the `servers` entry; the served document names this deployment's. */
@@ -47,11 +31,12 @@ export function buildOpenApiDocument(list: AnyOperation[] = operations, { server
       tags: [op.tag],
       summary: op.summary,
       description: [op.description, op.auth === "admin" ? "Requires the owner or admin role." : undefined].filter(Boolean).join("\n\n") || undefined,
-      parameters: parameters(op, schemas),
+      parameters: operationParameters(op, schemas),
       requestBody: op.body ? { required: true, content: { "application/json": { schema: schemas.input(op.body) } } } : undefined,
       responses: writer.responses(op, schemas.output(op.response)),
     };
   }
+  const sharedParameters = shareParameters(Object.values(paths).flatMap((item) => Object.values(item) as { parameters?: unknown[] }[]));
   const webhooks = webhooksSection(schemas);
   const tags = [...new Set([...list.map((op) => op.tag), WEBHOOK_EVENTS_TAG])]
     .sort()
@@ -74,7 +59,7 @@ export function buildOpenApiDocument(list: AnyOperation[] = operations, { server
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
       schemas: schemas.components() as Record<string, JsonSchema>,
       responses: writer.components(),
-      parameters: webhookHeaderParameters,
+      parameters: { ...sharedParameters, ...webhookHeaderParameters },
       headers: responseHeaders,
     },
   };

@@ -43,14 +43,23 @@ const errorResponse = (codes: ErrorCode[], status: number, errorRef: JsonSchema)
  * The responses of the operations. Each error status is written once under `components/responses`
  * (`NotFound`, `TooManyRequests`…) and referenced; an operation whose codes for that status are not
  * just the usual one says which in the reference's own description (OpenAPI 3.1 lets it override).
+ * A success answering a named schema is shared the same way (`Broadcast`), so the ~40 operations
+ * answering one record of a few kinds do not each repeat the answer.
  */
 export function responseWriter(refs: { error: JsonSchema; paginationError: JsonSchema }) {
   const shared: Record<string, unknown> = {};
 
+  /** The success answer; one whose body is a named schema is shared too, under that name. */
+  function successResponse(schema: JsonSchema) {
+    const answer = { description: "Success", headers: rateLimitHeaderRefs, content: { "application/json": { schema } } };
+    const named = typeof schema.$ref === "string" && Object.keys(schema).length === 1 ? schema.$ref.split("/").pop()! : undefined;
+    if (!named) return answer;
+    shared[named] ??= answer;
+    return { $ref: `#/components/responses/${named}` };
+  }
+
   function responses(op: AnyOperation, success: JsonSchema) {
-    const result: Record<string, unknown> = {
-      [String(op.status ?? 200)]: { description: "Success", headers: rateLimitHeaderRefs, content: { "application/json": { schema: success } } },
-    };
+    const result: Record<string, unknown> = { [String(op.status ?? 200)]: successResponse(success) };
     const codes = new Set<ErrorCode>(["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE", ...(op.errors ?? [])]);
     if (op.params || op.query || op.body) codes.add("VALIDATION_ERROR");
     if (op.auth === "admin") codes.add("FORBIDDEN");

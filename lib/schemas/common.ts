@@ -64,7 +64,7 @@ export const dateTime = z.iso
   .refine((value) => yearOf(value) >= 1970 && yearOf(value) <= 9999, "must be a date between the years 1970 and 9999");
 dateTime.register(z.globalRegistry, { id: "DateTime" });
 
-export const successResponse = z.object({ success: z.boolean() });
+export const successResponse = z.object({ success: z.boolean() }).meta({ id: "Success" });
 
 export const idParams = z.object({ id });
 

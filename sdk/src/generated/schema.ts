@@ -2751,6 +2751,9 @@ export interface components {
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
+        Success: {
+            success: boolean;
+        };
         Suppression: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -2889,6 +2892,50 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Success */
+        Broadcast: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Broadcast"];
+            };
+        };
+        /** @description Success */
+        BroadcastReport: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BroadcastReport"];
+            };
+        };
+        /** @description Success */
+        BroadcastSendingStatus: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BroadcastSendingStatus"];
+            };
+        };
+        /** @description Success */
+        Comment: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Comment"];
+            };
+        };
         /** @description Error: CONFLICT */
         Conflict: {
             headers: {
@@ -2898,6 +2945,50 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Success */
+        Contact: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Contact"];
+            };
+        };
+        /** @description Success */
+        Domain: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Domain"];
+            };
+        };
+        /** @description Success */
+        Email: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Email"];
+            };
+        };
+        /** @description Success */
+        EmailDetail: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EmailDetail"];
             };
         };
         /** @description Error: FORBIDDEN */
@@ -2922,6 +3013,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Success */
+        Inbox: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Inbox"];
+            };
+        };
         /** @description Error: INTERNAL_ERROR */
         InternalServerError: {
             headers: {
@@ -2933,6 +3035,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Success */
+        Invitation: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Invitation"];
+            };
+        };
+        /** @description Success */
+        Member: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Member"];
+            };
+        };
         /** @description Error: NOT_FOUND */
         NotFound: {
             headers: {
@@ -2942,6 +3066,28 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Success */
+        Organization: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Organization"];
+            };
+        };
+        /** @description Success */
+        OrganizationOverview: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OrganizationOverview"];
             };
         };
         /** @description Invalid pagination parameters (limit outside 1..100, malformed or unknown cursor, after with before) */
@@ -2966,6 +3112,39 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Success */
+        PresendChecks: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PresendChecks"];
+            };
+        };
+        /** @description Success */
+        Segment: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Segment"];
+            };
+        };
+        /** @description Success */
+        SequenceStep: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SequenceStep"];
+            };
+        };
         /** @description Error: SERVICE_UNAVAILABLE */
         ServiceUnavailable: {
             headers: {
@@ -2978,6 +3157,39 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Success */
+        Success: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Success"];
+            };
+        };
+        /** @description Success */
+        Template: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Template"];
+            };
+        };
+        /** @description Success */
+        Thread: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Thread"];
+            };
+        };
         /** @description Error: RATE_LIMITED */
         TooManyRequests: {
             headers: {
@@ -2988,6 +3200,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Success */
+        Topic: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Topic"];
             };
         };
         /** @description Error: UNAUTHORIZED */
@@ -3023,8 +3246,31 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Success */
+        Webhook: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Webhook"];
+            };
+        };
     };
     parameters: {
+        /** @description Page size, 1 to 100. */
+        Limit: number;
+        /** @description Id of the last item of the current page: the next, older page. */
+        After: string;
+        /** @description Id of the first item of the current page: the previous, newer page. */
+        Before: string;
+        Id: components["schemas"]["Uuid"];
+        BroadcastId: components["schemas"]["Uuid"];
+        StepId: components["schemas"]["Uuid"];
+        UserId: components["schemas"]["Uuid"];
+        ThreadId: components["schemas"]["Uuid"];
+        EmailId: components["schemas"]["Uuid"];
         /** @description The delivery's id, the same on every retry: a receiver that saw it already can skip the event. */
         "webhook-id": string;
         /** @description When this attempt was signed, in Unix seconds: refuse deliveries too far from your clock. */
@@ -3107,6 +3353,7 @@ export type PresendChecks = components['schemas']['PresendChecks'];
 export type RecipientUnsubscribedData = components['schemas']['RecipientUnsubscribedData'];
 export type Segment = components['schemas']['Segment'];
 export type SequenceStep = components['schemas']['SequenceStep'];
+export type Success = components['schemas']['Success'];
 export type Suppression = components['schemas']['Suppression'];
 export type Template = components['schemas']['Template'];
 export type Thread = components['schemas']['Thread'];
@@ -3117,18 +3364,48 @@ export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type ResponseBadGateway = components['responses']['BadGateway'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseBroadcast = components['responses']['Broadcast'];
+export type ResponseBroadcastReport = components['responses']['BroadcastReport'];
+export type ResponseBroadcastSendingStatus = components['responses']['BroadcastSendingStatus'];
+export type ResponseComment = components['responses']['Comment'];
 export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseContact = components['responses']['Contact'];
+export type ResponseDomain = components['responses']['Domain'];
+export type ResponseEmail = components['responses']['Email'];
+export type ResponseEmailDetail = components['responses']['EmailDetail'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseGone = components['responses']['Gone'];
+export type ResponseInbox = components['responses']['Inbox'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
+export type ResponseInvitation = components['responses']['Invitation'];
+export type ResponseMember = components['responses']['Member'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseOrganization = components['responses']['Organization'];
+export type ResponseOrganizationOverview = components['responses']['OrganizationOverview'];
 export type ResponsePaginationError = components['responses']['PaginationError'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponsePresendChecks = components['responses']['PresendChecks'];
+export type ResponseSegment = components['responses']['Segment'];
+export type ResponseSequenceStep = components['responses']['SequenceStep'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseSuccess = components['responses']['Success'];
+export type ResponseTemplate = components['responses']['Template'];
+export type ResponseThread = components['responses']['Thread'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
+export type ResponseTopic = components['responses']['Topic'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseWebhook = components['responses']['Webhook'];
+export type ParameterLimit = components['parameters']['Limit'];
+export type ParameterAfter = components['parameters']['After'];
+export type ParameterBefore = components['parameters']['Before'];
+export type ParameterId = components['parameters']['Id'];
+export type ParameterBroadcastId = components['parameters']['BroadcastId'];
+export type ParameterStepId = components['parameters']['StepId'];
+export type ParameterUserId = components['parameters']['UserId'];
+export type ParameterThreadId = components['parameters']['ThreadId'];
+export type ParameterEmailId = components['parameters']['EmailId'];
 export type ParameterWebhookId = components['parameters']['webhook-id'];
 export type ParameterWebhookTimestamp = components['parameters']['webhook-timestamp'];
 export type ParameterWebhookSignature = components['parameters']['webhook-signature'];
@@ -3141,11 +3418,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path?: never;
@@ -3228,25 +3505,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3263,11 +3528,11 @@ export interface operations {
                 /** @description Only entries of this action, e.g. `api_key.created`. */
                 action?: string;
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path?: never;
@@ -3304,11 +3569,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path?: never;
@@ -3384,17 +3649,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Broadcast"];
-                };
-            };
+            201: components["responses"]["Broadcast"];
             /** @description Error: VALIDATION_ERROR, INBOX_NOT_VERIFIED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3410,23 +3665,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Broadcast"];
-                };
-            };
+            200: components["responses"]["Broadcast"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3440,7 +3685,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -3482,17 +3727,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Broadcast"];
-                };
-            };
+            200: components["responses"]["Broadcast"];
             /** @description Error: VALIDATION_ERROR, INBOX_NOT_VERIFIED, BROADCAST_NOT_EDITABLE */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3509,25 +3744,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             /** @description Error: BROADCAST_NOT_EDITABLE, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3543,7 +3766,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                broadcastId: components["schemas"]["Uuid"];
+                broadcastId: components["parameters"]["BroadcastId"];
             };
             cookie?: never;
         };
@@ -3578,7 +3801,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                broadcastId: components["schemas"]["Uuid"];
+                broadcastId: components["parameters"]["BroadcastId"];
             };
             cookie?: never;
         };
@@ -3600,17 +3823,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SequenceStep"];
-                };
-            };
+            201: components["responses"]["SequenceStep"];
             /** @description Error: VALIDATION_ERROR, BROADCAST_NOT_EDITABLE */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3627,8 +3840,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                broadcastId: components["schemas"]["Uuid"];
-                stepId: components["schemas"]["Uuid"];
+                broadcastId: components["parameters"]["BroadcastId"];
+                stepId: components["parameters"]["StepId"];
             };
             cookie?: never;
         };
@@ -3650,17 +3863,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SequenceStep"];
-                };
-            };
+            200: components["responses"]["SequenceStep"];
             /** @description Error: VALIDATION_ERROR, BROADCAST_NOT_EDITABLE */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3677,26 +3880,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                broadcastId: components["schemas"]["Uuid"];
-                stepId: components["schemas"]["Uuid"];
+                broadcastId: components["parameters"]["BroadcastId"];
+                stepId: components["parameters"]["StepId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             /** @description Error: BROADCAST_NOT_EDITABLE, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3712,7 +3903,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -3725,17 +3916,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Broadcast"];
-                };
-            };
+            200: components["responses"]["Broadcast"];
             /** @description Error: VALIDATION_ERROR, BROADCAST_NOT_SENDABLE, BROADCAST_NOT_EDITABLE, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3752,23 +3933,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Broadcast"];
-                };
-            };
+            200: components["responses"]["Broadcast"];
             /** @description Error: BROADCAST_NOT_CANCELLABLE, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3784,23 +3955,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Broadcast"];
-                };
-            };
+            200: components["responses"]["Broadcast"];
             /** @description Error: BROADCAST_NOT_PAUSABLE, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3816,23 +3977,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Broadcast"];
-                };
-            };
+            200: components["responses"]["Broadcast"];
             /** @description Error: BROADCAST_NOT_RESUMABLE, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3848,23 +3999,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BroadcastSendingStatus"];
-                };
-            };
+            200: components["responses"]["BroadcastSendingStatus"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -3946,17 +4087,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Contact"];
-                };
-            };
+            201: components["responses"]["Contact"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
@@ -4130,23 +4261,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Contact"];
-                };
-            };
+            200: components["responses"]["Contact"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4160,7 +4281,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -4182,17 +4303,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Contact"];
-                };
-            };
+            200: components["responses"]["Contact"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4209,25 +4320,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4241,11 +4340,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path?: never;
@@ -4294,17 +4393,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Domain"];
-                };
-            };
+            201: components["responses"]["Domain"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
@@ -4320,23 +4409,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Domain"];
-                };
-            };
+            200: components["responses"]["Domain"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4350,25 +4429,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4383,7 +4450,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -4534,17 +4601,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Email"];
-                };
-            };
+            201: components["responses"]["Email"];
             /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -4562,23 +4619,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EmailDetail"];
-                };
-            };
+            200: components["responses"]["EmailDetail"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4591,11 +4638,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path?: never;
@@ -4664,17 +4711,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Inbox"];
-                };
-            };
+            201: components["responses"]["Inbox"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4689,23 +4726,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Inbox"];
-                };
-            };
+            200: components["responses"]["Inbox"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4719,7 +4746,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -4755,17 +4782,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Inbox"];
-                };
-            };
+            200: components["responses"]["Inbox"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4781,25 +4798,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4814,23 +4819,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Inbox"];
-                };
-            };
+            200: components["responses"]["Inbox"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -4896,17 +4891,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Invitation"];
-                };
-            };
+            201: components["responses"]["Invitation"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4967,23 +4952,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Invitation"];
-                };
-            };
+            200: components["responses"]["Invitation"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5002,25 +4977,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5073,7 +5036,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                userId: components["schemas"]["Uuid"];
+                userId: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -5089,17 +5052,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Member"];
-                };
-            };
+            200: components["responses"]["Member"];
             /** @description Error: LAST_OWNER, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5117,25 +5070,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                userId: components["schemas"]["Uuid"];
+                userId: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             /** @description Error: LAST_OWNER, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5156,17 +5097,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Organization"];
-                };
-            };
+            200: components["responses"]["Organization"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5196,17 +5127,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Organization"];
-                };
-            };
+            200: components["responses"]["Organization"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5222,23 +5143,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PresendChecks"];
-                };
-            };
+            200: components["responses"]["PresendChecks"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5289,23 +5200,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BroadcastReport"];
-                };
-            };
+            200: components["responses"]["BroadcastReport"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5321,15 +5222,15 @@ export interface operations {
                 /** @description Only the emails of this step (0: the first email). */
                 position?: number;
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5375,7 +5276,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5392,17 +5293,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Segment"];
-                };
-            };
+            201: components["responses"]["Segment"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5422,17 +5313,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OrganizationOverview"];
-                };
-            };
+            200: components["responses"]["OrganizationOverview"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5488,11 +5369,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path?: never;
@@ -5539,17 +5420,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Segment"];
-                };
-            };
+            201: components["responses"]["Segment"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5564,23 +5435,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Segment"];
-                };
-            };
+            200: components["responses"]["Segment"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5594,7 +5455,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5607,17 +5468,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Segment"];
-                };
-            };
+            200: components["responses"]["Segment"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5633,25 +5484,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5666,7 +5505,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -5710,26 +5549,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
                 contactId: components["schemas"]["Uuid"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5747,11 +5574,11 @@ export interface operations {
                 /** @description Part of the address, case-insensitive. */
                 search?: string;
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path?: never;
@@ -5836,19 +5663,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5862,11 +5677,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path?: never;
@@ -5929,17 +5744,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Template"];
-                };
-            };
+            201: components["responses"]["Template"];
             /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5955,23 +5760,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Template"];
-                };
-            };
+            200: components["responses"]["Template"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5985,7 +5780,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -6014,17 +5809,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Template"];
-                };
-            };
+            200: components["responses"]["Template"];
             /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -6041,25 +5826,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6074,7 +5847,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -6129,7 +5902,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -6184,23 +5957,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                threadId: components["schemas"]["Uuid"];
+                threadId: components["parameters"]["ThreadId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Thread"];
-                };
-            };
+            200: components["responses"]["Thread"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6214,7 +5977,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                threadId: components["schemas"]["Uuid"];
+                threadId: components["parameters"]["ThreadId"];
             };
             cookie?: never;
         };
@@ -6266,25 +6029,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                threadId: components["schemas"]["Uuid"];
+                threadId: components["parameters"]["ThreadId"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6299,7 +6050,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                emailId: components["schemas"]["Uuid"];
+                emailId: components["parameters"]["EmailId"];
             };
             cookie?: never;
         };
@@ -6334,7 +6085,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                emailId: components["schemas"]["Uuid"];
+                emailId: components["parameters"]["EmailId"];
             };
             cookie?: never;
         };
@@ -6346,17 +6097,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Comment"];
-                };
-            };
+            201: components["responses"]["Comment"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6371,11 +6112,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path?: never;
@@ -6427,17 +6168,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Topic"];
-                };
-            };
+            201: components["responses"]["Topic"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6452,23 +6183,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Topic"];
-                };
-            };
+            200: components["responses"]["Topic"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6482,7 +6203,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -6500,17 +6221,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Topic"];
-                };
-            };
+            200: components["responses"]["Topic"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6526,25 +6237,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6558,11 +6257,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path?: never;
@@ -6652,23 +6351,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Webhook"];
-                };
-            };
+            200: components["responses"]["Webhook"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6682,7 +6371,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -6699,17 +6388,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Webhook"];
-                };
-            };
+            200: components["responses"]["Webhook"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6725,25 +6404,13 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        success: boolean;
-                    };
-                };
-            };
+            200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -6758,7 +6425,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
@@ -6791,15 +6458,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size, 1 to 100. */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /** @description Id of the last item of the current page: the next, older page. */
-                after?: string;
+                after?: components["parameters"]["After"];
                 /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: string;
+                before?: components["parameters"]["Before"];
             };
             header?: never;
             path: {
-                id: components["schemas"]["Uuid"];
+                id: components["parameters"]["Id"];
             };
             cookie?: never;
         };
