@@ -20,7 +20,15 @@ const served = async () => {
   return { text: await response.clone().text(), doc: (await response.json()) as Doc };
 };
 
-const successSchema = (doc: Doc, method: string, path: string) => Object.values(doc.paths[path][method].responses)[0].content?.["application/json"].schema;
+/** A response or parameter, or the shared one it references. */
+const resolve = <T>(doc: Doc, value: T & { $ref?: string }): T => {
+  if (!value.$ref) return value;
+  const [, , section, name] = value.$ref.split("/");
+  return doc.components[section][name] as T;
+};
+
+const successSchema = (doc: Doc, method: string, path: string) =>
+  resolve(doc, Object.values(doc.paths[path][method].responses)[0]).content?.["application/json"].schema;
 
 describe("OpenAPI document", () => {
   it("is OpenAPI 3.1 at version 1.0.0 with every operation, bearer JWT security and the error bodies", async () => {
@@ -37,9 +45,10 @@ describe("OpenAPI document", () => {
       expect(entry.responses["401"]).toEqual({ $ref: "#/components/responses/Unauthorized" });
       if (op.body) expect(entry.requestBody.content["application/json"].schema).toBeTypeOf("object");
       if (op.page) expect(entry.responses["422"]).toEqual({ $ref: "#/components/responses/PaginationError" });
+      const parameters = entry.parameters.map((p: { $ref?: string }) => resolve(doc, p)) as { name: string; in: string }[];
       for (const name of op.path.match(/\{(\w+)\}/g) ?? []) {
         expect(
-          entry.parameters.some((p: { name: string; in: string }) => p.in === "path" && `{${p.name}}` === name),
+          parameters.some((p) => p.in === "path" && `{${p.name}}` === name),
           `${op.path} ${name}`,
         ).toBe(true);
       }
@@ -56,6 +65,7 @@ describe("OpenAPI document", () => {
     for (const name of ["Broadcast", "Contact", "Email", "Error", "Segment", "Template", "Webhook", "EmailDocument", "Domain", "Inbox", "Uuid", "DateTime"]) {
       expect(schemas[name], name).toBeTypeOf("object");
     }
+    expect(doc.paths["/v1/broadcasts/{id}"].get.responses["200"]).toEqual({ $ref: "#/components/responses/Broadcast" });
     expect(successSchema(doc, "get", "/v1/broadcasts/{id}")).toEqual({ $ref: "#/components/schemas/Broadcast" });
     expect(successSchema(doc, "post", "/v1/contacts")).toEqual({ $ref: "#/components/schemas/Contact" });
     expect(successSchema(doc, "put", "/v1/templates/{id}")).toEqual({ $ref: "#/components/schemas/Template" });
