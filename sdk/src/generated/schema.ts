@@ -5121,7 +5121,7 @@ export interface operations {
                     postal_address?: string | null;
                     /** @description Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `bounce_rate`) when, over at least 100 attempts, more than this fraction of them hard-bounced; an inbox too, over its recent attempts. Default 0.05 (5 %). */
                     bounce_pause_threshold?: number;
-                    /** @description Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `complaint_rate`) when, over at least 100 attempts, complaints pass this fraction of the emails accepted. Default 0.003 (0.3 %). */
+                    /** @description Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `complaint_rate`) when, over at least 100 attempts, complaints pass this fraction of the emails accepted, counting one complaint per recipient and at least 5 recipients. Default 0.003 (0.3 %). */
                     complaint_pause_threshold?: number;
                 };
             };
