@@ -138,3 +138,6 @@ export const webhookEventPayloads = {
   "domain.updated": event("domain.updated", domainUpdated, "A check changed the status of a domain's DNS records."),
   [WEBHOOK_TEST_EVENT]: event(WEBHOOK_TEST_EVENT, webhookTest, "A test sent from the dashboard or the API to check an endpoint."),
 } satisfies Record<WebhookEventType | typeof WEBHOOK_TEST_EVENT, z.ZodType>;
+
+/** The `data` of an event of this type, as the code building it writes it. */
+export type WebhookEventData<T extends keyof typeof webhookEventPayloads> = z.input<(typeof webhookEventPayloads)[T]>["data"];

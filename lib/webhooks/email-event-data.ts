@@ -1,3 +1,5 @@
+import type { WebhookEventData } from "@/lib/schemas/webhook-events";
+
 /** The email fields an `email.*` event carries, the same for every event type. */
 export type EmailForEvent = {
   id: string;
@@ -12,8 +14,14 @@ export type EmailForEvent = {
   created_at: Date;
 };
 
-/** `data` of an `email.*` webhook event; `extra` adds what the event type knows (the link clicked, …). */
-export function emailEventData(email: EmailForEvent, extra: Record<string, unknown> = {}) {
+/**
+ * `data` of an `email.*` webhook event; `extra` adds what the event type knows (the link clicked, …).
+ * The common part is typed by the payload schema the OpenAPI document shows (`EmailEventData`).
+ */
+export function emailEventData<Extra extends Record<string, unknown>>(
+  email: EmailForEvent,
+  extra: Extra = {} as Extra,
+): WebhookEventData<"email.sent"> & Extra {
   return {
     email_id: email.id,
     message_id: email.message_id,
