@@ -48,13 +48,14 @@ const errorResponse = (codes: ErrorCode[], status: number, errorRef: JsonSchema)
  */
 export function responseWriter(refs: { error: JsonSchema; paginationError: JsonSchema }) {
   const shared: Record<string, unknown> = {};
+  const successes: Record<string, unknown> = {};
 
   /** The success answer; one whose body is a named schema is shared too, under that name. */
   function successResponse(schema: JsonSchema) {
     const answer = { description: "Success", headers: rateLimitHeaderRefs, content: { "application/json": { schema } } };
     const named = typeof schema.$ref === "string" && Object.keys(schema).length === 1 ? schema.$ref.split("/").pop()! : undefined;
     if (!named) return answer;
-    shared[named] ??= answer;
+    successes[named] ??= answer;
     return { $ref: `#/components/responses/${named}` };
   }
 
@@ -87,6 +88,11 @@ export function responseWriter(refs: { error: JsonSchema; paginationError: JsonS
     return result;
   }
 
-  const components = () => Object.fromEntries(Object.entries(shared).sort(([a], [b]) => a.localeCompare(b)));
+  function components() {
+    const clash = Object.keys(successes).find((name) => name in shared);
+    // The document's test builds this very document: a schema named like an HTTP status fails it, never a deployment.
+    if (clash) throw new Error(`The schema ${clash} is named like an error response: give it another id`);
+    return Object.fromEntries(Object.entries({ ...shared, ...successes }).sort(([a], [b]) => a.localeCompare(b)));
+  }
   return { responses, components };
 }
