@@ -238,7 +238,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a paused broadcast
-         * @description A `paused` broadcast becomes `sending` again and continues where it stopped: its waiting emails are queued again and a fan-out the pause interrupted carries on. A recipient who already got the email does not get it again. Other statuses: 400 BROADCAST_NOT_RESUMABLE.
+         * @description A `paused` broadcast becomes `sending` again and continues where it stopped: its waiting emails are queued again and a fan-out the pause interrupted carries on. A recipient who already got the email does not get it again. Other statuses: 400 BROADCAST_NOT_RESUMABLE. A broadcast a circuit breaker paused (`paused_reason` other than `manual`) is resumed only by an admin or owner: a member gets 403 FORBIDDEN.
          */
         post: operations["resumeBroadcast"];
         delete?: never;
@@ -520,7 +520,7 @@ export interface paths {
         get: operations["getInbox"];
         /**
          * Update an inbox
-         * @description Partial: fields not given are kept. A password given replaces the stored one, an omitted one is kept. `imap: null` removes IMAP; adding IMAP needs all its fields. Servers pass the same address policy as on creation. A new from address, SMTP host, port or username makes the inbox unverified again unless the address is at a verified domain.
+         * @description Partial: fields not given are kept. A password given replaces the stored one, an omitted one is kept. `imap: null` removes IMAP; adding IMAP needs all its fields. Servers pass the same address policy as on creation. A new from address, SMTP host, port or username makes the inbox unverified again unless the address is at a verified domain. `paused: false` on an inbox the bounce-rate breaker paused (`paused_reason` `bounce_rate`) needs the admin or owner role: a member gets 403 FORBIDDEN and nothing changes.
          */
         put: operations["updateInbox"];
         post?: never;
@@ -980,7 +980,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a suppression
-         * @description The address can receive mail again (its run of soft bounces starts over). A contact who unsubscribed stays unsubscribed. Remove a hard bounce only when you know the address works now: mailing dead addresses harms every sender's reputation.
+         * @description The address can receive mail again (its run of soft bounces starts over). A contact who unsubscribed stays unsubscribed. Remove a hard bounce only when you know the address works now: mailing dead addresses harms every sender's reputation. A member may remove only `manual` suppressions; one the platform made (`hard_bounce`, `soft_bounce`, `complaint`, `unsubscribe`) needs the admin or owner role, else 403 FORBIDDEN.
          */
         delete: operations["deleteSuppression"];
         options?: never;
@@ -3987,6 +3987,7 @@ export interface operations {
             /** @description Error: BROADCAST_NOT_RESUMABLE, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4785,6 +4786,7 @@ export interface operations {
             200: components["responses"]["Inbox"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5666,6 +5668,7 @@ export interface operations {
             200: components["responses"]["Success"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
