@@ -26,7 +26,8 @@ export const listContactsContract = defineContract({
   description:
     "Newest first. Filters combine with AND. With `limit` (1 to 100) one page from `offset`; without it every " +
     "matching contact from `offset` on, streamed, and `limit` in the answer is the number returned. " +
-    "`subscribed` must be `true` or `false`; an unknown `segment_id` is 400.",
+    "`subscribed` must be `true` or `false`; an unknown `segment_id` is 400. `filter` is URL-encoded JSON of the filter " +
+    "language; JSON that does not parse, or a filter it refuses, is 400 naming the path (`filter.any.1.value`).",
   auth: "member",
   query: listContactsQuery,
   pageQuery: listContactsPageQuery,
@@ -38,7 +39,9 @@ export const createContactContract = defineContract({
   path: "/v1/contacts",
   tag,
   summary: "Create a contact",
-  description: "The email is stored trimmed and lowercase; an email that is already a contact is 409 CONFLICT.",
+  description:
+    "The email is stored trimmed and lowercase; an email that is already a contact is 409 CONFLICT. A value of a typed " +
+    "metadata key (`/v1/contact-properties`) of another type is 400 naming `metadata.<key>`.",
   auth: "member",
   body: createContactInput,
   status: 201,
@@ -64,7 +67,8 @@ export const updateContactContract = defineContract({
   summary: "Update a contact",
   description:
     "Only the fields given change. Changing the email to one another contact has is 409 CONFLICT. " +
-    "`subscribed: false` records `unsubscribed_at`; `subscribed: true` clears it.",
+    "`subscribed: false` records `unsubscribed_at`; `subscribed: true` clears it. A value of a typed metadata key of another " +
+    "type is 400 naming `metadata.<key>`.",
   auth: "member",
   params: idParams,
   body: updateContactInput,
@@ -93,7 +97,8 @@ export const bulkCreateContactsContract = defineContract({
   description:
     "The whole batch is validated first: one invalid element makes the request 400, its index in `details`, " +
     "and nothing is written. Emails that already exist are left unchanged and not counted; an email " +
-    "repeated in the batch is created once, from its first occurrence.",
+    "repeated in the batch is created once, from its first occurrence. A value of a typed metadata key of another type is 400 " +
+    "naming `contacts.<index>.metadata.<key>`.",
   auth: "member",
   body: bulkContactsInput,
   maxBodyBytes: 32 * 1024 * 1024,
@@ -119,7 +124,9 @@ export const importContactsContract = defineContract({
   summary: "Import contacts from CSV",
   description:
     "Matched by email. Existing contacts get the mapped values: empty cells leave a field unchanged, metadata " +
-    "keys are merged and tags added. `subscribed` accepts true/false, yes/no, 1/0. Tags split on `,` or `;`. " +
+    "keys are merged and tags added. `subscribed` accepts true/false, yes/no, 1/0. Tags split on `,` or `;`. A column " +
+    "mapped to a typed metadata key is converted: numbers (`\"42\"` → 42), booleans (true/false, yes/no, 1/0), ISO dates; " +
+    "a cell that does not convert makes its row an `errors` entry. A dynamic `segment_id` is 409 SEGMENT_IS_DYNAMIC. " +
     "A row without a valid email, with an invalid value, repeating an earlier row's email, or whose tags or " +
     "metadata would give an existing contact more than 20 tags, 50 metadata keys or 16 KB of metadata is " +
     "skipped; the first 1 000 such rows are listed in `errors` in row order (`row` counting the header as row 1, " +
@@ -130,5 +137,5 @@ export const importContactsContract = defineContract({
   body: importContactsInput,
   maxBodyBytes: MAX_IMPORT_BODY_BYTES,
   response: importContactsResult,
-  errors: ["PAYLOAD_TOO_LARGE"],
+  errors: ["PAYLOAD_TOO_LARGE", "SEGMENT_IS_DYNAMIC"],
 });

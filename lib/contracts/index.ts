@@ -4,6 +4,7 @@ import type * as ApiKeys from "./api-keys";
 import type * as AuditLog from "./audit-log";
 import type * as BroadcastSending from "./broadcast-sending";
 import type * as Broadcasts from "./broadcasts";
+import type * as ContactProperties from "./contact-properties";
 import type * as Contacts from "./contacts";
 import type * as Domains from "./domains";
 import type * as Emails from "./emails";
@@ -28,6 +29,7 @@ type Modules = typeof Account &
   typeof AuditLog &
   typeof BroadcastSending &
   typeof Broadcasts &
+  typeof ContactProperties &
   typeof Contacts &
   typeof Domains &
   typeof Emails &

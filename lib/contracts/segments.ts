@@ -4,7 +4,9 @@ import {
   addSegmentContactsInput,
   addSegmentContactsResult,
   createSegmentInput,
+  previewSegmentInput,
   segment,
+  segmentPreview,
   segmentContactParams,
   updateSegmentInput,
 } from "@/lib/schemas/segments";
@@ -17,6 +19,10 @@ export const createSegmentContract = defineContract({
   path: "/v1/segments",
   tag,
   summary: "Create a segment",
+  description:
+    "With `filter`, a dynamic segment: its members are the contacts matching the filter whenever it is used " +
+    "(a broadcast's fan-out, a sequence's exit check, the contacts list), and its `contacts_count` is counted then. " +
+    "Without, a static segment filled by hand. A bad filter is 400 naming its path.",
   auth: "member",
   body: createSegmentInput,
   status: 201,
@@ -50,7 +56,9 @@ export const updateSegmentContract = defineContract({
   path: "/v1/segments/{id}",
   tag,
   summary: "Update a segment",
-  description: "Only the fields given change; `description: null` removes it.",
+  description:
+    "Only the fields given change; `description: null` removes it. A dynamic segment takes a new `filter` (checked as on " +
+    "creation, and 400 when it would include the segment itself through `in_segment`); a static segment takes none.",
   auth: "member",
   params: idParams,
   body: updateSegmentInput,
@@ -64,11 +72,12 @@ export const deleteSegmentContract = defineContract({
   tag,
   summary: "Delete a segment",
   description:
-    "Its contacts are kept. Broadcasts targeting it lose their `segment_id`, and it is removed from every " + "broadcast's sequence exit conditions.",
+    "Its contacts are kept. Broadcasts targeting it lose their `segment_id`, and it is removed from every " +
+    "broadcast's sequence exit conditions. A segment another dynamic segment's filter includes is 409 CONFLICT naming it.",
   auth: "member",
   params: idParams,
   response: successResponse,
-  errors: ["NOT_FOUND"],
+  errors: ["NOT_FOUND", "CONFLICT"],
 });
 
 export const addSegmentContactsContract = defineContract({
@@ -86,7 +95,7 @@ export const addSegmentContactsContract = defineContract({
   body: addSegmentContactsInput,
   maxBodyBytes: 8 * 1024 * 1024,
   response: addSegmentContactsResult,
-  errors: ["NOT_FOUND"],
+  errors: ["NOT_FOUND", "SEGMENT_IS_DYNAMIC"],
 });
 
 export const removeSegmentContactContract = defineContract({
@@ -95,9 +104,23 @@ export const removeSegmentContactContract = defineContract({
   operationId: "removeSegmentContact",
   tag,
   summary: "Remove a contact from a segment",
-  description: "404 when the segment or the contact does not exist; a contact that is not in the segment is already out.",
+  description:
+    "404 when the segment or the contact does not exist; a contact that is not in the segment is already out. " + "A dynamic segment is 409 SEGMENT_IS_DYNAMIC.",
   auth: "member",
   params: segmentContactParams,
   response: successResponse,
-  errors: ["NOT_FOUND"],
+  errors: ["NOT_FOUND", "SEGMENT_IS_DYNAMIC"],
+});
+
+export const previewSegmentContract = defineContract({
+  method: "POST",
+  path: "/v1/segments/preview",
+  tag,
+  summary: "Preview a dynamic segment",
+  description:
+    "How many contacts a filter matches now, and up to 10 of them (newest first), without saving anything. " +
+    "A filter the language refuses is 400 naming the path (`filter.all.2.op`).",
+  auth: "member",
+  body: previewSegmentInput,
+  response: segmentPreview,
 });

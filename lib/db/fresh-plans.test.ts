@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "@/lib/db";
 import { keepQueueStatisticsCurrent, keepStatisticsCurrent } from "@/lib/db/statistics";
-import { audienceCondition } from "@/lib/sending/audience";
+import { audienceCondition } from "@/lib/audience/reachable";
 import { fanOutChunkSql, type FanningBroadcast } from "@/lib/sending/fan-out";
+import { segmentMembersChunkSql } from "@/lib/audience/membership";
 import { createIsolatedDatabase, type IsolatedDatabase } from "@/lib/testing/isolated-database";
 
 type PlanNode = {
@@ -34,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => database?.drop());
 
 async function audiencePlan(): Promise<PlanNode> {
-  const condition = audienceCondition({ organizationId, segmentId, topicId: null });
+  const condition = await audienceCondition(database.db, { organizationId, segmentId, topicId: null });
   const [row] = await database.db.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
     Prisma.sql`EXPLAIN (FORMAT JSON) SELECT count(*) FROM contacts c WHERE ${condition}`,
   );
@@ -125,7 +126,8 @@ describe("the fan-out's plan while it writes a broadcast the statistics have not
       inbox_ids: [],
       tags: [],
     };
-    const chunk = fanOutChunkSql(b, { afterContactId: "00000000-0000-0000-0000-000000000000", limit: 5_000, offset: AUDIENCE / 4 });
+    const members = await segmentMembersChunkSql(db, org, segment, { afterContactId: "00000000-0000-0000-0000-000000000000", limit: 5_000 });
+    const chunk = fanOutChunkSql(b, members, AUDIENCE / 4);
     const [row] = await db.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) ${chunk}`);
     const plan = nodes(row["QUERY PLAN"][0].Plan);
     // A node and what it joins, without the subqueries it runs per row.

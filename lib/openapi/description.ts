@@ -39,7 +39,7 @@ an address is over, it is refused before its credentials are even read. Every an
 \`{ "error": string, "code": string, "details"?: any }\`. \`VALIDATION_ERROR\` (400) lists each problem in
 \`details\` as \`{ path, message }\`. Other codes: BROADCAST_NOT_EDITABLE, BROADCAST_NOT_PAUSABLE, BROADCAST_NOT_RESUMABLE and DOMAIN_NOT_VERIFIED (400),
 UNAUTHORIZED (401), FORBIDDEN and INVITATION_EMAIL_MISMATCH (403), NOT_FOUND (404), CONFLICT,
-ALREADY_MEMBER, INVITATION_ALREADY_ACCEPTED, INVITATION_NOT_PENDING (409), INVITATION_EXPIRED (410),
+ALREADY_MEMBER, INVITATION_ALREADY_ACCEPTED, INVITATION_NOT_PENDING, SEGMENT_IS_DYNAMIC (409), INVITATION_EXPIRED (410),
 PAYLOAD_TOO_LARGE (413), UNSUPPORTED_MEDIA_TYPE (415), RATE_LIMITED (429, with Retry-After),
 INTERNAL_ERROR (500, never with internals), SERVICE_UNAVAILABLE (503, with Retry-After: the database is briefly
 unreachable; repeat the request).

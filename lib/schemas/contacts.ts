@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dateTime, emailAddress, id, limits, metadata, tags, text } from "./common";
+import { filterQueryParam } from "./filters";
 
 /** A contact's email: surrounding spaces and case do not make a different contact. */
 export const contactEmail = z.string().trim().toLowerCase().max(limits.email).pipe(emailAddress);
@@ -74,6 +75,9 @@ export const listContactsQuery = z.object({
   search: text(limits.shortText).optional().meta({ description: "Case-insensitive substring of the email, first name or last name." }),
   tags: text(limits.shortText).optional().meta({ description: "Comma-separated tags; a contact must carry all of them." }),
   segment_id: id.optional().meta({ description: "Only contacts in this segment." }),
+  filter: filterQueryParam
+    .optional()
+    .meta({ description: "A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND." }),
 });
 export type ListContactsQuery = z.infer<typeof listContactsQuery>;
 

@@ -31,6 +31,7 @@ export const errorStatus = {
   BROADCAST_NOT_PAUSABLE: 400,
   BROADCAST_NOT_RESUMABLE: 400,
   SERVICE_UNAVAILABLE: 503,
+  SEGMENT_IS_DYNAMIC: 409,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -3,7 +3,9 @@ import { db, Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import { domainOf } from "@/lib/services/sender-domains";
 import { isInboxProven, verifiedDomainNames } from "@/lib/services/sender-proof";
-import { reachableCondition, recipientEmail } from "./audience";
+import { recipientEmail } from "./audience";
+import { reachableCondition } from "@/lib/audience/reachable";
+import { segmentMembersChunkSql } from "@/lib/audience/membership";
 import { keepQueueStatisticsCurrent, keepStatisticsCurrent } from "@/lib/db/statistics";
 
 // The columns the fan-out reads, typed by the model: a migration that changes one breaks the compile.
@@ -89,30 +91,24 @@ async function senderProblem(tx: Prisma.TransactionClient, b: FanningBroadcast):
 }
 
 /**
- * The INSERT … SELECT that creates an email row (and its thread) for each of the next `limit` members of
- * the segment after `afterContactId` (in its order) who are in the audience and have none yet: a Message-ID fixed now, and the inbox assigned in
+ * The INSERT … SELECT that creates an email row (and its thread) for each of the `members` (the next
+ * chunk of the segment, lib/audience's segmentMembersChunkSql) who are in the audience and have none yet: a Message-ID fixed now, and the inbox assigned in
  * rotation — the n-th recipient of the broadcast goes to inbox_ids[n mod k], so every inbox gets
  * within one email of an even share and sends with its own identity. Its row says how many members
  * of the segment it looked at (fewer than `limit`: the audience is done), how many rows it created,
  * and the last member looked at (where the next chunk starts).
  */
-export function fanOutChunkSql(
-  b: FanningBroadcast & { segment_id: string },
-  { afterContactId, limit, offset }: { afterContactId: string; limit: number; offset: number },
-): Prisma.Sql {
+export function fanOutChunkSql(b: FanningBroadcast & { segment_id: string }, members: Prisma.Sql, offset: number): Prisma.Sql {
   const rotation = b.inbox_ids.length > 0;
   // The members come from the segment's key already: only the rest of the audience is checked.
   const reachable = reachableCondition({ organizationId: b.organization_id, topicId: b.topic_id });
   return Prisma.sql`
     WITH members AS MATERIALIZED (
-      -- The chunk walks the segment's key, then looks its members up. Joined in one step, the
-      -- planner takes members and subscribed contacts as independent and expects few members to
-      -- qualify: with two million contacts in the table it read them all for every chunk (a
-      -- parallel scan and a sort, 1 s per 5 000 recipients) instead of 5 000 lookups.
-      SELECT sc.contact_id FROM segment_contacts sc
-      WHERE sc.segment_id = ${b.segment_id}::uuid AND sc.contact_id > ${afterContactId}::uuid
-      ORDER BY sc.contact_id
-      LIMIT ${limit}
+      -- The chunk walks the segment's key (a dynamic one: its matches), then looks its members up.
+      -- Joined in one step, the planner takes members and subscribed contacts as independent and
+      -- expects few members to qualify: with two million contacts in the table it read them all for
+      -- every chunk (a parallel scan and a sort, 1 s per 5 000 recipients) instead of 5 000 lookups.
+      ${members}
     ),
     candidates AS (
       SELECT c.id AS contact_id, c.email FROM members m JOIN contacts c ON c.id = m.contact_id WHERE ${reachable}
@@ -158,7 +154,9 @@ async function fanOutChunk(
   b: FanningBroadcast & { segment_id: string },
   position: { afterContactId: string; limit: number; offset: number },
 ): Promise<{ scanned: number; created: number; lastContactId: string | null }> {
-  const [result] = await tx.$queryRaw<{ scanned: number; created: number; last_contact_id: string | null }[]>(fanOutChunkSql(b, position));
+  // A dynamic segment is resolved now, chunk by chunk: whoever matches when the chunk runs.
+  const members = await segmentMembersChunkSql(tx, b.organization_id, b.segment_id, position);
+  const [result] = await tx.$queryRaw<{ scanned: number; created: number; last_contact_id: string | null }[]>(fanOutChunkSql(b, members, position.offset));
   return { scanned: result.scanned, created: result.created, lastContactId: result.last_contact_id };
 }
 

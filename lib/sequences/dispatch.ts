@@ -2,6 +2,7 @@ import type { Broadcast } from "@/lib/generated/prisma/client";
 import { db, Prisma } from "@/lib/db";
 import { exitReasonSql, readExitConditions, type ExitScope } from "./exit-reason";
 import { recipientEmail } from "@/lib/sending/audience";
+import { memberOfAllCondition, memberOfAnyCondition } from "@/lib/audience/membership";
 
 export type DispatchOptions = {
   /** Most follow-ups one statement creates; the worker loop comes back at once for the rest. */
@@ -34,11 +35,13 @@ export const SEQUENCE_EXIT_PREFIX = "Left the sequence: ";
  */
 async function dispatchStep(tx: Prisma.TransactionClient, b: SequencedBroadcast, step: PendingStep, batchSize: number) {
   const sales = b.sequence_mode === "sales";
+  const conditions = readExitConditions(b.sequence_exit_conditions);
   const scope: ExitScope = {
     organizationId: b.organization_id,
     broadcastId: b.id,
     topicId: b.topic_id,
-    conditions: readExitConditions(b.sequence_exit_conditions),
+    inExitSegment: await memberOfAnyCondition(tx, b.organization_id, conditions.exitIfIn),
+    inRequiredSegments: await memberOfAllCondition(tx, b.organization_id, conditions.exitIfNotIn),
   };
   const marketingSubject = step.subject || step.template_subject || b.subject;
   const [counts] = await tx.$queryRaw<{ queued: number; left: number }[]>`

@@ -10,7 +10,12 @@ export function readExitConditions(json: unknown): ExitConditions {
   return { exitIfIn: uuids(conditions.exit_if_in_segment_ids), exitIfNotIn: uuids(conditions.exit_if_not_in_segment_ids) };
 }
 
-export type ExitScope = { organizationId: string; broadcastId: string; topicId: string | null; conditions: ExitConditions };
+/**
+ * `inExitSegment`: a member of any "exit if in" segment; `inRequiredSegments`: a member of every
+ * "exit if not in" segment that still exists — conditions on `c` from lib/audience (static or
+ * dynamic segments, as they are when the step falls due).
+ */
+export type ExitScope = { organizationId: string; broadcastId: string; topicId: string | null; inExitSegment: Prisma.Sql; inRequiredSegments: Prisma.Sql };
 
 /**
  * Why the recipient (`c` = contact, `p` = their previous email of the sequence) leaves the
@@ -19,7 +24,7 @@ export type ExitScope = { organizationId: string; broadcastId: string; topicId: 
  * address is suppressed, or an exit condition holds (in any of the "exit if in" segments, or
  * missing from any of the "exit if not in" segments that still exist).
  */
-export function exitReasonSql({ organizationId, broadcastId, topicId, conditions }: ExitScope): Prisma.Sql {
+export function exitReasonSql({ organizationId, broadcastId, topicId, inExitSegment, inRequiredSegments }: ExitScope): Prisma.Sql {
   const topicOptOut = topicId
     ? Prisma.sql`NOT COALESCE(
         (SELECT ct.subscribed FROM contact_topics ct WHERE ct.contact_id = c.id AND ct.topic_id = ${topicId}::uuid),
@@ -40,11 +45,7 @@ export function exitReasonSql({ organizationId, broadcastId, topicId, conditions
       WHEN NOT c.subscribed OR ${topicOptOut} THEN 'unsubscribed'
       WHEN EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = ${organizationId}::uuid
                    AND s.email IN (lower(c.email), lower(p.to_email))) THEN 'suppressed'
-      WHEN EXISTS (SELECT 1 FROM segment_contacts sc WHERE sc.contact_id = c.id
-                   AND sc.segment_id = ANY(${conditions.exitIfIn}::uuid[])) THEN 'in an exit segment'
-      WHEN EXISTS (SELECT 1 FROM segments sg WHERE sg.organization_id = ${organizationId}::uuid
-                   AND sg.id = ANY(${conditions.exitIfNotIn}::uuid[])
-                   AND NOT EXISTS (SELECT 1 FROM segment_contacts sc WHERE sc.segment_id = sg.id AND sc.contact_id = c.id))
-        THEN 'not in a required segment'
+      WHEN ${inExitSegment} THEN 'in an exit segment'
+      WHEN NOT ${inRequiredSegments} THEN 'not in a required segment'
     END)`;
 }

@@ -7,7 +7,7 @@ import type { BroadcastPauseReason, BroadcastStatus } from "@/lib/generated/pris
 import type { SendBroadcastInput } from "@/lib/schemas/broadcast-sending";
 import { lockBroadcast, serializeBroadcast } from "@/lib/services/broadcasts";
 import { assertInboxesVerified, assertProvenSender } from "@/lib/services/sender-proof";
-import { audienceCondition } from "@/lib/sending/audience";
+import { audienceCondition } from "@/lib/audience/reachable";
 import { foldBroadcastCounters } from "@/lib/sending/broadcast-counters";
 import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "@/lib/sending/queue";
 import { notifyBroadcastStopped } from "@/lib/sending/stop-signals";
@@ -18,7 +18,7 @@ const PAST_TOLERANCE_MS = 60_000;
 const BULK_TRANSACTION = { timeout: 60_000, maxWait: 10_000 };
 
 async function recipientCount(tx: Prisma.TransactionClient, b: Broadcast & { segment_id: string }): Promise<number> {
-  const audience = audienceCondition({ organizationId: b.organization_id, segmentId: b.segment_id, topicId: b.topic_id });
+  const audience = await audienceCondition(tx, { organizationId: b.organization_id, segmentId: b.segment_id, topicId: b.topic_id });
   const [row] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM contacts c WHERE ${audience}`;
   return row.n;
 }

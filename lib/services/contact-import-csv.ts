@@ -4,6 +4,8 @@ import { z } from "zod";
 import { invalidField } from "@/lib/domain/errors";
 import { limits } from "@/lib/schemas/common";
 import type { ColumnMapping } from "@/lib/schemas/contacts";
+import type { PropertyType } from "@/lib/schemas/filters";
+import { convertCell, type MetadataValue } from "@/lib/audience/property-values";
 import type { CsvUpload } from "./csv-upload";
 
 /** The file's text, decoded chunk by chunk. A byte order mark is dropped; bytes that are not UTF-8 are a 400. */
@@ -157,16 +159,16 @@ export async function openCsv(upload: CsvUpload) {
 const FIELDS = ["email", "first_name", "last_name", "subscribed", "tags"] as const;
 type Field = (typeof FIELDS)[number];
 
-/** Which cell feeds which property. */
-export type ColumnPlan = { [F in Field]?: number } & { email: number; metadata: [key: string, cell: number][] };
+/** Which cell feeds which property; a metadata key the organization typed carries its type, to convert its cells. */
+export type ColumnPlan = { [F in Field]?: number } & { email: number; metadata: [key: string, cell: number, type: PropertyType | undefined][] };
 
-export function planColumns(header: string[], mappings: ColumnMapping[]): ColumnPlan {
+export function planColumns(header: string[], mappings: ColumnMapping[], types: ReadonlyMap<string, PropertyType> = new Map()): ColumnPlan {
   const columns = new Map<string, number>();
   header.forEach((name, index) => {
     const key = name.trim();
     if (!columns.has(key)) columns.set(key, index);
   });
-  const plan: Partial<ColumnPlan> & { metadata: [string, number][] } = { metadata: [] };
+  const plan: Partial<ColumnPlan> & { metadata: ColumnPlan["metadata"] } = { metadata: [] };
   const seen = new Set<string>();
   mappings.forEach((mapping, i) => {
     const cell = columns.get(mapping.csv_column.trim());
@@ -178,7 +180,7 @@ export function planColumns(header: string[], mappings: ColumnMapping[]): Column
     if (!property || seen.has(property)) throw invalidField(`column_mappings.${i}.property_name`, "each property can be mapped once");
     seen.add(property);
     if (field) plan[field] = cell;
-    else plan.metadata.push([property, cell]);
+    else plan.metadata.push([property, cell, types.get(property)]);
   });
   if (plan.email === undefined) throw invalidField("column_mappings", "one column must be mapped to email");
   if (plan.metadata.length > limits.metadataKeys) throw invalidField("column_mappings", `at most ${limits.metadataKeys} columns can be mapped to metadata`);
@@ -255,14 +257,16 @@ export function readRow(cells: string[], plan: ColumnPlan): StagedRow | Rejected
     if (list.length > 0) tags = list.join(",");
   }
 
-  let metadata: Record<string, string> | null = null;
-  for (const [key, index] of plan.metadata) {
+  let metadata: Record<string, MetadataValue> | null = null;
+  for (const [key, index, type] of plan.metadata) {
     const value = cell(index);
     if (!value) continue;
     if (value.length > limits.metadataValue) return reject(given, `${key} is longer than ${limits.metadataValue} characters`);
     if (value.includes(NUL)) return reject(given, `${key} contains a NUL character`);
+    const converted = type ? convertCell(type, value) : ({ ok: true, value } as const);
+    if (!converted.ok) return reject(given, `${key} ${converted.message}, not "${shorten(value, 40)}"`);
     // A null prototype keeps a column named "__proto__" an ordinary key.
-    (metadata ??= Object.create(null) as Record<string, string>)[key] = value;
+    (metadata ??= Object.create(null) as Record<string, MetadataValue>)[key] = converted.value;
   }
 
   const metadataJson = metadata && JSON.stringify(metadata);

@@ -11,6 +11,9 @@ import { MAX_IMPORT_ERRORS, type ImportContactsInput, type ImportContactsResult,
 import { copyText, openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
 import type { CsvUpload } from "./csv-upload";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
+import { db } from "@/lib/db";
+import { propertyTypes } from "@/lib/audience/scope";
+import { segmentIsDynamic } from "./segments";
 
 // `given` is the email as the file wrote it, when that differs from the normalized one (for the errors of repeats).
 const STAGING_TABLE = `
@@ -177,7 +180,7 @@ const TOO_MUCH_METADATA = `would give the contact more than ${limits.metadataKey
  */
 export async function importContacts(ctx: OrgContext, input: Omit<ImportContactsInput, "file_content">, csv: CsvUpload): Promise<ImportContactsResult> {
   const { header, batches } = await openCsv(csv);
-  const plan = planColumns(header, input.column_mappings);
+  const plan = planColumns(header, input.column_mappings, await propertyTypes(db, ctx.organizationId));
 
   const client = await pool.connect();
   let failed = false;
@@ -187,8 +190,12 @@ export async function importContacts(ctx: OrgContext, input: Omit<ImportContacts
     await client.query("SET LOCAL work_mem = '64MB'");
     if (input.segment_id) {
       // KEY SHARE keeps the segment from being deleted before its memberships are written.
-      const segment = await client.query("SELECT 1 FROM segments WHERE id = $1 AND organization_id = $2 FOR KEY SHARE", [input.segment_id, ctx.organizationId]);
+      const segment = await client.query<{ dynamic: boolean }>(
+        "SELECT filter IS NOT NULL AS dynamic FROM segments WHERE id = $1 AND organization_id = $2 FOR KEY SHARE",
+        [input.segment_id, ctx.organizationId],
+      );
       if (segment.rowCount === 0) throw invalidField("segment_id", "no such segment in this organization");
+      if (segment.rows[0].dynamic) throw segmentIsDynamic();
     }
     await client.query(STAGING_TABLE);
     const invalid = new RejectedRows();

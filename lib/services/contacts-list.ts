@@ -3,6 +3,8 @@ import { invalidField } from "@/lib/domain/errors";
 import { db, Prisma } from "@/lib/db";
 import type { ListContactsQuery } from "@/lib/schemas/contacts";
 import { pool } from "@/lib/db/pool";
+import { filterCondition, segmentCondition } from "@/lib/audience/membership";
+import type { Filter } from "@/lib/schemas/filters";
 import { CONTACT_JSON_SQL } from "./contact-json-sql";
 import { serializeContact, type ContactRow } from "./contacts";
 
@@ -45,8 +47,9 @@ async function filterSql(ctx: OrgContext, query: ListContactsQuery): Promise<Pri
   if (query.segment_id) {
     const segment = await db.segment.findFirst({ where: { id: query.segment_id, organization_id: ctx.organizationId }, select: { id: true } });
     if (!segment) throw invalidField("segment_id", "no such segment in this organization");
-    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM segment_contacts sc WHERE sc.segment_id = ${segment.id}::uuid AND sc.contact_id = c.id)`);
+    conditions.push(await segmentCondition(db, ctx.organizationId, segment.id));
   }
+  if (query.filter) conditions.push(await filterCondition(db, ctx.organizationId, query.filter));
   return Prisma.join(conditions, " AND ");
 }
 

@@ -6,6 +6,8 @@ import type { BulkContactsInput, CheckEmailsInput, CreateContactInput, UpdateCon
 import { normalizeEmail } from "@/lib/schemas/common";
 import { emitContactEvents } from "@/lib/webhooks/emit-contact-events";
 import { emitEvent } from "@/lib/webhooks/emit-event";
+import { checkMetadata, typedMetadata } from "@/lib/audience/metadata-types";
+import { propertyTypes } from "@/lib/audience/scope";
 import type { DbClient } from "./owned-records";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
 
@@ -50,6 +52,7 @@ const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClie
 
 export async function createContact(ctx: OrgContext, input: CreateContactInput) {
   const subscribed = input.subscribed ?? true;
+  const metadata = await checkMetadata(db, ctx.organizationId, input.metadata);
   try {
     return await db.$transaction(async (tx) => {
       const row = await tx.contact.create({
@@ -60,7 +63,7 @@ export async function createContact(ctx: OrgContext, input: CreateContactInput) 
           last_name: input.last_name ?? null,
           subscribed,
           unsubscribed_at: subscribed ? null : new Date(),
-          metadata: input.metadata ?? {},
+          metadata: metadata ?? {},
           tags: input.tags ?? [],
         },
       });
@@ -87,7 +90,7 @@ export async function updateContact(ctx: OrgContext, id: string, input: UpdateCo
     email: input.email,
     first_name: input.first_name,
     last_name: input.last_name,
-    metadata: input.metadata,
+    metadata: await checkMetadata(db, ctx.organizationId, input.metadata),
     tags: input.tags,
   };
   if (input.subscribed !== undefined) {
@@ -122,13 +125,15 @@ export async function deleteContact(ctx: OrgContext, id: string) {
  * and an email repeated in the batch is created once, from its first occurrence.
  */
 export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInput) {
+  // The whole batch is checked before anything is written, as its schema was.
+  const types = await propertyTypes(db, ctx.organizationId);
   const batch = JSON.stringify(
-    input.contacts.map((c) => ({
+    input.contacts.map((c, i) => ({
       email: c.email,
       first_name: c.first_name ?? null,
       last_name: c.last_name ?? null,
       subscribed: c.subscribed ?? true,
-      metadata: c.metadata ?? {},
+      metadata: typedMetadata(c.metadata ?? {}, types, `contacts.${i}.metadata`),
       tags: c.tags ?? [],
     })),
   );

@@ -2,7 +2,7 @@ import type { OrgContext } from "@/lib/domain/context";
 import { notFound } from "@/lib/domain/errors";
 import { db, Prisma } from "@/lib/db";
 import type { PresendCheck, PresendChecks } from "@/lib/schemas/presend-checks";
-import { audienceCondition } from "@/lib/sending/audience";
+import { audienceCondition } from "@/lib/audience/reachable";
 import { mimeMessage } from "@/lib/sending/mime-message";
 import { renderEmail } from "@/lib/templating/render-email";
 import { spamScore } from "@/lib/sending/spam-score";
@@ -117,7 +117,7 @@ async function placeholderCheck(ctx: OrgContext, content: Content): Promise<Pres
       names,
     );
   }
-  const audience = audienceCondition({ organizationId: ctx.organizationId, ...content.audience });
+  const audience = await audienceCondition(db, { organizationId: ctx.organizationId, ...content.audience });
   const counts = Prisma.join(names.map((name, i) => Prisma.sql`count(*) FILTER (WHERE ${missingCondition(name)})::int AS ${Prisma.raw(`"m${i}"`)}`));
   const [row] = await db.$queryRaw<Record<string, number>[]>`SELECT count(*)::int AS total, ${counts} FROM contacts c WHERE ${audience}`;
   const lacking = names.map((name, i) => ({ name, missing: row[`m${i}`] })).filter((p) => p.missing > 0);

@@ -1,30 +1,57 @@
 import type { OrgContext } from "@/lib/domain/context";
-import { invalidField, notFound } from "@/lib/domain/errors";
+import { AppError, invalidField, notFound } from "@/lib/domain/errors";
 import { cursorPage } from "@/lib/services/cursor-page";
 import type { CursorParams } from "@/lib/schemas/pagination";
 import { db, Prisma } from "@/lib/db";
 import type { Segment } from "@/lib/generated/prisma/client";
 import type { AddSegmentContactsInput, CreateSegmentInput, UpdateSegmentInput } from "@/lib/schemas/segments";
+import type { Filter } from "@/lib/schemas/filters";
+import { filterCondition } from "@/lib/audience/membership";
+import { segmentsNamedIn } from "@/lib/audience/scope";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
+import { segmentCounts } from "./segment-counts";
 
 const withCount = { _count: { select: { contacts: true } } } as const;
 
-const serialize = (row: Segment & { _count: { contacts: number } }) => ({
+type SegmentRow = Segment & { _count: { contacts: number } };
+
+const serialize = (row: SegmentRow, counts: Map<string, number>) => ({
   id: row.id,
   organization_id: row.organization_id,
   name: row.name,
   description: row.description,
-  contacts_count: row._count.contacts,
+  filter: (row.filter ?? null) as Filter | null,
+  contacts_count: counts.get(row.id) ?? 0,
   created_at: row.created_at,
   updated_at: row.updated_at,
 });
 
+const serializeAll = async (ctx: OrgContext, rows: SegmentRow[]) => {
+  const counts = await segmentCounts(ctx, rows);
+  return rows.map((row) => serialize(row, counts));
+};
+
+/** Members are added to a dynamic segment by its filter only. */
+export const segmentIsDynamic = () =>
+  new AppError("SEGMENT_IS_DYNAMIC", "This segment is dynamic: its members are the contacts matching its filter, and cannot be added or removed by hand");
+
+/** A filter a client sent for a segment, checked as the segment would use it (400 naming `filter.…`). */
+const checkFilter = (ctx: OrgContext, filter: Filter, self?: string) => filterCondition(db, ctx.organizationId, filter, { self });
+
 export async function createSegment(ctx: OrgContext, input: CreateSegmentInput) {
+  const filter = input.filter ?? null;
+  if (filter) await checkFilter(ctx, filter);
   const row = await db.segment.create({
-    data: { organization_id: ctx.organizationId, name: input.name, description: input.description ?? null },
+    data: {
+      organization_id: ctx.organizationId,
+      name: input.name,
+      description: input.description ?? null,
+      filter: filter ?? Prisma.DbNull,
+    },
     include: withCount,
   });
-  return serialize(row);
+  const [segment] = await serializeAll(ctx, [row]);
+  return segment;
 }
 
 export async function listSegments(ctx: OrgContext, page: CursorParams) {
@@ -34,24 +61,36 @@ export async function listSegments(ctx: OrgContext, page: CursorParams) {
     (args) => db.segment.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take, include: withCount }),
     (id) => db.segment.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
   );
-  return { ...result, data: result.data.map(serialize) };
+  return { ...result, data: await serializeAll(ctx, result.data) };
 }
 
 export async function getSegment(ctx: OrgContext, id: string) {
   const row = await db.segment.findFirst({ where: { id, organization_id: ctx.organizationId }, include: withCount });
   if (!row) throw notFound("Segment");
-  return serialize(row);
+  const [segment] = await serializeAll(ctx, [row]);
+  return segment;
 }
 
+/**
+ * A segment keeps its kind: a dynamic one takes a new filter (checked like a new one, and for a
+ * cycle back to itself through in_segment), a static one none.
+ */
 export async function updateSegment(ctx: OrgContext, id: string, input: UpdateSegmentInput) {
-  const { count } = await db.segment.updateMany({
-    where: { id, organization_id: ctx.organizationId },
-    data: { name: input.name, description: input.description },
+  const current = await db.segment.findFirst({ where: { id, organization_id: ctx.organizationId }, select: { id: true, filter: true } });
+  if (!current) throw notFound("Segment");
+  let filter: Filter | undefined;
+  if (input.filter !== undefined) {
+    if (current.filter === null && input.filter !== null) throw invalidField("filter", "a static segment has no filter: create a dynamic segment instead");
+    if (current.filter !== null && input.filter === null) throw invalidField("filter", "a dynamic segment needs a filter");
+    if (input.filter !== null) filter = input.filter;
+  }
+  if (filter) await checkFilter(ctx, filter, current.id);
+  await db.segment.updateMany({
+    where: { id: current.id, organization_id: ctx.organizationId },
+    data: { name: input.name, description: input.description, ...(filter && { filter }) },
   });
-  if (count === 0) throw notFound("Segment");
   return getSegment(ctx, id);
 }
-
 // Prisma's 5 s default is short for 10 000 memberships on a busy database.
 const TRANSACTION = { timeout: 30_000, maxWait: 10_000 };
 
@@ -71,6 +110,24 @@ const exitListHas = (key: string, id: string) => Prisma.sql`
     SELECT 1 FROM jsonb_array_elements(b.sequence_exit_conditions -> ${key}::text) AS e WHERE lower(e #>> '{}') = ${id}))`;
 
 /**
+ * Another segment whose filter names this one (in_segment) would silently change meaning without
+ * it: 409 naming them, so the caller edits them first.
+ */
+async function assertNotIncluded(tx: Prisma.TransactionClient, ctx: OrgContext, id: string) {
+  const candidates = await tx.$queryRaw<{ id: string; name: string; filter: Filter }[]>`
+    SELECT id, name, filter FROM segments
+    WHERE organization_id = ${ctx.organizationId}::uuid AND id <> ${id}::uuid AND filter IS NOT NULL
+      AND strpos(lower(filter::text), ${id}) > 0`;
+  const users = candidates.filter((segment) => segmentsNamedIn(segment.filter).has(id));
+  if (users.length === 0) return;
+  throw new AppError(
+    "CONFLICT",
+    `Segment ${users.map((s) => `"${s.name}"`).join(", ")} includes this one in its filter: change ${users.length === 1 ? "it" : "them"} first`,
+    users.map((segment) => ({ path: "id", message: `used by segment ${segment.id} (${segment.name})` })),
+  );
+}
+
+/**
  * Deletes a segment; its contacts stay. In the same transaction the segment leaves every broadcast's
  * exit conditions, and the foreign key clears `segment_id` on broadcasts that targeted it.
  */
@@ -80,6 +137,7 @@ export async function deleteSegment(ctx: OrgContext, id: string) {
     const found = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM segments WHERE id = ${target}::uuid AND organization_id = ${ctx.organizationId}::uuid FOR UPDATE`;
     if (found.length === 0) throw notFound("Segment");
+    await assertNotIncluded(tx, ctx, target);
     await tx.$executeRaw`
       UPDATE broadcasts b
       SET sequence_exit_conditions = b.sequence_exit_conditions
@@ -112,9 +170,10 @@ export async function addSegmentContacts(ctx: OrgContext, id: string, input: Add
   const ids = [...new Set((input.contact_ids ?? []).map((value) => value.toLowerCase()))];
   const emails = [...new Set(input.emails ?? [])];
   const added = await db.$transaction(async (tx) => {
-    const segment = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM segments WHERE id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid FOR KEY SHARE`;
+    const segment = await tx.$queryRaw<{ id: string; dynamic: boolean }[]>`
+      SELECT id, filter IS NOT NULL AS dynamic FROM segments WHERE id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid FOR KEY SHARE`;
     if (segment.length === 0) throw notFound("Segment");
+    if (segment[0].dynamic) throw segmentIsDynamic();
     const contacts = await tx.$queryRaw<{ id: string; email: string }[]>`
       SELECT id, email FROM contacts
       WHERE organization_id = ${ctx.organizationId}::uuid AND (id = ANY(${ids}::uuid[]) OR email = ANY(${emails}::text[]))
@@ -133,10 +192,11 @@ export async function addSegmentContacts(ctx: OrgContext, id: string, input: Add
 /** Takes a contact out of a segment. Both must exist in the organization; a contact not in the segment is already out. */
 export async function removeSegmentContact(ctx: OrgContext, id: string, contactId: string) {
   const [segment, contact] = await Promise.all([
-    db.segment.findFirst({ where: { id, organization_id: ctx.organizationId }, select: { id: true } }),
+    db.segment.findFirst({ where: { id, organization_id: ctx.organizationId }, select: { id: true, filter: true } }),
     db.contact.findFirst({ where: { id: contactId, organization_id: ctx.organizationId }, select: { id: true } }),
   ]);
   if (!segment) throw notFound("Segment");
+  if (segment.filter !== null) throw segmentIsDynamic();
   if (!contact) throw notFound("Contact");
   await db.segmentContact.deleteMany({ where: { segment_id: segment.id, contact_id: contact.id, organization_id: ctx.organizationId } });
   return { success: true };

@@ -3,6 +3,7 @@ import { apiKeyOperations } from "./api-keys";
 import { auditLogOperations } from "./audit-log";
 import { broadcastsOperations } from "./broadcasts";
 import { broadcastSendingOperations } from "./broadcast-sending";
+import { contactPropertiesOperations } from "./contact-properties";
 import { contactsOperations } from "./contacts";
 import { domainsOperations } from "./domains";
 import { emailsOperations } from "./emails";
@@ -26,6 +27,7 @@ export const operations: AnyOperation[] = [
   ...auditLogOperations,
   ...broadcastsOperations,
   ...broadcastSendingOperations,
+  ...contactPropertiesOperations,
   ...contactsOperations,
   ...domainsOperations,
   ...emailsOperations,

@@ -1,6 +1,7 @@
 import { defineOperation } from "@/lib/api/operation";
 import { parseOptionalCursorParams } from "@/lib/api/pagination";
 import { addSegmentContacts, createSegment, deleteSegment, getSegment, listSegments, removeSegmentContact, updateSegment } from "@/lib/services/segments";
+import { previewSegment } from "@/lib/services/segment-counts";
 import {
   createSegmentContract,
   listSegmentsContract,
@@ -9,6 +10,7 @@ import {
   deleteSegmentContract,
   addSegmentContactsContract,
   removeSegmentContactContract,
+  previewSegmentContract,
 } from "@/lib/contracts/segments";
 
 export const createSegmentOperation = defineOperation({
@@ -47,7 +49,13 @@ export const removeSegmentContactOperation = defineOperation({
   handler: (ctx, { params }) => removeSegmentContact(ctx, params.id, params.contactId),
 });
 
+export const previewSegmentOperation = defineOperation({
+  ...previewSegmentContract,
+  handler: (ctx, { body }) => previewSegment(ctx, body),
+});
+
 export const segmentsOperations = [
+  previewSegmentOperation,
   createSegmentOperation,
   listSegmentsOperation,
   getSegmentOperation,

@@ -1,0 +1,4 @@
+import { previewSegmentOperation } from "@/lib/api/operations/segments";
+import { route } from "@/lib/api/route";
+
+export const POST = route(previewSegmentOperation);
