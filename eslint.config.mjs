@@ -46,6 +46,29 @@ const sharedRoom = {
   rules: { "no-restricted-imports": ["error", { patterns: browserPatterns }] },
 };
 
+// The audience (lib/audience: the filter language compiled to SQL, segment membership, reachable
+// contacts, typed properties) is what the services and the sending engine both ask who is in. It
+// imports neither, so either can depend on it and a rule about contacts has one owner.
+const audienceRoom = {
+  files: ["lib/audience/**/*.ts"],
+  // Its tests drive the engine and the API to show the engine asking it.
+  ignores: ["lib/audience/**/*.test.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          { group: ["@/lib/services/**", "@/lib/api/**"], message: "The audience is imported by services, not the other way round." },
+          {
+            group: ["@/lib/sending/**", "@/lib/sequences/**", "@/lib/replies/**", "@/lib/feedback/**", "@/lib/webhooks/**", "@/lib/tracking/**"],
+            message: "The engine asks the audience who is in; the audience does not import the engine.",
+          },
+        ],
+      },
+    ],
+  },
+};
+
 // One place reads the environment (lib/env.ts): it validates every setting once, gives defaults and
 // documents them, so a typo in a variable's name is a start-up error, not an undefined at run time.
 // Tests, benchmarks and scripts set the environment of the processes they start, so they may.
@@ -76,6 +99,7 @@ const config = [
   ...nextTypescript,
   browserRoom,
   sharedRoom,
+  audienceRoom,
   environmentRoom,
   { ignores: [".next/**", "lib/generated/**", "sdk/src/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
 ];

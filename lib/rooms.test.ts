@@ -51,6 +51,21 @@ describe("the rooms, as ESLint keeps them", () => {
     expect(await ruleIds("components/contacts/probe.tsx", code)).toEqual([]);
   });
 
+  it("keeps the audience below the services and the engine, which both import it", { timeout: 60_000 }, async () => {
+    const code = [
+      'import { db } from "@/lib/db";',
+      'import { listContacts } from "@/lib/services/contacts";',
+      'import { fanOut } from "@/lib/sending/fan-out";',
+      'import { exitReasonSql } from "@/lib/sequences/exit-reason";',
+      'import { route } from "@/lib/api/route";',
+      "export const used = [db, listContacts, fanOut, exitReasonSql, route];",
+    ].join("\n");
+    expect(await ruleIds("lib/audience/probe.ts", code)).toEqual([2, 3, 4, 5].map((line) => `${line}:no-restricted-imports`));
+    const users = 'import { segmentCondition } from "@/lib/audience/membership";\nexport const used = segmentCondition;';
+    expect(await ruleIds("lib/services/probe.ts", users)).toEqual([]);
+    expect(await ruleIds("lib/sending/probe.ts", users)).toEqual([]);
+  });
+
   it("lets services use the database, and reads process.env only in lib/env.ts", { timeout: 60_000 }, async () => {
     expect(await ruleIds("lib/services/probe.ts", 'import { db } from "@/lib/db";\nexport const used = db;')).toEqual([]);
     expect(await ruleIds("lib/services/probe.ts", "export const port = process.env.PORT;")).toEqual(["1:no-restricted-properties"]);

@@ -75,7 +75,10 @@ function textMetadata(key: string, op: string, value: Value): Compiled {
     const list: (string | number | boolean)[] = [written];
     if (/^-?(0|[1-9][0-9]{0,14})(\.[0-9]{1,15})?$/.test(written)) list.push(Number(written));
     if (written === "true" || written === "false") list.push(written === "true");
-    return Prisma.sql`(${Prisma.join(list.map((form) => holds(key, form)), " OR ")})`;
+    return Prisma.sql`(${Prisma.join(
+      list.map((form) => holds(key, form)),
+      " OR ",
+    )})`;
   };
   const ordered = (operator: string) => {
     if (isNumber(value)) return Prisma.sql`coalesce(${metadataNumber(key)} ${Prisma.raw(operator)} ${value}::numeric, false)`;

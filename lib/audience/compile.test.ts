@@ -11,7 +11,6 @@ const NOW = new Date("2026-03-15T12:00:00.000Z");
 const DAY = 86_400_000;
 let org: string;
 let broadcastId: string;
-const emails = ["a@example.test", "b@example.test", "c@example.test", "d@example.test"];
 
 beforeAll(async () => {
   org = (await db.organization.create({ data: { name: "Compiler" } })).id;
@@ -169,25 +168,48 @@ const cases: [Filter, string][] = [
   // groups
   [{ all: [] }, "abcd"],
   [{ any: [] }, ""],
-  [{ all: [{ field: "tags", op: "contains", value: "beta" }, { field: "metadata.score", op: "exists" }] }, "a"],
-  [{ any: [{ field: "subscribed", op: "eq", value: false }, { event: "purchase", op: "happened", count_gte: 2 }] }, "bc"],
-  [{ not: { any: [{ field: "email", op: "eq", value: "a@example.test" }, { field: "metadata.plan", op: "exists" }] } }, "d"],
+  [
+    {
+      all: [
+        { field: "tags", op: "contains", value: "beta" },
+        { field: "metadata.score", op: "exists" },
+      ],
+    },
+    "a",
+  ],
+  [
+    {
+      any: [
+        { field: "subscribed", op: "eq", value: false },
+        { event: "purchase", op: "happened", count_gte: 2 },
+      ],
+    },
+    "bc",
+  ],
+  [
+    {
+      not: {
+        any: [
+          { field: "email", op: "eq", value: "a@example.test" },
+          { field: "metadata.plan", op: "exists" },
+        ],
+      },
+    },
+    "d",
+  ],
 ];
 
 describe("compiling the filter language", () => {
-  it.each(cases.map(([filter, expected]) => [JSON.stringify(filter), filter, expected] as const))(
-    "%s",
-    async (_label, filter, expected) => {
-      expect((await matching(filter)).join("")).toBe(expected);
-      // Every condition is never NULL: its negation matches exactly the others.
-      expect((await matching({ not: filter })).join("")).toBe(
-        "abcd"
-          .split("")
-          .filter((letter) => !expected.includes(letter))
-          .join(""),
-      );
-    },
-  );
+  it.each(cases.map(([filter, expected]) => [JSON.stringify(filter), filter, expected] as const))("%s", async (_label, filter, expected) => {
+    expect((await matching(filter)).join("")).toBe(expected);
+    // Every condition is never NULL: its negation matches exactly the others.
+    expect((await matching({ not: filter })).join("")).toBe(
+      "abcd"
+        .split("")
+        .filter((letter) => !expected.includes(letter))
+        .join(""),
+    );
+  });
 
   it("scopes an event's where to the broadcast named", async () => {
     expect(await matching({ event: "purchase", op: "happened", where: { broadcast_id: broadcastId } })).toEqual(["c"]);
@@ -198,10 +220,14 @@ describe("compiling the filter language", () => {
     const fixed = await db.segment.create({ data: { organization_id: org, name: "Fixed" } });
     await db.segmentContact.createMany({ data: [contacts[1], contacts[3]].map((c) => ({ segment_id: fixed.id, contact_id: c.id, organization_id: org })) });
     const betas = await db.segment.create({ data: { organization_id: org, name: "Betas", filter: { field: "tags", op: "contains", value: "beta" } } });
-    const nested = await db.segment.create({ data: { organization_id: org, name: "Betas or fixed", filter: { any: [{ in_segment: betas.id }, { in_segment: fixed.id }] } } });
+    const nested = await db.segment.create({
+      data: { organization_id: org, name: "Betas or fixed", filter: { any: [{ in_segment: betas.id }, { in_segment: fixed.id }] } },
+    });
     const members = async (segmentId: string) => {
       const condition = await segmentCondition(db, org, segmentId, { now: NOW });
-      const rows = await db.$queryRaw<{ email: string }[]>`SELECT c.email FROM contacts c WHERE c.organization_id = ${org}::uuid AND ${condition} ORDER BY c.email`;
+      const rows = await db.$queryRaw<
+        { email: string }[]
+      >`SELECT c.email FROM contacts c WHERE c.organization_id = ${org}::uuid AND ${condition} ORDER BY c.email`;
       return rows.map((row) => row.email.slice(0, 1)).join("");
     };
     expect(await members(fixed.id)).toBe("bd");
@@ -232,6 +258,8 @@ describe("compiling the filter language", () => {
     expect(await path({ field: "metadata.renews_on", op: "gt", value: "2026-02-30" })).toBe("filter.value");
     expect(await path({ field: "metadata.free", op: "within_days", value: 3 })).toBe("filter.op");
     expect(await path({ field: "subscribed", op: "eq", value: "true" })).toBe("filter.value");
-    expect(await path({ event: "purchase", op: "happened", where: { broadcast_id: "00000000-0000-4000-8000-000000000000" } })).toBe("filter.where.broadcast_id");
+    expect(await path({ event: "purchase", op: "happened", where: { broadcast_id: "00000000-0000-4000-8000-000000000000" } })).toBe(
+      "filter.where.broadcast_id",
+    );
   });
 });

@@ -63,7 +63,8 @@ const EXCLUDES_MACHINES = new Set(["email.opened", "email.clicked"]);
  */
 function eventsWhere(condition: EventCondition, walk: Walk): Prisma.Sql {
   const parts = [Prisma.sql`e.organization_id = ${walk.scope.organizationId}::uuid`, Prisma.sql`e.name = ${condition.event}`];
-  if (condition.within_days !== undefined) parts.push(Prisma.sql`e.occurred_at > ${walk.scope.now}::timestamptz - make_interval(days => ${condition.within_days}::int)`);
+  if (condition.within_days !== undefined)
+    parts.push(Prisma.sql`e.occurred_at > ${walk.scope.now}::timestamptz - make_interval(days => ${condition.within_days}::int)`);
   if (condition.where?.broadcast_id) parts.push(Prisma.sql`e.broadcast_id = ${condition.where.broadcast_id}::uuid`);
   if (condition.where?.automation_id) parts.push(Prisma.sql`e.automation_id = ${condition.where.automation_id}::uuid`);
   if (EXCLUDES_MACHINES.has(condition.event)) parts.push(Prisma.sql`NOT e.machine`);
@@ -94,7 +95,8 @@ function compileEvent(condition: EventCondition, path: string, walk: Walk): Pris
 function compileSegment(condition: SegmentCondition, path: string, walk: Walk): Prisma.Sql {
   const id = condition.in_segment.toLowerCase();
   const at = `${path}.in_segment`;
-  if (id === walk.scope.self || walk.stack.includes(id)) return structuralProblem(walk, at, "segments cannot include each other: this one is already part of it");
+  if (id === walk.scope.self || walk.stack.includes(id))
+    return structuralProblem(walk, at, "segments cannot include each other: this one is already part of it");
   const segment = walk.scope.segments.get(id);
   if (!segment) return problem(walk, at, "no such segment in this organization");
   if (segment.filter === null) {
@@ -111,8 +113,20 @@ function compileSegment(condition: SegmentCondition, path: string, walk: Walk): 
 }
 
 function compileNode(node: Filter, path: string, walk: Walk): Prisma.Sql {
-  if ("all" in node) return node.all.length === 0 ? TRUE : Prisma.sql`(${Prisma.join(node.all.map((child, i) => compileNode(child, `${path}.all.${i}`, walk)), " AND ")})`;
-  if ("any" in node) return node.any.length === 0 ? FALSE : Prisma.sql`(${Prisma.join(node.any.map((child, i) => compileNode(child, `${path}.any.${i}`, walk)), " OR ")})`;
+  if ("all" in node)
+    return node.all.length === 0
+      ? TRUE
+      : Prisma.sql`(${Prisma.join(
+          node.all.map((child, i) => compileNode(child, `${path}.all.${i}`, walk)),
+          " AND ",
+        )})`;
+  if ("any" in node)
+    return node.any.length === 0
+      ? FALSE
+      : Prisma.sql`(${Prisma.join(
+          node.any.map((child, i) => compileNode(child, `${path}.any.${i}`, walk)),
+          " OR ",
+        )})`;
   if ("not" in node) return Prisma.sql`NOT ${compileNode(node.not, `${path}.not`, walk)}`;
   if ("in_segment" in node) return compileSegment(node, path, walk);
   if ("event" in node) return compileEvent(node, path, walk);

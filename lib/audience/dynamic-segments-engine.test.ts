@@ -52,7 +52,9 @@ describe("dynamic segments in the engine", () => {
     // 450 matching + the late one, less the unsubscribed (#2) and the suppressed (#4).
     expect(emails).toHaveLength(449);
     expect(emails.some((email) => email.contact_id === late.id)).toBe(true);
-    expect(emails.every((email) => /-(\d+|late)@/.exec(email.to_email) && !email.to_email.startsWith(`${tag}-2@`) && !email.to_email.startsWith(`${tag}-4@`))).toBe(true);
+    expect(
+      emails.every((email) => /-(\d+|late)@/.exec(email.to_email) && !email.to_email.startsWith(`${tag}-2@`) && !email.to_email.startsWith(`${tag}-4@`)),
+    ).toBe(true);
     expect(new Set(emails.map((email) => email.contact_id)).size).toBe(449);
     expect((await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } })).total_recipients).toBe(449);
   });
@@ -78,7 +80,10 @@ describe("dynamic segments in the engine", () => {
       data: Object.values(people).map((p) => ({ segment_id: audience.id, contact_id: p.id, organization_id: org.organizationId })),
     });
     const { body: customers } = await org.owner.api.post("/v1/segments", { name: "Customers", filter: { field: "metadata.plan", op: "eq", value: "paid" } });
-    const { body: prospects } = await org.owner.api.post("/v1/segments", { name: "Prospects", filter: { not: { field: "tags", op: "contains", value: "lost" } } });
+    const { body: prospects } = await org.owner.api.post("/v1/segments", {
+      name: "Prospects",
+      filter: { not: { field: "tags", op: "contains", value: "lost" } },
+    });
     const broadcast = await addSequencedBroadcast({
       organizationId: org.organizationId,
       segmentId: audience.id,

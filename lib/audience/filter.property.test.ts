@@ -33,7 +33,21 @@ beforeAll(async () => {
   await db.event.create({ data: { organization_id: org.organizationId, contact_id: null, name: "purchase", source: "test", occurred_at: new Date() } });
 });
 
-const fields = ["email", "first_name", "last_name", "subscribed", "tags", "created_at", "metadata.plan", "metadata.score", "metadata.vip", "metadata.renews_on", "metadata.free", "metadata.__proto__", "metadata.a'b"];
+const fields = [
+  "email",
+  "first_name",
+  "last_name",
+  "subscribed",
+  "tags",
+  "created_at",
+  "metadata.plan",
+  "metadata.score",
+  "metadata.vip",
+  "metadata.renews_on",
+  "metadata.free",
+  "metadata.__proto__",
+  "metadata.a'b",
+];
 const scalar = fc.oneof(
   fc.constantFrom(...LEGACY, "2026-03-01", "2026-03-01T10:00:00Z", "%", "_", "\\", "'; DROP TABLE contacts; --"),
   fc.string({ maxLength: 12 }),

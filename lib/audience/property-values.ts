@@ -54,7 +54,9 @@ export function checkPropertyValue(type: PropertyType, value: MetadataValue): Ch
       return typeof value === "boolean" ? { ok: true, value } : wrong;
     case "date": {
       const date = typeof value === "string" ? normalizeDate(value) : null;
-      return date === null ? { ok: false, message: `must be an ISO 8601 date such as 2026-03-01 or 2026-03-01T09:30:00Z (the property is typed date)` } : { ok: true, value: date };
+      return date === null
+        ? { ok: false, message: `must be an ISO 8601 date such as 2026-03-01 or 2026-03-01T09:30:00Z (the property is typed date)` }
+        : { ok: true, value: date };
     }
   }
 }

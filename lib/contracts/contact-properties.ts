@@ -12,7 +12,7 @@ export const createContactPropertyContract = defineContract({
   summary: "Type a metadata key",
   description:
     "Once typed, a write of `metadata.<key>` (create, update, bulk) with a value of another type is 400 naming " +
-    "`metadata.<key>`; a CSV import converts the cell (`\"42\"` → 42; yes/no/true/false/1/0; ISO dates) or lists the row " +
+    '`metadata.<key>`; a CSV import converts the cell (`"42"` → 42; yes/no/true/false/1/0; ISO dates) or lists the row ' +
     "in `errors`. Filters compare the key with its type. A key of a contact field is 400, one that exists 409 CONFLICT; " +
     `an organization has at most ${MAX_CONTACT_PROPERTIES} properties.`,
   auth: "member",

@@ -125,7 +125,7 @@ export const importContactsContract = defineContract({
   description:
     "Matched by email. Existing contacts get the mapped values: empty cells leave a field unchanged, metadata " +
     "keys are merged and tags added. `subscribed` accepts true/false, yes/no, 1/0. Tags split on `,` or `;`. A column " +
-    "mapped to a typed metadata key is converted: numbers (`\"42\"` → 42), booleans (true/false, yes/no, 1/0), ISO dates; " +
+    'mapped to a typed metadata key is converted: numbers (`"42"` → 42), booleans (true/false, yes/no, 1/0), ISO dates; ' +
     "a cell that does not convert makes its row an `errors` entry. A dynamic `segment_id` is 409 SEGMENT_IS_DYNAMIC. " +
     "A row without a valid email, with an invalid value, repeating an earlier row's email, or whose tags or " +
     "metadata would give an existing contact more than 20 tags, 50 metadata keys or 16 KB of metadata is " +

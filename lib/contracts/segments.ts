@@ -105,7 +105,8 @@ export const removeSegmentContactContract = defineContract({
   tag,
   summary: "Remove a contact from a segment",
   description:
-    "404 when the segment or the contact does not exist; a contact that is not in the segment is already out. " + "A dynamic segment is 409 SEGMENT_IS_DYNAMIC.",
+    "404 when the segment or the contact does not exist; a contact that is not in the segment is already out. " +
+    "A dynamic segment is 409 SEGMENT_IS_DYNAMIC.",
   auth: "member",
   params: segmentContactParams,
   response: successResponse,

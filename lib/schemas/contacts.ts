@@ -77,7 +77,9 @@ export const listContactsQuery = z.object({
   segment_id: id.optional().meta({ description: "Only contacts in this segment." }),
   filter: filterQueryParam
     .optional()
-    .meta({ description: "A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND." }),
+    .meta({
+      description: "A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND.",
+    }),
 });
 export type ListContactsQuery = z.infer<typeof listContactsQuery>;
 

@@ -113,13 +113,19 @@ export function fieldProblem(field: unknown): string | null {
 }
 
 const scalarProblem = (value: unknown): string | null => {
-  if (typeof value === "string") return value.length > limits.metadataValue ? `must be at most ${limits.metadataValue} characters` : value.includes("\u0000") ? "must not contain NUL characters" : null;
+  if (typeof value === "string")
+    return value.length > limits.metadataValue
+      ? `must be at most ${limits.metadataValue} characters`
+      : value.includes("\u0000")
+        ? "must not contain NUL characters"
+        : null;
   if (typeof value === "number") return Number.isFinite(value) ? null : "must be a finite number";
   if (typeof value === "boolean") return null;
   return "must be a string, a number or a boolean";
 };
 
-const dayCount = (value: unknown, max: number, min = 0) => (Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? null : `must be an integer from ${min} to ${max}`);
+const dayCount = (value: unknown, max: number, min = 0) =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max ? null : `must be an integer from ${min} to ${max}`;
 
 function checkFieldCondition(node: Record<string, unknown>, path: Path, issues: Issue[]) {
   const field = fieldProblem(node.field);
@@ -199,7 +205,10 @@ function checkFilter(value: unknown): Issue[] {
     }
     const kinds = KINDS.filter((kind) => node[kind] !== undefined);
     if (kinds.length !== 1) {
-      issues.push({ path, message: kinds.length ? `has ${kinds.join(" and ")}: give exactly one` : "must have one of all, any, not, field, in_segment or event" });
+      issues.push({
+        path,
+        message: kinds.length ? `has ${kinds.join(" and ")}: give exactly one` : "must have one of all, any, not, field, in_segment or event",
+      });
       return;
     }
     const [kind] = kinds;

@@ -21,7 +21,9 @@ export const createSegmentInput = z.object({
   filter: filter
     .nullable()
     .optional()
-    .meta({ description: "Makes a dynamic segment, whose members are the contacts matching the filter when asked. Without it: a static segment, filled by hand." }),
+    .meta({
+      description: "Makes a dynamic segment, whose members are the contacts matching the filter when asked. Without it: a static segment, filled by hand.",
+    }),
 });
 export type CreateSegmentInput = z.infer<typeof createSegmentInput>;
 
@@ -42,7 +44,10 @@ export type PreviewSegmentInput = z.infer<typeof previewSegmentInput>;
 
 export const segmentPreview = z.object({
   contacts_count: z.number().int().meta({ description: "Contacts matching the filter now." }),
-  sample: z.array(contact).max(MAX_PREVIEW_SAMPLE).meta({ description: `Up to ${MAX_PREVIEW_SAMPLE} of them, newest first.` }),
+  sample: z
+    .array(contact)
+    .max(MAX_PREVIEW_SAMPLE)
+    .meta({ description: `Up to ${MAX_PREVIEW_SAMPLE} of them, newest first.` }),
 });
 
 export const addSegmentContactsInput = z

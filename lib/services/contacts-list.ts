@@ -4,7 +4,6 @@ import { db, Prisma } from "@/lib/db";
 import type { ListContactsQuery } from "@/lib/schemas/contacts";
 import { pool } from "@/lib/db/pool";
 import { filterCondition, segmentCondition } from "@/lib/audience/membership";
-import type { Filter } from "@/lib/schemas/filters";
 import { CONTACT_JSON_SQL } from "./contact-json-sql";
 import { serializeContact, type ContactRow } from "./contacts";
 

@@ -4,7 +4,6 @@ import { filterCondition } from "@/lib/audience/membership";
 import { loadScope } from "@/lib/audience/scope";
 import { db, Prisma } from "@/lib/db";
 import { pool } from "@/lib/db/pool";
-import type { Filter } from "@/lib/schemas/filters";
 import { MAX_PREVIEW_SAMPLE, type PreviewSegmentInput } from "@/lib/schemas/segments";
 import { serializeContact, type ContactRow } from "./contacts";
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTestOrg, expectError, type TestOrg } from "@/lib/testing/api";
+import { createTestOrg, expectError, type ApiResult, type TestOrg } from "@/lib/testing/api";
 
 describe("contact properties", () => {
   let org: TestOrg;
@@ -51,7 +51,7 @@ describe("contact properties", () => {
   });
 
   it("enforces the types on create, update and bulk, naming metadata.<key>; untyped keys stay free", async () => {
-    const bad = async (result: Promise<{ status: number; body: unknown }>) => expectError(await result, 400, "VALIDATION_ERROR").details![0].path;
+    const bad = async (result: Promise<ApiResult>) => expectError(await result, 400, "VALIDATION_ERROR").details![0].path;
     expect(await bad(org.owner.api.post("/v1/contacts", { email: "t1@example.test", metadata: { score: "42" } }))).toBe("metadata.score");
     expect(await bad(org.owner.api.post("/v1/contacts", { email: "t1@example.test", metadata: { vip: "yes" } }))).toBe("metadata.vip");
     expect(await bad(org.owner.api.post("/v1/contacts", { email: "t1@example.test", metadata: { plan: 3 } }))).toBe("metadata.plan");
@@ -71,9 +71,14 @@ describe("contact properties", () => {
     expect(updated.body.metadata).toEqual({ score: 43.5, renews_on: "2027-01-31" });
 
     const bulk = (contacts: unknown[]) => org.owner.api.post("/v1/contacts/bulk", { contacts });
-    expect(await bad(bulk([{ email: "t2@example.test", metadata: { score: 1 } }, { email: "t3@example.test", metadata: { score: "1" } }]))).toBe(
-      "contacts.1.metadata.score",
-    );
+    expect(
+      await bad(
+        bulk([
+          { email: "t2@example.test", metadata: { score: 1 } },
+          { email: "t3@example.test", metadata: { score: "1" } },
+        ]),
+      ),
+    ).toBe("contacts.1.metadata.score");
     expect((await org.owner.api.get("/v1/contacts?limit=5&search=t2@")).body.total).toBe(0);
     expect((await bulk([{ email: "t2@example.test", metadata: { score: 1, renews_on: "2026-05-05T05:05Z" } }])).body).toEqual({ imported: 1, total: 1 });
     expect((await org.owner.api.get("/v1/contacts?limit=5&search=t2@")).body.contacts[0].metadata).toEqual({ score: 1, renews_on: "2026-05-05T05:05:00.000Z" });

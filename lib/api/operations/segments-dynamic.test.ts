@@ -97,7 +97,10 @@ describe("dynamic segments", () => {
         await org.owner.api.post("/v1/segments/preview", { filter }),
         await org.owner.api.get(`/v1/contacts?limit=5&filter=${encodeURIComponent(JSON.stringify(filter))}`),
       ]) {
-        expect(expectError(result, 400, "VALIDATION_ERROR").details!.map((d) => d.path), label).toContain(path);
+        expect(
+          expectError(result, 400, "VALIDATION_ERROR").details!.map((d) => d.path),
+          label,
+        ).toContain(path);
       }
     }
     expect((await org.owner.api.get(`/v1/segments/${dynamic.id}`)).body.filter).toEqual(vips);
@@ -121,7 +124,10 @@ describe("dynamic segments", () => {
     expect(expectError(await org.owner.api.put(`/v1/segments/${segment.id}`, { filter: null }), 400, "VALIDATION_ERROR").details![0].path).toBe("filter");
     const { body: fixed } = await org.owner.api.post("/v1/segments", { name: "Static" });
     expect(expectError(await org.owner.api.put(`/v1/segments/${fixed.id}`, { filter: vips }), 400, "VALIDATION_ERROR").details![0].path).toBe("filter");
-    expect((await org.owner.api.put(`/v1/segments/${fixed.id}`, { filter: null, name: "Still static" })).body).toMatchObject({ name: "Still static", filter: null });
+    expect((await org.owner.api.put(`/v1/segments/${fixed.id}`, { filter: null, name: "Still static" })).body).toMatchObject({
+      name: "Still static",
+      filter: null,
+    });
   });
 
   it("includes other segments, refuses cycles, and keeps an included segment from being deleted", async () => {
@@ -130,7 +136,10 @@ describe("dynamic segments", () => {
     await org.owner.api.post(`/v1/segments/${fixed.id}/contacts`, { contact_ids: [contact.contacts[0].id] });
     const { body: a } = await org.owner.api.post("/v1/segments", { name: "A", filter: { any: [vips, { in_segment: fixed.id }] } });
     expect(a.contacts_count).toBe(3);
-    const { body: b } = await org.owner.api.post("/v1/segments", { name: "B", filter: { all: [{ in_segment: a.id }, { field: "metadata.score", op: "gt", value: 40 }] } });
+    const { body: b } = await org.owner.api.post("/v1/segments", {
+      name: "B",
+      filter: { all: [{ in_segment: a.id }, { field: "metadata.score", op: "gt", value: 40 }] },
+    });
     expect(b.contacts_count).toBe(2);
     // A including B, which includes A, would be a cycle; A including itself too.
     const cycle = await org.owner.api.put(`/v1/segments/${a.id}`, { filter: { any: [vips, { in_segment: b.id }] } });
@@ -153,7 +162,9 @@ describe("dynamic segments", () => {
     const listed = await org.owner.api.get(`/v1/contacts?limit=5&segment_id=${theirs.id}`);
     expect(expectError(listed, 400, "VALIDATION_ERROR").details![0].path).toBe("segment_id");
     const { body: broadcast } = await other.owner.api.post("/v1/broadcasts", { name: "B", subject: "S", from_email: "x@example.test" });
-    const byBroadcast = await org.owner.api.post("/v1/segments/preview", { filter: { event: "email.opened", op: "happened", where: { broadcast_id: broadcast.id } } });
+    const byBroadcast = await org.owner.api.post("/v1/segments/preview", {
+      filter: { event: "email.opened", op: "happened", where: { broadcast_id: broadcast.id } },
+    });
     expect(expectError(byBroadcast, 400, "VALIDATION_ERROR").details![0].path).toBe("filter.where.broadcast_id");
   });
 });
