@@ -12,6 +12,7 @@ export default defineConfig({
       "scripts/**/*.test.ts",
       "security/**/*.test.ts",
       "sdk/**/*.test.ts",
+      "components/**/*.test.ts",
     ],
     globalSetup: ["lib/testing/global-setup.ts"],
     testTimeout: 60_000,

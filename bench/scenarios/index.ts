@@ -3,6 +3,7 @@ import { broadcastSendScenario } from "./broadcast-send";
 import { bulkScenario } from "./bulk";
 import { checkEmailsScenario } from "./check-emails";
 import { dashboardScenario } from "./dashboard";
+import { dynamicSegmentScenario } from "./dynamic-segment";
 import { getBroadcastScenario } from "./get-broadcast";
 import { importScenario } from "./import";
 import { importThenSendScenario } from "./import-then-send";
@@ -26,4 +27,5 @@ export const scenarios: Scenario[] = [
   memoryListScenario,
   intakeScenario,
   dashboardScenario,
+  dynamicSegmentScenario,
 ];

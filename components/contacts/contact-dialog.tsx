@@ -2,8 +2,8 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { Plus, X } from "lucide-react";
-import { useEffect } from "react";
-import { Controller, useFieldArray, useForm, type Resolver } from "react-hook-form";
+import { useEffect, useMemo } from "react";
+import { Controller, useFieldArray, useForm, useWatch, type Resolver } from "react-hook-form";
 import { firstError } from "@/components/broadcasts/first-error";
 import { bodyResolver } from "@/components/ui/body-resolver";
 import { Controlled } from "@/components/ui/controlled";
@@ -12,10 +12,12 @@ import { FormDialog } from "@/components/ui/form-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { NativeSelect } from "@/components/ui/select";
 import { Switch } from "@/components/ui/switch";
 import { TagInput } from "@/components/ui/tag-input";
 import { toast } from "@/components/ui/toast";
 import { ApiError, apiCall } from "@/lib/client/api";
+import { useContactProperties } from "@/lib/client/resources/contact-properties";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { limits } from "@/lib/schemas/common";
 import { createContactInput, type ContactRecord } from "@/lib/schemas/contacts";
@@ -48,6 +50,9 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
   const queryClient = useQueryClient();
   const form = useForm<ContactValues>({ resolver, defaultValues: emptyContact });
   const rows = useFieldArray({ control: form.control, name: "meta_rows" });
+  const metaRows = useWatch({ control: form.control, name: "meta_rows" });
+  const properties = useContactProperties();
+  const types = useMemo(() => new Map((properties.data ?? []).map((p) => [p.key, p.type])), [properties.data]);
   const { errors } = form.formState;
 
   useEffect(() => {
@@ -57,8 +62,8 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
   const submit = form.handleSubmit(async (values) => {
     try {
       const saved = contact
-        ? await apiCall("PUT /v1/contacts/{id}", { params: { id: contact.id }, body: toContactBody(values) })
-        : await apiCall("POST /v1/contacts", { body: toContactBody(values) });
+        ? await apiCall("PUT /v1/contacts/{id}", { params: { id: contact.id }, body: toContactBody(values, types) })
+        : await apiCall("POST /v1/contacts", { body: toContactBody(values, types) });
       await queryClient.invalidateQueries({ queryKey: contactsKey });
       toast.success(contact ? "Contact saved" : `Added ${saved.email}`);
       onOpenChange(false);
@@ -135,13 +140,27 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
         {rows.fields.length === 0 && (
           <p className="text-[13px] text-zinc-500">None. Properties like plan or company can fill {"{{placeholders}}"} in emails.</p>
         )}
+        <datalist id="contact-property-keys">
+          {(properties.data ?? []).map((p) => (
+            <option key={p.key} value={p.key}>
+              {p.label}
+            </option>
+          ))}
+        </datalist>
         {rows.fields.map((row, index) => {
           const rowErrors = errors.meta_rows?.[index];
+          const type = types.get(metaRows?.[index]?.key?.trim() ?? "");
+          const valueProps = {
+            "aria-label": `Property ${index + 1} value`,
+            "aria-invalid": rowErrors?.value ? true : undefined,
+            ...form.register(`meta_rows.${index}.value`),
+          };
           return (
             <div key={row.id} className="flex items-start gap-2">
               <div className="w-2/5">
                 <Input
                   aria-label={`Property ${index + 1} name`}
+                  list="contact-property-keys"
                   placeholder="plan"
                   aria-invalid={rowErrors?.key ? true : undefined}
                   {...form.register(`meta_rows.${index}.key`)}
@@ -149,12 +168,24 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
                 {rowErrors?.key?.message && <p className="mt-1 text-[13px] font-medium text-red-600">{rowErrors.key.message}</p>}
               </div>
               <div className="flex-1">
-                <Input
-                  aria-label={`Property ${index + 1} value`}
-                  placeholder="pro"
-                  aria-invalid={rowErrors?.value ? true : undefined}
-                  {...form.register(`meta_rows.${index}.value`)}
-                />
+                {type === "boolean" ? (
+                  <NativeSelect
+                    {...valueProps}
+                    options={[
+                      { value: "", label: "Choose…" },
+                      { value: "true", label: "Yes" },
+                      { value: "false", label: "No" },
+                    ]}
+                  />
+                ) : (
+                  <Input
+                    {...valueProps}
+                    type={type === "number" ? "number" : "text"}
+                    step={type === "number" ? "any" : undefined}
+                    placeholder={type === "date" ? "2026-03-01" : type === "number" ? "0" : "pro"}
+                  />
+                )}
+                {type && <p className="mt-1 text-[12px] text-zinc-500">Typed {type === "boolean" ? "yes / no" : type}</p>}
                 {rowErrors?.value?.message && <p className="mt-1 text-[13px] font-medium text-red-600">{rowErrors.value.message}</p>}
               </div>
               <Button variant="ghost" size="icon" className="size-9" aria-label={`Remove property ${index + 1}`} onClick={() => rows.remove(index)}>

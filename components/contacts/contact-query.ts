@@ -2,7 +2,8 @@
 
 export const CONTACTS_PAGE_SIZE = 25;
 
-export type ContactFilters = { search: string; subscribed: "" | "true" | "false"; tags: string[]; segment_id: string };
+/** `filter`: the advanced filter as the filter language's JSON, "" for none. */
+export type ContactFilters = { search: string; subscribed: "" | "true" | "false"; tags: string[]; segment_id: string; filter: string };
 
 /** The GET /v1/contacts query of one page of the list. */
 export const contactPageQuery = (filters: ContactFilters, limit: number, offset: number) => ({
@@ -12,4 +13,5 @@ export const contactPageQuery = (filters: ContactFilters, limit: number, offset:
   subscribed: filters.subscribed,
   tags: filters.tags.join(","),
   segment_id: filters.segment_id,
+  filter: filters.filter,
 });

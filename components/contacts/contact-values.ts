@@ -1,6 +1,10 @@
 import type { ContactRecord, CreateContactInput } from "@/lib/schemas/contacts";
+import type { PropertyType } from "@/lib/schemas/filters";
 
 type MetaKind = "string" | "number" | "boolean";
+
+/** The organization's typed keys (Settings → Properties): a row under one is sent as its type. */
+export type PropertyTypes = ReadonlyMap<string, PropertyType>;
 
 /** One metadata entry as the form edits it: text, remembering the type it was loaded with. */
 export type MetaRow = { key: string; value: string; kind: MetaKind };
@@ -29,24 +33,26 @@ export function toContactValues(c: ContactRecord): ContactValues {
   };
 }
 
-// A number or boolean that was loaded as one stays one while its text still reads as one.
-function typed(row: MetaRow): string | number | boolean {
-  if (row.kind === "number" && row.value.trim() !== "" && Number.isFinite(Number(row.value))) return Number(row.value);
-  if (row.kind === "boolean" && (row.value === "true" || row.value === "false")) return row.value === "true";
-  return row.value;
+// A number or boolean that was loaded as one, or whose key is typed so, stays one while its text
+// still reads as one; otherwise the text goes as it is, and the server names the row if it must not.
+function typed(row: MetaRow, types: PropertyTypes): string | number | boolean {
+  const kind = types.get(row.key.trim()) ?? row.kind;
+  if (kind === "number" && row.value.trim() !== "" && Number.isFinite(Number(row.value))) return Number(row.value);
+  if (kind === "boolean" && (row.value === "true" || row.value === "false")) return row.value === "true";
+  return kind === "date" ? row.value.trim() : row.value;
 }
 
 const orNull = (value: string) => (value.trim() === "" ? null : value);
 
 /** The contact as POST/PUT /v1/contacts take it; rows without a key are left out. */
-export function toContactBody(v: ContactValues): CreateContactInput {
+export function toContactBody(v: ContactValues, types: PropertyTypes = new Map()): CreateContactInput {
   return {
     email: v.email,
     first_name: orNull(v.first_name),
     last_name: orNull(v.last_name),
     subscribed: v.subscribed,
     tags: v.tags,
-    metadata: Object.fromEntries(v.meta_rows.filter((row) => row.key.trim() !== "").map((row) => [row.key.trim(), typed(row)])),
+    metadata: Object.fromEntries(v.meta_rows.filter((row) => row.key.trim() !== "").map((row) => [row.key.trim(), typed(row, types)])),
   };
 }
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { FileUp, Plus, Users } from "lucide-react";
+import { FileUp, ListFilter, Plus, Sparkles, Users, X } from "lucide-react";
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
@@ -28,12 +28,14 @@ import { useSegments } from "@/lib/client/resources/segments";
 import { apiCall } from "@/lib/client/api";
 import type { FirstPage } from "@/lib/client/first-page";
 import type { ContactRecord } from "@/lib/schemas/contacts";
+import type { Filter } from "@/lib/schemas/filters";
 import { CONTACTS_PAGE_SIZE as PAGE_SIZE, type ContactFilters } from "./contact-query";
 import { SuppressionBadge } from "./suppression";
 import { contactsKey, useContactPage } from "./use-contacts";
 
-// The form (react-hook-form, zod) loads when a contact is first opened, not with the list.
+// The form (react-hook-form, zod) loads when a contact is first opened, not with the list; the filter builder when first asked for.
 const ContactDialog = dynamic(() => import("./contact-dialog").then((m) => m.ContactDialog), { ssr: false });
+const AdvancedFilterDialog = dynamic(() => import("./advanced-filter-dialog").then((m) => m.AdvancedFilterDialog), { ssr: false });
 
 const subscriptionOptions = [
   { value: "", label: "All contacts" },
@@ -48,7 +50,9 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
   const params = useSearchParams();
   const segments = useSegments();
   const [search, setSearch] = useState("");
-  const [filters, setFilters] = useState<Omit<ContactFilters, "search">>({ subscribed: "", tags: [], segment_id: params.get("segment_id") ?? "" });
+  const [filters, setFilters] = useState<Omit<ContactFilters, "search">>({ subscribed: "", tags: [], segment_id: params.get("segment_id") ?? "", filter: "" });
+  const [advancedOpen, setAdvancedOpen] = useState(false);
+  const advanced = filters.filter ? (JSON.parse(filters.filter) as Filter) : null;
   const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<{ open: boolean; contact?: ContactRecord }>({ open: false });
   const debouncedSearch = useDebouncedValue(search, 300);
@@ -65,10 +69,10 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
     setFilters((current) => ({ ...current, ...next }));
     setPage(1);
   };
-  const filtered = Boolean(debouncedSearch.trim() || filters.subscribed || filters.tags.length || filters.segment_id);
+  const filtered = Boolean(debouncedSearch.trim() || filters.subscribed || filters.tags.length || filters.segment_id || filters.filter);
   const clear = () => {
     setSearch("");
-    update({ subscribed: "", tags: [], segment_id: "" });
+    update({ subscribed: "", tags: [], segment_id: "", filter: "" });
   };
 
   const data = query.data;
@@ -138,7 +142,26 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
               aria-label="Filter by tags; contacts must have all of them"
             />
           </div>
+          <Button variant={advanced ? "primary" : "secondary"} onClick={() => setAdvancedOpen(true)}>
+            <ListFilter aria-hidden />
+            {advanced ? "Advanced filter on" : "Advanced filter"}
+          </Button>
         </FilterBar>
+        {advanced && (
+          <div className="flex flex-wrap items-center gap-2 border-b border-zinc-100 bg-brand-50/40 px-3 py-2 text-[13px] text-zinc-700">
+            <Sparkles className="size-4 text-brand-600" aria-hidden />
+            <span>Only contacts matching the advanced filter.</span>
+            <Button variant="ghost" size="sm" onClick={() => setAdvancedOpen(true)}>
+              Edit
+            </Button>
+            <Button variant="ghost" size="sm" asChild>
+              <Link href={`/segments/new?filter=${encodeURIComponent(filters.filter)}`}>Save as segment</Link>
+            </Button>
+            <Button variant="ghost" size="sm" className="ml-auto" onClick={() => update({ filter: "" })} aria-label="Remove the advanced filter">
+              <X aria-hidden />
+            </Button>
+          </div>
+        )}
         <ListState
           query={query}
           ready={served}
@@ -235,6 +258,14 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
         </ListState>
       </Card>
       <ContactDialog open={dialog.open} onOpenChange={(open) => setDialog((current) => ({ ...current, open }))} contact={dialog.contact} />
+      {advancedOpen && (
+        <AdvancedFilterDialog
+          open={advancedOpen}
+          onOpenChange={setAdvancedOpen}
+          value={advanced}
+          onApply={(filter) => update({ filter: filter ? JSON.stringify(filter) : "" })}
+        />
+      )}
       <ConfirmDialog
         {...deleting.dialog}
         title={`Delete ${deleting.target?.email ?? "contact"}?`}

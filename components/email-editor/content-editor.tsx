@@ -10,6 +10,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { cn } from "@/lib/client/cn";
 import { useContactFields } from "@/lib/client/resources/contacts";
+import { useContactProperties } from "@/lib/client/resources/contact-properties";
 import { documentOf, documentText } from "./document-text";
 import type { PlaceholderOption } from "./visual-editor";
 
@@ -70,17 +71,22 @@ export function ContentEditor({ editable, actions, defaultMode = "visual" }: { e
   const [generation, setGeneration] = useState(0);
   const [importHtml, setImportHtml] = useState<string | undefined>(undefined);
   const fields = useContactFields();
-  const placeholders: PlaceholderOption[] = useMemo(
-    () => [
+  const properties = useContactProperties();
+  // The contact's fields, then the typed properties (Settings → Properties), then the other keys contacts carry.
+  const placeholders: PlaceholderOption[] = useMemo(() => {
+    const typed = new Set((properties.data ?? []).map((p) => p.key));
+    return [
       ...(fields.data?.fields ?? [
         { name: "first_name", label: "First name" },
         { name: "last_name", label: "Last name" },
         { name: "email", label: "Email" },
       ]),
-      ...(fields.data?.metadata_keys ?? []).map((k) => ({ name: `metadata.${k.key}`, label: `${k.key} (metadata, ${k.contacts} contacts)` })),
-    ],
-    [fields.data],
-  );
+      ...(properties.data ?? []).map((p) => ({ name: `metadata.${p.key}`, label: `${p.label} (${p.type} property)` })),
+      ...(fields.data?.metadata_keys ?? [])
+        .filter((k) => !typed.has(k.key))
+        .map((k) => ({ name: `metadata.${k.key}`, label: `${k.key} (metadata, ${k.contacts} contacts)` })),
+    ];
+  }, [fields.data, properties.data]);
   const { errors } = formState;
 
   const switchTo = (next: Mode) => {

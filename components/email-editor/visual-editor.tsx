@@ -145,7 +145,7 @@ function PromptDialog({ kind, editor, placeholders, onClose }: { kind: Prompt; e
         )}
         {kind === "placeholder" && (
           <>
-            <FormField label="Field" hint="Contact fields, and the metadata keys your contacts have.">
+            <FormField label="Field" hint="Contact fields, your typed properties (Settings → Properties), and the other metadata keys your contacts have.">
               <NativeSelect
                 name="name"
                 defaultValue={placeholders[0]?.name}

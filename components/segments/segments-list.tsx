@@ -1,8 +1,10 @@
 "use client";
 
-import { Filter, Plus, Users } from "lucide-react";
+import { Filter, ListPlus, Plus, Sparkles, Users } from "lucide-react";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -21,6 +23,7 @@ import { queryKeys } from "@/lib/client/query-keys";
 import { useSegments, type Segment } from "@/lib/client/resources/segments";
 
 export function SegmentsList() {
+  const router = useRouter();
   const segments = useSegments();
   const [dialog, setDialog] = useState<{ open: boolean; segment?: Segment }>({ open: false });
   const deleting = useDeleteAction<Segment>({
@@ -31,16 +34,28 @@ export function SegmentsList() {
   });
 
   const createButton = (
-    <Button onClick={() => setDialog({ open: true })}>
-      <Plus aria-hidden />
-      Create segment
-    </Button>
+    <>
+      <Button variant="secondary" onClick={() => setDialog({ open: true })}>
+        <ListPlus aria-hidden />
+        Static list
+      </Button>
+      <Button asChild>
+        <Link href="/segments/new">
+          <Plus aria-hidden />
+          Dynamic segment
+        </Link>
+      </Button>
+    </>
   );
   const rows = segments.data ?? [];
 
   return (
     <>
-      <PageHeader title="Segments" description="Named groups of contacts to send broadcasts to and to end sequences with." actions={createButton} />
+      <PageHeader
+        title="Segments"
+        description="Named groups of contacts to send broadcasts to and to end sequences with: a dynamic segment is whoever matches its conditions when it is used, a static list who you put in it."
+        actions={createButton}
+      />
       <Card>
         <ListState
           query={segments}
@@ -49,7 +64,8 @@ export function SegmentsList() {
           isEmpty={rows.length === 0}
           empty={
             <EmptyState icon={Filter} title="No segments yet" action={createButton}>
-              Create a segment, then add contacts to it when you import a CSV. Broadcasts are sent to a segment.
+              Build a dynamic segment from conditions (a property, a tag, what contacts opened or clicked), or make a static list and fill it from a CSV import.
+              Broadcasts are sent to a segment.
             </EmptyState>
           }
         >
@@ -66,7 +82,23 @@ export function SegmentsList() {
               {rows.map((segment) => (
                 <TableRow key={segment.id}>
                   <TableCell className="max-w-md">
-                    <p className="truncate font-medium text-zinc-900">{segment.name}</p>
+                    <div className="flex items-center gap-2">
+                      {segment.filter ? (
+                        <Link href={`/segments/${segment.id}`} className="truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline">
+                          {segment.name}
+                        </Link>
+                      ) : (
+                        <p className="truncate font-medium text-zinc-900">{segment.name}</p>
+                      )}
+                      {segment.filter ? (
+                        <Badge tone="info" title="Whoever matches its conditions when it is used">
+                          <Sparkles className="size-3" aria-hidden />
+                          Dynamic
+                        </Badge>
+                      ) : (
+                        <Badge tone="neutral">Static</Badge>
+                      )}
+                    </div>
                     {segment.description && <p className="truncate text-xs text-zinc-500">{segment.description}</p>}
                   </TableCell>
                   <TableCell className="text-right">
@@ -90,7 +122,11 @@ export function SegmentsList() {
                           View contacts
                         </Link>
                       </DropdownMenuItem>
-                      <RowEditItem onSelect={() => setDialog({ open: true, segment })} />
+                      {segment.filter ? (
+                        <RowEditItem onSelect={() => router.push(`/segments/${segment.id}`)} />
+                      ) : (
+                        <RowEditItem onSelect={() => setDialog({ open: true, segment })} />
+                      )}
                       <RowDeleteItem onSelect={() => deleting.ask(segment)} />
                     </RowActions>
                   </TableCell>
@@ -108,7 +144,8 @@ export function SegmentsList() {
           <>
             The segment is deleted, but{" "}
             <strong className="font-medium text-zinc-800">its {deleting.target?.contacts_count.toLocaleString()} contacts are kept</strong>. Broadcasts sent to
-            it lose their audience, and it is removed from sequence exit rules.
+            it lose their audience, and it is removed from sequence exit rules. A segment another dynamic segment includes cannot be deleted until that one
+            stops including it.
           </>
         }
         confirmLabel="Delete segment"

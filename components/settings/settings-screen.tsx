@@ -1,6 +1,6 @@
 "use client";
 
-import { Building2, Globe, Inbox, KeyRound, ScrollText } from "lucide-react";
+import { Building2, Globe, Inbox, KeyRound, ScrollText, SlidersHorizontal } from "lucide-react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -10,8 +10,9 @@ import { AuditLogSection } from "./audit-log-section";
 import { DomainsSection } from "./domains-section";
 import { InboxesSection } from "./inboxes-section";
 import { OrganizationSection } from "./organization-section";
+import { PropertiesSection } from "./properties-section";
 
-const tabs = ["organization", "api-keys", "domains", "inboxes", "audit-log"] as const;
+const tabs = ["organization", "api-keys", "domains", "inboxes", "properties", "audit-log"] as const;
 type Tab = (typeof tabs)[number];
 
 export function SettingsScreen() {
@@ -26,7 +27,7 @@ export function SettingsScreen() {
   const select = (value: string) => router.replace(`${pathname}?tab=${value}`, { scroll: false });
   return (
     <>
-      <PageHeader title="Settings" description="The organization, API access, sending domains, connected inboxes and the audit log." />
+      <PageHeader title="Settings" description="The organization, API access, sending domains, connected inboxes, contact properties and the audit log." />
       <Tabs value={tab} onValueChange={select}>
         <TabsList>
           <TabsTrigger value="organization">
@@ -44,6 +45,10 @@ export function SettingsScreen() {
           <TabsTrigger value="inboxes">
             <Inbox aria-hidden />
             Inboxes
+          </TabsTrigger>
+          <TabsTrigger value="properties">
+            <SlidersHorizontal aria-hidden />
+            Properties
           </TabsTrigger>
           {showAuditLog && (
             <TabsTrigger value="audit-log">
@@ -63,6 +68,9 @@ export function SettingsScreen() {
         </TabsContent>
         <TabsContent value="inboxes">
           <InboxesSection />
+        </TabsContent>
+        <TabsContent value="properties">
+          <PropertiesSection />
         </TabsContent>
         {showAuditLog && (
           <TabsContent value="audit-log">

@@ -10,7 +10,7 @@ export const overlayClasses = "fixed inset-0 z-50 bg-zinc-950/40 backdrop-blur-[
 export const panelClasses =
   "fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100vh-2rem)] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col rounded-xl border border-zinc-200 bg-white shadow-xl animate-scale-in focus:outline-none";
 
-const widths = { sm: "max-w-md", md: "max-w-lg", lg: "max-w-2xl" } as const;
+const widths = { sm: "max-w-md", md: "max-w-lg", lg: "max-w-2xl", xl: "max-w-4xl" } as const;
 
 type DialogProps = {
   open: boolean;

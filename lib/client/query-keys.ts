@@ -43,7 +43,12 @@ export const queryKeys = {
   templates: resource("templates"),
   inboxes: resource("inboxes"),
   topics: resource("topics"),
-  segments: resource("segments"),
+  segments: {
+    ...resource("segments"),
+    /** The live count and sample of a filter being built (its JSON). */
+    preview: (filter: string) => ["segments", "preview", filter] as const,
+  },
+  contactProperties: resource("contact-properties"),
   domains: resource("domains"),
   apiKeys: resource("api-keys"),
   members: resource("members"),

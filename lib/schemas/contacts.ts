@@ -75,11 +75,9 @@ export const listContactsQuery = z.object({
   search: text(limits.shortText).optional().meta({ description: "Case-insensitive substring of the email, first name or last name." }),
   tags: text(limits.shortText).optional().meta({ description: "Comma-separated tags; a contact must carry all of them." }),
   segment_id: id.optional().meta({ description: "Only contacts in this segment." }),
-  filter: filterQueryParam
-    .optional()
-    .meta({
-      description: "A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND.",
-    }),
+  filter: filterQueryParam.optional().meta({
+    description: "A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND.",
+  }),
 });
 export type ListContactsQuery = z.infer<typeof listContactsQuery>;
 

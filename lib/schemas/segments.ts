@@ -18,12 +18,9 @@ segment.register(z.globalRegistry, { id: "Segment" });
 export const createSegmentInput = z.object({
   name: requiredText(limits.name),
   description: text(limits.shortText).nullable().optional(),
-  filter: filter
-    .nullable()
-    .optional()
-    .meta({
-      description: "Makes a dynamic segment, whose members are the contacts matching the filter when asked. Without it: a static segment, filled by hand.",
-    }),
+  filter: filter.nullable().optional().meta({
+    description: "Makes a dynamic segment, whose members are the contacts matching the filter when asked. Without it: a static segment, filled by hand.",
+  }),
 });
 export type CreateSegmentInput = z.infer<typeof createSegmentInput>;
 

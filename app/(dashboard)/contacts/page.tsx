@@ -13,7 +13,11 @@ export const metadata: Metadata = { title: "Contacts" };
 export default async function ContactsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { segment_id } = await searchParams;
   // The list's first page as the list will ask for it (its filters start from the URL), read with the page.
-  const query = contactPageQuery({ search: "", subscribed: "", tags: [], segment_id: typeof segment_id === "string" ? segment_id : "" }, CONTACTS_PAGE_SIZE, 0);
+  const query = contactPageQuery(
+    { search: "", subscribed: "", tags: [], segment_id: typeof segment_id === "string" ? segment_id : "", filter: "" },
+    CONTACTS_PAGE_SIZE,
+    0,
+  );
   const first = await pageRows(listContactsContract, query, contactList.shape.contacts, (ctx, filters) =>
     listContactRows(ctx, filters, { limit: query.limit, offset: query.offset }),
   );

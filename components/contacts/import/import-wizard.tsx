@@ -19,6 +19,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } fro
 import { toast } from "@/components/ui/toast";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSegments } from "@/lib/client/resources/segments";
+import { useContactProperties } from "@/lib/client/resources/contact-properties";
 import { ApiError, errorMessage } from "@/lib/client/api";
 import { MAX_IMPORT_BYTES, type ImportContactsResult } from "@/lib/schemas/contacts";
 import { contactsKey } from "../use-contacts";
@@ -49,6 +50,7 @@ function phaseText(phase: ImportPhase, rows: number): string {
 function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPreview; onDone: (result: ImportContactsResult, segmentId?: string) => void }) {
   const queryClient = useQueryClient();
   const segments = useSegments();
+  const properties = useContactProperties();
   const resolver = useMemo(() => mappingResolver(preview.headers), [preview.headers]);
   const form = useForm<ImportValues>({
     resolver,
@@ -129,6 +131,13 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
 
       <Card>
         <CardHeader title="Map columns" description="Say what each column holds. Unrecognized columns become custom properties, usable as {{placeholders}}." />
+        <datalist id="import-property-keys">
+          {(properties.data ?? []).map((p) => (
+            <option key={p.key} value={p.key}>
+              {p.label}
+            </option>
+          ))}
+        </datalist>
         {errors.mappings?.message && <FormError className="mx-5 mt-4" message={errors.mappings.message} />}
         <Table>
           <TableHead>
@@ -147,6 +156,7 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
                 .filter((value) => value && value.trim())
                 .slice(0, 3);
               const target = mappings[index]?.target;
+              const typed = target === "custom" ? properties.data?.find((p) => p.key === mappings[index]?.custom_key?.trim()) : undefined;
               return (
                 <TableRow key={index} className="align-top">
                   <TableCell className="max-w-48 font-medium text-zinc-900">
@@ -179,8 +189,15 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
                           aria-label={`Property name for ${header}`}
                           aria-invalid={rowErrors?.custom_key ? true : undefined}
                           placeholder="e.g. company"
+                          list="import-property-keys"
                           {...form.register(`mappings.${index}.custom_key`)}
                         />
+                        {typed && (
+                          <p className="mt-1 text-[12px] text-zinc-500">
+                            {typed.label}: typed {typed.type}. Cells are converted{typed.type === "boolean" ? " (yes/no, true/false, 1/0)" : ""}; a row whose
+                            cell does not convert is listed as an error.
+                          </p>
+                        )}
                         {rowErrors?.custom_key?.message && <p className="mt-1 text-[13px] font-medium text-red-600">{rowErrors.custom_key.message}</p>}
                       </>
                     ) : (

@@ -1,0 +1,184 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Filter as FilterIcon } from "lucide-react";
+import Link from "next/link";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useState } from "react";
+import { useForm } from "react-hook-form";
+import { BackLink } from "@/components/ui/back-link";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { Callout } from "@/components/ui/callout";
+import { FormError, FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { PageHeader } from "@/components/ui/page-header";
+import { RecordLoadError } from "@/components/ui/record-load-error";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Textarea } from "@/components/ui/textarea";
+import { toast } from "@/components/ui/toast";
+import { ApiError, apiCall } from "@/lib/client/api";
+import { applyServerErrors } from "@/lib/client/form-errors";
+import { queryKeys } from "@/lib/client/query-keys";
+import type { Segment } from "@/lib/client/resources/segments";
+import { filter as filterSchema, type Filter } from "@/lib/schemas/filters";
+import { FilterBuilder } from "./filter-builder";
+import { fromFilter, nodeForPath, toFilter, type GroupDraft } from "./filter-model";
+import { FilterPreview } from "./filter-preview";
+import { useBuilderOptions } from "./use-builder-options";
+
+type Values = { name: string; description: string };
+
+/** A filter handed over in the URL (the contacts list's "Save as segment"), when it is one. */
+function filterFromUrl(text: string | null): Filter | null {
+  if (!text) return null;
+  try {
+    const parsed = filterSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function Editor({ segment }: { segment?: Segment }) {
+  const router = useRouter();
+  const search = useSearchParams();
+  const queryClient = useQueryClient();
+  const form = useForm<Values>({ defaultValues: { name: segment?.name ?? "", description: segment?.description ?? "" } });
+  const [root, setRoot] = useState<GroupDraft>(() => fromFilter(segment?.filter ?? filterFromUrl(search.get("filter"))));
+  const [problems, setProblems] = useState<Map<string, string>>(new Map());
+  const [submitted, setSubmitted] = useState(false);
+  const { options } = useBuilderOptions(segment?.id);
+  const translation = useMemo(() => toFilter(root, options.fields), [root, options.fields]);
+  const { errors, isSubmitting } = form.formState;
+
+  const change = (next: GroupDraft) => {
+    setRoot(next);
+    setProblems(new Map());
+  };
+
+  const submit = form.handleSubmit(async (values) => {
+    setSubmitted(true);
+    if (!values.name.trim()) return form.setError("name", { message: "Required" });
+    if (!translation.filter) return;
+    const body = { name: values.name.trim(), description: values.description.trim() || null, filter: translation.filter };
+    try {
+      const saved = segment ? await apiCall("PUT /v1/segments/{id}", { params: { id: segment.id }, body }) : await apiCall("POST /v1/segments", { body });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
+      toast.success(segment ? "Segment saved" : `Created ${saved.name}`, `${saved.contacts_count.toLocaleString()} contacts match it now.`);
+      router.push("/segments");
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const onFilter = error.details.filter((d) => d.path.startsWith("filter"));
+        const placed = new Map<string, string>();
+        for (const detail of onFilter) {
+          const id = nodeForPath(translation.paths, detail.path);
+          if (id) placed.set(id, detail.message);
+        }
+        setProblems(placed);
+        const rest = new ApiError(
+          error.status,
+          error.code,
+          error.message,
+          error.details.filter((d) => !d.path.startsWith("filter")),
+        );
+        if (rest.details.length || onFilter.length === 0) applyServerErrors(rest, form.setError, ["name", "description"]);
+        if (onFilter.length && placed.size === 0) form.setError("root.server", { message: onFilter.map((d) => d.message).join(". ") });
+      } else {
+        applyServerErrors(error, form.setError, ["name", "description"]);
+      }
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <PageHeader
+        breadcrumb={<BackLink href="/segments">Segments</BackLink>}
+        title={segment ? segment.name : "New dynamic segment"}
+        description="Its members are the contacts matching these conditions when it is used: a broadcast's send, a sequence's exit rule, the contacts list."
+        actions={
+          <>
+            <Button variant="secondary" asChild>
+              <Link href="/segments">Cancel</Link>
+            </Button>
+            <Button type="submit" loading={isSubmitting}>
+              {segment ? "Save segment" : "Create segment"}
+            </Button>
+          </>
+        }
+      />
+      <FormError message={errors.root?.server?.message} />
+      <div className="mt-4 grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="flex flex-col gap-6">
+          <Card>
+            <CardBody className="grid gap-4 sm:grid-cols-2">
+              <FormField label="Name" error={errors.name?.message} required>
+                <Input autoFocus={!segment} placeholder="Engaged Parisians" {...form.register("name")} />
+              </FormField>
+              <FormField label="Description" error={errors.description?.message} hint="Optional. Who belongs here and why.">
+                <Textarea rows={1} placeholder="Opened an email in the last 30 days." {...form.register("description")} />
+              </FormField>
+            </CardBody>
+          </Card>
+          <Card>
+            <CardHeader
+              title="Conditions"
+              description="Typed properties compare by their type; events count what contacts did (opens and clicks by programs are left out)."
+            />
+            <CardBody>
+              {submitted && translation.filter === null && (
+                <Callout tone="warning" className="mb-3">
+                  Give every condition a value, or remove it.
+                </Callout>
+              )}
+              <FilterBuilder value={root} onChange={change} options={{ ...options, problems, incomplete: submitted ? translation.incomplete : [] }} />
+            </CardBody>
+          </Card>
+        </div>
+        <Card className="lg:sticky lg:top-6">
+          <CardHeader title="Who matches" />
+          <CardBody>
+            <FilterPreview filter={translation.filter} incomplete={translation.incomplete.length} />
+          </CardBody>
+        </Card>
+      </div>
+    </form>
+  );
+}
+
+/** Create a dynamic segment (no `id`), or edit one's name, description and filter. */
+export function SegmentEditor({ id }: { id?: string }) {
+  const segment = useQuery({
+    queryKey: queryKeys.segments.detail(id ?? "new"),
+    queryFn: () => apiCall("GET /v1/segments/{id}", { params: { id: id! } }),
+    enabled: id !== undefined,
+  });
+  const router = useRouter();
+  const isStatic = segment.data && segment.data.filter === null;
+  useEffect(() => {
+    if (isStatic) router.replace(`/contacts?segment_id=${segment.data!.id}`);
+  }, [isStatic, router, segment.data]);
+  if (!id) return <Editor />;
+  if (segment.isError) {
+    return (
+      <RecordLoadError
+        query={segment}
+        list={{ href: "/segments", label: "Segments" }}
+        title="Segment"
+        icon={FilterIcon}
+        notFoundTitle="This segment does not exist"
+        errorTitle="Could not load the segment"
+      />
+    );
+  }
+  if (!segment.data || isStatic) {
+    return (
+      <div className="flex flex-col gap-6" aria-busy>
+        <Skeleton className="h-12 w-72" />
+        <Skeleton className="h-32 w-full" />
+        <Skeleton className="h-64 w-full" />
+      </div>
+    );
+  }
+  return <Editor key={segment.data.id} segment={segment.data} />;
+}
