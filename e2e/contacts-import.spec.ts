@@ -7,7 +7,7 @@ test("import a CSV with a custom mapping into a segment, then find, edit and del
   await signUp(page, { name: "Ivy Import", email: uniqueEmail("import"), password: "correct horse battery", organizationName: "Import Co" });
 
   await page.goto("/segments");
-  await page.getByRole("button", { name: "Create segment" }).first().click();
+  await page.getByRole("button", { name: "Static list" }).first().click();
   await page.getByRole("dialog").getByRole("textbox", { name: "Name", exact: true }).fill("Webinar leads");
   await page.getByRole("dialog").getByRole("button", { name: "Create segment" }).click();
   await expect(page.getByText("Created Webinar leads")).toBeVisible();

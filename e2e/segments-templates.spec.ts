@@ -7,7 +7,7 @@ test("create a segment and a template with a live preview, then delete the segme
 
   await page.getByRole("link", { name: "Segments" }).click();
   await expect(page.getByRole("heading", { name: "No segments yet" })).toBeVisible();
-  await page.getByRole("button", { name: "Create segment" }).first().click();
+  await page.getByRole("button", { name: "Static list" }).first().click();
   const segmentDialog = page.getByRole("dialog", { name: "Create segment" });
   await segmentDialog.getByRole("textbox", { name: "Name", exact: true }).fill("Trial users");
   await segmentDialog.getByLabel("Description").fill("Signed up in the last 30 days");

@@ -24,7 +24,7 @@ export type ConditionNode = { id: string; kind: "condition"; condition: Conditio
 export type DraftNode = GroupDraft | ConditionNode;
 
 let counter = 0;
-export const nodeId = () => `n${++counter}`;
+const nodeId = () => `n${++counter}`;
 
 export const emptyGroup = (mode: GroupMode = "all"): GroupDraft => ({ id: nodeId(), kind: "group", mode, children: [] });
 export const conditionNode = (condition: ConditionDraft): ConditionNode => ({ id: nodeId(), kind: "condition", condition });

@@ -28,7 +28,7 @@ import { useContactProperties, type ContactProperty } from "@/lib/client/resourc
 import { createContactPropertyInput, type CreateContactPropertyInput } from "@/lib/schemas/contact-properties";
 import type { PropertyType } from "@/lib/schemas/filters";
 
-export const PROPERTY_TYPE_OPTIONS: { value: PropertyType; label: string; description: string }[] = [
+const PROPERTY_TYPE_OPTIONS: { value: PropertyType; label: string; description: string }[] = [
   { value: "string", label: "Text", description: "Any text, e.g. a plan name or a company." },
   { value: "number", label: "Number", description: "Compared as a number: seats, lifetime value, score." },
   { value: "boolean", label: "Yes / no", description: "true or false; an import reads yes/no, true/false, 1/0." },

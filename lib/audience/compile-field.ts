@@ -10,7 +10,7 @@ const sql = (fragment: Prisma.Sql): Compiled => ({ sql: fragment });
 const wrong = (at: string, problem: string): Compiled => ({ problem, at });
 
 /** The kind a condition's field compares as: a contact field's, a typed key's, or free text. */
-export function fieldKind(field: string, properties: ReadonlyMap<string, PropertyType>): FieldKind {
+function fieldKind(field: string, properties: ReadonlyMap<string, PropertyType>): FieldKind {
   if (field in CONTACT_FIELD_KINDS) return CONTACT_FIELD_KINDS[field as keyof typeof CONTACT_FIELD_KINDS];
   return properties.get(field.slice(METADATA_PREFIX.length)) ?? "text";
 }

@@ -26,7 +26,7 @@ export type FilterScope = {
 /** Segments nest through in_segment at most this deep (A includes B includes C …). */
 export const MAX_SEGMENT_NESTING = 5;
 
-export class FilterProblem extends Error {
+class FilterProblem extends Error {
   constructor(
     readonly path: string,
     message: string,

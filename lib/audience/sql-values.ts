@@ -7,7 +7,7 @@ import { Prisma } from "@/lib/db";
  * The guards run before the cast (nested CASE, whose branches PostgreSQL evaluates in order).
  */
 
-export const metadataJson = (key: string) => Prisma.sql`(c.metadata -> ${key}::text)`;
+const metadataJson = (key: string) => Prisma.sql`(c.metadata -> ${key}::text)`;
 export const metadataText = (key: string) => Prisma.sql`(c.metadata ->> ${key}::text)`;
 
 // Bounded digits: a longer string could overflow numeric ("1e999999" is refused by the pattern).
@@ -34,7 +34,7 @@ const WITH_OFFSET = "(Z|[+-][0-9]{2}(:?[0-9]{2})?)$";
  * A date as timestamptz: a date alone is midnight UTC, a date-time without an offset is UTC (never
  * the session's time zone). February 30th passes the pattern and fails the month's length.
  */
-export function textAsTimestamp(text: Prisma.Sql): Prisma.Sql {
+function textAsTimestamp(text: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`(CASE WHEN ${text} ~ ${DATE_TEXT} THEN
     CASE WHEN substr(${text}, 9, 2)::int <= extract(day FROM make_date(substr(${text}, 1, 4)::int, substr(${text}, 6, 2)::int, 1) + interval '1 month' - interval '1 day')
       THEN CASE WHEN length(${text}) > 10 AND ${text} ~ ${WITH_OFFSET} THEN ${text}::timestamptz

@@ -5,10 +5,10 @@ import { CONTACT_FIELD_KINDS, PROPERTY_TYPES } from "./filters";
 /** An organization keeps at most this many typed properties (a contact holds at most 50 metadata keys). */
 export const MAX_CONTACT_PROPERTIES = 100;
 
-export const PROPERTY_KEY = /^[a-z][a-z0-9_]{0,49}$/;
+const PROPERTY_KEY = /^[a-z][a-z0-9_]{0,49}$/;
 
 /** Keys that name a contact's own field cannot be metadata keys too: a filter or placeholder would be ambiguous. */
-export const RESERVED_PROPERTY_KEYS = Object.keys(CONTACT_FIELD_KINDS);
+const RESERVED_PROPERTY_KEYS = Object.keys(CONTACT_FIELD_KINDS);
 
 const propertyType = z.enum(PROPERTY_TYPES).meta({
   description:

@@ -41,7 +41,6 @@ export const CONTACT_FIELD_KINDS = {
   tags: "tags",
   created_at: "date",
 } as const satisfies Record<string, FieldKind>;
-export type ContactField = keyof typeof CONTACT_FIELD_KINDS;
 
 const ordered = ["gt", "gte", "lt", "lte"] as const;
 const presence = ["exists", "not_exists"] as const;
@@ -58,16 +57,16 @@ export const OPS_BY_KIND: Record<FieldKind, readonly FieldOp[]> = {
 };
 
 export const METADATA_PREFIX = "metadata.";
-export const MAX_FILTER_DEPTH = 5;
+const MAX_FILTER_DEPTH = 5;
 export const MAX_FILTER_CONDITIONS = 50;
-export const MAX_IN_VALUES = 100;
+const MAX_IN_VALUES = 100;
 /** `within_days`, `before_days`: up to a hundred years. */
-export const MAX_DAYS = 36_500;
-export const MAX_COUNT_GTE = 1_000;
+const MAX_DAYS = 36_500;
+const MAX_COUNT_GTE = 1_000;
 
 /** Event names: 1..100 of letters, digits, `_ . : -` (decisions.md). */
 export const EVENT_NAME = /^[A-Za-z0-9_.:-]{1,100}$/;
-export const RESERVED_EVENT_PREFIXES = ["email.", "contact.", "automation."] as const;
+const RESERVED_EVENT_PREFIXES = ["email.", "contact.", "automation."] as const;
 export const BUILT_IN_EVENTS = [
   "contact.created",
   "contact.updated",
@@ -102,7 +101,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const KINDS = ["all", "any", "not", "field", "in_segment", "event"] as const;
 
 /** The field's name as a contact field or `metadata.<key>`, or why it is not one. */
-export function fieldProblem(field: unknown): string | null {
+function fieldProblem(field: unknown): string | null {
   if (typeof field !== "string") return "must be a string";
   if (field in CONTACT_FIELD_KINDS) return null;
   if (!field.startsWith(METADATA_PREFIX)) return `must be one of ${Object.keys(CONTACT_FIELD_KINDS).join(", ")} or metadata.<key>`;
@@ -156,7 +155,7 @@ function checkFieldCondition(node: Record<string, unknown>, path: Path, issues: 
 }
 
 /** Why an event name cannot be a condition's: its shape, or a reserved prefix that names no built-in event. */
-export function eventNameProblem(name: unknown): string | null {
+function eventNameProblem(name: unknown): string | null {
   if (typeof name !== "string" || !EVENT_NAME.test(name)) return "must be 1 to 100 letters, digits or _ . : -";
   const reserved = RESERVED_EVENT_PREFIXES.find((prefix) => name.startsWith(prefix));
   if (reserved && reserved !== "automation." && !(BUILT_IN_EVENTS as readonly string[]).includes(name)) {
