@@ -6,7 +6,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { FilterBuilder } from "@/components/segments/filter-builder";
 import { fromFilter, newFieldCondition, toFilter, type GroupDraft } from "@/components/segments/filter-model";
 import { useBuilderOptions } from "@/components/segments/use-builder-options";
-import type { Filter } from "@/lib/schemas/filters";
+import type { Filter } from "@/lib/schemas/filter-language";
 
 type Props = {
   open: boolean;

@@ -1,5 +1,5 @@
 import type { ContactRecord, CreateContactInput } from "@/lib/schemas/contacts";
-import type { PropertyType } from "@/lib/schemas/filters";
+import type { PropertyType } from "@/lib/schemas/filter-language";
 
 type MetaKind = "string" | "number" | "boolean";
 

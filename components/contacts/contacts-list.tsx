@@ -28,7 +28,7 @@ import { useSegments } from "@/lib/client/resources/segments";
 import { apiCall } from "@/lib/client/api";
 import type { FirstPage } from "@/lib/client/first-page";
 import type { ContactRecord } from "@/lib/schemas/contacts";
-import type { Filter } from "@/lib/schemas/filters";
+import type { Filter } from "@/lib/schemas/filter-language";
 import { CONTACTS_PAGE_SIZE as PAGE_SIZE, type ContactFilters } from "./contact-query";
 import { SuppressionBadge } from "./suppression";
 import { contactsKey, useContactPage } from "./use-contacts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Filter } from "@/lib/schemas/filters";
+import type { Filter } from "@/lib/schemas/filter-language";
 import { fieldChoices, fromFilter, nodeForPath, toFilter, withField, type FieldDraft } from "./filter-model";
 
 const choices = fieldChoices(

@@ -11,7 +11,7 @@ import {
   type FieldOp,
   type Filter,
   type PropertyType,
-} from "@/lib/schemas/filters";
+} from "@/lib/schemas/filter-language";
 
 export type FieldDraft = { type: "field"; field: string; op: FieldOp; value: string };
 export type SegmentDraft = { type: "segment"; segmentId: string; negate: boolean };

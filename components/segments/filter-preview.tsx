@@ -8,7 +8,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
 import { ApiError, apiCall, errorMessage } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
-import type { Filter } from "@/lib/schemas/filters";
+import type { Filter } from "@/lib/schemas/filter-language";
 
 const fullName = (c: { first_name: string | null; last_name: string | null }) => [c.first_name, c.last_name].filter(Boolean).join(" ");
 

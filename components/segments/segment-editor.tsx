@@ -21,7 +21,7 @@ import { ApiError, apiCall } from "@/lib/client/api";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { Segment } from "@/lib/client/resources/segments";
-import { filter as filterSchema, type Filter } from "@/lib/schemas/filters";
+import type { Filter } from "@/lib/schemas/filter-language";
 import { FilterBuilder } from "./filter-builder";
 import { fromFilter, nodeForPath, toFilter, type GroupDraft } from "./filter-model";
 import { FilterPreview } from "./filter-preview";
@@ -29,14 +29,17 @@ import { useBuilderOptions } from "./use-builder-options";
 
 type Values = { name: string; description: string };
 
-/** A filter handed over in the URL (the contacts list's "Save as segment"), when it is one. */
-function filterFromUrl(text: string | null): Filter | null {
-  if (!text) return null;
+/**
+ * The builder's tree of a filter handed over in the URL (the contacts list's "Save as segment").
+ * Only its shape is read here (the server checks the rest, and the preview shows what it refuses):
+ * the filter language's zod stays out of this page.
+ */
+function treeFromUrl(text: string | null): GroupDraft {
   try {
-    const parsed = filterSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    const parsed: unknown = text ? JSON.parse(text) : null;
+    return fromFilter(parsed && typeof parsed === "object" ? (parsed as Filter) : null);
   } catch {
-    return null;
+    return fromFilter(null);
   }
 }
 
@@ -45,7 +48,7 @@ function Editor({ segment }: { segment?: Segment }) {
   const search = useSearchParams();
   const queryClient = useQueryClient();
   const form = useForm<Values>({ defaultValues: { name: segment?.name ?? "", description: segment?.description ?? "" } });
-  const [root, setRoot] = useState<GroupDraft>(() => fromFilter(segment?.filter ?? filterFromUrl(search.get("filter"))));
+  const [root, setRoot] = useState<GroupDraft>(() => (segment ? fromFilter(segment.filter) : treeFromUrl(search.get("filter"))));
   const [problems, setProblems] = useState<Map<string, string>>(new Map());
   const [submitted, setSubmitted] = useState(false);
   const { options } = useBuilderOptions(segment?.id);

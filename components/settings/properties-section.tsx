@@ -26,7 +26,7 @@ import { submitToApi } from "@/lib/client/form-errors";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useContactProperties, type ContactProperty } from "@/lib/client/resources/contact-properties";
 import { createContactPropertyInput, type CreateContactPropertyInput } from "@/lib/schemas/contact-properties";
-import type { PropertyType } from "@/lib/schemas/filters";
+import type { PropertyType } from "@/lib/schemas/filter-language";
 
 const PROPERTY_TYPE_OPTIONS: { value: PropertyType; label: string; description: string }[] = [
   { value: "string", label: "Text", description: "Any text, e.g. a plan name or a company." },
