@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db, Prisma } from "@/lib/db";
 import type { Filter } from "@/lib/schemas/filters";
 import { filter as filterSchema } from "@/lib/schemas/filters";
-import { filterCondition, segmentCondition } from "./membership";
+import { filterCondition, segmentCondition, segmentsOfContact } from "./membership";
 
 // Every operator of every kind of field, compiled and run on a real PostgreSQL against contacts
 // whose metadata holds typed values and the legacy values written before the keys were typed.
@@ -233,6 +233,10 @@ describe("compiling the filter language", () => {
     expect(await members(fixed.id)).toBe("bd");
     expect(await members(betas.id)).toBe("ac");
     expect(await members(nested.id)).toBe("abcd");
+    // One contact's segments, static and dynamic, in one statement.
+    expect((await segmentsOfContact(db, org, contacts[0].id, { now: NOW })).sort()).toEqual([betas.id, nested.id].sort());
+    expect((await segmentsOfContact(db, org, contacts[1].id, { now: NOW })).sort()).toEqual([fixed.id, nested.id].sort());
+    expect(await segmentsOfContact(db, (await db.organization.create({ data: { name: "Elsewhere" } })).id, contacts[0].id)).toEqual([]);
     expect((await matching({ all: [{ in_segment: nested.id }, { not: { in_segment: fixed.id } }] })).join("")).toBe("ac");
     // A segment that no longer exists has no members; named in a filter a client sends, it is a 400.
     expect(await members("00000000-0000-4000-8000-000000000000")).toBe("");

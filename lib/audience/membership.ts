@@ -69,3 +69,23 @@ export async function segmentMembersChunkSql(
     WHERE c.organization_id = ${organizationId}::uuid AND c.id > ${afterContactId}::uuid AND ${members}
     ORDER BY c.id LIMIT ${limit}`;
 }
+
+/**
+ * The segments one contact is in now, static and dynamic, in one statement: each dynamic segment's
+ * filter is evaluated on that contact alone (its event conditions probe the contact's events by
+ * index). For a contact page's list of segments, and for what a change of the contact's data makes
+ * it enter or leave.
+ */
+export async function segmentsOfContact(client: AudienceClient, organizationId: string, contactId: string, options: Options = {}): Promise<string[]> {
+  const segments = await client.segment.findMany({ where: { organization_id: organizationId }, select: { id: true }, orderBy: { created_at: "asc" } });
+  if (segments.length === 0) return [];
+  const conditions = segments.map(({ id }) => ({ in_segment: id }));
+  const scope = await loadScope(client, organizationId, conditions, { now: options.now, strict: false });
+  const tests = Prisma.join(
+    conditions.map((condition, i) => Prisma.sql`CASE WHEN ${compileFilter(condition, scope)} THEN ${segments[i].id}::uuid END`),
+    ", ",
+  );
+  const rows = await client.$queryRaw<{ ids: (string | null)[] }[]>`
+    SELECT ARRAY[${tests}]::text[] AS ids FROM contacts c WHERE c.id = ${contactId}::uuid AND c.organization_id = ${organizationId}::uuid`;
+  return (rows[0]?.ids ?? []).filter((id): id is string => id !== null);
+}
