@@ -43,7 +43,13 @@ const TRUE = Prisma.sql`true`;
  * filter they are lenient (its problems are not the caller's). A cycle, or nesting too deep, is
  * structural: reported whenever the scope is strict, at the in_segment that led into it.
  */
-type Walk = { scope: FilterScope; strict: boolean; stack: string[] };
+type Walk = { scope: FilterScope; strict: boolean; stack: string[]; compiled: { conditions: number } };
+
+/**
+ * Conditions one compilation writes, the included segments' filters counted in: 50 segments each
+ * including 50 others would otherwise nest into millions of conditions in one statement.
+ */
+export const MAX_COMPILED_CONDITIONS = 500;
 
 function problem(walk: Walk, path: string, message: string): Prisma.Sql {
   if (walk.strict) throw new FilterProblem(path, message);
@@ -104,7 +110,7 @@ function compileSegment(condition: SegmentCondition, path: string, walk: Walk): 
   }
   if (walk.stack.length >= MAX_SEGMENT_NESTING) return structuralProblem(walk, at, `segments include each other at most ${MAX_SEGMENT_NESTING} deep`);
   try {
-    return compileNode(segment.filter, at, { scope: walk.scope, strict: false, stack: [...walk.stack, id] });
+    return compileNode(segment.filter, at, { ...walk, strict: false, stack: [...walk.stack, id] });
   } catch (error) {
     // Found inside the other segment's filter: named here, where the caller can change something.
     if (error instanceof FilterProblem) throw new FilterProblem(at, error.message);
@@ -113,6 +119,9 @@ function compileSegment(condition: SegmentCondition, path: string, walk: Walk): 
 }
 
 function compileNode(node: Filter, path: string, walk: Walk): Prisma.Sql {
+  if (!("all" in node || "any" in node || "not" in node) && ++walk.compiled.conditions > MAX_COMPILED_CONDITIONS) {
+    return structuralProblem(walk, path, `with the segments it includes, the filter has more than ${MAX_COMPILED_CONDITIONS} conditions`);
+  }
   if ("all" in node)
     return node.all.length === 0
       ? TRUE
@@ -142,7 +151,7 @@ function compileNode(node: Filter, path: string, walk: Walk): Prisma.Sql {
  */
 export function compileFilter(filter: Filter, scope: FilterScope, path = "filter"): Prisma.Sql {
   try {
-    return compileNode(filter, path, { scope, strict: scope.strict, stack: [] });
+    return compileNode(filter, path, { scope, strict: scope.strict, stack: [], compiled: { conditions: 0 } });
   } catch (error) {
     if (error instanceof FilterProblem) throw invalidField(error.path, error.message);
     throw error;

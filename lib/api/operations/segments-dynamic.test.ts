@@ -152,6 +152,16 @@ describe("dynamic segments", () => {
     expect((await org.owner.api.delete(`/v1/segments/${a.id}`)).body).toEqual({ success: true });
   });
 
+  it("bounds what included segments add up to: 20 inclusions of a 30-condition segment are 400", async () => {
+    const { body: wide } = await org.owner.api.post("/v1/segments", { name: "Wide", filter: { any: Array.from({ length: 30 }, () => vips) } });
+    const tooMany = await org.owner.api.post("/v1/segments/preview", { filter: { any: Array.from({ length: 20 }, () => ({ in_segment: wide.id })) } });
+    const [detail] = expectError(tooMany, 400, "VALIDATION_ERROR").details!;
+    expect(detail.path).toMatch(/^filter\.any\.\d+\.in_segment/);
+    expect(detail.message).toContain("more than 500 conditions");
+    const fine = await org.owner.api.post("/v1/segments/preview", { filter: { any: Array.from({ length: 10 }, () => ({ in_segment: wide.id })) } });
+    expect(fine.body.contacts_count).toBe(2);
+  });
+
   it("keeps organizations apart: another organization's segment is 404 and cannot be included", async () => {
     const { body: theirs } = await other.owner.api.post("/v1/segments", { name: "Theirs", filter: vips });
     expectError(await org.owner.api.get(`/v1/segments/${theirs.id}`), 404, "NOT_FOUND");
