@@ -5,7 +5,6 @@ import { Filter as FilterIcon } from "lucide-react";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useMemo, useState } from "react";
-import { useForm } from "react-hook-form";
 import { BackLink } from "@/components/ui/back-link";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -17,8 +16,7 @@ import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
-import { ApiError, apiCall } from "@/lib/client/api";
-import { applyServerErrors } from "@/lib/client/form-errors";
+import { ApiError, apiCall, errorMessage } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { Segment } from "@/lib/client/resources/segments";
 import type { Filter } from "@/lib/schemas/filter-language";
@@ -27,7 +25,7 @@ import { fromFilter, nodeForPath, toFilter, type GroupDraft } from "./filter-mod
 import { FilterPreview } from "./filter-preview";
 import { useBuilderOptions } from "./use-builder-options";
 
-type Values = { name: string; description: string };
+type FieldErrors = { name?: string; description?: string; form?: string };
 
 /**
  * The builder's tree of a filter handed over in the URL (the contacts list's "Save as segment").
@@ -43,55 +41,61 @@ function treeFromUrl(text: string | null): GroupDraft {
   }
 }
 
+// Two plain fields and the builder: react-hook-form (15 KB gzipped) would take the page over its JavaScript budget.
 function Editor({ segment }: { segment?: Segment }) {
   const router = useRouter();
   const search = useSearchParams();
   const queryClient = useQueryClient();
-  const form = useForm<Values>({ defaultValues: { name: segment?.name ?? "", description: segment?.description ?? "" } });
+  const [name, setName] = useState(segment?.name ?? "");
+  const [description, setDescription] = useState(segment?.description ?? "");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [saving, setSaving] = useState(false);
   const [root, setRoot] = useState<GroupDraft>(() => (segment ? fromFilter(segment.filter) : treeFromUrl(search.get("filter"))));
   const [problems, setProblems] = useState<Map<string, string>>(new Map());
   const [submitted, setSubmitted] = useState(false);
   const { options } = useBuilderOptions(segment?.id);
   const translation = useMemo(() => toFilter(root, options.fields), [root, options.fields]);
-  const { errors, isSubmitting } = form.formState;
 
   const change = (next: GroupDraft) => {
     setRoot(next);
     setProblems(new Map());
   };
 
-  const submit = form.handleSubmit(async (values) => {
+  /** A refusal on the fields and rows it names; the rest above the form. */
+  const showRefusal = (error: unknown) => {
+    if (!(error instanceof ApiError)) return setErrors({ form: errorMessage(error) });
+    const placed = new Map<string, string>();
+    const next: FieldErrors = {};
+    const elsewhere: string[] = [];
+    for (const detail of error.details) {
+      const id = detail.path.startsWith("filter") ? nodeForPath(translation.paths, detail.path) : undefined;
+      if (id) placed.set(id, detail.message);
+      else if (detail.path === "name" || detail.path === "description") next[detail.path] = detail.message;
+      else elsewhere.push(detail.message);
+    }
+    if (elsewhere.length || error.details.length === 0) next.form = elsewhere.length ? elsewhere.join(". ") : error.message;
+    setProblems(placed);
+    setErrors(next);
+  };
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
     setSubmitted(true);
-    if (!values.name.trim()) return form.setError("name", { message: "Required" });
+    if (!name.trim()) return setErrors({ name: "Required" });
     if (!translation.filter) return;
-    const body = { name: values.name.trim(), description: values.description.trim() || null, filter: translation.filter };
+    const body = { name: name.trim(), description: description.trim() || null, filter: translation.filter };
+    setSaving(true);
+    setErrors({});
     try {
       const saved = segment ? await apiCall("PUT /v1/segments/{id}", { params: { id: segment.id }, body }) : await apiCall("POST /v1/segments", { body });
       await queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() });
       toast.success(segment ? "Segment saved" : `Created ${saved.name}`, `${saved.contacts_count.toLocaleString()} contacts match it now.`);
       router.push("/segments");
     } catch (error) {
-      if (error instanceof ApiError) {
-        const onFilter = error.details.filter((d) => d.path.startsWith("filter"));
-        const placed = new Map<string, string>();
-        for (const detail of onFilter) {
-          const id = nodeForPath(translation.paths, detail.path);
-          if (id) placed.set(id, detail.message);
-        }
-        setProblems(placed);
-        const rest = new ApiError(
-          error.status,
-          error.code,
-          error.message,
-          error.details.filter((d) => !d.path.startsWith("filter")),
-        );
-        if (rest.details.length || onFilter.length === 0) applyServerErrors(rest, form.setError, ["name", "description"]);
-        if (onFilter.length && placed.size === 0) form.setError("root.server", { message: onFilter.map((d) => d.message).join(". ") });
-      } else {
-        applyServerErrors(error, form.setError, ["name", "description"]);
-      }
+      showRefusal(error);
+      setSaving(false);
     }
-  });
+  };
 
   return (
     <form onSubmit={submit} noValidate>
@@ -104,22 +108,27 @@ function Editor({ segment }: { segment?: Segment }) {
             <Button variant="secondary" asChild>
               <Link href="/segments">Cancel</Link>
             </Button>
-            <Button type="submit" loading={isSubmitting}>
+            <Button type="submit" loading={saving}>
               {segment ? "Save segment" : "Create segment"}
             </Button>
           </>
         }
       />
-      <FormError message={errors.root?.server?.message} />
+      <FormError message={errors.form} />
       <div className="mt-4 grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div className="flex flex-col gap-6">
           <Card>
             <CardBody className="grid gap-4 sm:grid-cols-2">
-              <FormField label="Name" error={errors.name?.message} required>
-                <Input autoFocus={!segment} placeholder="Engaged Parisians" {...form.register("name")} />
+              <FormField label="Name" error={errors.name} required>
+                <Input autoFocus={!segment} placeholder="Engaged Parisians" value={name} onChange={(event) => setName(event.target.value)} />
               </FormField>
-              <FormField label="Description" error={errors.description?.message} hint="Optional. Who belongs here and why.">
-                <Textarea rows={1} placeholder="Opened an email in the last 30 days." {...form.register("description")} />
+              <FormField label="Description" error={errors.description} hint="Optional. Who belongs here and why.">
+                <Textarea
+                  rows={1}
+                  placeholder="Opened an email in the last 30 days."
+                  value={description}
+                  onChange={(event) => setDescription(event.target.value)}
+                />
               </FormField>
             </CardBody>
           </Card>
