@@ -23,7 +23,7 @@ test("type a property, build a dynamic segment with a live count, and see a cont
   await signUp(page, { name: "Dee Dynamic", email: uniqueEmail("audience"), password: "correct horse battery", organizationName: "Audience Co" });
 
   // Settings → Properties: a number property.
-  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("link", { name: "Settings", exact: true }).click();
   await page.getByRole("tab", { name: "Properties" }).click();
   await expect(page.getByRole("heading", { name: "No properties yet" })).toBeVisible();
   await page.getByRole("button", { name: "Add property" }).first().click();
@@ -39,7 +39,7 @@ test("type a property, build a dynamic segment with a live count, and see a cont
   await expect(propertyRow).toContainText("Number");
 
   // Three contacts: a big team, a small one, one without the property.
-  await page.getByRole("link", { name: "Contacts" }).click();
+  await page.getByRole("link", { name: "Contacts", exact: true }).click();
   const big = uniqueEmail("big");
   const small = uniqueEmail("small");
   await addContact(page, big, { key: "seats", value: "12" });
@@ -47,7 +47,7 @@ test("type a property, build a dynamic segment with a live count, and see a cont
   await addContact(page, uniqueEmail("none"));
 
   // A dynamic segment built with the builder; the count follows every change.
-  await page.getByRole("link", { name: "Segments" }).click();
+  await page.getByRole("link", { name: "Segments", exact: true }).click();
   await page.getByRole("link", { name: "Dynamic segment" }).first().click();
   await expect(page.getByRole("heading", { name: "New dynamic segment" })).toBeVisible();
   const count = page.getByTestId("preview-count");
@@ -72,25 +72,26 @@ test("type a property, build a dynamic segment with a live count, and see a cont
   await expect(segmentRow.getByRole("link", { name: "1 contacts in Big teams; show them" })).toBeVisible();
 
   // The small team grows: it is in the segment from then on, with nothing else to do.
-  await page.getByRole("link", { name: "Contacts" }).click();
-  await page.getByRole("button", { name: small, exact: true }).click();
+  await page.getByRole("link", { name: "Contacts", exact: true }).click();
+  await page.getByRole("button", { name: `Actions for ${small}` }).click();
+  await page.getByRole("menuitem", { name: "Edit" }).click();
   const editDialog = page.getByRole("dialog", { name: "Edit contact" });
   await editDialog.getByLabel("Property 1 value").fill("25");
   await editDialog.getByRole("button", { name: "Save contact" }).click();
   await expect(page.getByText("Contact saved")).toBeVisible();
 
-  await page.getByRole("link", { name: "Segments" }).click();
+  await page.getByRole("link", { name: "Segments", exact: true }).click();
   await page
     .getByRole("row", { name: /Big teams/ })
     .getByRole("link", { name: "2 contacts in Big teams; show them" })
     .click();
   await expect(page).toHaveURL(/\/contacts\?segment_id=/);
-  await expect(page.getByRole("button", { name: small, exact: true })).toBeVisible();
-  await expect(page.getByRole("button", { name: big, exact: true })).toBeVisible();
+  await expect(page.getByRole("cell", { name: small })).toBeVisible();
+  await expect(page.getByRole("cell", { name: big })).toBeVisible();
 
   // Editing the segment opens the builder with its condition, and its live count.
-  await page.getByRole("link", { name: "Segments" }).click();
-  await page.getByRole("link", { name: "Big teams" }).click();
+  await page.getByRole("link", { name: "Segments", exact: true }).click();
+  await page.getByRole("link", { name: "Big teams", exact: true }).click();
   await expect(page.getByLabel("Filter condition 1: value")).toHaveValue("10");
   await expect(page.getByTestId("preview-count")).toHaveText("2");
   await finalScreenshot(page, testInfo, "dynamic-segment-editor");

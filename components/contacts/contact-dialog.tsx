@@ -17,6 +17,7 @@ import { Switch } from "@/components/ui/switch";
 import { TagInput } from "@/components/ui/tag-input";
 import { toast } from "@/components/ui/toast";
 import { ApiError, apiCall } from "@/lib/client/api";
+import { queryKeys } from "@/lib/client/query-keys";
 import { useContactProperties } from "@/lib/client/resources/contact-properties";
 import { applyServerErrors } from "@/lib/client/form-errors";
 import { limits } from "@/lib/schemas/common";
@@ -64,7 +65,8 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
       const saved = contact
         ? await apiCall("PUT /v1/contacts/{id}", { params: { id: contact.id }, body: toContactBody(values, types) })
         : await apiCall("POST /v1/contacts", { body: toContactBody(values, types) });
-      await queryClient.invalidateQueries({ queryKey: contactsKey });
+      // A change of a contact's data can move it into or out of dynamic segments: their counts are read again.
+      await Promise.all([queryClient.invalidateQueries({ queryKey: contactsKey }), queryClient.invalidateQueries({ queryKey: queryKeys.segments.all() })]);
       toast.success(contact ? "Contact saved" : `Added ${saved.email}`);
       onOpenChange(false);
     } catch (error) {
