@@ -86,8 +86,9 @@ test("type a property, build a dynamic segment with a live count, and see a cont
     .getByRole("link", { name: "2 contacts in Big teams; show them" })
     .click();
   await expect(page).toHaveURL(/\/contacts\?segment_id=/);
-  await expect(page.getByRole("cell", { name: small })).toBeVisible();
-  await expect(page.getByRole("cell", { name: big })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Actions for ${small}` })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Actions for ${big}` })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Actions for / })).toHaveCount(2);
 
   // Editing the segment opens the builder with its condition, and its live count.
   await page.getByRole("link", { name: "Segments", exact: true }).click();
