@@ -49,7 +49,7 @@ type Walk = { scope: FilterScope; strict: boolean; stack: string[]; compiled: { 
  * Conditions one compilation writes, the included segments' filters counted in: 50 segments each
  * including 50 others would otherwise nest into millions of conditions in one statement.
  */
-export const MAX_COMPILED_CONDITIONS = 500;
+const MAX_COMPILED_CONDITIONS = 500;
 
 function problem(walk: Walk, path: string, message: string): Prisma.Sql {
   if (walk.strict) throw new FilterProblem(path, message);
