@@ -70,6 +70,13 @@ export function resources(client: Client<paths>) {
       create: async (body: BodyOf<"/v1/segments", "post">) => unwrap(await client.POST("/v1/segments", { body })),
       update: async (id: string, body: BodyOf<"/v1/segments/{id}", "put">) => unwrap(await client.PUT("/v1/segments/{id}", { ...byId(id), body })),
       delete: async (id: string) => unwrap(await client.DELETE("/v1/segments/{id}", byId(id))),
+      /** How many contacts a filter matches now, and up to ten of them, saving nothing. */
+      preview: async (body: BodyOf<"/v1/segments/preview", "post">) => unwrap(await client.POST("/v1/segments/preview", { body })),
+    },
+    contactProperties: {
+      list: async () => unwrap(await client.GET("/v1/contact-properties")),
+      create: async (body: BodyOf<"/v1/contact-properties", "post">) => unwrap(await client.POST("/v1/contact-properties", { body })),
+      delete: async (id: string) => unwrap(await client.DELETE("/v1/contact-properties/{id}", byId(id))),
     },
     webhooks: {
       list: (params?: ListParams<"/v1/webhooks">) => paginate(client, "/v1/webhooks", params),

@@ -267,6 +267,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contact-properties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List contact properties
+         * @description Every typed key of the organization, by key.
+         */
+        get: operations["listContactProperties"];
+        put?: never;
+        /**
+         * Type a metadata key
+         * @description Once typed, a write of `metadata.<key>` (create, update, bulk) with a value of another type is 400 naming `metadata.<key>`; a CSV import converts the cell (`"42"` → 42; yes/no/true/false/1/0; ISO dates) or lists the row in `errors`. Filters compare the key with its type. A key of a contact field is 400, one that exists 409 CONFLICT; an organization has at most 100 properties.
+         */
+        post: operations["createContactProperty"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contact-properties/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a contact property
+         * @description The key becomes free text again; the values contacts hold are kept.
+         */
+        delete: operations["deleteContactProperty"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts": {
         parameters: {
             query?: never;
@@ -276,13 +320,13 @@ export interface paths {
         };
         /**
          * List contacts
-         * @description Newest first. Filters combine with AND. With `limit` (1 to 100) one page from `offset`; without it every matching contact from `offset` on, streamed, and `limit` in the answer is the number returned. `subscribed` must be `true` or `false`; an unknown `segment_id` is 400.
+         * @description Newest first. Filters combine with AND. With `limit` (1 to 100) one page from `offset`; without it every matching contact from `offset` on, streamed, and `limit` in the answer is the number returned. `subscribed` must be `true` or `false`; an unknown `segment_id` is 400. `filter` is URL-encoded JSON of the filter language; JSON that does not parse, or a filter it refuses, is 400 naming the path (`filter.any.1.value`).
          */
         get: operations["listContacts"];
         put?: never;
         /**
          * Create a contact
-         * @description The email is stored trimmed and lowercase; an email that is already a contact is 409 CONFLICT.
+         * @description The email is stored trimmed and lowercase; an email that is already a contact is 409 CONFLICT. A value of a typed metadata key (`/v1/contact-properties`) of another type is 400 naming `metadata.<key>`.
          */
         post: operations["createContact"];
         delete?: never;
@@ -302,7 +346,7 @@ export interface paths {
         put?: never;
         /**
          * Bulk create contacts
-         * @description The whole batch is validated first: one invalid element makes the request 400, its index in `details`, and nothing is written. Emails that already exist are left unchanged and not counted; an email repeated in the batch is created once, from its first occurrence.
+         * @description The whole batch is validated first: one invalid element makes the request 400, its index in `details`, and nothing is written. Emails that already exist are left unchanged and not counted; an email repeated in the batch is created once, from its first occurrence. A value of a typed metadata key of another type is 400 naming `contacts.<index>.metadata.<key>`.
          */
         post: operations["bulkCreateContacts"];
         delete?: never;
@@ -342,7 +386,7 @@ export interface paths {
         put?: never;
         /**
          * Import contacts from CSV
-         * @description Matched by email. Existing contacts get the mapped values: empty cells leave a field unchanged, metadata keys are merged and tags added. `subscribed` accepts true/false, yes/no, 1/0. Tags split on `,` or `;`. A row without a valid email, with an invalid value, repeating an earlier row's email, or whose tags or metadata would give an existing contact more than 20 tags, 50 metadata keys or 16 KB of metadata is skipped; the first 1 000 such rows are listed in `errors` in row order (`row` counting the header as row 1, `email` cut at 320 characters) and `errors_total` counts them all. A mapping naming a column the header lacks, no mapping to `email`, a property mapped twice, more than 50 metadata columns, or a row longer than a million characters is 400; decoded CSV over 50 MB is 413.
+         * @description Matched by email. Existing contacts get the mapped values: empty cells leave a field unchanged, metadata keys are merged and tags added. `subscribed` accepts true/false, yes/no, 1/0. Tags split on `,` or `;`. A column mapped to a typed metadata key is converted: numbers (`"42"` → 42), booleans (true/false, yes/no, 1/0), ISO dates; a cell that does not convert makes its row an `errors` entry. A dynamic `segment_id` is 409 SEGMENT_IS_DYNAMIC. A row without a valid email, with an invalid value, repeating an earlier row's email, or whose tags or metadata would give an existing contact more than 20 tags, 50 metadata keys or 16 KB of metadata is skipped; the first 1 000 such rows are listed in `errors` in row order (`row` counting the header as row 1, `email` cut at 320 characters) and `errors_total` counts them all. A mapping naming a column the header lacks, no mapping to `email`, a property mapped twice, more than 50 metadata columns, or a row longer than a million characters is 400; decoded CSV over 50 MB is 413.
          */
         post: operations["importContacts"];
         delete?: never;
@@ -362,7 +406,7 @@ export interface paths {
         get: operations["getContact"];
         /**
          * Update a contact
-         * @description Only the fields given change. Changing the email to one another contact has is 409 CONFLICT. `subscribed: false` records `unsubscribed_at`; `subscribed: true` clears it.
+         * @description Only the fields given change. Changing the email to one another contact has is 409 CONFLICT. `subscribed: false` records `unsubscribed_at`; `subscribed: true` clears it. A value of a typed metadata key of another type is 400 naming `metadata.<key>`.
          */
         put: operations["updateContact"];
         post?: never;
@@ -858,6 +902,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/segments/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a dynamic segment
+         * @description How many contacts a filter matches now, and up to 10 of them (newest first), without saving anything. A filter the language refuses is 400 naming the path (`filter.all.2.op`).
+         */
+        post: operations["previewSegments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/segments": {
         parameters: {
             query?: never;
@@ -871,7 +935,10 @@ export interface paths {
          */
         get: operations["listSegments"];
         put?: never;
-        /** Create a segment */
+        /**
+         * Create a segment
+         * @description With `filter`, a dynamic segment: its members are the contacts matching the filter whenever it is used (a broadcast's fan-out, a sequence's exit check, the contacts list), and its `contacts_count` is counted then. Without, a static segment filled by hand. A bad filter is 400 naming its path.
+         */
         post: operations["createSegment"];
         delete?: never;
         options?: never;
@@ -890,13 +957,13 @@ export interface paths {
         get: operations["getSegment"];
         /**
          * Update a segment
-         * @description Only the fields given change; `description: null` removes it.
+         * @description Only the fields given change; `description: null` removes it. A dynamic segment takes a new `filter` (checked as on creation, and 400 when it would include the segment itself through `in_segment`); a static segment takes none.
          */
         put: operations["updateSegment"];
         post?: never;
         /**
          * Delete a segment
-         * @description Its contacts are kept. Broadcasts targeting it lose their `segment_id`, and it is removed from every broadcast's sequence exit conditions.
+         * @description Its contacts are kept. Broadcasts targeting it lose their `segment_id`, and it is removed from every broadcast's sequence exit conditions. A segment another dynamic segment's filter includes is 409 CONFLICT naming it.
          */
         delete: operations["deleteSegment"];
         options?: never;
@@ -936,7 +1003,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a contact from a segment
-         * @description 404 when the segment or the contact does not exist; a contact that is not in the segment is already out.
+         * @description 404 when the segment or the contact does not exist; a contact that is not in the segment is already out. A dynamic segment is 409 SEGMENT_IS_DYNAMIC.
          */
         delete: operations["removeSegmentContact"];
         options?: never;
@@ -2542,7 +2609,7 @@ export interface components {
             /** @description What went wrong, for people. */
             error: string;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "BROADCAST_NOT_EDITABLE" | "DOMAIN_NOT_VERIFIED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "INVITATION_EMAIL_MISMATCH" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "INVALID_PASSWORD" | "INVALID_TWO_FACTOR_CODE" | "TWO_FACTOR_NOT_SET_UP" | "NOT_FOUND" | "CONFLICT" | "ALREADY_MEMBER" | "INVITATION_ALREADY_ACCEPTED" | "INVITATION_NOT_PENDING" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "LAST_OWNER" | "MAIL_DELIVERY_FAILED" | "BROADCAST_NOT_SENDABLE" | "BROADCAST_NOT_CANCELLABLE" | "INBOX_NOT_VERIFIED" | "RECIPIENT_SUPPRESSED" | "BROADCAST_NOT_PAUSABLE" | "BROADCAST_NOT_RESUMABLE" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "BROADCAST_NOT_EDITABLE" | "DOMAIN_NOT_VERIFIED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "INVITATION_EMAIL_MISMATCH" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "INVALID_PASSWORD" | "INVALID_TWO_FACTOR_CODE" | "TWO_FACTOR_NOT_SET_UP" | "NOT_FOUND" | "CONFLICT" | "ALREADY_MEMBER" | "INVITATION_ALREADY_ACCEPTED" | "INVITATION_NOT_PENDING" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "LAST_OWNER" | "MAIL_DELIVERY_FAILED" | "BROADCAST_NOT_SENDABLE" | "BROADCAST_NOT_CANCELLABLE" | "INBOX_NOT_VERIFIED" | "RECIPIENT_SUPPRESSED" | "BROADCAST_NOT_PAUSABLE" | "BROADCAST_NOT_RESUMABLE" | "SERVICE_UNAVAILABLE" | "SEGMENT_IS_DYNAMIC";
             /** @description For VALIDATION_ERROR: a list of `{ path, message }`. */
             details?: unknown;
         };
@@ -2733,7 +2800,35 @@ export interface components {
             organization_id: components["schemas"]["Uuid"];
             name: string;
             description: string | null;
-            /** @description Contacts in the segment. */
+            /** @description A dynamic segment's filter: its members are the contacts matching it now. null: a static segment. */
+            filter: ({
+                all: Record<string, never>[];
+            } | {
+                any: Record<string, never>[];
+            } | {
+                not: Record<string, never>;
+            } | {
+                field: string;
+                /** @enum {unknown} */
+                op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                value?: unknown;
+            } | {
+                /** Format: uuid */
+                in_segment: string;
+            } | {
+                event: string;
+                /** @enum {unknown} */
+                op: "happened" | "not_happened";
+                within_days?: number;
+                count_gte?: number;
+                where?: {
+                    /** Format: uuid */
+                    broadcast_id?: string;
+                    /** Format: uuid */
+                    automation_id?: string;
+                };
+            }) | null;
+            /** @description Contacts in the segment; for a dynamic one, matching its filter now. */
             contacts_count: number;
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
@@ -4015,6 +4110,122 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listContactProperties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        has_more: boolean;
+                        data: {
+                            id: components["schemas"]["Uuid"];
+                            key: string;
+                            label: string;
+                            /**
+                             * @description `string`, `number`, `boolean` or `date` (an ISO 8601 date `2026-03-01` or date-time with offset, stored as written for a date and in UTC with milliseconds for a date-time).
+                             * @enum {string}
+                             */
+                            type: "string" | "number" | "boolean" | "date";
+                            created_at: components["schemas"]["DateTime"];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createContactProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The metadata key, `^[a-z][a-z0-9_]{0,49}$`; not a contact field (email, first_name, …). */
+                    key: string;
+                    /** @description How the dashboard names it; defaults to the key. */
+                    label?: string;
+                    /**
+                     * @description `string`, `number`, `boolean` or `date` (an ISO 8601 date `2026-03-01` or date-time with offset, stored as written for a date and in UTC with milliseconds for a date-time).
+                     * @enum {string}
+                     */
+                    type: "string" | "number" | "boolean" | "date";
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: components["schemas"]["Uuid"];
+                        key: string;
+                        label: string;
+                        /**
+                         * @description `string`, `number`, `boolean` or `date` (an ISO 8601 date `2026-03-01` or date-time with offset, stored as written for a date and in UTC with milliseconds for a date-time).
+                         * @enum {string}
+                         */
+                        type: "string" | "number" | "boolean" | "date";
+                        created_at: components["schemas"]["DateTime"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteContactProperty: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Success"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listContacts: {
         parameters: {
             query?: {
@@ -4026,6 +4237,8 @@ export interface operations {
                 tags?: string;
                 /** @description Only contacts in this segment. */
                 segment_id?: components["schemas"]["Uuid"];
+                /** @description A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND. */
+                filter?: string;
                 /** @description Page size, 1 to 100. Without it every matching contact is returned. */
                 limit?: number;
                 /** @description Matching contacts to skip, default 0. */
@@ -4250,6 +4463,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description Error: SEGMENT_IS_DYNAMIC */
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -5367,6 +5582,73 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    previewSegments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `{ all: [Filter] }`, `{ any: [Filter] }`, `{ not: Filter }`, a field condition `{ field, op, value? }`, `{ in_segment: uuid }`, or `{ event, op: happened | not_happened, within_days?, count_gte?, where?: { broadcast_id?, automation_id? } }`. Groups nest at most 5 levels, with at most 50 conditions in all. Ops by type: text eq, neq, contains, not_contains, starts_with, in; numbers and dates also gt, gte, lt, lte; dates within_days and before_days (the last n days; more than n days ago); booleans eq, neq; tags contains, not_contains, in; every field exists and not_exists. */
+                    filter: {
+                        all: Record<string, never>[];
+                    } | {
+                        any: Record<string, never>[];
+                    } | {
+                        not: Record<string, never>;
+                    } | {
+                        field: string;
+                        /** @enum {unknown} */
+                        op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                        value?: unknown;
+                    } | {
+                        /** Format: uuid */
+                        in_segment: string;
+                    } | {
+                        event: string;
+                        /** @enum {unknown} */
+                        op: "happened" | "not_happened";
+                        within_days?: number;
+                        count_gte?: number;
+                        where?: {
+                            /** Format: uuid */
+                            broadcast_id?: string;
+                            /** Format: uuid */
+                            automation_id?: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Contacts matching the filter now. */
+                        contacts_count: number;
+                        /** @description Up to 10 of them, newest first. */
+                        sample: components["schemas"]["Contact"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listSegments: {
         parameters: {
             query?: {
@@ -5418,6 +5700,34 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
+                    /** @description Makes a dynamic segment, whose members are the contacts matching the filter when asked. Without it: a static segment, filled by hand. */
+                    filter?: ({
+                        all: Record<string, never>[];
+                    } | {
+                        any: Record<string, never>[];
+                    } | {
+                        not: Record<string, never>;
+                    } | {
+                        field: string;
+                        /** @enum {unknown} */
+                        op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                        value?: unknown;
+                    } | {
+                        /** Format: uuid */
+                        in_segment: string;
+                    } | {
+                        event: string;
+                        /** @enum {unknown} */
+                        op: "happened" | "not_happened";
+                        within_days?: number;
+                        count_gte?: number;
+                        where?: {
+                            /** Format: uuid */
+                            broadcast_id?: string;
+                            /** Format: uuid */
+                            automation_id?: string;
+                        };
+                    }) | null;
                 };
             };
         };
@@ -5466,6 +5776,34 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     description?: string | null;
+                    /** @description A dynamic segment's new filter. A static segment stays static (400), a dynamic one keeps a filter (null is 400). */
+                    filter?: ({
+                        all: Record<string, never>[];
+                    } | {
+                        any: Record<string, never>[];
+                    } | {
+                        not: Record<string, never>;
+                    } | {
+                        field: string;
+                        /** @enum {unknown} */
+                        op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                        value?: unknown;
+                    } | {
+                        /** Format: uuid */
+                        in_segment: string;
+                    } | {
+                        event: string;
+                        /** @enum {unknown} */
+                        op: "happened" | "not_happened";
+                        within_days?: number;
+                        count_gte?: number;
+                        where?: {
+                            /** Format: uuid */
+                            broadcast_id?: string;
+                            /** Format: uuid */
+                            automation_id?: string;
+                        };
+                    }) | null;
                 };
             };
         };
@@ -5496,6 +5834,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5539,6 +5878,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description Error: SEGMENT_IS_DYNAMIC */
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -5562,6 +5903,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description Error: SEGMENT_IS_DYNAMIC */
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
