@@ -7,12 +7,30 @@ import { AppError } from "@/lib/domain/errors";
 /** What a spool made of a field's text; removed once the request is answered. */
 export type Spooled = { dispose: () => Promise<void> };
 
-/** A top-level string field of a JSON body that can be too large to hold as one string. */
+/**
+ * A string field of a JSON body that can be too large to hold as one string: a top-level name
+ * (`file_content`), or a dotted path where `*` stands for any array index (`attachments.*.content`).
+ */
 export type SpooledField<S extends Spooled = Spooled> = {
   name: string;
-  /** Consumes the field's text, chunk by chunk, as the body arrives. */
-  spool: (text: AsyncIterable<string>) => Promise<S>;
+  /**
+   * Consumes one occurrence's text, chunk by chunk, as the body arrives; `at` is its path
+   * (`attachments.1.content`) and `into` what the earlier occurrences made. A top-level field given
+   * twice counts once (the last, as with JSON.parse); a path with `*` gathers every occurrence.
+   */
+  spool(text: AsyncIterable<string>, at: string, into: S | undefined): Promise<S>;
 };
+
+/** Whether the path of a string value (its parents' keys and indexes, then its own key) is the field's. */
+function matches(pattern: string[], path: (string | number)[]): boolean {
+  return pattern.length === path.length && pattern.every((part, i) => (part === "*" ? typeof path[i] === "number" : part === path[i]));
+}
+
+/** The path of the value the assembler is about to receive. */
+function valuePath(assembler: Assembler): (string | number)[] {
+  const own = Array.isArray(assembler.current) ? (assembler.current as unknown[]).length : assembler.key;
+  return [...(assembler.path as (string | number)[]), own as string | number];
+}
 
 const invalidJson = () => new AppError("VALIDATION_ERROR", "Request body must be valid JSON", [{ path: "", message: "invalid JSON" }]);
 
@@ -62,12 +80,15 @@ export async function readSpooledJsonBody<S extends Spooled>(
   };
 
   const assembler = new Assembler();
+  const pattern = field.name.split(".");
+  const gathers = pattern.includes("*");
   let spooled: S | undefined;
   try {
     let text = "";
     for (let step = await next(); !step.done; step = await next()) {
       const token = step.value;
-      if (token.name === "startString" && assembler.depth === 1 && assembler.key === field.name) {
+      const path = token.name === "startString" && assembler.depth >= 1 ? valuePath(assembler) : null;
+      if (path && matches(pattern, path)) {
         let ended = false;
         const chunks = async function* () {
           for (let inner = await next(); !inner.done; inner = await next()) {
@@ -80,9 +101,11 @@ export async function readSpooledJsonBody<S extends Spooled>(
           throw invalidJson();
         };
         // A field given twice: the last one counts, as with JSON.parse.
-        await spooled?.dispose();
-        spooled = undefined;
-        spooled = await field.spool(chunks());
+        if (!gathers) {
+          await spooled?.dispose();
+          spooled = undefined;
+        }
+        spooled = await field.spool(chunks(), path.join("."), spooled);
         if (!ended) throw new Error(`the spool of ${field.name} stopped before the end of its text`);
         assembler.consume({ name: "stringValue", value: "" });
       } else if (token.name === "startString") text = "";

@@ -12,10 +12,17 @@ export type UserContext = {
   ip?: string | null;
 };
 
+/**
+ * What an API key may do beyond its member's role: `sending_access` only sends (lib/api/key-permissions.ts),
+ * and with a domain only from that domain. A session, or a key without a scope, is `full_access`.
+ */
+export type KeyScope = { permission: "full_access" | "sending_access"; domain: string | null };
+
 /** Every service function takes this first and puts `organizationId` in every query. */
 export type OrgContext = UserContext & {
   organizationId: string;
   role: Role;
+  keyScope?: KeyScope;
 };
 
 export const canManageMembers = (ctx: OrgContext) => ctx.role === "owner" || ctx.role === "admin";

@@ -24,6 +24,14 @@ export const emailPageQuery = z.object({
 
 const jsonArray = z.array(z.unknown());
 
+// Received replies record the same fields of theirs, with no content_id and at times no file name.
+const emailAttachment = z.object({
+  filename: z.string().nullable(),
+  content_type: z.string(),
+  size: z.number().int().meta({ description: "Bytes, decoded." }),
+  content_id: z.string().nullable().optional().meta({ description: "Set for an inline image (`cid:`)." }),
+});
+
 export const email = z.object({
   id,
   organization_id: id,
@@ -31,8 +39,11 @@ export const email = z.object({
   direction: z.enum(EmailDirection).meta({ description: "outbound: sent by the platform; inbound: a received reply." }),
   from_email: z.string(),
   from_name: z.string().nullable(),
-  to_email: z.string(),
-  reply_to: z.string().nullable(),
+  to_email: z.string().meta({ description: "The recipient; for an email to several, the first of `to`." }),
+  to: z.array(z.string()).meta({ description: "Every To address of an email sent with POST /v1/emails or over SMTP; empty for broadcast and sequence emails (to_email)." }),
+  cc: z.array(z.string()),
+  bcc: z.array(z.string()).meta({ description: "Envelope recipients that no header of the message names." }),
+  reply_to: z.string().nullable().meta({ description: "One address, or several separated by commas." }),
   subject: z.string(),
   html_content: z.string().nullable(),
   text_content: z.string().nullable(),
@@ -62,7 +73,7 @@ export const email = z.object({
   unsubscribed_at: dateTime.nullable(),
   scheduled_at: dateTime.nullable(),
   created_at: dateTime,
-  attachments: jsonArray,
+  attachments: z.array(emailAttachment),
   clicked_links: jsonArray,
   opens: jsonArray,
 });

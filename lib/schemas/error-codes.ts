@@ -32,6 +32,7 @@ export const errorStatus = {
   BROADCAST_NOT_RESUMABLE: 400,
   SERVICE_UNAVAILABLE: 503,
   SEGMENT_IS_DYNAMIC: 409,
+  EMAIL_NOT_CANCELLABLE: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

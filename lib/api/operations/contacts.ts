@@ -58,7 +58,7 @@ export const checkEmailsOperation = defineOperation({
 
 export const importContactsOperation = defineOperation({
   ...importContactsContract,
-  spooledField: { name: "file_content", spool: spoolBase64Csv },
+  spooledField: { name: "file_content", spool: (text) => spoolBase64Csv(text) },
   handler: (ctx, { body, spooled }) => importContacts(ctx, body, spooled),
 });
 

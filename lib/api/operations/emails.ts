@@ -2,8 +2,9 @@ import { defineOperation } from "@/lib/api/operation";
 import { parseCursorParams, parseLimit, parseNonNegative } from "@/lib/api/pagination";
 import { getEmail, listEmails, type EmailListPage } from "@/lib/services/emails";
 import { readIdempotencyKey } from "@/lib/services/idempotency";
-import { sendTransactionalEmail } from "@/lib/services/transactional";
-import { listEmailsContract, getEmailContract, sendEmailContract } from "@/lib/contracts/emails";
+import { spoolAttachmentContent, type AttachmentSpool } from "@/lib/services/attachment-upload";
+import { cancelEmail, sendEmailBatch, sendTransactionalEmail } from "@/lib/services/send-emails";
+import { listEmailsContract, getEmailContract, sendEmailContract, sendEmailBatchContract, cancelEmailContract } from "@/lib/contracts/emails";
 
 /** Page mode (`page`, `limit`) unless a cursor is given; bad values are the 422 pagination body. */
 function parseEmailListPage(search: URLSearchParams): EmailListPage {
@@ -25,7 +26,19 @@ export const getEmailOperation = defineOperation({
 
 export const sendEmailOperation = defineOperation({
   ...sendEmailContract,
-  handler: (ctx, { body, request }) => sendTransactionalEmail(ctx, body, readIdempotencyKey(request)),
+  // Each attachment's base64 is decoded into a temporary file as the body arrives: never held whole.
+  spooledField: { name: "attachments.*.content", spool: spoolAttachmentContent },
+  handler: (ctx, { body, request, spooled }) => sendTransactionalEmail(ctx, body, readIdempotencyKey(request), spooled as AttachmentSpool | undefined),
 });
 
-export const emailsOperations = [listEmailsOperation, getEmailOperation, sendEmailOperation];
+export const sendEmailBatchOperation = defineOperation({
+  ...sendEmailBatchContract,
+  handler: (ctx, { body, request }) => sendEmailBatch(ctx, body, readIdempotencyKey(request)),
+});
+
+export const cancelEmailOperation = defineOperation({
+  ...cancelEmailContract,
+  handler: (ctx, { params }) => cancelEmail(ctx, params.id),
+});
+
+export const emailsOperations = [listEmailsOperation, getEmailOperation, sendEmailOperation, sendEmailBatchOperation, cancelEmailOperation];

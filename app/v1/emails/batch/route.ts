@@ -1,0 +1,4 @@
+import { sendEmailBatchOperation } from "@/lib/api/operations/emails";
+import { route } from "@/lib/api/route";
+
+export const POST = route(sendEmailBatchOperation);
