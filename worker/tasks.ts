@@ -3,6 +3,7 @@ import { dropOrphanCounterDeltas, foldBroadcastCounters } from "@/lib/sending/br
 import { completeFinishedBroadcasts } from "@/lib/sending/complete-broadcasts";
 import { startBroadcast, startOverdueBroadcasts } from "@/lib/sending/fan-out";
 import { BROADCAST_START_TASK, parseBroadcastStartPayload } from "@/lib/sending/queue";
+import { pruneSentAttachments, releaseScheduledEmails } from "@/lib/sending/scheduled-emails";
 import { createSender } from "@/lib/sending/sender";
 import { createReplyPoller } from "@/lib/replies/poll-replies";
 import { dispatchSequenceSteps } from "@/lib/sequences/dispatch";
@@ -33,6 +34,7 @@ export const isLoopTask = (task: WorkerTask): task is LoopTask => "run" in task;
 
 const sender = createSender({ batchSize: 200 });
 const replyPoller = createReplyPoller();
+let attachmentsPrunedAt = 0;
 
 /** Everything the worker runs. Each engine appends its own entries. */
 export const workerTasks: WorkerTask[] = [
@@ -71,6 +73,19 @@ export const workerTasks: WorkerTask[] = [
     run: async () => {
       await foldBroadcastCounters();
       return 0;
+    },
+  },
+  // Scheduled emails of POST /v1/emails, queued at their time (checked every second: a minute's
+  // precision would be a late email); their attachments dropped once they are sent.
+  {
+    name: "emails:scheduled",
+    intervalMs: 1_000,
+    run: async () => {
+      if (Date.now() - attachmentsPrunedAt > 60_000) {
+        attachmentsPrunedAt = Date.now();
+        await pruneSentAttachments();
+      }
+      return releaseScheduledEmails();
     },
   },
   { name: "sequences:dispatch", intervalMs: 15_000, run: () => dispatchSequenceSteps() },

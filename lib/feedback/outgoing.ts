@@ -1,5 +1,6 @@
 import type Mail from "nodemailer/lib/mailer";
 import type SMTPConnection from "nodemailer/lib/smtp-connection";
+import type { StreamedMessage } from "@/lib/sending/streamed-message";
 import { returnPathAddress } from "./verp";
 
 /**
@@ -40,5 +41,8 @@ export function returnPathEnvelope(emailId: string, to: string, host: string): {
   };
 }
 
-/** nodemailer reads `dsn` from the message options (its types only know it on the envelope). */
-export type MessageWithDsn = Mail.Options & { dsn?: SMTPConnection.DSNOptions };
+/**
+ * nodemailer reads `dsn` from the message options (its types only know it on the envelope).
+ * `streamed`: a message with attachments, in place of `raw` (lib/sending/streamed-message.ts).
+ */
+export type MessageWithDsn = Mail.Options & { dsn?: SMTPConnection.DSNOptions; streamed?: StreamedMessage };

@@ -40,7 +40,9 @@ export const email = z.object({
   from_email: z.string(),
   from_name: z.string().nullable(),
   to_email: z.string().meta({ description: "The recipient; for an email to several, the first of `to`." }),
-  to: z.array(z.string()).meta({ description: "Every To address of an email sent with POST /v1/emails or over SMTP; empty for broadcast and sequence emails (to_email)." }),
+  to: z
+    .array(z.string())
+    .meta({ description: "Every To address of an email sent with POST /v1/emails or over SMTP; empty for broadcast and sequence emails (to_email)." }),
   cc: z.array(z.string()),
   bcc: z.array(z.string()).meta({ description: "Envelope recipients that no header of the message names." }),
   reply_to: z.string().nullable().meta({ description: "One address, or several separated by commas." }),

@@ -37,7 +37,10 @@ const sender = text(limits.name + limits.email + 5)
 const variableValue = z.union([text(limits.metadataValue), z.number(), z.boolean(), z.null()]);
 
 const addresses = (what: string) =>
-  z.array(emailAddress).max(sendingLimits.recipients).meta({ description: `${what}: at most ${sendingLimits.recipients} addresses.` });
+  z
+    .array(emailAddress)
+    .max(sendingLimits.recipients)
+    .meta({ description: `${what}: at most ${sendingLimits.recipients} addresses.` });
 
 const oneOrMore = (what: string) =>
   z.union([emailAddress, z.array(emailAddress).min(1).max(sendingLimits.recipients)]).meta({
@@ -46,15 +49,12 @@ const oneOrMore = (what: string) =>
 
 // A name of token characters and a value without line breaks or other control characters: nothing
 // a caller writes can end the header and start another (header injection), or the header block.
-const HEADER_NAME = /^X-[A-Za-z0-9][A-Za-z0-9-]*$/;
+const HEADER_NAME = /^X-[A-Za-z0-9][A-Za-z0-9-]*$/i;
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
 export const customHeaders = z
   .record(
-    z
-      .string()
-      .max(sendingLimits.headerName)
-      .regex(HEADER_NAME, "must start with X- and hold only letters, digits and hyphens"),
+    z.string().max(sendingLimits.headerName).regex(HEADER_NAME, "must start with X- and hold only letters, digits and hyphens"),
     z
       .string()
       .max(sendingLimits.headerValue)
@@ -80,9 +80,15 @@ export const attachmentInput = z.object({
   content_type: z.string().max(sendingLimits.contentType).regex(MIME_TYPE, "must be a MIME type, e.g. application/pdf").optional().meta({
     description: "Guessed from the file name when omitted.",
   }),
-  content_id: z.string().min(1).max(sendingLimits.contentId).regex(CONTENT_ID, "must be letters, digits and . @ - _ (no spaces or angle brackets)").optional().meta({
-    description: "Makes the attachment an inline image the HTML shows with `<img src=\"cid:<content_id>\">`.",
-  }),
+  content_id: z
+    .string()
+    .min(1)
+    .max(sendingLimits.contentId)
+    .regex(CONTENT_ID, "must be letters, digits and . @ - _ (no spaces or angle brackets)")
+    .optional()
+    .meta({
+      description: 'Makes the attachment an inline image the HTML shows with `<img src="cid:<content_id>">`.',
+    }),
 });
 export type AttachmentInput = z.infer<typeof attachmentInput>;
 
@@ -127,7 +133,8 @@ export const sendEmailBatchInput = z
   .array(
     emailFields.superRefine((value, ctx) => {
       checkEmail(value, ctx);
-      if (value.attachments !== undefined) ctx.addIssue({ code: "custom", path: ["attachments"], message: "are not accepted in a batch: send such an email alone" });
+      if (value.attachments !== undefined)
+        ctx.addIssue({ code: "custom", path: ["attachments"], message: "are not accepted in a batch: send such an email alone" });
     }),
   )
   .min(1)

@@ -1,4 +1,7 @@
+import type { MessageWithDsn } from "@/lib/feedback/outgoing";
 import type { Outgoing } from "./prepare-batch";
+import { RelayInThread } from "./relay-in-thread";
+import { openStreamedMessage } from "./streamed-message";
 import type { Transports } from "./transports";
 
 export type DeliveryResult =
@@ -54,10 +57,21 @@ export function classifyFailure(error: unknown): { permanent: boolean; code: num
   return { permanent: false, code, inboxProblem: !recipientStage || code === null, reason };
 }
 
+/**
+ * A message with attachments goes to nodemailer as a stream of its bytes, signed here (nodemailer's
+ * signer would hold it whole); the relay's thread opens the stream itself, so only the message's
+ * description crosses to it.
+ */
+async function withStreamOpened(message: MessageWithDsn, transport: object): Promise<MessageWithDsn> {
+  if (!message.streamed || transport instanceof RelayInThread) return message;
+  const { streamed, dkim, ...rest } = message;
+  return { ...rest, raw: await openStreamedMessage(streamed, dkim) };
+}
+
 export async function deliver(outgoing: Outgoing, transports: Transports): Promise<DeliveryResult> {
   try {
     const transport = outgoing.inbox ? transports.forInbox(outgoing.inbox) : transports.relay();
-    const info = (await transport.sendMail(outgoing.message)) as { response?: string; messageId?: string };
+    const info = (await transport.sendMail(await withStreamOpened(outgoing.message, transport))) as { response?: string; messageId?: string };
     return { kind: "sent", outgoing, acceptedAt: new Date(), response: (info.response ?? info.messageId ?? "").slice(0, 998) };
   } catch (error) {
     const failure = classifyFailure(error);

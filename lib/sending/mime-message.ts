@@ -6,6 +6,10 @@ import { encode as qpEncode, wrap as qpWrap } from "nodemailer/lib/qp";
 export type MimeInput = {
   from: { name: string; address: string };
   to: string;
+  /** Shown in a Cc header and added to the envelope. */
+  cc?: string | null;
+  /** In the envelope only: no header names them. */
+  bcc?: string[];
   replyTo?: string | null;
   subject: string;
   messageId: string;
@@ -18,7 +22,7 @@ export type MimeInput = {
   date?: Date;
 };
 
-const CRLF = "\r\n";
+export const CRLF = "\r\n";
 const LINE = 76;
 const PRINTABLE = /^[\x20-\x7e]*$/;
 const SEVEN_BIT_BODY = /^[\x09\x0a\x0d\x20-\x7e]*$/;
@@ -66,7 +70,7 @@ function encodedWords(value: string): string {
 
 const encodeText = (value: string) => (PRINTABLE.test(value) ? value : encodedWords(value));
 
-function normalizeAddress(address: string): string {
+export function normalizeAddress(address: string): string {
   const clean = address.replace(/[\x00-\x1f<>]+/g, " ").trim();
   const at = clean.lastIndexOf("@");
   if (at < 0) return clean;
@@ -104,7 +108,7 @@ const angled = (id: string) => {
 };
 
 /** A header line folded at spaces, so that lines stay within 76 characters wherever a space allows. */
-function header(key: string, value: string): string {
+export function header(key: string, value: string): string {
   let rest = `${key}: ${value}`;
   const lines: string[] = [];
   while (rest.length > LINE) {
@@ -133,15 +137,12 @@ function part(contentType: string, body: string): string {
   return `Content-Type: ${contentType}; charset=utf-8${CRLF}Content-Transfer-Encoding: quoted-printable${CRLF}${CRLF}${qpWrap(qpEncode(content), LINE)}`;
 }
 
-/**
- * The RFC 5322 message of one email, in one buffer, and its SMTP envelope: a plain-text part, and with HTML a
- * multipart/alternative of both. Written by hand rather than by nodemailer's composer, which
- * streams each header and part separately and costs several times the whole rest of preparing
- * an email; quoted-printable is nodemailer's own.
- */
-export function mimeMessage(input: MimeInput): { envelope: { from: string; to: string[] }; raw: Buffer } {
+/** The header block of a message (no Content-Type: the body decides it) and its SMTP envelope. */
+export function messageHead(input: MimeInput): { lines: string[]; envelope: { from: string; to: string[] } } {
   const to = mailboxes(input.to);
+  const cc = input.cc ? mailboxes(input.cc) : [];
   const lines = [header("From", mailbox(input.from.name, input.from.address)), header("To", addressList(to))];
+  if (cc.length > 0) lines.push(header("Cc", addressList(cc)));
   if (input.replyTo) lines.push(header("Reply-To", addressList(mailboxes(input.replyTo))));
   lines.push(header("Subject", encodeText(oneLine(input.subject))));
   lines.push(header("Message-ID", angled(input.messageId)));
@@ -149,18 +150,40 @@ export function mimeMessage(input: MimeInput): { envelope: { from: string; to: s
   if (input.references && input.references.length > 0) lines.push(header("References", input.references.map(angled).join(" ")));
   for (const [key, value] of Object.entries(input.headers ?? {})) lines.push(header(key, encodeText(oneLine(value))));
   lines.push(`Date: ${(input.date ?? new Date()).toUTCString().replace(/GMT/, "+0000")}`, "MIME-Version: 1.0");
+  // bcc: the envelope only. Every address once, however many fields name it.
+  const envelopeTo = [...to, ...cc, ...(input.bcc ?? []).map((address) => ({ name: "", address }))].map((entry) => normalizeAddress(entry.address));
+  return { lines, envelope: { from: normalizeAddress(input.from.address), to: [...new Map(envelopeTo.map((a) => [a.toLowerCase(), a])).values()] } };
+}
 
-  let body: string;
+/** The text content of a message: its Content-Type header line(s) and its body. */
+export function contentEntity(input: Pick<MimeInput, "text" | "html">): { contentType: string[]; body: string } {
   if (input.html === null) {
-    body = part("text/plain", input.text);
-  } else {
-    const parts = [part("text/plain", input.text), part("text/html", input.html)];
-    const boundary = multipartBoundary(parts);
-    lines.push(`Content-Type: multipart/alternative;${CRLF} boundary="${boundary}"`);
-    body = `${parts.map((p) => `${CRLF}--${boundary}${CRLF}${p}`).join("")}${CRLF}--${boundary}--`;
+    const [headers, body] = splitEntity(part("text/plain", input.text));
+    return { contentType: headers, body };
   }
+  const parts = [part("text/plain", input.text), part("text/html", input.html)];
+  const boundary = multipartBoundary(parts);
   return {
-    envelope: { from: normalizeAddress(input.from.address), to: to.map((entry) => normalizeAddress(entry.address)) },
-    raw: Buffer.from(`${lines.join(CRLF)}${CRLF}${body}${CRLF}`, "utf8"),
+    contentType: [`Content-Type: multipart/alternative;${CRLF} boundary="${boundary}"`],
+    body: `${parts.map((p, i) => `${i > 0 ? CRLF : ""}--${boundary}${CRLF}${p}`).join("")}${CRLF}--${boundary}--`,
   };
+}
+
+/** A part as `part` writes it, as its header lines and its body. */
+function splitEntity(entity: string): [string[], string] {
+  const end = entity.indexOf(`${CRLF}${CRLF}`);
+  return [entity.slice(0, end).split(CRLF), entity.slice(end + 4)];
+}
+
+/**
+ * The RFC 5322 message of one email, in one buffer, and its SMTP envelope: a plain-text part, and with HTML a
+ * multipart/alternative of both. Written by hand rather than by nodemailer's composer, which
+ * streams each header and part separately and costs several times the whole rest of preparing
+ * an email; quoted-printable is nodemailer's own. An email with attachments is built by
+ * mime-attachments.ts and streamed instead.
+ */
+export function mimeMessage(input: MimeInput): { envelope: { from: string; to: string[] }; raw: Buffer } {
+  const { lines, envelope } = messageHead(input);
+  const { contentType, body } = contentEntity(input);
+  return { envelope, raw: Buffer.from(`${[...lines, ...contentType].join(CRLF)}${CRLF}${CRLF}${body}${CRLF}`, "utf8") };
 }

@@ -4,7 +4,9 @@ import { trackOutgoing } from "@/lib/tracking/track-outgoing";
 import type { Broadcast, Contact, Email, Inbox, SequenceStep, Template } from "@/lib/generated/prisma/client";
 import { domainOf } from "@/lib/services/sender-domains";
 import { engineDb } from "./engine-db";
-import { mimeMessage } from "./mime-message";
+import type { AttachmentMeta } from "@/lib/services/email-attachments";
+import { mimeMessageWithAttachments, type MimeAttachment } from "./mime-attachments";
+import { mimeMessage, normalizeAddress, type MimeInput } from "./mime-message";
 import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "@/lib/templating/render-email";
 import { unsubscribeUrls } from "./unsubscribe-token";
 import { returnPathHost } from "@/lib/services/domain-records";
@@ -65,7 +67,7 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
     db.suppression.findMany({
       where: {
         organization_id: { in: present(emails.map((e) => e.organization_id)) },
-        email: { in: present(emails.map((e) => e.to_email.trim().toLowerCase())) },
+        email: { in: present(emails.flatMap((e) => recipientsOf(e).map((address) => address.toLowerCase()))) },
       },
       select: { organization_id: true, email: true },
     }),
@@ -120,9 +122,19 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
 
 const atVerifiedDomain = (organizationId: string, address: string, data: BatchData) => data.verifiedDomains.has(`${organizationId}:${domainOf(address)}`);
 
+/** Every address the email goes to: to (to_email alone for a broadcast's), cc and bcc, each once. */
+function recipientsOf(email: Pick<Email, "to_email" | "to" | "cc" | "bcc">): string[] {
+  const all = [...(email.to.length > 0 ? email.to : [email.to_email]), ...email.cc, ...email.bcc].map((address) => address.trim());
+  return [...new Map(all.map((address) => [address.toLowerCase(), address])).values()];
+}
+
+/** The recipients not suppressed since the email was created: suppression is per recipient, the others still get it. */
+const deliverableRecipients = (email: Email, data: BatchData) =>
+  recipientsOf(email).filter((address) => !data.suppressed.has(suppressionKey(email.organization_id, address)));
+
 /** Why a claimed email must not go out now that it is its turn (the audience may have changed since the fan-out). */
 function withdrawal(email: Email, data: BatchData): string | null {
-  if (data.suppressed.has(suppressionKey(email.organization_id, email.to_email))) return "The address is suppressed";
+  if (deliverableRecipients(email, data).length === 0) return recipientsOf(email).length > 1 ? "Every address is suppressed" : "The address is suppressed";
   // Through an inbox, only its own address or one at a verified domain: an email created before the
   // inbox's address changed does not go out under the new server's proof.
   const inbox = email.inbox_id ? data.inboxes.get(email.inbox_id) : undefined;
@@ -168,7 +180,7 @@ function marketingSource(email: Email, broadcast: Broadcast | undefined, data: B
 }
 
 /** An email rendered but not yet built: tracking still rewrites its HTML. */
-type Draft = Omit<Outgoing, "message"> & { extraHeaders: Record<string, string>; dkim: Mail.Options["dkim"]; returnPath: string | null };
+type Draft = Omit<Outgoing, "message"> & { extraHeaders: Record<string, string>; dkim: Mail.Options["dkim"]; returnPath: string | null; envelopeTo: string[] };
 
 function compose(email: Email, data: BatchData): Draft {
   const inbox = email.inbox_id ? (data.inboxes.get(email.inbox_id) ?? null) : null;
@@ -190,12 +202,15 @@ function compose(email: Email, data: BatchData): Draft {
   } else {
     rendered = { subject: email.subject, html: email.html_content, text: email.text_content ?? "" };
   }
+  // The caller's own X- headers (validated when the email was created) after the platform's.
+  for (const [name, value] of Object.entries((email.custom_headers ?? {}) as Record<string, string>)) extraHeaders[name] = String(value);
   const recorded: Record<string, string> = {
     "Message-ID": email.message_id,
     From: email.from_name ? `${email.from_name} <${email.from_email}>` : email.from_email,
-    To: email.to_email,
+    To: toHeader(email),
     Subject: rendered.subject,
   };
+  if (email.cc.length > 0) recorded.Cc = email.cc.join(", ");
   if (email.reply_to) recorded["Reply-To"] = email.reply_to;
   if (email.in_reply_to) recorded["In-Reply-To"] = email.in_reply_to;
   if (email.references.length > 0) recorded.References = email.references.join(" ");
@@ -209,14 +224,28 @@ function compose(email: Email, data: BatchData): Draft {
     dkim: signing(data.dkim.get(`${email.organization_id}:${domainOf(email.from_email)}`)),
     // Relay mail only: an inbox's own server sends with its own address, and its reports reach that inbox.
     returnPath: inbox ? null : (data.returnPaths.get(`${email.organization_id}:${domainOf(email.from_email)}`) ?? null),
+    envelopeTo: deliverableRecipients(email, data),
   };
 }
 
-function build({ extraHeaders, dkim, returnPath, ...draft }: Draft): Outgoing {
+const toHeader = (email: Email) => (email.to.length > 0 ? email.to.join(", ") : email.to_email);
+
+/** The email's attachments as its record lists them, each with where its bytes are. */
+function mimeAttachments(email: Email): MimeAttachment[] {
+  return (email.attachments as AttachmentMeta[]).map((a, index) => ({
+    ref: { emailId: email.id, organizationId: email.organization_id, index, size: a.size },
+    filename: a.filename,
+    contentType: a.content_type,
+    contentId: a.content_id ?? null,
+  }));
+}
+
+function build({ extraHeaders, dkim, returnPath, envelopeTo, ...draft }: Draft): Outgoing {
   const { email, rendered } = draft;
-  const { envelope, raw } = mimeMessage({
+  const input: MimeInput = {
     from: { name: email.from_name ?? "", address: email.from_email },
-    to: email.to_email,
+    to: toHeader(email),
+    cc: email.cc.length > 0 ? email.cc.join(", ") : null,
     replyTo: email.reply_to,
     subject: rendered.subject,
     messageId: email.message_id,
@@ -225,11 +254,20 @@ function build({ extraHeaders, dkim, returnPath, ...draft }: Draft): Outgoing {
     headers: extraHeaders,
     text: rendered.text,
     html: rendered.html,
-  });
+  };
+  const attachments = mimeAttachments(email);
+  const built = attachments.length > 0 ? mimeMessageWithAttachments(input, attachments) : mimeMessage(input);
+  // The envelope goes to the recipients still deliverable (bcc among them, in no header).
+  const envelope = { ...built.envelope, to: envelopeTo.map(normalizeAddress) };
   // The Message-ID given again, or nodemailer draws a random one it never uses.
-  const verp = returnPath ? returnPathEnvelope(email.id, email.to_email, returnPath) : null;
-  const message: MessageWithDsn = { envelope: verp ? { ...envelope, from: verp.from } : envelope, raw, messageId: email.message_id, dkim };
-  if (verp) message.dsn = verp.dsn;
+  const verp = returnPath ? returnPathEnvelope(email.id, envelopeTo[0], returnPath) : null;
+  const message: MessageWithDsn = { envelope: verp ? { ...envelope, from: verp.from } : envelope, messageId: email.message_id, dkim };
+  if ("raw" in built) message.raw = built.raw;
+  else message.streamed = built.streamed;
+  if (verp) {
+    // ORCPT names one recipient: with several, each would be told it was another's.
+    message.dsn = envelopeTo.length === 1 ? verp.dsn : { ...verp.dsn, orcpt: undefined };
+  }
   return { ...draft, message };
 }
 

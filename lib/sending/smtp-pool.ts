@@ -2,6 +2,7 @@ import net from "node:net";
 import DKIM from "nodemailer/lib/dkim";
 import SMTPConnection from "nodemailer/lib/smtp-connection";
 import type { MessageWithDsn } from "@/lib/feedback/outgoing";
+import { openStreamedMessage } from "./streamed-message";
 import type { SentInfo } from "./transports";
 
 export type SmtpPoolOptions = SMTPConnection.Options & {
@@ -108,21 +109,34 @@ export class SmtpPool {
       to: ([] as unknown[]).concat(message.envelope?.to ?? []).map(String),
     };
     if (message.dsn) envelope.dsn = message.dsn;
-    const body = message.dkim ? new DKIM(message.dkim as DKIM.Options).sign(message.raw) : message.raw;
-    connection.smtp.send(envelope, body, (error, info) => {
-      if (connection.job !== job) return; // already failed with its connection
-      connection.job = null;
-      connection.messages++;
-      if (error) {
-        // As nodemailer's pool: after any failure the connection is not trusted with another message.
-        this.retire(connection, false);
+    // A message with attachments is streamed from the database (streamed-message.ts), never held.
+    const body = message.streamed
+      ? openStreamedMessage(message.streamed, message.dkim)
+      : Promise.resolve(message.dkim ? new DKIM(message.dkim as DKIM.Options).sign(message.raw) : message.raw);
+    body.then(
+      (bytes) =>
+        connection.smtp.send(envelope, bytes, (error, info) => {
+          if (connection.job !== job) return; // already failed with its connection
+          connection.job = null;
+          connection.messages++;
+          if (error) {
+            // As nodemailer's pool: after any failure the connection is not trusted with another message.
+            this.retire(connection, false);
+            reject(error);
+          } else {
+            resolve({ response: info.response, messageId: message.messageId });
+            this.release(connection);
+          }
+          if (!this.closed) this.dispatch();
+        }),
+      (error: unknown) => {
+        // The message could not be read (the database away): retried later; the connection is fine.
+        if (connection.job !== job) return;
+        connection.job = null;
         reject(error);
-      } else {
-        resolve({ response: info.response, messageId: message.messageId });
         this.release(connection);
-      }
-      if (!this.closed) this.dispatch();
-    });
+      },
+    );
   }
 
   private release(connection: Connection) {

@@ -23,7 +23,12 @@ function attachmentFiles(input: SendEmailInput, spool: AttachmentSpool | undefin
  */
 const hashed = (request: EmailRequest) => ({
   ...request.input,
-  attachments: request.attachments.map((file) => ({ filename: file.filename, content_type: file.content_type, content_id: file.content_id, sha256: file.upload.sha256 })),
+  attachments: request.attachments.map((file) => ({
+    filename: file.filename,
+    content_type: file.content_type,
+    content_id: file.content_id,
+    sha256: file.upload.sha256,
+  })),
 });
 
 /**
@@ -69,13 +74,17 @@ export async function cancelEmail(ctx: OrgContext, id: string) {
   const email = await db.email.findFirst({ where: { id, organization_id }, select: { status: true, broadcast_id: true, api_key_id: true } });
   if (!email || (ctx.keyScope?.permission === "sending_access" && email.api_key_id !== ctx.apiKeyId)) throw notFound("Email");
   if (email.broadcast_id !== null) {
-    throw new AppError("EMAIL_NOT_CANCELLABLE", "An email of a broadcast is cancelled with its broadcast (POST /v1/broadcasts/{id}/cancel)", { status: email.status });
+    throw new AppError("EMAIL_NOT_CANCELLABLE", "An email of a broadcast is cancelled with its broadcast (POST /v1/broadcasts/{id}/cancel)", {
+      status: email.status,
+    });
   }
   return db.$transaction(async (tx) => {
     const { count } = await tx.email.updateMany({ where: { id, organization_id, status: "scheduled", broadcast_id: null }, data: { status: "cancelled" } });
     if (count === 0) {
       const now = await tx.email.findFirst({ where: { id, organization_id }, select: { status: true } });
-      throw new AppError("EMAIL_NOT_CANCELLABLE", `Only a scheduled email can be cancelled; this one is ${now?.status ?? "gone"}`, { status: now?.status ?? null });
+      throw new AppError("EMAIL_NOT_CANCELLABLE", `Only a scheduled email can be cancelled; this one is ${now?.status ?? "gone"}`, {
+        status: now?.status ?? null,
+      });
     }
     await tx.$executeRaw`DELETE FROM email_attachments WHERE email_id = ${id}::uuid AND organization_id = ${organization_id}::uuid`;
     return tx.email.findFirstOrThrow({ where: { id, organization_id }, select: emailSelect });

@@ -9,7 +9,12 @@ export type Recipients = { to: string[]; toGivenAsList: boolean; cc: string[]; b
 
 export function recipientsOf(input: { to: string | string[]; cc?: string[]; bcc?: string[] }): Recipients {
   const list = typeof input.to === "string" ? [input.to] : input.to;
-  return { to: list.map((a) => a.trim()), toGivenAsList: typeof input.to !== "string", cc: (input.cc ?? []).map((a) => a.trim()), bcc: (input.bcc ?? []).map((a) => a.trim()) };
+  return {
+    to: list.map((a) => a.trim()),
+    toGivenAsList: typeof input.to !== "string",
+    cc: (input.cc ?? []).map((a) => a.trim()),
+    bcc: (input.bcc ?? []).map((a) => a.trim()),
+  };
 }
 
 /** Each address with the path that named it (`to`, `to.1`, `cc.0`, …). */
@@ -37,7 +42,17 @@ export async function assertNotSuppressed(tx: Prisma.TransactionClient, organiza
   const issues = emails.flatMap((e) =>
     addressPaths(e.recipients).flatMap(({ address, path }) => {
       const row = suppressed.get(normalizeEmail(address));
-      return row ? [{ path: `${e.prefix}${path}`, message: "is suppressed", address: normalizeEmail(address), reason: row.reason, suppressed_at: row.created_at.toISOString() }] : [];
+      return row
+        ? [
+            {
+              path: `${e.prefix}${path}`,
+              message: "is suppressed",
+              address: normalizeEmail(address),
+              reason: row.reason,
+              suppressed_at: row.created_at.toISOString(),
+            },
+          ]
+        : [];
     }),
   );
   const first = issues[0];

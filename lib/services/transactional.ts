@@ -58,7 +58,12 @@ async function plan(tx: Prisma.TransactionClient, ctx: OrgContext, requests: Ema
     partial.map((p) => ({ address: p.from.address, path: `${p.prefix}${p.request.input.from ? "from" : "inbox_id"}` })),
   );
   const viaInbox = partial.filter((p) => p.inbox);
-  if (viaInbox.length > 0) await assertInboxesVerified(tx, ctx, viaInbox.map((p) => ({ id: p.inbox!.id, path: `${p.prefix}inbox_id` })));
+  if (viaInbox.length > 0)
+    await assertInboxesVerified(
+      tx,
+      ctx,
+      viaInbox.map((p) => ({ id: p.inbox!.id, path: `${p.prefix}inbox_id` })),
+    );
   // One check per distinct sender and path: a batch of a hundred from one address asks once.
   const proven = new Set<string>();
   for (const p of partial) {

@@ -1,0 +1,45 @@
+import pg from "pg";
+import { env } from "@/lib/env";
+
+/** Which attachment of which email: what a streamed message holds in place of the bytes. */
+export type AttachmentRef = { emailId: string; organizationId: string; index: number; size: number };
+
+/** Rows read at once: about a megabyte, so an attachment costs that much memory while it streams. */
+const PARTS_PER_READ = 4;
+
+// Its own small pool, in whichever thread streams the message (the relay's runs in a thread of its own).
+const globalForParts = globalThis as unknown as { attachmentPartsPool?: pg.Pool };
+
+function partsPool(): pg.Pool {
+  if (!globalForParts.attachmentPartsPool) {
+    const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 2, idleTimeoutMillis: 10_000, allowExitOnIdle: true, query_timeout: 60_000 });
+    // A dropped idle connection is reported by the read that uses it next.
+    pool.on("error", () => undefined);
+    globalForParts.attachmentPartsPool = pool;
+  }
+  return globalForParts.attachmentPartsPool;
+}
+
+/**
+ * An attachment's bytes, a few parts at a time. Fewer bytes than the email's record says (parts
+ * removed since: the email was cancelled) fail the message rather than send a truncated file.
+ */
+export async function* attachmentBytes(ref: AttachmentRef): AsyncGenerator<Buffer> {
+  let next = 0;
+  let size = 0;
+  for (;;) {
+    const { rows } = await partsPool().query<{ content: Buffer }>({
+      name: "read-attachment-parts",
+      text: `SELECT content FROM email_attachments
+             WHERE email_id = $1 AND organization_id = $2 AND attachment = $3 AND part >= $4 ORDER BY part LIMIT ${PARTS_PER_READ}`,
+      values: [ref.emailId, ref.organizationId, ref.index, next],
+    });
+    for (const row of rows) {
+      size += row.content.length;
+      yield row.content;
+    }
+    if (rows.length < PARTS_PER_READ) break;
+    next += rows.length;
+  }
+  if (size !== ref.size) throw new Error(`Attachment ${ref.index} of email ${ref.emailId} has ${size} of its ${ref.size} bytes`);
+}
