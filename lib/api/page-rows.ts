@@ -6,8 +6,9 @@ import type { OrgContext } from "@/lib/domain/context";
 import { AppError } from "@/lib/domain/errors";
 import { errorField, log } from "@/lib/log";
 import { resolveCaller } from "./credentials";
+import { assertKeyMayCall } from "./key-permissions";
 
-type ListContract<Q extends z.ZodType> = { auth: AuthLevel; query?: Q };
+type ListContract<Q extends z.ZodType> = { method: string; path: string; auth: AuthLevel; query?: Q };
 
 /**
  * The first rows of a dashboard list, read by the page's server component so that they come with
@@ -28,6 +29,8 @@ export async function pageRows<Q extends z.ZodType, R extends z.ZodType<unknown[
   try {
     const { org } = await resolveCaller(new Request("http://dashboard.invalid/", { headers: await headers() }));
     if (!org || (contract.auth === "admin" && org.role === "member")) return undefined;
+    // A page requested with a sending key's Authorization header shows no rows either.
+    assertKeyMayCall(org, contract);
     // As apiCall sends it: empty values left out, every value a string.
     const sent = Object.fromEntries(Object.entries(query).flatMap(([key, value]) => (value === "" ? [] : [[key, String(value)]])));
     const parsed = contract.query?.safeParse(sent);
@@ -36,7 +39,7 @@ export async function pageRows<Q extends z.ZodType, R extends z.ZodType<unknown[
     return wire.success ? { query, rows: wire.data } : undefined;
   } catch (error) {
     // Signed out: the layout sends the visitor to the sign-in page.
-    if (error instanceof AppError && error.code === "UNAUTHORIZED") return undefined;
+    if (error instanceof AppError && (error.code === "UNAUTHORIZED" || error.code === "FORBIDDEN")) return undefined;
     log.warn({ err: errorField(error) }, "[dashboard] the first rows of a list were not read with the page; the list reads them itself");
     return undefined;
   }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { setLogOrganization, withLogContext } from "@/lib/log";
 import { admit } from "./admission";
+import { assertKeyMayCall } from "./key-permissions";
 import { AppError, type ValidationIssue } from "@/lib/domain/errors";
 import { errorResponse } from "@/lib/api/errors";
 import type { AnyOperation } from "./operation";
@@ -66,6 +67,8 @@ async function executeOperation(operation: AnyOperation, request: Request): Prom
     const caller = await admit(request, (verdicts) => (limits = verdicts));
     let ctx: unknown = caller.user;
     if (caller.org) setLogOrganization(caller.org.organizationId);
+    // Every operation, those for any signed-in user too: a sending key accepts no invitation either.
+    if (caller.org) assertKeyMayCall(caller.org, operation);
     if (operation.auth !== "user") {
       if (!caller.org) throw new AppError("FORBIDDEN", "You are not a member of any organization");
       if (operation.auth === "admin" && caller.org.role === "member") {
