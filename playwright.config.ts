@@ -49,6 +49,8 @@ export default defineConfig({
       AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret",
       // The inbound report listener: off unless a port is given, so parallel runs never fight over one.
       INBOUND_SMTP_PORT: process.env.INBOUND_SMTP_PORT ?? "0",
+      // The same for the SMTP submission listener.
+      SUBMISSION_SMTP_PORT: process.env.SUBMISSION_SMTP_PORT ?? "0",
       NEXT_TELEMETRY_DISABLED: "1",
       // The specs' SMTP sinks listen on random loopback ports (e2e/inboxes.spec.ts); nothing else private is admitted.
       ALLOWED_PRIVATE_HOSTS: "127.0.0.1:*",

@@ -55,6 +55,12 @@ const schema = z.object({
   INBOUND_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(500).default(10),
   INBOUND_REPORTS_PER_CLIENT_PER_SECOND: z.coerce.number().min(0).default(100),
   INBOUND_REPORTS_PER_TOKEN_PER_HOUR: z.coerce.number().min(0).default(10),
+  SUBMISSION_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2587),
+  SUBMISSION_SMTP_LISTEN: z.string().default("0.0.0.0"),
+  SUBMISSION_TLS_CERT: z.string().optional(),
+  SUBMISSION_TLS_KEY: z.string().optional(),
+  SUBMISSION_ALLOW_INSECURE_AUTH: z.enum(["true", "false"]).default("false"),
+  SUBMISSION_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(200).default(10),
   RELAY_SPF: z.string().optional(),
   IMAP_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   IMAP_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
@@ -174,6 +180,17 @@ export const env = {
   inboundReportsPerClientPerSecond: raw.INBOUND_REPORTS_PER_CLIENT_PER_SECOND,
   /** Reports per hour to one return-path token, i.e. about one email (a burst of as many); 0: no limit. */
   inboundReportsPerTokenPerHour: raw.INBOUND_REPORTS_PER_TOKEN_PER_HOUR,
+  /** Port of the SMTP submission listener for applications (AUTH with an API key); 0: no listener. */
+  submissionSmtpPort: raw.SUBMISSION_SMTP_PORT,
+  /** Address the submission listener binds to. */
+  submissionSmtpListen: raw.SUBMISSION_SMTP_LISTEN,
+  /** PEM files of the submission listener's certificate and key: STARTTLS is offered with both. */
+  submissionTlsCert: raw.SUBMISSION_TLS_CERT,
+  submissionTlsKey: raw.SUBMISSION_TLS_KEY,
+  /** Plain AUTH without TLS from hosts other than this one (never by default: the API key would cross the network in clear). */
+  submissionAllowInsecureAuth: raw.SUBMISSION_ALLOW_INSECURE_AUTH === "true",
+  /** Open connections to the submission listener per client; 0: no cap. */
+  submissionConnectionsPerClient: raw.SUBMISSION_CONNECTIONS_PER_CLIENT,
   /** The host the return-path MX records name: where receiving systems send their reports. */
   inboundSmtpHost: (raw.INBOUND_SMTP_HOST ?? new URL(raw.APP_URL ?? `http://localhost:${raw.PORT}`).hostname).toLowerCase().replace(/\.$/, ""),
   /**

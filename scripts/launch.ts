@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url);
 
 /**
  * `npm run dev` and `npm start`: the database first (embedded unless DATABASE_URL is set, migrated
- * either way), then Next.js and, beside it, the worker — each supervised: a child that dies is
+ * either way), then Next.js and, beside it, the worker and the SMTP listeners — each supervised: a child that dies is
  * started again with backoff, and never takes the others down. Ctrl-C or SIGTERM stops them all
  * gracefully (each finishes its work in flight) before the launcher exits; the embedded PostgreSQL
  * keeps running for the next start (`npm run db:stop` stops it).
@@ -26,6 +26,8 @@ export async function launch(mode: "dev" | "start", extraArgs: string[]) {
   ];
   // The listener for delivery reports (INBOUND_SMTP_PORT, 0: none).
   if (env.inboundSmtpPort > 0) children.push({ name: "inbound", args: ["--import", "tsx", "scripts/inbound.ts"] });
+  // SMTP submission for applications (SUBMISSION_SMTP_PORT, 0: none).
+  if (env.submissionSmtpPort > 0) children.push({ name: "submission", args: ["--import", "tsx", "scripts/submission.ts"] });
   const supervisor = supervise(children);
   const stop = (signal: NodeJS.Signals) => {
     void supervisor.stop(signal).then(() => process.exit(0));
