@@ -9,7 +9,7 @@ import { errorField, log } from "@/lib/log";
 import { tripBreakersForEmails } from "@/lib/sending/breakers";
 
 type Claimed = Pick<FeedbackReport, "id" | "source" | "recipient" | "organization_id" | "inbox_id" | "raw" | "attempts">;
-type Target = Pick<Email, "id" | "organization_id" | "to_email" | "from_email" | "message_id">;
+type Target = Pick<Email, "id" | "organization_id" | "to_email" | "from_email" | "message_id"> & { others?: string[] | null };
 /** What became of one report. */
 type Verdict = {
   id: string;
@@ -40,14 +40,22 @@ export async function queueInboxReport(inbox: { id: string; organization_id: str
   return inserted > 0;
 }
 
-/** The DSN recipient the report is about: the one naming the email's address, else the first. */
-function outcomeOf(report: ParsedReport, to: string): { kind: FeedbackKind; status: string | null; diagnostic: string | null } | null {
+/**
+ * The DSN recipient the report is about: the one naming the email's address, else the first. For
+ * an email to several (POST /v1/emails with more to, cc or bcc), a report naming only its other
+ * recipients changes nothing: the email's bounce and suppression are its first recipient's, and
+ * would otherwise suppress that address for another's bounce.
+ */
+function outcomeOf(report: ParsedReport, to: string, others: string[]): { kind: FeedbackKind; status: string | null; diagnostic: string | null } | null {
   if (report.kind === "arf") {
     const kind = arfOutcome(report.feedbackType);
     return kind ? { kind, status: null, diagnostic: report.feedbackType } : null;
   }
   const address = to.trim().toLowerCase();
-  const recipient = report.recipients.find((r) => r.finalRecipient === address || r.originalRecipient === address) ?? report.recipients[0];
+  const named = report.recipients.find((r) => r.finalRecipient === address || r.originalRecipient === address);
+  const aboutOthers = report.recipients.some((r) => others.includes(r.finalRecipient ?? "") || others.includes(r.originalRecipient ?? ""));
+  if (!named && aboutOthers) return null;
+  const recipient = named ?? report.recipients[0];
   const kind = dsnOutcome(recipient);
   return kind ? { kind, status: recipient.status, diagnostic: recipient.diagnostic } : null;
 }
@@ -66,7 +74,8 @@ async function findTargets(reports: { claimed: Claimed; report: ParsedReport }[]
   });
   if (tokens.length > 0) {
     const rows = await db.$queryRaw<(Target & { return_path_host: string | null })[]>`
-      SELECT e.id, e.organization_id, e.to_email, e.from_email, e.message_id, d.return_path || '.' || d.name AS return_path_host
+      SELECT e.id, e.organization_id, e.to_email, e.from_email, e.message_id, d.return_path || '.' || d.name AS return_path_host,
+             e.to_addresses || e.cc || e.bcc AS others
       FROM emails e
       LEFT JOIN domains d ON d.organization_id = e.organization_id AND d.name = lower(split_part(e.from_email, '@', 2))
       WHERE e.id = ANY(${tokens.map((t) => t.emailId)}::uuid[]) AND e.direction = 'outbound'`;
@@ -81,7 +90,8 @@ async function findTargets(reports: { claimed: Claimed; report: ParsedReport }[]
   if (quoted.length > 0) {
     const pairs = JSON.stringify(quoted.map(({ claimed, report }) => ({ organization_id: claimed.organization_id, message_id: report.originalMessageId })));
     const rows = await db.$queryRaw<Target[]>`
-      SELECT DISTINCT ON (e.organization_id, e.message_id) e.id, e.organization_id, e.to_email, e.from_email, e.message_id
+      SELECT DISTINCT ON (e.organization_id, e.message_id) e.id, e.organization_id, e.to_email, e.from_email, e.message_id,
+             e.to_addresses || e.cc || e.bcc AS others
       FROM jsonb_to_recordset(${pairs}::jsonb) AS q(organization_id uuid, message_id text)
       JOIN emails e ON e.organization_id = q.organization_id AND e.message_id = q.message_id AND e.direction = 'outbound'
       ORDER BY e.organization_id, e.message_id, e.created_at DESC`;
@@ -111,7 +121,8 @@ async function judge(claimed: Claimed[]): Promise<Verdict[]> {
       return discard(
         claimed.source === "smtp" ? "the return-path token names no email of this domain" : "the original message is not one of this organization's emails",
       );
-    const outcome = outcomeOf(report, target.to_email);
+    const others = (target.others ?? []).map((a) => a.trim().toLowerCase()).filter((a) => a !== target.to_email.trim().toLowerCase());
+    const outcome = outcomeOf(report, target.to_email, others);
     if (!outcome)
       return { id: claimed.id, status: "processed", result: "no change (nothing to record)", organizationId: target.organization_id, emailId: target.id };
     return {

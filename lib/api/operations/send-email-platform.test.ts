@@ -2,13 +2,18 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import os from "node:os";
 import { authenticate } from "mailauth";
+import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { startInboundServer } from "@/lib/feedback/inbound-server";
+import { processFeedbackReports } from "@/lib/feedback/process-reports";
+import { returnPathAddress } from "@/lib/feedback/verp";
 import { releaseScheduledEmails } from "@/lib/sending/scheduled-emails";
 import { createSender } from "@/lib/sending/sender";
 import { addDomain } from "@/lib/services/domains";
 import { createTestOrg, expectError, request, type TestOrg } from "@/lib/testing/api";
 import { dkimResolver } from "@/lib/testing/dkim-resolver";
+import { rawDsn } from "@/lib/testing/reports";
 import { drain } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 
@@ -183,6 +188,29 @@ describe("POST /v1/emails with recipients, headers and attachments", () => {
       "RECIPIENT_SUPPRESSED",
     );
     expect(refused.details?.map((d) => d.path)).toEqual(["bcc.0"]);
+  });
+});
+
+describe("delivery reports of an email to several", () => {
+  it("a hard bounce of a cc recipient neither bounces the email nor suppresses its first recipient", async () => {
+    const listener = await startInboundServer({ port: 0, host: "127.0.0.1" });
+    try {
+      const tag = randomUUID().slice(0, 6);
+      const created = await send({ from: `team@${domain}`, to: [`first-${tag}@example.net`], cc: [`dead-${tag}@example.net`], subject: "S", text: "T" });
+      await db.email.update({ where: { id: created.body.id }, data: { status: "sent", sent_at: new Date() } });
+      const to = returnPathAddress(created.body.id, `bounces.${domain}`);
+      const transport = nodemailer.createTransport({ host: "127.0.0.1", port: listener.port, secure: false, ignoreTLS: true });
+      await transport.sendMail({
+        envelope: { from: "", to },
+        raw: rawDsn({ to, action: "failed", status: "5.1.1", finalRecipient: `dead-${tag}@example.net` }),
+      });
+      transport.close();
+      while ((await processFeedbackReports()) > 0);
+      expect(await db.email.findUniqueOrThrow({ where: { id: created.body.id } })).toMatchObject({ status: "sent", bounced_at: null });
+      expect(await db.suppression.count({ where: { organization_id: org.organizationId, email: `first-${tag}@example.net` } })).toBe(0);
+    } finally {
+      await listener.close();
+    }
   });
 });
 
