@@ -92,13 +92,6 @@ class Slots {
 
 const contextOf = (session: SMTPServerSession) => session.user as unknown as OrgContext | undefined;
 
-/** Reads the rest of a message that is refused, so the client hears the answer after its final dot. */
-const drained = (stream: SMTPServerDataStream) =>
-  new Promise<void>((resolve) => {
-    stream.on("end", () => resolve());
-    stream.resume();
-  });
-
 /**
  * SMTP submission for applications (`npm run submission`): AUTH PLAIN or LOGIN with the user
  * `apikey` and an API key as the password, then each message is an email exactly as POST /v1/emails
@@ -114,7 +107,7 @@ export async function startSubmissionServer(options: SubmissionOptions): Promise
   const insecure = options.allowInsecureAuth ?? false;
   const trusted = options.trustedClient ?? isLoopback;
   const slots = new Slots(PARSE_SLOTS);
-  const parsing = new Map<string, number>();
+  const parsing = new Map<string, { slots: Slots; users: number }>();
 
   const server = new CappedSMTPServer(
     {
@@ -184,12 +177,12 @@ export async function startSubmissionServer(options: SubmissionOptions): Promise
         const ctx = contextOf(session)!;
         const envelopeTo = session.envelope.rcptTo.map((rcpt) => rcpt.address);
         void (async () => {
-          const inFlight = parsing.get(ctx.organizationId) ?? 0;
-          if (inFlight >= PARSES_PER_ORGANIZATION) {
-            await drained(stream);
-            return callback(smtpError(451, "4.7.1 Too many messages of this organization in progress, try again shortly"));
-          }
-          parsing.set(ctx.organizationId, inFlight + 1);
+          // Its organization's turn first, then one of the process's: a tenant's many connections
+          // wait behind each other (their sockets paused), never in front of another tenant.
+          let own = parsing.get(ctx.organizationId);
+          if (!own) parsing.set(ctx.organizationId, (own = { slots: new Slots(PARSES_PER_ORGANIZATION), users: 0 }));
+          own.users++;
+          const releaseOwn = await own.slots.take();
           const release = await slots.take();
           try {
             const submission = await parseSubmission(stream, envelopeTo);
@@ -211,9 +204,8 @@ export async function startSubmissionServer(options: SubmissionOptions): Promise
             callback(answer);
           } finally {
             release();
-            const left = (parsing.get(ctx.organizationId) ?? 1) - 1;
-            if (left > 0) parsing.set(ctx.organizationId, left);
-            else parsing.delete(ctx.organizationId);
+            releaseOwn();
+            if (--own.users === 0) parsing.delete(ctx.organizationId);
           }
         })();
       },
