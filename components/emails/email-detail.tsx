@@ -18,9 +18,16 @@ import { CommentsCard } from "./comments-card";
 import { DraftCard } from "./draft-card";
 import { EmailMessageCard } from "./email-message-card";
 import { threadKey, type EmailDetail as EmailDetailRecord } from "./email-types";
+import { AttachmentsCard, CancelScheduledButton, recipientRows } from "./recipients-and-files";
 import { ThreadCard } from "./thread-card";
 
 const who = (name: string | null, address: string) => (name ? `${name} <${address}>` : address);
+
+/** " and 3 more" when the email goes to more than its first To address. */
+function recipientsBeyond(email: EmailDetailRecord): string {
+  const more = Math.max(email.to.length, 1) - 1 + email.cc.length + email.bcc.length;
+  return more > 0 ? ` and ${more} more` : "";
+}
 
 function ThreadSection({ threadId, emailId }: { threadId: string; emailId: string }) {
   const thread = useQuery({ queryKey: threadKey(threadId), queryFn: () => apiCall("GET /v1/threads/{threadId}", { params: { threadId } }) });
@@ -49,7 +56,7 @@ function ThreadSection({ threadId, emailId }: { threadId: string; emailId: strin
 function Details({ email }: { email: EmailDetailRecord }) {
   const rows: [string, React.ReactNode][] = [
     ["From", who(email.from_name, email.from_email)],
-    ["To", email.to_email],
+    ...recipientRows(email),
     ...(email.reply_to ? ([["Reply-to", email.reply_to]] as [string, React.ReactNode][]) : []),
     ["Created", formatDateTime(email.created_at)],
     [
@@ -138,7 +145,8 @@ export function EmailDetail({ id }: { id: string }) {
             <StatusBadge status={email.status} />
           </span>
         }
-        description={`${inbound ? "Received from" : "From"} ${who(email.from_name, email.from_email)} ${inbound ? "at" : "to"} ${email.to_email}${email.sent_at ? ` · ${formatDateTime(email.sent_at)}` : ""}`}
+        description={`${inbound ? "Received from" : "From"} ${who(email.from_name, email.from_email)} ${inbound ? "at" : "to"} ${email.to_email}${recipientsBeyond(email)}${email.sent_at ? ` · ${formatDateTime(email.sent_at)}` : ""}`}
+        actions={<CancelScheduledButton email={email} />}
       />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
         <div className="flex min-w-0 flex-col gap-6">
@@ -149,6 +157,7 @@ export function EmailDetail({ id }: { id: string }) {
         <aside className="flex flex-col gap-6" aria-label="About this email">
           <ActivityCard email={email} />
           <Details email={email} />
+          <AttachmentsCard email={email} />
         </aside>
       </div>
     </>

@@ -37,6 +37,12 @@ const statusOptions = [
 
 type Filters = Omit<EmailFilters, "to" | "domain">;
 
+/** "+2 recipients · " for an email to more than its first To address. */
+function moreRecipients(email: EmailListRow): string {
+  const more = Math.max(email.to.length, 1) - 1 + email.cc.length + email.bcc.length;
+  return more > 0 ? `+${more} recipient${more === 1 ? "" : "s"} · ` : "";
+}
+
 /** The emails list; `first` is its first page as the server read it with the page (app/(dashboard)/emails/page.tsx). */
 export function EmailsList({ first }: { first?: FirstPage<EmailListRow> }) {
   const params = useSearchParams();
@@ -174,7 +180,9 @@ export function EmailsList({ first }: { first?: FirstPage<EmailListRow> }) {
                       {email.direction === "inbound" && <ArrowDownLeft className="size-3.5 shrink-0 text-sky-600" aria-label="Received" />}
                       <span className="truncate">{email.direction === "inbound" ? email.from_email : email.to_email}</span>
                     </Link>
-                    <p className="truncate text-xs text-zinc-500">{email.direction === "inbound" ? `to ${email.to_email}` : `from ${email.from_email}`}</p>
+                    <p className="truncate text-xs text-zinc-500">
+                      {email.direction === "inbound" ? `to ${email.to_email}` : `${moreRecipients(email)}from ${email.from_email}`}
+                    </p>
                   </TableCell>
                   <TableCell className="max-w-80">
                     <span className="block truncate">{email.subject}</span>
@@ -186,7 +194,13 @@ export function EmailsList({ first }: { first?: FirstPage<EmailListRow> }) {
                     <EventIcons email={email} />
                   </TableCell>
                   <TableCell className="text-[13px] text-zinc-600">
-                    <RelativeTime value={email.sent_at ?? email.created_at} />
+                    {email.status === "scheduled" && email.scheduled_at ? (
+                      <span title="Scheduled">
+                        for <RelativeTime value={email.scheduled_at} />
+                      </span>
+                    ) : (
+                      <RelativeTime value={email.sent_at ?? email.created_at} />
+                    )}
                   </TableCell>
                 </TableRow>
               ))}

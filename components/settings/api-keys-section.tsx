@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Plus, TriangleAlert } from "lucide-react";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { Controller, useForm, useWatch } from "react-hook-form";
 import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
@@ -16,6 +16,9 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { RadioCards, type RadioCardOption } from "@/components/ui/radio-cards";
+import { NativeSelect } from "@/components/ui/select";
 import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableActionsHeaderCell, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
@@ -24,7 +27,6 @@ import { apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { cn } from "@/lib/client/cn";
 import { submitToApi } from "@/lib/client/form-errors";
-import { formResolver } from "@/lib/client/form-resolver";
 import { createApiKeyInput, type apiKey, type CreateApiKeyInput, type createdApiKey } from "@/lib/schemas/api-keys";
 
 type ApiKey = z.infer<typeof apiKey>;
@@ -32,10 +34,30 @@ type CreatedKey = z.infer<typeof createdApiKey>;
 
 const apiKeysKey = queryKeys.apiKeys.all();
 
+const permissionOptions: RadioCardOption[] = [
+  { value: "full_access", label: "Full access", description: "Everything you can do in this organization, with your role." },
+  { value: "sending_access", label: "Sending only", description: "Sends email (the API and SMTP) and nothing else: for an application's configuration." },
+];
+
+/** The form's values: the domain as a select's string ("" for any), sent as null. */
+type KeyForm = { name: string; permission: "full_access" | "sending_access"; domain_id: string };
+
 function CreateKeyDialog({ open, onOpenChange, onCreated }: { open: boolean; onOpenChange: (open: boolean) => void; onCreated: (key: CreatedKey) => void }) {
-  const form = useForm<CreateApiKeyInput>({ resolver: formResolver(createApiKeyInput), defaultValues: { name: "" } });
-  const submit = submitToApi(form, ["name"], async (values) => {
-    const key = await apiCall("POST /v1/api-keys", { body: values });
+  const form = useForm<KeyForm>({ defaultValues: { name: "", permission: "full_access", domain_id: "" } });
+  const permission = useWatch({ control: form.control, name: "permission" });
+  const domains = useQuery({ queryKey: queryKeys.domains.all(), queryFn: () => apiCall("GET /v1/domains"), enabled: open && permission === "sending_access" });
+  const domainOptions = [{ value: "", label: "Any verified domain" }, ...(domains.data?.data ?? []).map((d) => ({ value: d.id, label: d.name }))];
+  const submit = submitToApi(form, ["name", "permission", "domain_id"], async (values) => {
+    const body: CreateApiKeyInput =
+      values.permission === "sending_access"
+        ? { name: values.name, permission: "sending_access", domain_id: values.domain_id || null }
+        : { name: values.name, permission: "full_access" };
+    const parsed = createApiKeyInput.safeParse(body);
+    if (!parsed.success) {
+      form.setError("name", { message: parsed.error.issues[0].message });
+      return;
+    }
+    const key = await apiCall("POST /v1/api-keys", { body: parsed.data });
     form.reset();
     onCreated(key);
   });
@@ -44,15 +66,35 @@ function CreateKeyDialog({ open, onOpenChange, onCreated }: { open: boolean; onO
       open={open}
       onOpenChange={onOpenChange}
       title="Create API key"
-      description="The key acts as you, with your role in this organization."
+      description="The key acts as you, with your role in this organization, or only sends."
       form={form}
       formId="create-api-key"
       onSubmit={submit}
       submitLabel="Create key"
     >
       <FormField label="Name" error={form.formState.errors.name?.message} hint="Something that tells you where it is used, like “Production server”.">
-        <Input autoFocus placeholder="Production server" {...form.register("name")} />
+        <Input autoFocus placeholder="Production server" {...form.register("name", { required: "Give the key a name" })} />
       </FormField>
+      <div className="flex flex-col gap-1.5">
+        <Label id="key-permission-label">Permission</Label>
+        <Controller
+          control={form.control}
+          name="permission"
+          render={({ field }) => (
+            <RadioCards
+              aria-labelledby="key-permission-label"
+              value={field.value}
+              onValueChange={(value) => field.onChange(value as KeyForm["permission"])}
+              options={permissionOptions}
+            />
+          )}
+        />
+      </div>
+      {permission === "sending_access" && (
+        <FormField label="Domain" error={form.formState.errors.domain_id?.message} hint="With a domain, the key sends only from addresses at it.">
+          <NativeSelect options={domainOptions} disabled={domains.isPending} {...form.register("domain_id")} />
+        </FormField>
+      )}
     </FormDialog>
   );
 }
@@ -99,9 +141,19 @@ function TokenDialog({ created, onClose }: { created: CreatedKey | null; onClose
   );
 }
 
+/** "Full access", "Sending only", or "Sending from example.com". */
+function accessOf(key: ApiKey, domainNames: Map<string, string>): string {
+  if (key.permission === "full_access") return "Full access";
+  if (!key.domain_id) return "Sending only";
+  return `Sending from ${domainNames.get(key.domain_id) ?? "one domain"}`;
+}
+
 export function ApiKeysSection() {
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: apiKeysKey, queryFn: () => apiCall("GET /v1/api-keys") });
+  const scoped = (keys.data?.data ?? []).some((key) => key.domain_id);
+  const domains = useQuery({ queryKey: queryKeys.domains.all(), queryFn: () => apiCall("GET /v1/domains"), enabled: scoped });
+  const domainNames = new Map((domains.data?.data ?? []).map((d) => [d.id, d.name]));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedKey | null>(null);
 
@@ -129,7 +181,7 @@ export function ApiKeysSection() {
       />
       <ListState
         query={keys}
-        loading={<SkeletonRows rows={2} columns={4} />}
+        loading={<SkeletonRows rows={2} columns={5} />}
         errorTitle="Could not load API keys"
         isEmpty={rows.length === 0}
         empty={
@@ -143,6 +195,7 @@ export function ApiKeysSection() {
             <tr>
               <TableHeaderCell>Name</TableHeaderCell>
               <TableHeaderCell>Key</TableHeaderCell>
+              <TableHeaderCell>Access</TableHeaderCell>
               <TableHeaderCell>Created</TableHeaderCell>
               <TableHeaderCell>Last used</TableHeaderCell>
               <TableActionsHeaderCell className="w-28" />
@@ -155,6 +208,7 @@ export function ApiKeysSection() {
                 <TableCell>
                   <code className="font-mono text-[13px] text-zinc-500">••••{key.token_hint}</code>
                 </TableCell>
+                <TableCell className="text-[13px] text-zinc-600">{accessOf(key, domainNames)}</TableCell>
                 <TableCell className="text-zinc-500">
                   <RelativeTime value={key.created_at} />
                 </TableCell>

@@ -112,8 +112,12 @@ export const emailListRow = email.pick({
   direction: true,
   from_email: true,
   to_email: true,
+  to: true,
+  cc: true,
+  bcc: true,
   subject: true,
   status: true,
+  scheduled_at: true,
   created_at: true,
   ...EMAIL_EVENT_TIMES,
 });
