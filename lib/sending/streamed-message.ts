@@ -4,7 +4,7 @@ import type DKIM from "nodemailer/lib/dkim";
 import MessageParser from "nodemailer/lib/dkim/message-parser";
 import RelaxedBody from "nodemailer/lib/dkim/relaxed-body";
 import dkimSign from "nodemailer/lib/dkim/sign";
-import { attachmentBytes, type AttachmentRef } from "./attachment-parts";
+import { attachmentBase64, type AttachmentRef } from "./attachment-parts";
 
 export type { AttachmentRef } from "./attachment-parts";
 
@@ -15,29 +15,8 @@ export type { AttachmentRef } from "./attachment-parts";
 export type StreamedMessage = { segments: (Uint8Array | AttachmentRef)[] };
 
 const CRLF = "\r\n";
-/** Bytes of one 76-character line of base64. */
-const LINE_BYTES = 57;
 
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-
-/** Bytes as base64 in lines of 76 characters with CRLF between them, a database part at a time. */
-async function* base64Lines(bytes: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  let pending = Buffer.alloc(0);
-  let first = true;
-  const lines = (data: Buffer) => {
-    const text = data.toString("base64").replace(/.{76}(?=.)/g, `$&${CRLF}`);
-    const out = Buffer.from(first ? text : CRLF + text, "latin1");
-    first = false;
-    return out;
-  };
-  for await (const chunk of bytes) {
-    const data = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
-    const whole = data.length - (data.length % LINE_BYTES);
-    if (whole > 0) yield lines(data.subarray(0, whole));
-    pending = Buffer.from(data.subarray(whole));
-  }
-  if (pending.length > 0) yield lines(pending);
-}
 
 async function* segmentBytes(segments: StreamedMessage["segments"], skip = 0): AsyncGenerator<Buffer> {
   for (const segment of segments) {
@@ -50,7 +29,7 @@ async function* segmentBytes(segments: StreamedMessage["segments"], skip = 0): A
       yield bytes.subarray(skip);
       skip = 0;
     } else {
-      yield* base64Lines(attachmentBytes(segment));
+      yield* attachmentBase64(segment);
     }
   }
 }

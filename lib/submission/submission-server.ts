@@ -24,9 +24,9 @@ export const SUBMISSION_MAX_BYTES = Math.ceil((sendingLimits.attachmentBytes * 4
 const MAX_RECIPIENTS = 3 * sendingLimits.recipients;
 const MAX_CLIENTS = 200;
 /** Messages parsed at once in this process (each holds its text and HTML while parsing); more wait, their sockets paused. */
-const PARSE_SLOTS = 8;
+const PARSE_SLOTS = 16;
 /** Messages of one organization parsed at once: one tenant never holds every slot. */
-const PARSES_PER_ORGANIZATION = 3;
+const PARSES_PER_ORGANIZATION = 8;
 const IDLE_TIMEOUT_MS = 30_000;
 
 export type SubmissionOptions = {
