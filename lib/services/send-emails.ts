@@ -21,7 +21,7 @@ function attachmentFiles(input: SendEmailInput, spool: AttachmentSpool | undefin
  * What the idempotency key's hash covers: the body, with each attachment's content (read into a
  * spool, so "" in the body) named by its digest; another file under the same key is a conflict.
  */
-const hashed = (request: EmailRequest) => ({
+export const idempotencyBody = (request: EmailRequest) => ({
   ...request.input,
   attachments: request.attachments.map((file) => ({
     filename: file.filename,
@@ -38,9 +38,21 @@ const hashed = (request: EmailRequest) => ({
  * sending twice.
  */
 export function sendEmail(ctx: OrgContext, request: EmailRequest, idempotencyKey: string | null) {
-  return withIdempotency(ctx, idempotencyKey, hashed(request), async (tx) => {
+  return withIdempotency(ctx, idempotencyKey, idempotencyBody(request), async (tx) => {
     const ids = await createEmails(tx, ctx, [request], { idempotencyKey, batch: false });
     return (await emailRecords(tx, ctx, ids))[0];
+  });
+}
+
+/**
+ * A message submitted over SMTP: made an email as `sendEmail` makes one, answered with its id alone
+ * (what the SMTP reply says; the record is not read back). Its idempotency keys are `smtp:`
+ * Message-IDs, apart from the API's.
+ */
+export function submitEmail(ctx: OrgContext, request: EmailRequest, idempotencyKey: string | null): Promise<{ id: string }> {
+  return withIdempotency(ctx, idempotencyKey, idempotencyBody(request), async (tx) => {
+    const [id] = await createEmails(tx, ctx, [request], { idempotencyKey, batch: false });
+    return { id };
   });
 }
 

@@ -82,9 +82,19 @@ export async function assertInboxesVerified(client: DbClient, ctx: OrgContext, r
  */
 export type SendingPath = { relay: true } | { inbox: Inbox } | { anyInbox: true };
 
-/** 400 DOMAIN_NOT_VERIFIED (or INBOX_NOT_VERIFIED for the inbox's own unproven address) unless `address` may be sent from. */
-export async function assertProvenSender(client: DbClient, ctx: OrgContext, address: string, path: string, via: SendingPath): Promise<void> {
-  const domains = await verifiedDomainNames(client, ctx.organizationId);
+/**
+ * 400 DOMAIN_NOT_VERIFIED (or INBOX_NOT_VERIFIED for the inbox's own unproven address) unless `address` may be sent from.
+ * `verified`: the organization's verified domain names when the caller has read them already.
+ */
+export async function assertProvenSender(
+  client: DbClient,
+  ctx: OrgContext,
+  address: string,
+  path: string,
+  via: SendingPath,
+  verified?: Set<string>,
+): Promise<void> {
+  const domains = verified ?? (await verifiedDomainNames(client, ctx.organizationId));
   if (domains.has(domainOf(address))) return;
   const same = (inbox: ProofFields) => inbox.from_email.trim().toLowerCase() === address.trim().toLowerCase();
   if ("inbox" in via && same(via.inbox)) {

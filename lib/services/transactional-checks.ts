@@ -1,6 +1,5 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { AppError } from "@/lib/domain/errors";
-import type { Prisma } from "@/lib/db";
 import { normalizeEmail } from "@/lib/schemas/common";
 import { domainOf } from "@/lib/services/sender-domains";
 
@@ -29,32 +28,22 @@ function addressPaths(r: Recipients): { address: string; path: string }[] {
 /**
  * An address that bounced, complained or unsubscribed is not sent to, whichever of to, cc and bcc
  * names it: the caller hears it now (422 RECIPIENT_SUPPRESSED, each such address with why and since
- * when) rather than from an email cancelled later. One query for all the emails of a request.
+ * when) rather than from an email cancelled later. The rows are read with the request's other checks.
  */
-export async function assertNotSuppressed(tx: Prisma.TransactionClient, organizationId: string, emails: { recipients: Recipients; prefix: string }[]) {
-  const all = [...new Set(emails.flatMap((e) => addressPaths(e.recipients).map((a) => normalizeEmail(a.address))))];
-  const rows = await tx.suppression.findMany({
-    where: { organization_id: organizationId, email: { in: all } },
-    select: { email: true, reason: true, created_at: true },
-  });
-  if (rows.length === 0) return;
-  const suppressed = new Map(rows.map((row) => [row.email, row]));
+export function assertNotSuppressed(
+  suppressedRows: { email: string; reason: string; created_at: string | Date }[],
+  emails: { recipients: Recipients; prefix: string }[],
+) {
+  if (suppressedRows.length === 0) return;
+  const suppressed = new Map(suppressedRows.map((row) => [row.email, row]));
   const issues = emails.flatMap((e) =>
     addressPaths(e.recipients).flatMap(({ address, path }) => {
       const row = suppressed.get(normalizeEmail(address));
-      return row
-        ? [
-            {
-              path: `${e.prefix}${path}`,
-              message: "is suppressed",
-              address: normalizeEmail(address),
-              reason: row.reason,
-              suppressed_at: row.created_at.toISOString(),
-            },
-          ]
-        : [];
+      const at = row ? new Date(row.created_at).toISOString() : "";
+      return row ? [{ path: `${e.prefix}${path}`, message: "is suppressed", address: normalizeEmail(address), reason: row.reason, suppressed_at: at }] : [];
     }),
   );
+  if (issues.length === 0) return;
   const first = issues[0];
   throw new AppError(
     "RECIPIENT_SUPPRESSED",

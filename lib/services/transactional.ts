@@ -13,8 +13,11 @@ import { assertKeyMaySendFrom, assertNotSuppressed, recipientsOf, scheduleOf, ty
 
 const orNull = (value: string | null | undefined) => (value ? value : null);
 
-/** One email a request asks for: its fields and, for POST /v1/emails alone, its spooled attachments. */
-export type EmailRequest = { input: SendEmailInput; attachments: AttachmentFile[] };
+/**
+ * One email a request asks for: its fields and, for POST /v1/emails alone, its spooled attachments;
+ * `idempotencyKey`, its own key when emails of one call have each their own (SMTP submission).
+ */
+export type EmailRequest = { input: SendEmailInput; attachments: AttachmentFile[]; idempotencyKey?: string | null };
 
 type Sender = { name: string | null; address: string };
 
@@ -33,6 +36,27 @@ type Planned = {
 
 const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
 const distinct = (values: (string | undefined)[]) => [...new Set(values.filter((v): v is string => v !== undefined))];
+
+type Checks = {
+  verifiedDomains: Set<string>;
+  suppressed: { email: string; reason: string; created_at: string }[];
+  contacts: { id: string; email: string; first_name: string | null; last_name: string | null; metadata: unknown }[];
+};
+
+/**
+ * What the checks of a request read, in one round trip: the organization's verified domains, which
+ * of its recipients are suppressed, and the contacts of the first To addresses (their placeholders).
+ */
+async function loadChecks(tx: Prisma.TransactionClient, organizationId: string, recipients: string[], firstTos: string[]): Promise<Checks> {
+  const [row] = await tx.$queryRaw<{ domains: string[]; suppressed: Checks["suppressed"]; contacts: Checks["contacts"] }[]>`
+    SELECT
+      (SELECT coalesce(json_agg(lower(name)), '[]') FROM domains WHERE organization_id = ${organizationId}::uuid AND status = 'verified') AS domains,
+      (SELECT coalesce(json_agg(json_build_object('email', email, 'reason', reason, 'created_at', created_at)), '[]')
+         FROM suppressions WHERE organization_id = ${organizationId}::uuid AND email = ANY(${[...new Set(recipients)]}::text[])) AS suppressed,
+      (SELECT coalesce(json_agg(json_build_object('id', id, 'email', email, 'first_name', first_name, 'last_name', last_name, 'metadata', metadata)), '[]')
+         FROM contacts WHERE organization_id = ${organizationId}::uuid AND email = ANY(${[...new Set(firstTos)]}::text[])) AS contacts`;
+  return { verifiedDomains: new Set(row.domains), suppressed: row.suppressed, contacts: row.contacts };
+}
 
 async function plan(tx: Prisma.TransactionClient, ctx: OrgContext, requests: EmailRequest[], prefixed: boolean, now: Date): Promise<Planned[]> {
   const organization_id = ctx.organizationId;
@@ -66,18 +90,22 @@ async function plan(tx: Prisma.TransactionClient, ctx: OrgContext, requests: Ema
       ctx,
       viaInbox.map((p) => ({ id: p.inbox!.id, path: `${p.prefix}inbox_id` })),
     );
+  const checks = await loadChecks(
+    tx,
+    organization_id,
+    partial.flatMap((p) => [...p.recipients.to, ...p.recipients.cc, ...p.recipients.bcc].map(normalizeEmail)),
+    partial.map((p) => normalizeEmail(p.recipients.to[0])),
+  );
   // One check per distinct sender and path: a batch of a hundred from one address asks once.
   const proven = new Set<string>();
   for (const p of partial) {
     const key = `${p.from.address.toLowerCase()}|${p.inbox?.id ?? ""}`;
     if (proven.has(key)) continue;
-    await assertProvenSender(tx, ctx, p.from.address, `${p.prefix}from`, p.inbox ? { inbox: p.inbox } : { relay: true });
+    await assertProvenSender(tx, ctx, p.from.address, `${p.prefix}from`, p.inbox ? { inbox: p.inbox } : { relay: true }, checks.verifiedDomains);
     proven.add(key);
   }
-  await assertNotSuppressed(tx, organization_id, partial);
-
-  const contacts = await tx.contact.findMany({ where: { organization_id, email: { in: distinct(partial.map((p) => normalizeEmail(p.recipients.to[0]))) } } });
-  const contactByEmail = new Map(contacts.map((c) => [c.email, c]));
+  assertNotSuppressed(checks.suppressed, partial);
+  const contactByEmail = new Map(checks.contacts.map((c) => [c.email, c]));
   return partial.map((p) => {
     const { input } = p.request;
     const contact = contactByEmail.get(normalizeEmail(p.recipients.to[0]));
@@ -105,9 +133,10 @@ const replyToOf = (p: Planned) => {
 };
 
 /** One email as the insert reads it (jsonb_to_recordset): everything but the ids, which the database draws. */
-function row(p: Planned, now: Date) {
+function row(p: Planned, now: Date, idempotencyKey: string | null) {
   const headers = p.request.input.headers ?? {};
   return {
+    idempotency_key: p.request.idempotencyKey ?? idempotencyKey,
     sender_domain: domainOf(p.from.address),
     from_email: p.from.address,
     from_name: p.from.name,
@@ -146,12 +175,12 @@ export async function createEmails(
   const organizationId = ctx.organizationId;
   const now = options.now ?? new Date();
   const planned = await plan(tx, ctx, requests, options.batch, now);
-  const rows = JSON.stringify(planned.map((p) => row(p, now)));
+  const rows = JSON.stringify(planned.map((p) => row(p, now, options.idempotencyKey)));
   const created = await tx.$queryRaw<{ id: string }[]>`
     WITH r AS MATERIALIZED (
       SELECT r.*, o.ord, uuid_v7() AS id, uuid_v7() AS thread_id
       FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS o(rec, ord), LATERAL jsonb_to_record(o.rec) AS r(
-        sender_domain text, from_email text, from_name text, to_email text, to_addresses text[], cc text[], bcc text[], reply_to text,
+        idempotency_key text, sender_domain text, from_email text, from_name text, to_email text, to_addresses text[], cc text[], bcc text[], reply_to text,
         subject text, html_content text, text_content text, template_id uuid, contact_id uuid, inbox_id uuid, tags text[],
         custom_headers jsonb, attachments jsonb, status text, scheduled_at timestamptz)),
     threads AS (
@@ -163,7 +192,7 @@ export async function createEmails(
         api_key_id, idempotency_key, status, scheduled_at)
       SELECT id, ${organizationId}::uuid, '<' || id || '@' || sender_domain || '>', from_email, from_name, to_email, to_addresses, cc, bcc,
         reply_to, subject, html_content, text_content, template_id, contact_id, inbox_id, thread_id, tags, custom_headers, custom_headers,
-        attachments, ${ctx.apiKeyId}::uuid, ${options.idempotencyKey}, status::"EmailStatus", scheduled_at
+        attachments, ${ctx.apiKeyId}::uuid, idempotency_key, status::"EmailStatus", scheduled_at
       FROM r)
     SELECT id::text FROM r ORDER BY ord`;
   const emailIds = created.map((c) => c.id);

@@ -2,7 +2,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { SMTPServer, type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import { rateLimits, refusal } from "@/lib/api/rate-limit";
-import { db } from "@/lib/db";
+import { pool } from "@/lib/db/pool";
 import type { OrgContext } from "@/lib/domain/context";
 import { AppError } from "@/lib/domain/errors";
 import { env } from "@/lib/env";
@@ -10,7 +10,7 @@ import { clientKey, ConnectionCounts } from "@/lib/feedback/intake-limits";
 import { normalizeEmail } from "@/lib/schemas/common";
 import { sendingLimits } from "@/lib/schemas/send-email";
 import { authenticateApiKey } from "@/lib/services/api-keys";
-import { sendEmail } from "@/lib/services/send-emails";
+import { GroupCommit } from "./group-commit";
 import { errorField, log } from "@/lib/log";
 import { parseSubmission } from "./parse-submission";
 import { answerFor, smtpError } from "./smtp-answers";
@@ -108,6 +108,7 @@ export async function startSubmissionServer(options: SubmissionOptions): Promise
   const trusted = options.trustedClient ?? isLoopback;
   const slots = new Slots(PARSE_SLOTS);
   const parsing = new Map<string, { slots: Slots; users: number }>();
+  const commits = new GroupCommit();
 
   const server = new CappedSMTPServer(
     {
@@ -163,13 +164,15 @@ export async function startSubmissionServer(options: SubmissionOptions): Promise
         if (!ctx) return callback(smtpError(530, "5.7.0 Authentication required"));
         if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError(452, `4.5.3 At most ${MAX_RECIPIENTS} recipients a message`));
         // A suppressed address is refused here, alone, so the message still goes to the others.
-        db.suppression
-          .findUnique({
-            where: { organization_id_email: { organization_id: ctx.organizationId, email: normalizeEmail(address.address) } },
-            select: { reason: true },
+        pool
+          .query<{ reason: string }>({
+            name: "submission-suppressed",
+            text: "SELECT reason FROM suppressions WHERE organization_id = $1 AND email = $2",
+            values: [ctx.organizationId, normalizeEmail(address.address)],
           })
           .then(
-            (row) => callback(row ? smtpError(550, `5.1.1 ${normalizeEmail(address.address)} is suppressed (${row.reason}) and is not sent to`) : undefined),
+            ({ rows: [row] }) =>
+              callback(row ? smtpError(550, `5.1.1 ${normalizeEmail(address.address)} is suppressed (${row.reason}) and is not sent to`) : undefined),
             () => callback(smtpError(451, "4.3.0 Try again later")),
           );
       },
@@ -190,7 +193,7 @@ export async function startSubmissionServer(options: SubmissionOptions): Promise
             try {
               // A repeat of the same message (its Message-ID) creates nothing new: a client that lost our answer sends again.
               const key = submission.messageId ? `smtp:${submission.messageId}`.slice(0, 255) : null;
-              const email = await sendEmail(ctx, submission.request, key);
+              const email = await commits.submit(ctx, submission.request, key);
               options.onQueued?.(email.id);
               callback(null, `2.0.0 Queued as ${email.id}`);
             } finally {

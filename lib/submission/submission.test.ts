@@ -155,6 +155,40 @@ describe("SMTP submission", () => {
   });
 });
 
+describe("SMTP submission under load", () => {
+  it("writes the messages that arrive together in one go, each answered for itself: a refused one alone, a repeated Message-ID once", async () => {
+    const tag = randomUUID().slice(0, 6);
+    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.port, pool: true, maxConnections: 8, maxMessages: Infinity, auth: key() });
+    const message = (i: number) => ({
+      from: `app@${domain}`,
+      to: `load-${tag}-${i}@example.net`,
+      subject: `Load ${i}`,
+      text: "T",
+      messageId: `<${tag}-${i}@client.example>`,
+    });
+    try {
+      const results = await Promise.allSettled([
+        ...Array.from({ length: 30 }, (_, i) => transport.sendMail(message(i))),
+        transport.sendMail({ ...message(99), from: "app@unverified.example" }),
+        transport.sendMail(message(7)),
+        transport.sendMail(message(7)),
+      ]);
+      expect(results.slice(0, 30).every((r) => r.status === "fulfilled")).toBe(true);
+      expect(results[30]).toMatchObject({ status: "rejected", reason: { responseCode: 550 } });
+      expect(results.slice(31).every((r) => r.status === "fulfilled")).toBe(true);
+    } finally {
+      transport.close();
+    }
+    const emails = await db.email.findMany({
+      where: { organization_id: org.organizationId, to_email: { startsWith: `load-${tag}-` } },
+      select: { to_email: true, idempotency_key: true },
+    });
+    expect(emails).toHaveLength(30);
+    expect(new Set(emails.map((e) => e.to_email)).size).toBe(30);
+    expect(emails.find((e) => e.to_email === `load-${tag}-7@example.net`)?.idempotency_key).toBe(`smtp:<${tag}-7@client.example>`);
+  });
+});
+
 describe("SMTP submission over the network", () => {
   let dir: string;
   let tlsServer: SubmissionServer;

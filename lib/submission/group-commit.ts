@@ -1,0 +1,79 @@
+import type { OrgContext } from "@/lib/domain/context";
+import { AppError } from "@/lib/domain/errors";
+import { idempotencyBody, submitEmail } from "@/lib/services/send-emails";
+import { withIdempotencyMany } from "@/lib/services/idempotency";
+import { createEmails, type EmailRequest } from "@/lib/services/transactional";
+
+/** Most messages written by one transaction. */
+const MAX_GROUP = 32;
+/** Transactions of one key in flight at once; the messages that arrive meanwhile wait and go together. */
+const IN_FLIGHT = 2;
+
+type Waiting = { request: EmailRequest; key: string | null; resolve: (answer: { id: string }) => void; reject: (error: unknown) => void };
+type Lane = { ctx: OrgContext; waiting: Waiting[]; inFlight: number };
+
+/**
+ * Group commit for SMTP submission: the messages of one API key that arrive while its earlier ones
+ * are being written go into the database together, by the same set-based function as a batch of
+ * POST /v1/emails/batch (one transaction: the idempotency keys, the checks, the emails). A message
+ * costs a fraction of a transaction of its own, whose round trips were most of its cost (seven
+ * against the one insert of a server that only stores). At low load a message goes at once, alone.
+ * A group the service refuses (one bad message) is retried message by message, so each hears its own
+ * answer; a repeated Message-ID never shares a group with its twin.
+ */
+export class GroupCommit {
+  private readonly lanes = new Map<string, Lane>();
+
+  submit(ctx: OrgContext, request: EmailRequest, key: string | null): Promise<{ id: string }> {
+    return new Promise((resolve, reject) => {
+      const id = ctx.apiKeyId ?? ctx.userId;
+      let lane = this.lanes.get(id);
+      if (!lane) this.lanes.set(id, (lane = { ctx, waiting: [], inFlight: 0 }));
+      lane.waiting.push({ request, key, resolve, reject });
+      // The messages that arrive in this turn of the event loop go with it.
+      if (lane.waiting.length === 1) setImmediate(() => this.pump(id));
+    });
+  }
+
+  private pump(id: string) {
+    const lane = this.lanes.get(id);
+    if (!lane) return;
+    while (lane.inFlight < IN_FLIGHT && lane.waiting.length > 0) {
+      const group: Waiting[] = [];
+      const keys = new Set<string>();
+      while (group.length < MAX_GROUP && lane.waiting.length > 0 && !(lane.waiting[0].key !== null && keys.has(lane.waiting[0].key))) {
+        const next = lane.waiting.shift()!;
+        if (next.key !== null) keys.add(next.key);
+        group.push(next);
+      }
+      lane.inFlight++;
+      void this.commit(lane.ctx, group).finally(() => {
+        lane.inFlight--;
+        if (lane.inFlight === 0 && lane.waiting.length === 0) this.lanes.delete(id);
+        else this.pump(id);
+      });
+    }
+  }
+
+  private async commit(ctx: OrgContext, group: Waiting[]) {
+    if (group.length === 1) {
+      const [only] = group;
+      return submitEmail(ctx, only.request, only.key).then(only.resolve, only.reject);
+    }
+    try {
+      const answers = await withIdempotencyMany(
+        ctx,
+        group.map((w) => ({ key: w.key, body: idempotencyBody(w.request) })),
+        async (tx, fresh) => {
+          const requests = fresh.map((i) => ({ ...group[i].request, idempotencyKey: group[i].key }));
+          return (await createEmails(tx, ctx, requests, { idempotencyKey: null, batch: true })).map((emailId) => ({ id: emailId }));
+        },
+      );
+      answers.forEach((answer, i) => (answer instanceof AppError ? group[i].reject(answer) : group[i].resolve(answer)));
+    } catch (error) {
+      if (!(error instanceof AppError)) return group.forEach((w) => w.reject(error));
+      // One message refused the group: each on its own, for its own answer.
+      await Promise.all(group.map((w) => submitEmail(ctx, w.request, w.key).then(w.resolve, w.reject)));
+    }
+  }
+}
