@@ -1,9 +1,11 @@
+import { attachmentMemoryScenario } from "./attachment-memory";
 import { broadcastReportScenario } from "./broadcast-report";
 import { broadcastSendScenario } from "./broadcast-send";
 import { bulkScenario } from "./bulk";
 import { checkEmailsScenario } from "./check-emails";
 import { dashboardScenario } from "./dashboard";
 import { dynamicSegmentScenario } from "./dynamic-segment";
+import { emailBatchScenario } from "./email-batch";
 import { getBroadcastScenario } from "./get-broadcast";
 import { importScenario } from "./import";
 import { importThenSendScenario } from "./import-then-send";
@@ -12,6 +14,7 @@ import { listContactsScenario } from "./list-contacts";
 import { listEmailsScenario } from "./list-emails";
 import { memoryListScenario } from "./memory-list";
 import type { Scenario } from "./scenario";
+import { submissionScenario } from "./submission";
 
 /** In the order of the table; the import runs first, on a contacts table no other scenario has filled yet. */
 export const scenarios: Scenario[] = [
@@ -26,6 +29,9 @@ export const scenarios: Scenario[] = [
   broadcastReportScenario,
   memoryListScenario,
   intakeScenario,
+  emailBatchScenario,
+  submissionScenario,
+  attachmentMemoryScenario,
   dashboardScenario,
   dynamicSegmentScenario,
 ];

@@ -52,7 +52,7 @@ const oneOrMore = (what: string) =>
 const HEADER_NAME = /^X-[A-Za-z0-9][A-Za-z0-9-]*$/i;
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 
-export const customHeaders = z
+const customHeaders = z
   .record(
     z.string().max(sendingLimits.headerName).regex(HEADER_NAME, "must start with X- and hold only letters, digits and hyphens"),
     z
@@ -68,7 +68,7 @@ const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
 // atext and dots (RFC 5322 msg-id), no angle brackets: `cid:logo` in the HTML names `Content-ID: <logo>`.
 const CONTENT_ID = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~.@]+$/;
 
-export const attachmentInput = z.object({
+const attachmentInput = z.object({
   filename: z
     .string()
     .min(1)
@@ -90,7 +90,6 @@ export const attachmentInput = z.object({
       description: 'Makes the attachment an inline image the HTML shows with `<img src="cid:<content_id>">`.',
     }),
 });
-export type AttachmentInput = z.infer<typeof attachmentInput>;
 
 const emailFields = z.object({
   from: sender.optional(),

@@ -85,7 +85,7 @@ const BASE64 = /^[A-Za-z0-9+/\-_]*=*$/;
 const PIECE = 32 * 1024;
 
 /** Base64 text as it streams in, decoded; anything else is a 400 naming `field`. */
-export async function* decodeBase64(text: AsyncIterable<string>, field: string): AsyncIterable<Buffer> {
+async function* decodeBase64(text: AsyncIterable<string>, field: string): AsyncIterable<Buffer> {
   let pending = "";
   let padded = false;
   for await (const chunk of text) {

@@ -27,7 +27,7 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-export const hashOf = (body: unknown) =>
+const hashOf = (body: unknown) =>
   createHash("sha256")
     .update(JSON.stringify(canonical(body)))
     .digest("hex");

@@ -32,12 +32,12 @@ export const idempotencyBody = (request: EmailRequest) => ({
 });
 
 /**
- * `POST /v1/emails` and each message submitted over SMTP: one email, rendered now (template and
- * variables, text derived from HTML), queued for the worker (or `scheduled` until its time) in its
- * own thread. With an Idempotency-Key a repeat within 24 hours answers the first answer instead of
- * sending twice.
+ * `POST /v1/emails`: one email, rendered now (template and variables, text derived from HTML), queued
+ * for the worker (or `scheduled` until its time) in its own thread, by createEmails as every send
+ * (the batch, SMTP submission) is. With an Idempotency-Key a repeat within 24 hours answers the first
+ * answer instead of sending twice.
  */
-export function sendEmail(ctx: OrgContext, request: EmailRequest, idempotencyKey: string | null) {
+function sendEmail(ctx: OrgContext, request: EmailRequest, idempotencyKey: string | null) {
   return withIdempotency(ctx, idempotencyKey, idempotencyBody(request), async (tx) => {
     const ids = await createEmails(tx, ctx, [request], { idempotencyKey, batch: false });
     return (await emailRecords(tx, ctx, ids))[0];
