@@ -27,7 +27,7 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-const hashOf = (body: unknown) =>
+export const hashOf = (body: unknown) =>
   createHash("sha256")
     .update(JSON.stringify(canonical(body)))
     .digest("hex");
@@ -61,64 +61,5 @@ export async function withIdempotency<T>(ctx: OrgContext, key: string | null, bo
       data: { status_code: 201, response: JSON.parse(JSON.stringify(result)) as Prisma.InputJsonValue },
     });
     return result;
-  });
-}
-
-export type Keyed = { key: string | null; body: unknown };
-
-/**
- * `withIdempotency` for several requests in one transaction (SMTP submission commits the messages
- * that arrive together at once): `create` makes the results of the ones not answered before, in
- * their order; each repeat answers its earlier result, each key reused with another body a 409
- * CONFLICT error in its place. The keys are taken in one statement (an expired one taken over), so a
- * concurrent repeat waits for this transaction, as in the single form. Keys must differ.
- */
-export async function withIdempotencyMany<T>(
-  ctx: OrgContext,
-  entries: Keyed[],
-  create: (tx: Prisma.TransactionClient, fresh: number[]) => Promise<T[]>,
-): Promise<(T | AppError)[]> {
-  const hashes = entries.map((entry) => (entry.key === null ? null : hashOf(entry.body)));
-  const keyed = entries.flatMap((entry, i) => (entry.key === null ? [] : [{ key: entry.key, hash: hashes[i]!, index: i }]));
-  return db.$transaction(async (tx) => {
-    const taken = new Set<string>();
-    const earlier = new Map<string, { request_hash: string; response: unknown }>();
-    if (keyed.length > 0) {
-      const rows = await tx.$queryRaw<{ key: string }[]>`
-        INSERT INTO idempotency_keys (organization_id, key, request_hash, status_code, response)
-        SELECT ${ctx.organizationId}::uuid, k, h, 0, '{}'::jsonb FROM unnest(${keyed.map((k) => k.key)}::text[], ${keyed.map((k) => k.hash)}::text[]) AS u(k, h)
-        ON CONFLICT (organization_id, key) DO UPDATE SET request_hash = EXCLUDED.request_hash, status_code = 0, response = '{}'::jsonb, created_at = now()
-          WHERE idempotency_keys.created_at < now() - interval '24 hours'
-        RETURNING key`;
-      for (const row of rows) taken.add(row.key);
-      const repeats = keyed.filter((k) => !taken.has(k.key)).map((k) => k.key);
-      if (repeats.length > 0) {
-        const found = await tx.idempotencyKey.findMany({
-          where: { organization_id: ctx.organizationId, key: { in: repeats } },
-          select: { key: true, request_hash: true, response: true },
-        });
-        for (const row of found) earlier.set(row.key, row);
-      }
-    }
-    const results: (T | AppError)[] = new Array(entries.length);
-    const fresh: number[] = [];
-    entries.forEach((entry, i) => {
-      if (entry.key === null || taken.has(entry.key)) return fresh.push(i);
-      const before = earlier.get(entry.key);
-      results[i] =
-        before && before.request_hash === hashes[i]
-          ? (before.response as T)
-          : new AppError("CONFLICT", "This Idempotency-Key was used with a different request in the last 24 hours");
-    });
-    const created = fresh.length > 0 ? await create(tx, fresh) : [];
-    fresh.forEach((index, i) => (results[index] = created[i]));
-    const answered = fresh.filter((i) => entries[i].key !== null);
-    if (answered.length > 0) {
-      await tx.$executeRaw`
-        UPDATE idempotency_keys k SET status_code = 201, response = u.r
-        FROM unnest(${answered.map((i) => entries[i].key!)}::text[], ${answered.map((i) => JSON.stringify(results[i]))}::jsonb[]) AS u(key, r)
-        WHERE k.organization_id = ${ctx.organizationId}::uuid AND k.key = u.key`;
-    }
-    return results;
   });
 }

@@ -1,6 +1,6 @@
 import type { OrgContext } from "@/lib/domain/context";
-import { invalidField } from "@/lib/domain/errors";
-import type { Prisma } from "@/lib/db";
+import { AppError, invalidField } from "@/lib/domain/errors";
+import { db, Prisma } from "@/lib/db";
 import type { Inbox, Template } from "@/lib/generated/prisma/client";
 import { normalizeEmail } from "@/lib/schemas/common";
 import { parseSender, sendingLimits, type SendEmailInput } from "@/lib/schemas/send-email";
@@ -159,6 +159,45 @@ function row(p: Planned, now: Date, idempotencyKey: string | null) {
   };
 }
 
+/** The statement that writes planned emails (their `row`s, as JSON) and their threads; with `keyed`, their idempotency keys too. */
+function writeStatement(ctx: OrgContext, rows: string, keyed: boolean): Prisma.Sql {
+  const organizationId = ctx.organizationId;
+  // With keys: only the rows whose key this statement takes (new, or expired) are written, and each
+  // key's answer is its email's id; a row whose key another request holds is left out (a repeat).
+  const keys = keyed
+    ? Prisma.sql`,
+    k AS (
+      INSERT INTO idempotency_keys (organization_id, key, request_hash, status_code, response)
+      SELECT ${organizationId}::uuid, idempotency_key, request_hash, 201, jsonb_build_object('id', id::text) FROM r WHERE idempotency_key IS NOT NULL
+      ON CONFLICT (organization_id, key) DO UPDATE
+        SET request_hash = EXCLUDED.request_hash, status_code = 201, response = EXCLUDED.response, created_at = now()
+        WHERE idempotency_keys.created_at < now() - interval '24 hours'
+      RETURNING key),
+    go AS (SELECT * FROM r WHERE idempotency_key IS NULL OR idempotency_key IN (SELECT key FROM k))`
+    : Prisma.empty;
+  const source = keyed ? Prisma.sql`go` : Prisma.sql`r`;
+  const created = keyed ? Prisma.sql`idempotency_key IS NULL OR idempotency_key IN (SELECT key FROM k)` : Prisma.sql`true`;
+  return Prisma.sql`
+    WITH r AS MATERIALIZED (
+      SELECT r.*, o.ord, uuid_v7() AS id, uuid_v7() AS thread_id
+      FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS o(rec, ord), LATERAL jsonb_to_record(o.rec) AS r(
+        idempotency_key text, request_hash text, sender_domain text, from_email text, from_name text, to_email text, to_addresses text[], cc text[],
+        bcc text[], reply_to text, subject text, html_content text, text_content text, template_id uuid, contact_id uuid, inbox_id uuid, tags text[],
+        custom_headers jsonb, attachments jsonb, status text, scheduled_at timestamptz))${keys},
+    threads AS (
+      INSERT INTO threads (id, organization_id, subject, contact_id, inbox_id)
+      SELECT thread_id, ${organizationId}::uuid, subject, contact_id, inbox_id FROM ${source}),
+    emails AS (
+      INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, to_addresses, cc, bcc, reply_to, subject,
+        html_content, text_content, template_id, contact_id, inbox_id, thread_id, tags, custom_headers, headers, attachments,
+        api_key_id, idempotency_key, status, scheduled_at)
+      SELECT id, ${organizationId}::uuid, '<' || id || '@' || sender_domain || '>', from_email, from_name, to_email, to_addresses, cc, bcc,
+        reply_to, subject, html_content, text_content, template_id, contact_id, inbox_id, thread_id, tags, custom_headers, custom_headers,
+        attachments, ${ctx.apiKeyId}::uuid, idempotency_key, status::"EmailStatus", scheduled_at
+      FROM ${source})
+    SELECT id::text, (${created}) AS created FROM r ORDER BY ord`;
+}
+
 /**
  * Creates the emails of one request in the caller's transaction, set-based: one lookup of inboxes,
  * templates, suppressions and contacts for all of them, and one statement that writes their threads
@@ -172,34 +211,49 @@ export async function createEmails(
   requests: EmailRequest[],
   options: { idempotencyKey: string | null; batch: boolean; now?: Date },
 ): Promise<string[]> {
-  const organizationId = ctx.organizationId;
   const now = options.now ?? new Date();
   const planned = await plan(tx, ctx, requests, options.batch, now);
   const rows = JSON.stringify(planned.map((p) => row(p, now, options.idempotencyKey)));
-  const created = await tx.$queryRaw<{ id: string }[]>`
-    WITH r AS MATERIALIZED (
-      SELECT r.*, o.ord, uuid_v7() AS id, uuid_v7() AS thread_id
-      FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS o(rec, ord), LATERAL jsonb_to_record(o.rec) AS r(
-        idempotency_key text, sender_domain text, from_email text, from_name text, to_email text, to_addresses text[], cc text[], bcc text[], reply_to text,
-        subject text, html_content text, text_content text, template_id uuid, contact_id uuid, inbox_id uuid, tags text[],
-        custom_headers jsonb, attachments jsonb, status text, scheduled_at timestamptz)),
-    threads AS (
-      INSERT INTO threads (id, organization_id, subject, contact_id, inbox_id)
-      SELECT thread_id, ${organizationId}::uuid, subject, contact_id, inbox_id FROM r),
-    emails AS (
-      INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, to_addresses, cc, bcc, reply_to, subject,
-        html_content, text_content, template_id, contact_id, inbox_id, thread_id, tags, custom_headers, headers, attachments,
-        api_key_id, idempotency_key, status, scheduled_at)
-      SELECT id, ${organizationId}::uuid, '<' || id || '@' || sender_domain || '>', from_email, from_name, to_email, to_addresses, cc, bcc,
-        reply_to, subject, html_content, text_content, template_id, contact_id, inbox_id, thread_id, tags, custom_headers, custom_headers,
-        attachments, ${ctx.apiKeyId}::uuid, idempotency_key, status::"EmailStatus", scheduled_at
-      FROM r)
-    SELECT id::text FROM r ORDER BY ord`;
-  const emailIds = created.map((c) => c.id);
+  const emailIds = (await tx.$queryRaw<{ id: string }[]>(writeStatement(ctx, rows, false))).map((c) => c.id);
   for (const [i, p] of planned.entries()) {
-    if (p.request.attachments.length > 0) await storeAttachments(tx, organizationId, emailIds[i], p.request.attachments);
+    if (p.request.attachments.length > 0) await storeAttachments(tx, ctx.organizationId, emailIds[i], p.request.attachments);
   }
   return emailIds;
+}
+
+/** An email of a group with its idempotency key and the hash of its request, for `createEmailsAtOnce`. */
+export type KeyedRequest = EmailRequest & { idempotencyKey: string | null; requestHash: string | null };
+
+/**
+ * Emails without attachments, each with its own idempotency key, written by one statement outside
+ * any transaction (SMTP submission's groups): the checks in one round trip, then the keys, threads
+ * and emails in another. A message whose key was taken before (or by another request meanwhile)
+ * creates nothing and answers what the key answered, or a 409 CONFLICT error in its place when its
+ * body differs. All or nothing for what the checks refuse (the caller retries one by one).
+ */
+export async function createEmailsAtOnce(ctx: OrgContext, requests: KeyedRequest[]): Promise<({ id: string } | AppError)[]> {
+  const now = new Date();
+  const planned = await plan(db, ctx, requests, true, now);
+  const rows = JSON.stringify(planned.map((p, i) => ({ ...row(p, now, null), request_hash: requests[i].requestHash })));
+  const written = await db.$queryRaw<{ id: string; created: boolean }[]>(writeStatement(ctx, rows, true));
+  const repeats = requests.filter((r, i) => !written[i].created && r.idempotencyKey !== null).map((r) => r.idempotencyKey!);
+  const earlier = new Map(
+    repeats.length === 0
+      ? []
+      : (
+          await db.idempotencyKey.findMany({
+            where: { organization_id: ctx.organizationId, key: { in: repeats } },
+            select: { key: true, request_hash: true, response: true },
+          })
+        ).map((k) => [k.key, k]),
+  );
+  return written.map((w, i) => {
+    if (w.created) return { id: w.id };
+    const before = earlier.get(requests[i].idempotencyKey ?? "");
+    return before && before.request_hash === requests[i].requestHash
+      ? (before.response as { id: string })
+      : new AppError("CONFLICT", "This Idempotency-Key was used with a different request in the last 24 hours");
+  });
 }
 
 /** The records of emails just created, in the order of `ids`. */

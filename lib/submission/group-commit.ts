@@ -1,8 +1,8 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { AppError } from "@/lib/domain/errors";
 import { idempotencyBody, submitEmail } from "@/lib/services/send-emails";
-import { withIdempotencyMany } from "@/lib/services/idempotency";
-import { createEmails, type EmailRequest } from "@/lib/services/transactional";
+import { hashOf } from "@/lib/services/idempotency";
+import { createEmailsAtOnce, type EmailRequest } from "@/lib/services/transactional";
 
 /** Most messages written by one transaction. */
 const MAX_GROUP = 32;
@@ -14,10 +14,11 @@ type Lane = { ctx: OrgContext; waiting: Waiting[]; inFlight: number };
 
 /**
  * Group commit for SMTP submission: the messages of one API key that arrive while its earlier ones
- * are being written go into the database together, by the same set-based function as a batch of
- * POST /v1/emails/batch (one transaction: the idempotency keys, the checks, the emails). A message
- * costs a fraction of a transaction of its own, whose round trips were most of its cost (seven
- * against the one insert of a server that only stores). At low load a message goes at once, alone.
+ * are being written go into the database together, checked and written as a batch of
+ * POST /v1/emails/batch is (createEmailsAtOnce: the checks in one round trip, the idempotency keys,
+ * threads and emails in one statement). A message costs a share of two round trips where it had
+ * seven of its own in series (against the one insert of a server that only stores), which on a busy
+ * machine was most of its time. At low load a message goes at once, alone.
  * A group the service refuses (one bad message) is retried message by message, so each hears its own
  * answer; a repeated Message-ID never shares a group with its twin.
  */
@@ -56,24 +57,22 @@ export class GroupCommit {
   }
 
   private async commit(ctx: OrgContext, group: Waiting[]) {
-    if (group.length === 1) {
-      const [only] = group;
-      return submitEmail(ctx, only.request, only.key).then(only.resolve, only.reject);
-    }
+    // Alone, or with files (their parts are written in a transaction of their own): the single path.
+    const alone = group.length === 1 ? group : group.filter((w) => w.request.attachments.length > 0);
+    const together = group.length === 1 ? [] : group.filter((w) => w.request.attachments.length === 0);
+    const single = (w: Waiting) => submitEmail(ctx, w.request, w.key).then(w.resolve, w.reject);
+    await Promise.all(alone.map(single));
+    if (together.length === 0) return;
     try {
-      const answers = await withIdempotencyMany(
+      const answers = await createEmailsAtOnce(
         ctx,
-        group.map((w) => ({ key: w.key, body: idempotencyBody(w.request) })),
-        async (tx, fresh) => {
-          const requests = fresh.map((i) => ({ ...group[i].request, idempotencyKey: group[i].key }));
-          return (await createEmails(tx, ctx, requests, { idempotencyKey: null, batch: true })).map((emailId) => ({ id: emailId }));
-        },
+        together.map((w) => ({ ...w.request, idempotencyKey: w.key, requestHash: w.key === null ? null : hashOf(idempotencyBody(w.request)) })),
       );
-      answers.forEach((answer, i) => (answer instanceof AppError ? group[i].reject(answer) : group[i].resolve(answer)));
+      answers.forEach((answer, i) => (answer instanceof AppError ? together[i].reject(answer) : together[i].resolve(answer)));
     } catch (error) {
-      if (!(error instanceof AppError)) return group.forEach((w) => w.reject(error));
+      if (!(error instanceof AppError)) return together.forEach((w) => w.reject(error));
       // One message refused the group: each on its own, for its own answer.
-      await Promise.all(group.map((w) => submitEmail(ctx, w.request, w.key).then(w.resolve, w.reject)));
+      await Promise.all(together.map(single));
     }
   }
 }
