@@ -120,7 +120,7 @@ describe("SMTP submission", () => {
     expect(await db.email.count({ where: { organization_id: org.organizationId, to_email: "x@example.net" } })).toBe(0);
   });
 
-  it("applies a sending key's domain, suppression per recipient, and answers the API's refusals", async () => {
+  it("applies a sending key's domain and suppressions, and answers the API's refusals", async () => {
     const tag = randomUUID().slice(0, 6);
     const other = `else-${tag}.example.com`;
     await addDomain(org.organizationId, other, { verified: true });
@@ -130,11 +130,14 @@ describe("SMTP submission", () => {
     await expect(submit({ from: `app@${other}`, to: "y@example.net", subject: "S", text: "T" }, scopedAuth)).rejects.toMatchObject({ responseCode: 550 });
     await expect(submit({ from: "app@unverified.example", to: "y@example.net", subject: "S", text: "T" }, key())).rejects.toMatchObject({ responseCode: 550 });
 
+    // A suppressed recipient refuses the message, naming it, as POST /v1/emails answers 422.
     await db.suppression.create({ data: { organization_id: org.organizationId, email: `gone-${tag}@example.net`, reason: "complaint" } });
-    const info = await submit({ from: `app@${domain}`, to: [`ok-${tag}@example.net`, `gone-${tag}@example.net`], subject: "S", text: "T" }, scopedAuth);
-    expect(info.rejected).toEqual([`gone-${tag}@example.net`]);
+    const refused = submit({ from: `app@${domain}`, to: [`ok-${tag}@example.net`], bcc: `gone-${tag}@example.net`, subject: "S", text: "T" }, scopedAuth);
+    await expect(refused).rejects.toMatchObject({ responseCode: 550 });
+    await expect(refused).rejects.toThrow(/gone-.*suppressed/);
+    expect(await db.email.count({ where: { organization_id: org.organizationId, to_email: `ok-${tag}@example.net` } })).toBe(0);
+    await submit({ from: `app@${domain}`, to: [`ok-${tag}@example.net`], subject: "S", text: "T" }, scopedAuth);
     const email = await db.email.findFirstOrThrow({ where: { organization_id: org.organizationId, to_email: `ok-${tag}@example.net` } });
-    expect(email.to).toEqual([`ok-${tag}@example.net`]);
     expect(email.api_key_id).toBe(scoped.body.id);
   });
 
