@@ -18,7 +18,9 @@ describe("suppressed recipients", () => {
     await db.suppression.create({ data: { organization_id: org.organizationId, email: "gone@example.test", reason: "complaint", created_at: since } });
     const answer = await org.owner.api.post("/v1/emails", { from: "hi@sender.example", to: "Gone@Example.test", subject: "Hi", text: "Hi" });
     const error = expectError(answer, 422, "RECIPIENT_SUPPRESSED");
-    expect(error.details).toEqual([{ path: "to", message: "is suppressed", reason: "complaint", suppressed_at: since.toISOString() }]);
+    expect(error.details).toEqual([
+      { path: "to", message: "is suppressed", address: "gone@example.test", reason: "complaint", suppressed_at: since.toISOString() },
+    ]);
     expect(await db.email.count({ where: { organization_id: org.organizationId } })).toBe(0);
 
     // Another organization's suppression list is its own.
