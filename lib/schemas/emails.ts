@@ -79,6 +79,7 @@ export const email = z.object({
   clicked_links: jsonArray,
   opens: jsonArray,
 });
+emailAttachment.register(z.globalRegistry, { id: "EmailAttachment" });
 email.register(z.globalRegistry, { id: "Email" });
 
 const emailEvent = z.object({

@@ -143,3 +143,4 @@ export const sendEmailBatchInput = z
 export const sendEmailBatchResponse = z.object({
   data: z.array(z.object({ id })).meta({ description: "The new emails' ids, in the order of the request." }),
 });
+sendEmailBatchResponse.register(z.globalRegistry, { id: "EmailBatch" });
