@@ -78,6 +78,13 @@ const schema = z.object({
     .min(16_384)
     .max(1024 * 1024 * 1024)
     .default(16 * 1024 * 1024),
+  OAUTH_GOOGLE_CLIENT_ID: z.string().trim().min(1).optional(),
+  OAUTH_GOOGLE_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  OAUTH_GOOGLE_ISSUER: z.url({ protocol: /^https?$/ }).default("https://accounts.google.com"),
+  OAUTH_MICROSOFT_CLIENT_ID: z.string().trim().min(1).optional(),
+  OAUTH_MICROSOFT_CLIENT_SECRET: z.string().trim().min(1).optional(),
+  OAUTH_MICROSOFT_ISSUER: z.url({ protocol: /^https?$/ }).default("https://login.microsoftonline.com/common/v2.0"),
+  INBOX_FAILURES_BEFORE_ERROR: z.coerce.number().int().min(1).max(1000).default(5),
   RETURN_PATH_LABEL: z
     .string()
     .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/i, "must be one DNS label, e.g. bounces")
@@ -210,6 +217,16 @@ export const env = {
   imapMessageMaxBytes: raw.IMAP_MESSAGE_MAX_BYTES,
   /** Bytes read from one IMAP server in one poll; the next poll continues where this one stopped. */
   imapPollMaxBytes: raw.IMAP_POLL_MAX_BYTES,
+  /**
+   * Mailbox authorization (lib/oauth): each provider is offered once its client id and secret are
+   * set; its endpoints come from the issuer's discovery document.
+   */
+  oauthProviders: {
+    google: { clientId: raw.OAUTH_GOOGLE_CLIENT_ID, clientSecret: raw.OAUTH_GOOGLE_CLIENT_SECRET, issuer: raw.OAUTH_GOOGLE_ISSUER },
+    microsoft: { clientId: raw.OAUTH_MICROSOFT_CLIENT_ID, clientSecret: raw.OAUTH_MICROSOFT_CLIENT_SECRET, issuer: raw.OAUTH_MICROSOFT_ISSUER },
+  },
+  /** Failed connections in a row (sending or polling) after which an inbox turns `error` and rotation skips it. */
+  inboxFailuresBeforeError: raw.INBOX_FAILURES_BEFORE_ERROR,
   /** Default label of a new domain's return-path subdomain (`bounces` → bounces.example.com). */
   returnPathLabel: raw.RETURN_PATH_LABEL.toLowerCase(),
   get authSecret(): string {

@@ -120,6 +120,12 @@ export async function checkEndpoint(hostInput: string, port: number, policy: Out
   return { allowed: true, addresses };
 }
 
+/** Whether the operator admits this endpoint by name (ALLOWED_PRIVATE_HOSTS): the only hosts plain-text HTTP may go to. */
+export function isAdmittedEndpoint(hostInput: string, port: number, policy: OutboundPolicy): boolean {
+  const { host } = normalizeHost(hostInput);
+  return policy.allowed.some((e) => e.host === host && (e.port === port || e.port === "*"));
+}
+
 /** What a tenant is told when a destination is refused at save time: no resolved address, no detail of our network. */
 export function refusalMessage(refusal: Refusal): string {
   switch (refusal) {

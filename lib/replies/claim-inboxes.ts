@@ -7,7 +7,9 @@ export type ImapInbox = {
   imap_port: number;
   imap_secure: boolean;
   imap_username: string;
-  imap_password_encrypted: string;
+  /** Null for an OAuth inbox, which signs in with an access token (lib/oauth). */
+  imap_password_encrypted: string | null;
+  auth_type: "password" | "oauth2";
   imap_last_uid: number | null;
   imap_last_polled_at: Date | null;
   created_at: Date;
@@ -45,7 +47,9 @@ export async function claimInboxes(options: ClaimOptions): Promise<ImapInbox[]> 
         SELECT DISTINCT organization_id FROM inboxes WHERE imap_poll_until > now() ${orgFilter}
       ), due AS (
         SELECT DISTINCT ON (organization_id) id, imap_last_polled_at AS previous_poll FROM inboxes
-        WHERE imap_host IS NOT NULL AND imap_port IS NOT NULL AND imap_username IS NOT NULL AND imap_password_encrypted IS NOT NULL
+        -- An inbox in error is not polled: its credentials were refused, a person must test or reconnect it (inbox-health.ts).
+        WHERE imap_host IS NOT NULL AND imap_port IS NOT NULL AND imap_username IS NOT NULL AND status = 'active'
+          AND (imap_password_encrypted IS NOT NULL OR auth_type = 'oauth2')
           AND (imap_last_polled_at IS NULL OR imap_last_polled_at <= now() - make_interval(secs => ${options.intervalMs / 1000}))
           AND organization_id NOT IN (SELECT organization_id FROM busy)
           ${orgFilter}
@@ -56,7 +60,7 @@ export async function claimInboxes(options: ClaimOptions): Promise<ImapInbox[]> 
       UPDATE inboxes i SET imap_last_polled_at = now(), imap_poll_until = now() + make_interval(secs => ${leaseSeconds})
       FROM picked WHERE i.id = picked.id
       RETURNING i.id, i.organization_id, i.imap_host, i.imap_port, COALESCE(i.imap_secure, i.imap_port = 993) AS imap_secure,
-        i.imap_username, i.imap_password_encrypted, i.imap_last_uid, picked.previous_poll AS imap_last_polled_at, i.created_at`;
+        i.imap_username, i.imap_password_encrypted, i.auth_type::text AS auth_type, i.imap_last_uid, picked.previous_poll AS imap_last_polled_at, i.created_at`;
   });
 }
 

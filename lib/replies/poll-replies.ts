@@ -1,10 +1,14 @@
 import { isIP } from "node:net";
 import { ImapFlow } from "imapflow";
 import { openSecret } from "@/lib/crypto/secret-box";
+import { db } from "@/lib/db";
+import { inboxAccessToken, OAuthGrantError } from "@/lib/oauth/access-token";
+import { READING_REPLIES_FAILED, recordInboxFailures, recordPollSucceeded } from "@/lib/services/inbox-health";
 import { env } from "@/lib/env";
 import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import { errorField, log } from "@/lib/log";
 import { claimInboxes, releaseInbox, type ImapInbox } from "./claim-inboxes";
+import { imapFailureReason, isImapAuthFailure } from "./imap-failure";
 import { PollGuard, PollLimitError } from "./poll-guard";
 import { MAX_LINE_BYTES, pollLimits, type PollLimits } from "./poll-limits";
 import { readNewMessages } from "./read-messages";
@@ -22,22 +26,25 @@ export type PollOptions = {
   limits?: Partial<PollLimits>;
 };
 
-/** Reads the inbox's new messages over IMAP and records those that are replies or reports. Answers how many replies it stored. */
-export async function pollInbox(inbox: ImapInbox, options: PollOptions = {}, guard = new PollGuard(pollLimits(options.limits))): Promise<number> {
-  const limits = pollLimits(options.limits);
-  let client: ImapFlow | null = null;
-  try {
-    // Checked now, on the address it resolves to now; ImapFlow then connects to that very address
-    // (no second resolution to rebind) and verifies TLS against the host name.
-    const { address } = await guard.step("resolving the IMAP host", () =>
-      checkedAddress(inbox.imap_host, inbox.imap_port, options.policy ?? defaultOutboundPolicy()),
-    );
+/** The server refused a token just renewed: renewing again would not help (inbox-health.ts: fatal). */
+class RenewedTokenRefused extends Error {}
+
+/**
+ * Opens the connection and signs in: with the inbox's password, or with its OAuth access token
+ * (XOAUTH2), renewed once if the server refuses it (the provider may have ended it before its
+ * expiry); a refusal of the renewed token is final.
+ */
+async function signIn(inbox: ImapInbox, address: string, limits: PollLimits, guard: PollGuard): Promise<ImapFlow> {
+  let rejected: string | undefined;
+  for (;;) {
+    const accessToken =
+      inbox.auth_type === "oauth2" ? await guard.step("getting an OAuth access token", () => inboxAccessToken(inbox, { rejected })) : undefined;
     const imap = new ImapFlow({
       host: address,
       servername: isIP(inbox.imap_host) ? undefined : inbox.imap_host,
       port: inbox.imap_port,
       secure: inbox.imap_secure,
-      auth: { user: inbox.imap_username, pass: openSecret(inbox.imap_password_encrypted) },
+      auth: accessToken ? { user: inbox.imap_username, accessToken } : { user: inbox.imap_username, pass: openSecret(inbox.imap_password_encrypted ?? "") },
       logger: false,
       // Backstops only: the guard's step timeouts come first and say which step it was.
       connectionTimeout: 2 * limits.commandTimeoutMs,
@@ -52,9 +59,31 @@ export async function pollInbox(inbox: ImapInbox, options: PollOptions = {}, gua
       maxResponseSize: limits.messageMaxBytes + MAX_LINE_BYTES,
       maxResponseTokens: 10_000,
     });
-    client = imap;
     guard.attach(imap);
-    await guard.step("connecting (greeting and login)", () => imap.connect());
+    try {
+      await guard.step("connecting (greeting and login)", () => imap.connect());
+      return imap;
+    } catch (error) {
+      imap.close();
+      if (!accessToken || !isImapAuthFailure(error)) throw error;
+      if (rejected) throw new RenewedTokenRefused(`${imapFailureReason(error)} (with an access token just renewed)`);
+      rejected = accessToken;
+    }
+  }
+}
+
+/** Reads the inbox's new messages over IMAP and records those that are replies or reports. Answers how many replies it stored. */
+export async function pollInbox(inbox: ImapInbox, options: PollOptions = {}, guard = new PollGuard(pollLimits(options.limits))): Promise<number> {
+  const limits = pollLimits(options.limits);
+  let client: ImapFlow | null = null;
+  try {
+    // Checked now, on the address it resolves to now; ImapFlow then connects to that very address
+    // (no second resolution to rebind) and verifies TLS against the host name.
+    const { address } = await guard.step("resolving the IMAP host", () =>
+      checkedAddress(inbox.imap_host, inbox.imap_port, options.policy ?? defaultOutboundPolicy()),
+    );
+    const imap = await signIn(inbox, address, limits, guard);
+    client = imap;
     const lock = await guard.step("EXAMINE INBOX", () => imap.getMailboxLock("INBOX", { readOnly: true }));
     try {
       return await readNewMessages(imap, inbox, guard, limits, options.maxMessages ?? 500);
@@ -72,13 +101,19 @@ export async function pollInbox(inbox: ImapInbox, options: PollOptions = {}, gua
 
 /**
  * Where every failed poll ends up (a server that cannot be reached, refuses the login, is too slow
- * or sends too much). The inbox is tried again next interval.
+ * or sends too much). It counts against the inbox's health (inbox-health.ts): a run of them, or a
+ * renewed token refused, turns the inbox `error`. A refused OAuth grant was recorded where it was
+ * refused (lib/oauth); a worker stopping is no failure of the inbox.
  */
-function pollFailed(inbox: ImapInbox, error: unknown) {
+async function pollFailed(inbox: ImapInbox, error: unknown) {
   const fields = { inbox_id: inbox.id, organization_id: inbox.organization_id };
-  if (error instanceof PollLimitError && error.kind === "stopping") log.info({ ...fields, reason: error.message }, "IMAP poll of an inbox cut short");
-  else if (error instanceof PollLimitError) log.warn({ ...fields, reason: error.message }, `IMAP poll of an inbox stopped: ${error.message}`);
+  if (error instanceof PollLimitError && error.kind === "stopping") return log.info({ ...fields, reason: error.message }, "IMAP poll of an inbox cut short");
+  if (error instanceof PollLimitError) log.warn({ ...fields, reason: error.message }, `IMAP poll of an inbox stopped: ${error.message}`);
   else log.warn({ ...fields, err: errorField(error) }, "IMAP poll of an inbox failed");
+  if (error instanceof OAuthGrantError) return;
+  const fatal = error instanceof RenewedTokenRefused;
+  const reason = READING_REPLIES_FAILED + (fatal ? (error as Error).message : imapFailureReason(error));
+  await db.$transaction((tx) => recordInboxFailures(tx, [{ id: inbox.id, reason, fatal }]));
 }
 
 /** Polls a claimed inbox and ends its claim; answers the replies stored (0 when the poll failed). */
@@ -86,9 +121,11 @@ async function pollClaimed(inbox: ImapInbox, options: PollOptions, running: Set<
   const guard = new PollGuard(pollLimits(options.limits));
   running.add(guard);
   try {
-    return await pollInbox(inbox, options, guard);
+    const replies = await pollInbox(inbox, options, guard);
+    await recordPollSucceeded(db, inbox);
+    return replies;
   } catch (error) {
-    pollFailed(inbox, error);
+    await pollFailed(inbox, error).catch((failure: unknown) => log.warn({ inbox_id: inbox.id, err: errorField(failure) }, "could not record a failed poll"));
     return 0;
   } finally {
     running.delete(guard);

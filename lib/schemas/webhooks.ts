@@ -15,6 +15,7 @@ export const webhookEventTypes = [
   "contact.unsubscribed",
   "broadcast.sent",
   "domain.updated",
+  "inbox.failed",
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 

@@ -190,7 +190,7 @@ export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> 
           (i.next_send_at IS NULL OR i.next_send_at <= now()) AS pace_ready,
           CASE WHEN i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date THEN i.daily_sent_count ELSE 0 END AS used_today
         FROM inboxes i
-        WHERE NOT i.paused AND ${inboxProvenSql("i")} ${scoped("i", options.organizationId)} AND i.id <> ALL(${room.full()}::uuid[])
+        WHERE NOT i.paused AND i.status = 'active' AND ${inboxProvenSql("i")} ${scoped("i", options.organizationId)} AND i.id <> ALL(${room.full()}::uuid[])
           AND EXISTS (SELECT 1 FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id WHERE e.inbox_id = i.id AND ${due})
         ORDER BY random()
         LIMIT 100

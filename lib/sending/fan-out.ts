@@ -149,6 +149,15 @@ export function fanOutChunkSql(b: FanningBroadcast & { segment_id: string }, mem
       (SELECT max(contact_id::text) FROM members)::uuid AS last_contact_id`;
 }
 
+/** The rotation without the inboxes in `error` (inbox-health.ts), unless that leaves none: their emails would only wait. */
+async function healthyRotation(tx: Prisma.TransactionClient, b: FanningBroadcast): Promise<string[]> {
+  if (b.inbox_ids.length < 2) return b.inbox_ids;
+  const failed = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id::text FROM inboxes WHERE organization_id = ${b.organization_id}::uuid AND id = ANY(${b.inbox_ids}::uuid[]) AND status = 'error'`;
+  const healthy = b.inbox_ids.filter((id) => !failed.some((f) => f.id === id));
+  return healthy.length > 0 ? healthy : b.inbox_ids;
+}
+
 async function fanOutChunk(
   tx: Prisma.TransactionClient,
   b: FanningBroadcast & { segment_id: string },
@@ -156,7 +165,8 @@ async function fanOutChunk(
 ): Promise<{ scanned: number; created: number; lastContactId: string | null }> {
   // A dynamic segment is resolved now, chunk by chunk: whoever matches when the chunk runs.
   const members = await segmentMembersChunkSql(tx, b.organization_id, b.segment_id, position);
-  const [result] = await tx.$queryRaw<{ scanned: number; created: number; last_contact_id: string | null }[]>(fanOutChunkSql(b, members, position.offset));
+  const rotation = { ...b, inbox_ids: await healthyRotation(tx, b) };
+  const [result] = await tx.$queryRaw<{ scanned: number; created: number; last_contact_id: string | null }[]>(fanOutChunkSql(rotation, members, position.offset));
   return { scanned: result.scanned, created: result.created, lastContactId: result.last_contact_id };
 }
 

@@ -1,6 +1,7 @@
 import { Prisma } from "@/lib/db";
 import { emailEventData, type EmailForEvent } from "@/lib/webhooks/email-event-data";
 import { emitEvent } from "@/lib/webhooks/emit-event";
+import { recordInboxFailures } from "@/lib/services/inbox-health";
 import type { DeliveryResult } from "./deliver";
 import { engineDb } from "./engine-db";
 import { RELEASE_UPDATED, RETURNED_STATUS, stillClaimed } from "./leases";
@@ -138,16 +139,15 @@ async function recordReturned(tx: Prisma.TransactionClient, returned: { id: stri
 }
 
 /**
- * An inbox whose server refused the connection or the login shows it (one that sent again is
- * cleared by record-sent.ts). Raw SQL: a deleted inbox is simply not there, and `updated_at` (which versions the
- * inbox's SMTP settings) stays as it is.
+ * An inbox whose server refused the connection or the login shows it, and one that keeps failing
+ * turns `error` (inbox-health.ts; one that sent again is cleared by record-sent.ts). A deleted
+ * inbox is simply not there, and `updated_at` (which versions the inbox's SMTP settings) stays as it is.
  */
 async function recordInboxHealth(tx: Prisma.TransactionClient, failing: Map<string, string>) {
-  if (failing.size === 0) return;
-  const rows = JSON.stringify([...failing].map(([id, reason]) => ({ id, reason })));
-  await tx.$executeRaw`
-    UPDATE inboxes i SET last_error = v.reason, last_error_at = now()
-    FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text) WHERE i.id = v.id`;
+  await recordInboxFailures(
+    tx,
+    [...failing].map(([id, reason]) => ({ id, reason })),
+  );
 }
 
 /** Organizations with an enabled webhook at all: a batch of a thousand emails skips the others' events in one query. */

@@ -43,8 +43,10 @@ const RECORD_SENT = `
     WHERE t.id = u.thread_id AND t.created_at < u.created_at
   ),
   recovered AS (
-    UPDATE inboxes i SET last_error = NULL
+    -- A send ends a run of sending failures (inbox-health.ts); a polling failure is the poller's to clear.
+    UPDATE inboxes i SET last_error = NULL, failure_count = 0
     WHERE i.id IN (SELECT DISTINCT inbox_id FROM updated WHERE inbox_id IS NOT NULL) AND i.last_error IS NOT NULL
+      AND NOT starts_with(i.last_error, 'Reading replies failed: ')
   ),
   deliveries AS (
     INSERT INTO webhook_deliveries (organization_id, webhook_id, event_type, payload)

@@ -5,6 +5,7 @@ import type SMTPPool from "nodemailer/lib/smtp-pool";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import type { MessageWithDsn } from "@/lib/feedback/outgoing";
+import { inboxAccessToken } from "@/lib/oauth/access-token";
 
 /** What the engine needs of a transport: nodemailer's own, or the relay in its thread (relay-in-thread.ts). */
 export type SentInfo = { response?: string; messageId?: string };
@@ -29,6 +30,9 @@ export function smtpErrorFields(error: unknown): SmtpErrorFields {
 
 export type InboxSmtp = {
   id: string;
+  organization_id: string;
+  from_email: string;
+  auth_type: "password" | "oauth2";
   smtp_host: string;
   smtp_port: number;
   smtp_secure: boolean;
@@ -91,14 +95,34 @@ export function relayTransportOptions(relayUrl: string) {
   return { ...parseConnectionUrl(relayUrl), ...pooled };
 }
 
+/**
+ * XOAUTH2 with the inbox's access token (lib/oauth). nodemailer asks for a token when it connects
+ * and, when the server refuses one, once more with `renew`: that one is renewed whatever its
+ * expiry, and a refusal of the renewed token fails the send (classified as an authentication failure).
+ */
+function oauthAuth(inbox: InboxSmtp) {
+  let last: string | undefined;
+  // nodemailer keeps a token for its connection's one login (expiry 0: no expiry of its own to track).
+  const provisionCallback = (_user: string, renew: boolean, callback: (error: Error | null, token: string, expires: number) => void) => {
+    inboxAccessToken(inbox, { rejected: renew ? last : undefined }).then(
+      (token) => callback(null, (last = token), 0),
+      (error: Error) => callback(error, "", 0),
+    );
+  };
+  return { type: "OAuth2" as const, user: inbox.smtp_username ?? inbox.from_email, provisionCallback };
+}
+
 /** The transport options of an inbox's SMTP server, whatever sends through it (the worker, a confirmation). */
 export function inboxTransportOptions(inbox: InboxSmtp, options: TransportOptions = {}) {
   const timeout = options.connectTimeoutMs ?? pooled.connectionTimeout;
+  const password = inbox.smtp_username
+    ? { user: inbox.smtp_username, pass: inbox.smtp_password_encrypted ? openSecret(inbox.smtp_password_encrypted) : "" }
+    : undefined;
   return {
     host: inbox.smtp_host,
     port: inbox.smtp_port,
     secure: inbox.smtp_secure,
-    auth: inbox.smtp_username ? { user: inbox.smtp_username, pass: inbox.smtp_password_encrypted ? openSecret(inbox.smtp_password_encrypted) : "" } : undefined,
+    auth: inbox.auth_type === "oauth2" ? oauthAuth(inbox) : password,
     connectionTimeout: timeout,
     greetingTimeout: timeout,
     getSocket: checkedSocket(options.policy ?? defaultOutboundPolicy()),
@@ -126,7 +150,7 @@ export class Transports {
   forInbox(inbox: InboxSmtp): Transporter {
     const key = `inbox:${inbox.id}`;
     // New SMTP settings mean a new pool; anything else about the inbox keeps the open connections.
-    const version = JSON.stringify([inbox.smtp_host, inbox.smtp_port, inbox.smtp_secure, inbox.smtp_username, inbox.smtp_password_encrypted]);
+    const version = JSON.stringify([inbox.auth_type, inbox.smtp_host, inbox.smtp_port, inbox.smtp_secure, inbox.smtp_username, inbox.smtp_password_encrypted]);
     const existing = this.byKey.get(key) as (Transporter & { version?: string }) | undefined;
     if (existing?.version === version) return existing;
     existing?.close();

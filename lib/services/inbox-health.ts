@@ -1,0 +1,73 @@
+import type { DbClient } from "@/lib/services/owned-records";
+import { env } from "@/lib/env";
+import type { Inbox } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/log";
+import { emitEvent } from "@/lib/webhooks/emit-event";
+
+/**
+ * An inbox's health. Every failed connection to its servers (sending or polling) is counted; one
+ * that sends or polls again resets the count. An inbox whose failures keep coming turns `error`:
+ * after INBOX_FAILURES_BEFORE_ERROR (5) in a row, or at once when the failure cannot mend itself
+ * (`fatal`: the OAuth provider refused to renew the grant, or the server refused a token just
+ * renewed). Rotation and the poller skip an inbox in `error` until a person tests it (POST
+ * /v1/inboxes/{id}/test), reconnects it or changes its servers; `inbox.failed` tells the
+ * organization's webhooks when it happens.
+ */
+export type InboxFailure = { id: string; reason: string; fatal?: boolean };
+
+/** Replies are read over IMAP; its failures say so, and only its successes clear them. */
+export const READING_REPLIES_FAILED = "Reading replies failed: ";
+
+type Failed = Pick<Inbox, "id" | "organization_id" | "name" | "from_email" | "last_error" | "failed_at">;
+
+/**
+ * Records failures (one per inbox) and answers the inboxes that turned `error` with them; their
+ * `inbox.failed` events are queued in the same statement's transaction when `client` is one.
+ */
+export async function recordInboxFailures(client: DbClient, failures: InboxFailure[]): Promise<Failed[]> {
+  if (failures.length === 0) return [];
+  const rows = JSON.stringify(failures.map((f) => ({ id: f.id, reason: f.reason.slice(0, 1000), fatal: f.fatal === true })));
+  const limit = env.inboxFailuresBeforeError;
+  // `prior` locks the rows and reads their status before the change, so exactly one failure turns
+  // an inbox `error` (and emits its event) however many workers fail on it at once.
+  const failed = await client.$queryRaw<Failed[]>`
+    WITH v AS (SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text, fatal boolean)),
+    prior AS (SELECT i.id, i.status FROM inboxes i JOIN v ON v.id = i.id FOR NO KEY UPDATE OF i),
+    updated AS (
+      -- The reason an inbox turned to error stays what it shows; later failures only count.
+      UPDATE inboxes i SET last_error = CASE WHEN i.status = 'error' THEN i.last_error ELSE v.reason END,
+        last_error_at = now(), failure_count = i.failure_count + 1,
+        status = CASE WHEN v.fatal OR i.failure_count + 1 >= ${limit} THEN 'error'::"InboxStatus" ELSE i.status END,
+        failed_at = CASE WHEN i.status = 'active' AND (v.fatal OR i.failure_count + 1 >= ${limit}) THEN now() ELSE i.failed_at END
+      FROM v WHERE i.id = v.id
+      RETURNING i.id, i.organization_id, i.name, i.from_email, i.last_error, i.failed_at, i.status
+    )
+    SELECT u.id, u.organization_id, u.name, u.from_email, u.last_error, u.failed_at
+    FROM updated u JOIN prior p ON p.id = u.id WHERE p.status = 'active' AND u.status = 'error'`;
+  for (const inbox of failed) {
+    log.warn({ organization_id: inbox.organization_id, inbox_id: inbox.id, reason: inbox.last_error }, "inbox failed: rotation skips it until it is tested or reconnected");
+    await emitEvent(client, {
+      organizationId: inbox.organization_id,
+      type: "inbox.failed",
+      data: { inbox_id: inbox.id, name: inbox.name, from_email: inbox.from_email, reason: inbox.last_error, failed_at: inbox.failed_at?.toISOString() ?? null },
+    });
+  }
+  return failed;
+}
+
+/** A poll that read the mailbox: a failure recorded by an earlier poll is over (a sending failure is not). */
+export async function recordPollSucceeded(client: DbClient, inbox: Pick<Inbox, "id" | "organization_id">): Promise<void> {
+  await client.$executeRaw`
+    UPDATE inboxes SET failure_count = 0, last_error = NULL, last_error_at = NULL
+    WHERE id = ${inbox.id}::uuid AND organization_id = ${inbox.organization_id}::uuid AND status = 'active'
+      AND starts_with(last_error, ${READING_REPLIES_FAILED})`;
+}
+
+/** The inbox's servers answered a test (or a reconnect, or new settings): it is healthy again. */
+export const healthy = {
+  status: "active",
+  failure_count: 0,
+  failed_at: null,
+  last_error: null,
+  last_error_at: null,
+} as const;
