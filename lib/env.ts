@@ -84,6 +84,7 @@ const schema = z.object({
   OAUTH_MICROSOFT_CLIENT_ID: z.string().trim().min(1).optional(),
   OAUTH_MICROSOFT_CLIENT_SECRET: z.string().trim().min(1).optional(),
   OAUTH_MICROSOFT_ISSUER: z.url({ protocol: /^https?$/ }).default("https://login.microsoftonline.com/common/v2.0"),
+  INBOX_CONNECTION_TEST: z.enum(["on", "off"]).default("on"),
   INBOX_FAILURES_BEFORE_ERROR: z.coerce.number().int().min(1).max(1000).default(5),
   RETURN_PATH_LABEL: z
     .string()
@@ -225,6 +226,11 @@ export const env = {
     google: { clientId: raw.OAUTH_GOOGLE_CLIENT_ID, clientSecret: raw.OAUTH_GOOGLE_CLIENT_SECRET, issuer: raw.OAUTH_GOOGLE_ISSUER },
     microsoft: { clientId: raw.OAUTH_MICROSOFT_CLIENT_ID, clientSecret: raw.OAUTH_MICROSOFT_CLIENT_SECRET, issuer: raw.OAUTH_MICROSOFT_ISSUER },
   },
+  /**
+   * Whether saving an inbox signs in to its servers first (400 INBOX_CONNECTION_FAILED when they refuse).
+   * `off` only where no mail server can be reached: offline development, and the test suite's inboxes at example hosts.
+   */
+  inboxConnectionTest: raw.INBOX_CONNECTION_TEST === "on",
   /** Failed connections in a row (sending or polling) after which an inbox turns `error` and rotation skips it. */
   inboxFailuresBeforeError: raw.INBOX_FAILURES_BEFORE_ERROR,
   /** Default label of a new domain's return-path subdomain (`bounces` → bounces.example.com). */

@@ -11,7 +11,9 @@ export const createInboxContract = defineContract({
   tag,
   summary: "Connect an inbox",
   description:
-    "A sender identity with its SMTP server, and optionally IMAP for reading replies. Passwords are stored encrypted and never returned. " +
+    "A sender identity with its SMTP server, and optionally IMAP for reading replies, signing in with a username and password (Google and Microsoft " +
+    "mailboxes connect by OAuth in the dashboard instead). Passwords are stored encrypted and never returned. The servers are tested before the inbox " +
+    "is saved: 400 INBOX_CONNECTION_FAILED with the server's words when one cannot be reached or refuses the sign-in. " +
     "Servers must be public: a host that is or resolves to a loopback, private, link-local, CGNAT, metadata or reserved address, or the " +
     "platform's own relay, is refused (400 naming `smtp.host` / `imap.host`) unless the operator admits it (ALLOWED_PRIVATE_HOSTS); " +
     "the address is checked again at every connection. The inbox sends only once its from address is verified (`verification`): at " +
@@ -20,7 +22,7 @@ export const createInboxContract = defineContract({
   body: createInboxInput,
   status: 201,
   response: inbox,
-  errors: ["VALIDATION_ERROR"],
+  errors: ["VALIDATION_ERROR", "INBOX_CONNECTION_FAILED"],
 });
 
 export const listInboxesContract = defineContract({
@@ -55,12 +57,29 @@ export const updateInboxContract = defineContract({
     "`imap: null` removes IMAP; adding IMAP needs all its fields. Servers pass the same address policy as on creation. " +
     "A new from address, SMTP host, port or username makes the inbox unverified again unless the address is at a verified domain. " +
     "`paused: false` on an inbox the bounce-rate breaker paused (`paused_reason` `bounce_rate`) needs the admin or owner role: " +
-    "a member gets 403 FORBIDDEN and nothing changes.",
+    "a member gets 403 FORBIDDEN and nothing changes. " +
+    "New server settings are tested before they are saved (400 INBOX_CONNECTION_FAILED with the server's words) and clear an `error` status. " +
+    "An OAuth inbox (`auth.type` `oauth2`) takes new hosts, ports and TLS settings but no usernames or passwords: it is reconnected in the dashboard.",
   auth: "member",
   params: idParams,
   body: updateInboxInput,
   response: inbox,
-  errors: ["NOT_FOUND", "VALIDATION_ERROR", "FORBIDDEN"],
+  errors: ["NOT_FOUND", "VALIDATION_ERROR", "FORBIDDEN", "INBOX_CONNECTION_FAILED"],
+});
+
+export const testInboxContract = defineContract({
+  method: "POST",
+  path: "/v1/inboxes/{id}/test",
+  tag,
+  summary: "Test an inbox's servers",
+  description:
+    "Signs in to the inbox's SMTP server (and IMAP server, when it has one) without sending or reading anything. On success the inbox is answered " +
+    "`active` (an inbox in `error` is used by rotation and reply polling again); otherwise 400 INBOX_CONNECTION_FAILED names each server that failed " +
+    "(`details[].path` `smtp` / `imap`) in the server's words where it refused the sign-in, and the inbox stays as it was.",
+  auth: "member",
+  params: idParams,
+  response: inbox,
+  errors: ["NOT_FOUND", "INBOX_CONNECTION_FAILED"],
 });
 
 export const deleteInboxContract = defineContract({

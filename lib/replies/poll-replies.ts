@@ -34,7 +34,9 @@ class RenewedTokenRefused extends Error {}
  * (XOAUTH2), renewed once if the server refuses it (the provider may have ended it before its
  * expiry); a refusal of the renewed token is final.
  */
-async function signIn(inbox: ImapInbox, address: string, limits: PollLimits, guard: PollGuard): Promise<ImapFlow> {
+type SignInInbox = Pick<ImapInbox, "id" | "organization_id" | "auth_type" | "imap_host" | "imap_port" | "imap_secure" | "imap_username" | "imap_password_encrypted">;
+
+async function signIn(inbox: SignInInbox, address: string, limits: PollLimits, guard: PollGuard): Promise<ImapFlow> {
   let rejected: string | undefined;
   for (;;) {
     const accessToken =
@@ -95,6 +97,28 @@ export async function pollInbox(inbox: ImapInbox, options: PollOptions = {}, gua
       const open = client;
       await guard.step("LOGOUT", () => open.logout()).catch(() => open.close());
     }
+    guard.finish();
+  }
+}
+
+/**
+ * Signs in to the inbox's IMAP server and out again, under the poll's limits: the connection test
+ * of an inbox being saved (lib/services/inbox-connection-test.ts). Throws what a poll would.
+ */
+export async function checkImapSignIn(inbox: SignInInbox, options: Pick<PollOptions, "policy" | "limits"> = {}): Promise<void> {
+  const limits = pollLimits(options.limits);
+  const guard = new PollGuard(limits);
+  let client: ImapFlow | null = null;
+  try {
+    const { address } = await guard.step("resolving the IMAP host", () =>
+      checkedAddress(inbox.imap_host, inbox.imap_port, options.policy ?? defaultOutboundPolicy()),
+    );
+    client = await signIn(inbox, address, limits, guard);
+    const open = client;
+    await guard.step("LOGOUT", () => open.logout());
+    client = null;
+  } finally {
+    client?.close();
     guard.finish();
   }
 }

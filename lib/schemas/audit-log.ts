@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   "inbox.created",
   "inbox.updated",
   "inbox.deleted",
+  "inbox.reconnected",
   "webhook.created",
   "webhook.updated",
   "webhook.toggled",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InboxPauseReason } from "@/lib/generated/prisma/enums";
+import { InboxPauseReason, InboxStatus, OAuthProvider } from "@/lib/generated/prisma/enums";
 import { isHostOrIp } from "@/lib/dns/hostname";
 import { dateTime, emailAddress, id, limits, requiredText, text } from "./common";
 
@@ -52,6 +52,17 @@ const connection = z.object({
   has_password: z.boolean(),
 });
 
+const auth = z
+  .discriminatedUnion("type", [
+    z.object({ type: z.literal("password") }),
+    z.object({ type: z.literal("oauth2"), provider: z.enum(OAuthProvider) }),
+  ])
+  .meta({
+    description:
+      "How the inbox signs in to its servers: `password` (the SMTP and IMAP usernames and passwords) or `oauth2` (XOAUTH2 with tokens " +
+      "from the provider's consent screen, connected in the dashboard; the refresh token is stored sealed and never returned).",
+  });
+
 const verification = z
   .object({
     status: z.enum(["verified", "pending", "unverified"]).meta({
@@ -87,8 +98,16 @@ export const inbox = z.object({
   paused_at: dateTime.nullable().meta({ description: "Extension: when it was paused, if known; null unless paused." }),
   last_error: z.string().nullable().meta({
     description:
-      "The last sending error, if any: the server's answer to the envelope or message, or a generic reason (could not connect, authentication failed, TLS failed).",
+      "The last sending or polling error, if any: the server's answer to the envelope or message, or a generic reason (could not connect, authentication failed, TLS failed). " +
+      "A polling error starts with \"Reading replies failed: \".",
   }),
+  auth,
+  status: z.enum(InboxStatus).meta({
+    description:
+      "`error`: its authentication or connection kept failing while sending or polling (or its OAuth grant was refused); rotation and reply polling skip it " +
+      "until POST /v1/inboxes/{id}/test succeeds, it is reconnected, or its servers are changed. `active` otherwise.",
+  }),
+  failed_at: dateTime.nullable().meta({ description: "When it turned `error`; null while active." }),
   verification,
   smtp: connection,
   imap: connection.nullable(),
@@ -96,6 +115,14 @@ export const inbox = z.object({
   updated_at: dateTime,
 });
 inbox.register(z.globalRegistry, { id: "Inbox" });
+
+/** GET /api/inboxes/oauth/{provider}/start: the new inbox's name and daily limit, or the inbox to reconnect. */
+export const oauthStartQuery = z.object({
+  name: requiredText(limits.name).optional(),
+  daily_limit: z.coerce.number().pipe(dailyLimit).optional(),
+  inbox_id: id.optional().meta({ description: "Reconnect: the OAuth inbox whose grant the consent replaces." }),
+});
+export type OAuthStartQuery = z.infer<typeof oauthStartQuery>;
 
 /** What following a sender-confirmation link did; the confirmation page shows it. */
 export type ConfirmOutcome = { state: "confirmed"; address: string } | { state: "expired" | "invalid" };

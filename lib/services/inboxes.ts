@@ -7,7 +7,10 @@ import { db } from "@/lib/db";
 import type { Inbox, Prisma } from "@/lib/generated/prisma/client";
 import { checkEndpoint, defaultOutboundPolicy, refusalMessage, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import type { CreateInboxInput, UpdateInboxInput } from "@/lib/schemas/inboxes";
+import { env } from "@/lib/env";
 import { recordAudit } from "./audit-log";
+import { testInboxConnection, type CandidateInbox } from "./inbox-connection-test";
+import { healthy } from "./inbox-health";
 import { inboxVerification, verifiedDomainNames } from "./sender-proof";
 
 function serialize(row: Inbox, verifiedDomains: ReadonlySet<string>) {
@@ -23,6 +26,9 @@ function serialize(row: Inbox, verifiedDomains: ReadonlySet<string>) {
     paused_reason: row.paused ? (row.paused_reason ?? "manual") : null,
     paused_at: row.paused ? row.paused_at : null,
     last_error: row.last_error,
+    auth: row.auth_type === "oauth2" && row.oauth_provider ? { type: "oauth2" as const, provider: row.oauth_provider } : { type: "password" as const },
+    status: row.status,
+    failed_at: row.status === "error" ? row.failed_at : null,
     verification: inboxVerification(row, verifiedDomains),
     smtp: {
       host: row.smtp_host,
@@ -60,6 +66,7 @@ const noImap = {
 
 type Server = { host: string; port: number };
 
+
 /**
  * Refuses servers the outbound address policy does not let the worker reach (loopback, private,
  * link-local, metadata, the platform's own relay), on what the names resolve to now; the worker
@@ -75,7 +82,8 @@ async function assertReachable(servers: { path: string; server: Server | null }[
   if (problems.length > 0) throw new AppError("VALIDATION_ERROR", "The server address is not allowed", problems);
 }
 
-export async function createInbox(ctx: OrgContext, input: CreateInboxInput, policy = defaultOutboundPolicy()) {
+/** `testConnection`: sign in to the servers before saving (INBOX_CONNECTION_TEST; 400 INBOX_CONNECTION_FAILED when they refuse). */
+export async function createInbox(ctx: OrgContext, input: CreateInboxInput, policy = defaultOutboundPolicy(), testConnection = env.inboxConnectionTest) {
   const { smtp, imap } = input;
   await assertReachable(
     [
@@ -84,28 +92,26 @@ export async function createInbox(ctx: OrgContext, input: CreateInboxInput, poli
     ],
     policy,
   );
-  const row = await db.inbox.create({
-    data: {
-      organization_id: ctx.organizationId,
-      name: input.name,
-      from_email: input.from_email,
-      from_name: input.from_name,
-      reply_to: input.reply_to,
-      daily_limit: input.daily_limit,
-      smtp_host: smtp.host,
-      smtp_port: smtp.port,
-      smtp_secure: smtp.secure,
-      smtp_username: smtp.username,
-      smtp_password_encrypted: sealed(smtp.password),
-      ...(imap && {
-        imap_host: imap.host,
-        imap_port: imap.port,
-        imap_secure: imap.secure,
-        imap_username: imap.username,
-        imap_password_encrypted: sealSecret(imap.password),
-      }),
-    },
-  });
+  const data = {
+    organization_id: ctx.organizationId,
+    name: input.name,
+    from_email: input.from_email,
+    from_name: input.from_name,
+    reply_to: input.reply_to,
+    daily_limit: input.daily_limit,
+    smtp_host: smtp.host,
+    smtp_port: smtp.port,
+    smtp_secure: smtp.secure,
+    smtp_username: smtp.username ?? null,
+    smtp_password_encrypted: sealed(smtp.password) ?? null,
+    imap_host: imap?.host ?? null,
+    imap_port: imap?.port ?? null,
+    imap_secure: imap?.secure ?? null,
+    imap_username: imap?.username ?? null,
+    imap_password_encrypted: imap ? sealSecret(imap.password) : null,
+  };
+  if (testConnection) await testInboxConnection({ ...data, id: "", auth_type: "password" }, policy);
+  const row = await db.inbox.create({ data });
   await recordAudit(ctx, { action: "inbox.created", target: { type: "inbox", id: row.id }, details: { from_email: row.from_email, smtp_host: row.smtp_host } });
   return serialize(row, await verifiedDomainNames(db, ctx.organizationId));
 }
@@ -177,8 +183,49 @@ function imapChanges(current: Inbox, imap: UpdateInboxInput["imap"]): Prisma.Inb
   };
 }
 
-export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInboxInput, policy = defaultOutboundPolicy()) {
+/** An OAuth inbox signs in with its tokens: a username or password for it would never be used. */
+function assertNoPasswords(current: Inbox, input: UpdateInboxInput) {
+  if (current.auth_type !== "oauth2") return;
+  const given = [
+    ...(input.smtp?.username !== undefined ? ["smtp.username"] : []),
+    ...(input.smtp?.password !== undefined ? ["smtp.password"] : []),
+    ...(input.imap && input.imap.username !== undefined ? ["imap.username"] : []),
+    ...(input.imap && input.imap.password !== undefined ? ["imap.password"] : []),
+  ];
+  if (given.length > 0) {
+    throw new AppError(
+      "VALIDATION_ERROR",
+      "An OAuth inbox signs in with its provider's tokens: reconnect it instead of giving a username or password",
+      given.map((path) => ({ path, message: "is not used by an OAuth inbox" })),
+    );
+  }
+}
+
+/** The inbox as the update would leave its servers, for the connection test before anything is written. */
+function candidate(current: Inbox, data: Prisma.InboxUncheckedUpdateInput): CandidateInbox {
+  const pick = <K extends keyof CandidateInbox>(key: K): CandidateInbox[K] =>
+    (data[key as keyof typeof data] === undefined ? current[key] : data[key as keyof typeof data]) as CandidateInbox[K];
+  return {
+    id: current.id,
+    organization_id: current.organization_id,
+    from_email: pick("from_email"),
+    auth_type: current.auth_type,
+    smtp_host: pick("smtp_host"),
+    smtp_port: pick("smtp_port"),
+    smtp_secure: pick("smtp_secure"),
+    smtp_username: pick("smtp_username"),
+    smtp_password_encrypted: pick("smtp_password_encrypted"),
+    imap_host: pick("imap_host"),
+    imap_port: pick("imap_port"),
+    imap_secure: pick("imap_secure"),
+    imap_username: pick("imap_username"),
+    imap_password_encrypted: pick("imap_password_encrypted"),
+  };
+}
+
+export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInboxInput, policy = defaultOutboundPolicy(), testConnection = env.inboxConnectionTest) {
   const current = await findInbox(ctx, id);
+  assertNoPasswords(current, input);
   const { smtp, imap } = input;
   // The server as it will be: a new port on the old host is as much a new destination as a new host.
   const smtpChanged = smtp?.host !== undefined || smtp?.port !== undefined;
@@ -213,9 +260,10 @@ export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInbo
     smtp_password_encrypted: sealed(smtp?.password),
     ...imapChanges(current, input.imap),
     // New connection settings deserve a fresh try; the old error described the old settings.
-    ...(connectionChanged && { last_error: null, last_error_at: null }),
+    ...(connectionChanged && healthy),
     ...(senderChanged(current, input) && noSenderProof),
   };
+  if (connectionChanged && testConnection) await testInboxConnection(candidate(current, data), policy);
   // What the bounce-rate breaker paused, only an admin or owner resumes; judged in the statement
   // itself, so a breaker that trips meanwhile is not undone by a member's request either.
   const guarded = input.paused === false && !canManageMembers(ctx);
@@ -245,4 +293,16 @@ export async function deleteInbox(ctx: OrgContext, id: string) {
     await recordAudit(ctx, { action: "inbox.deleted", target: { type: "inbox", id } }, tx);
   });
   return { success: true };
+}
+
+/**
+ * Signs in to the inbox's servers again (POST /v1/inboxes/{id}/test): on success an inbox in
+ * `error` is healthy again and rotation and polling take it back; otherwise 400
+ * INBOX_CONNECTION_FAILED in the servers' words, and the inbox stays as it was.
+ */
+export async function testInbox(ctx: OrgContext, id: string, policy = defaultOutboundPolicy()) {
+  const current = await findInbox(ctx, id);
+  await testInboxConnection(current, policy);
+  await db.inbox.updateMany({ where: { id, organization_id: ctx.organizationId }, data: healthy });
+  return getInbox(ctx, id);
 }

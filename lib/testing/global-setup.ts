@@ -39,6 +39,9 @@ export default async function setup() {
   // on every port, in the documented `host:*` form. Security tests hold the code to explicit strict
   // policies (lib/net/outbound-policy.ts: strictOutboundPolicy) instead.
   process.env.ALLOWED_PRIVATE_HOSTS ??= "127.0.0.1:*,[::1]:*";
+  // Most tests' inboxes are at example hosts no test can reach; the connection test on save is
+  // tested against loopback servers with it on (lib/services/inbox-health.test.ts).
+  process.env.INBOX_CONNECTION_TEST ??= "off";
   // The fuzz test sends thousands of requests with one key; rate-limit.test.ts tests the limit itself.
   process.env.RATE_LIMIT_PER_SECOND ??= "100000";
   process.env.RATE_LIMIT_ORGANIZATION_PER_SECOND ??= "100000";

@@ -1,7 +1,7 @@
 import { defineOperation } from "@/lib/api/operation";
 import { parseOptionalCursorParams } from "@/lib/api/pagination";
 import { sendInboxConfirmation } from "@/lib/services/inbox-confirmation";
-import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from "@/lib/services/inboxes";
+import { createInbox, deleteInbox, getInbox, listInboxes, testInbox, updateInbox } from "@/lib/services/inboxes";
 import {
   createInboxContract,
   listInboxesContract,
@@ -9,6 +9,7 @@ import {
   updateInboxContract,
   deleteInboxContract,
   sendInboxConfirmationContract,
+  testInboxContract,
 } from "@/lib/contracts/inboxes";
 
 export const createInboxOperation = defineOperation({
@@ -42,6 +43,11 @@ export const sendInboxConfirmationOperation = defineOperation({
   handler: (ctx, { params }) => sendInboxConfirmation(ctx, params.id),
 });
 
+export const testInboxOperation = defineOperation({
+  ...testInboxContract,
+  handler: (ctx, { params }) => testInbox(ctx, params.id),
+});
+
 export const inboxesOperations = [
   createInboxOperation,
   listInboxesOperation,
@@ -49,4 +55,5 @@ export const inboxesOperations = [
   updateInboxOperation,
   deleteInboxOperation,
   sendInboxConfirmationOperation,
+  testInboxOperation,
 ];

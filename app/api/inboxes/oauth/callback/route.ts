@@ -1,0 +1,3 @@
+import { callbackRoute } from "@/lib/oauth/consent-routes";
+
+export const GET = callbackRoute;
