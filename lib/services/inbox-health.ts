@@ -28,22 +28,21 @@ export async function recordInboxFailures(client: DbClient, failures: InboxFailu
   if (failures.length === 0) return [];
   const rows = JSON.stringify(failures.map((f) => ({ id: f.id, reason: f.reason.slice(0, 1000), fatal: f.fatal === true })));
   const limit = env.inboxFailuresBeforeError;
-  // `prior` locks the rows and reads their status before the change, so exactly one failure turns
-  // an inbox `error` (and emits its event) however many workers fail on it at once.
+  // Exactly one failure turns an inbox `error` (and emits its event) however many workers fail on
+  // it at once: the SET reads the row's latest version under its lock, and only the statement that
+  // made the change stamps failed_at with its own start, which RETURNING recognises.
   const failed = await client.$queryRaw<Failed[]>`
     WITH v AS (SELECT * FROM jsonb_to_recordset(${rows}::jsonb) AS v(id uuid, reason text, fatal boolean)),
-    prior AS (SELECT i.id, i.status FROM inboxes i JOIN v ON v.id = i.id FOR NO KEY UPDATE OF i),
     updated AS (
       -- The reason an inbox turned to error stays what it shows; later failures only count.
       UPDATE inboxes i SET last_error = CASE WHEN i.status = 'error' THEN i.last_error ELSE v.reason END,
         last_error_at = now(), failure_count = i.failure_count + 1,
         status = CASE WHEN v.fatal OR i.failure_count + 1 >= ${limit} THEN 'error'::"InboxStatus" ELSE i.status END,
-        failed_at = CASE WHEN i.status = 'active' AND (v.fatal OR i.failure_count + 1 >= ${limit}) THEN now() ELSE i.failed_at END
+        failed_at = CASE WHEN i.status = 'active' AND (v.fatal OR i.failure_count + 1 >= ${limit}) THEN statement_timestamp() ELSE i.failed_at END
       FROM v WHERE i.id = v.id
-      RETURNING i.id, i.organization_id, i.name, i.from_email, i.last_error, i.failed_at, i.status
+      RETURNING i.id, i.organization_id, i.name, i.from_email, i.last_error, i.failed_at
     )
-    SELECT u.id, u.organization_id, u.name, u.from_email, u.last_error, u.failed_at
-    FROM updated u JOIN prior p ON p.id = u.id WHERE p.status = 'active' AND u.status = 'error'`;
+    SELECT * FROM updated WHERE failed_at = statement_timestamp()::timestamptz(3)`;
   for (const inbox of failed) {
     log.warn({ organization_id: inbox.organization_id, inbox_id: inbox.id, reason: inbox.last_error }, "inbox failed: rotation skips it until it is tested or reconnected");
     await emitEvent(client, {

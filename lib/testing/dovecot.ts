@@ -34,11 +34,40 @@ async function waitForPort(port: number, deadline: number): Promise<void> {
 
 export type Dovecot = { host: string; port: number; stop: () => Promise<void> };
 
+export type DovecotOptions = {
+  /**
+   * Also sign users in with OAuth 2.0 access tokens (XOAUTH2, as Gmail and Exchange Online do),
+   * checked by dovecot's oauth2 passdb against this RFC 7662 introspection endpoint (credentials
+   * in the URL); the token's `sub` must be the user. The passwords still work (tests deliver with them).
+   */
+  oauth2IntrospectionUrl?: string;
+};
+
+/** dovecot's oauth2 passdb (2.3): POSTs `token=…` to the introspection URL and takes `active` and `sub`. */
+function oauth2Passdb(dir: string, introspectionUrl: string): string {
+  writeFileSync(
+    path.join(dir, "dovecot-oauth2.conf.ext"),
+    `introspection_mode = post
+introspection_url = ${introspectionUrl}
+force_introspection = yes
+username_attribute = sub
+active_attribute = active
+active_value = true
+`,
+  );
+  return `passdb {
+  driver = oauth2
+  mechanisms = xoauth2
+  args = ${dir}/dovecot-oauth2.conf.ext
+}
+`;
+}
+
 /**
  * A real IMAP server (Debian's dovecot) in the foreground on 127.0.0.1, plain text, with maildirs
  * under a temporary directory, for the given users (address → password).
  */
-export async function startDovecot(users: Record<string, string>): Promise<Dovecot> {
+export async function startDovecot(users: Record<string, string>, options: DovecotOptions = {}): Promise<Dovecot> {
   const dir = mkdtempSync(path.join(tmpdir(), "dovecot-"));
   chmodSync(dir, 0o755);
   for (const sub of ["run", "state"]) mkdirSync(path.join(dir, sub));
@@ -63,11 +92,12 @@ protocols = imap
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login${options.oauth2IntrospectionUrl ? " xoauth2" : ""}
 passdb {
   driver = passwd-file
-  args = scheme=PLAIN username_format=%u ${dir}/passwd
+  args = scheme=PLAIN username_format=%u ${dir}/passwd${options.oauth2IntrospectionUrl ? "\n  mechanisms = plain login" : ""}
 }
+${options.oauth2IntrospectionUrl ? oauth2Passdb(dir, options.oauth2IntrospectionUrl) : ""}
 userdb {
   driver = static
   args = uid=nobody gid=nogroup home=${home}/%u

@@ -60,16 +60,20 @@ export async function startOAuthProvider(options: OAuthProviderOptions): Promise
         redirect_uris: [options.redirectUri],
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_post",
         scope: ["openid", "email", "offline_access", ...mailScopes].join(" "),
       },
       { client_id: INTROSPECTION_CLIENT.id, client_secret: INTROSPECTION_CLIENT.secret, redirect_uris: [], response_types: [], grant_types: [] },
     ],
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, email: id, email_verified: true }) }),
     claims: { openid: ["sub"], email: ["email", "email_verified"] },
+    // The ID token carries the email, as Google's does.
+    conformIdTokenClaims: false,
     scopes: ["openid", "email", "offline_access", ...mailScopes],
     features: {
       devInteractions: { enabled: true },
-      introspection: { enabled: true },
+      // Only the mail servers' own client may ask about tokens.
+      introspection: { enabled: true, allowedPolicy: (_ctx, client) => client.clientId === INTROSPECTION_CLIENT.id },
       revocation: { enabled: true },
     },
     pkce: { required: () => true },

@@ -67,6 +67,14 @@ export type SmtpSinkOptions = {
   parse?: boolean;
   /** Offer the DSN extension (RFC 3461). */
   dsn?: boolean;
+  /**
+   * Accept only XOAUTH2 sign-ins whose token this says is good for the user (as Gmail and Exchange
+   * Online do; a test asks the OAuth provider's introspection). Refused tokens get the RFC 7628
+   * error challenge, then 535.
+   */
+  xoauth2?: (user: string, accessToken: string) => Promise<boolean>;
+  /** Counts every sign-in attempt, accepted or not. */
+  onSignIn?: (accepted: boolean) => void;
 };
 
 export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
@@ -83,7 +91,21 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     size: 50 * 1024 * 1024,
     // With `dsn`, the sink announces DSN (RFC 3461) as a relay that reports delivery would.
     hideDSN: !options.dsn,
+    ...(options.xoauth2 && { authMethods: ["XOAUTH2"], authOptional: false }),
     onAuth(auth, _session, callback) {
+      const check = options.xoauth2;
+      if (check) {
+        if (auth.method !== "XOAUTH2" || !auth.accessToken) return callback(Object.assign(new Error("XOAUTH2 only"), { responseCode: 535 }));
+        check(auth.username ?? "", auth.accessToken).then(
+          (good) => {
+            options.onSignIn?.(good);
+            if (good) callback(null, { user: auth.username });
+            else callback(null, { data: { status: "401", schemes: "bearer", scope: "https://mail.google.com/" } });
+          },
+          (error: Error) => callback(error),
+        );
+        return;
+      }
       const expected = options.credentials;
       if (expected && (auth.username !== expected.user || auth.password !== expected.pass)) {
         return callback(Object.assign(new Error("Invalid credentials"), { responseCode: 535 }));
