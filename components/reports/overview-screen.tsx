@@ -27,6 +27,7 @@ const SERIES: ChartSeries[] = [
 const WARNING_TITLES: Record<string, string> = {
   DOMAIN_FAILING: "Domain failing verification",
   DOMAIN_PENDING: "Domain not verified",
+  INBOX_FAILED: "Inbox stopped",
   INBOX_FAILING: "Inbox failing",
   INBOX_PAUSED: "Inbox paused",
   INBOX_UNVERIFIED: "Inbox not verified",

@@ -264,6 +264,16 @@ describe.skipIf(!dovecotAvailable())("OAuth mailboxes on loopback (oidc-provider
     expect(deliveries[0].payload).toMatchObject({ type: "inbox.failed", data: { inbox_id: inbox.id, from_email: MAILBOX } });
     expect((await org.owner.api.get(`/v1/inboxes/${inbox.id}`)).body).toMatchObject({ status: "error", failed_at: expect.any(String) });
 
+    // The overview says so, and a broadcast of its emails says why they wait.
+    const overview = await org.owner.api.get("/v1/reports/overview");
+    expect(overview.body.warnings).toContainEqual(expect.objectContaining({ code: "INBOX_FAILED", severity: "critical", resource: expect.objectContaining({ id: inbox.id }) }));
+    const waiting = await org.owner.api.post("/v1/broadcasts", { name: "Waiting", subject: "Hi", text_content: "Hi", inbox_id: inbox.id, segment_id: (await seedSegment(org.organizationId, [{}])).segmentId });
+    await db.broadcast.update({ where: { id: waiting.body.id }, data: { status: "sending", started_at: new Date() } });
+    await startBroadcast(waiting.body.id);
+    const status = await org.owner.api.get(`/v1/broadcasts/${waiting.body.id}/status`);
+    expect(status.body.reasons).toContainEqual(expect.objectContaining({ code: "INBOX_FAILED", message: expect.stringMatching(/invalid_grant/) }));
+    await db.email.updateMany({ where: { broadcast_id: waiting.body.id }, data: { status: "cancelled" } });
+
     // Not polled again while in error.
     await pollReplies({ organizationIds: [org.organizationId], intervalMs: 0 });
     expect((await db.inbox.findUniqueOrThrow({ where: { id: inbox.id } })).failure_count).toBe(failed.failure_count);

@@ -46,17 +46,25 @@ const domainWarnings: WarningSource = async (ctx) => {
   );
 };
 
-type InboxRow = { id: string; name: string; from_email: string; paused: boolean; last_error: string | null; proven: boolean };
+type InboxRow = { id: string; name: string; from_email: string; paused: boolean; last_error: string | null; failed: boolean; proven: boolean };
 
 const inboxWarnings: WarningSource = async (ctx) => {
   const inboxes = await db.$queryRaw<InboxRow[]>`
-    SELECT i.id, i.name, i.from_email, i.paused, i.last_error, ${inboxProvenSql("i")} AS proven
+    SELECT i.id, i.name, i.from_email, i.paused, i.last_error, i.status = 'error' AS failed, ${inboxProvenSql("i")} AS proven
     FROM inboxes i
     WHERE i.organization_id = ${ctx.organizationId}::uuid AND (i.paused OR i.last_error IS NOT NULL OR NOT ${inboxProvenSql("i")})
     ORDER BY i.name, i.id
     LIMIT 50`;
   return inboxes.map((inbox) => {
     const resource = { type: "inbox" as const, id: inbox.id, name: `${inbox.name} <${inbox.from_email}>` };
+    if (inbox.failed) {
+      return {
+        code: "INBOX_FAILED",
+        severity: "critical" as const,
+        message: `${inbox.name} stopped sending and reading replies: ${(inbox.last_error ?? "its servers kept failing").slice(0, 300)}. Test or reconnect it in Settings → Inboxes.`,
+        resource,
+      };
+    }
     if (inbox.last_error) {
       return { code: "INBOX_FAILING", severity: "critical" as const, message: `${inbox.name} cannot send: ${inbox.last_error.slice(0, 300)}`, resource };
     }

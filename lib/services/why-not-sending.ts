@@ -56,6 +56,13 @@ async function inboxReasons(b: Broadcast, now: Date): Promise<{ reasons: Reason[
       reasons.push({ code: "INBOX_NOT_VERIFIED", message: `${label} is not verified: its emails wait until its from address is confirmed.` });
       continue;
     }
+    if (inbox.status === "error") {
+      reasons.push({
+        code: "INBOX_FAILED",
+        message: `${label} stopped sending${inbox.failed_at ? ` at ${inbox.failed_at.toISOString()}` : ""}: ${inbox.last_error ?? "its servers kept failing"}. Its emails wait until it is tested or reconnected in Settings → Inboxes.`,
+      });
+      continue;
+    }
     if (inbox.paused) {
       reasons.push({
         code: "INBOX_PAUSED",

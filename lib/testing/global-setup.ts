@@ -40,7 +40,7 @@ export default async function setup() {
   // policies (lib/net/outbound-policy.ts: strictOutboundPolicy) instead.
   process.env.ALLOWED_PRIVATE_HOSTS ??= "127.0.0.1:*,[::1]:*";
   // Most tests' inboxes are at example hosts no test can reach; the connection test on save is
-  // tested against loopback servers with it on (lib/services/inbox-health.test.ts).
+  // tested against loopback servers with it on (lib/oauth/oauth-mailboxes.test.ts).
   process.env.INBOX_CONNECTION_TEST ??= "off";
   // The fuzz test sends thousands of requests with one key; rate-limit.test.ts tests the limit itself.
   process.env.RATE_LIMIT_PER_SECOND ??= "100000";
