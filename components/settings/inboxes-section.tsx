@@ -1,7 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { Inbox as InboxIcon, Pause, Play, Plus } from "lucide-react";
+import { Inbox as InboxIcon, Pause, Play, Plug, Plus, RefreshCw } from "lucide-react";
 import { useState } from "react";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -20,10 +20,15 @@ import { queryKeys } from "@/lib/client/query-keys";
 import { InboxFormDialog } from "./inbox-form-dialog";
 import { InboxVerification } from "./inbox-verification";
 import { useInboxes, type Inbox } from "@/lib/client/resources/inboxes";
+import { canManage, useSessionInfo } from "@/lib/client/session";
+import { OAuthConnectButtons, OAuthResultNote, oauthStartUrl, type OAuthProviderOption } from "./oauth-connect";
 
-export function InboxesSection() {
+export function InboxesSection({ oauthProviders = [] }: { oauthProviders?: OAuthProviderOption[] }) {
   const queryClient = useQueryClient();
   const inboxes = useInboxes();
+  const { data: session } = useSessionInfo();
+  const canConnect = canManage(session?.role);
+  const providers = canConnect ? oauthProviders : [];
   const [editing, setEditing] = useState<Inbox | null>(null);
   const [formOpen, setFormOpen] = useState(false);
 
@@ -52,12 +57,25 @@ export function InboxesSection() {
     await queryClient.invalidateQueries({ queryKey: queryKeys.inboxes.all() });
   };
 
+  const test = async (inbox: Inbox) => {
+    try {
+      await apiCall("POST /v1/inboxes/{id}/test", { params: { id: inbox.id } });
+      toast.success(`${inbox.name} connects`, inbox.status === "error" ? "It sends and reads replies again." : "Its servers took the sign-in.");
+    } catch (error) {
+      toast.error(error, `${inbox.name} could not connect`);
+    }
+    await queryClient.invalidateQueries({ queryKey: queryKeys.inboxes.all() });
+  };
+
   const rows = inboxes.data ?? [];
   const addButton = (
-    <Button onClick={() => openForm(null)}>
-      <Plus aria-hidden />
-      Connect inbox
-    </Button>
+    <div className="flex flex-wrap gap-2">
+      <OAuthConnectButtons providers={providers} />
+      <Button onClick={() => openForm(null)}>
+        <Plus aria-hidden />
+        Connect inbox
+      </Button>
+    </div>
   );
 
   return (
@@ -67,6 +85,7 @@ export function InboxesSection() {
         description="Mailboxes your sequences send from, with their daily limits. Broadcasts can rotate across several."
         actions={rows.length ? addButton : undefined}
       />
+      <OAuthResultNote providers={oauthProviders} canConnect={canConnect} />
       <ListState
         query={inboxes}
         loading={<SkeletonRows rows={2} columns={5} />}
@@ -97,13 +116,26 @@ export function InboxesSection() {
                   <div className="flex items-center gap-2">
                     <p className="font-medium text-zinc-900">{inbox.name}</p>
                     {inbox.paused && <StatusBadge status="paused" />}
-                    {inbox.last_error && (
-                      <Badge tone="danger" title={inbox.last_error}>
-                        Error
+                    {inbox.status === "error" ? (
+                      <Badge tone="danger" title={inbox.last_error ?? undefined}>
+                        Stopped
                       </Badge>
+                    ) : (
+                      inbox.last_error && (
+                        <Badge tone="danger" title={inbox.last_error}>
+                          Error
+                        </Badge>
+                      )
                     )}
+                    {inbox.auth.type === "oauth2" && <Badge>{inbox.auth.provider === "google" ? "Google" : "Microsoft"}</Badge>}
                   </div>
                   <p className="text-[13px] text-zinc-500">{inbox.from_name ? `${inbox.from_name} <${inbox.from_email}>` : inbox.from_email}</p>
+                  {inbox.status === "error" && (
+                    <p className="mt-1 text-[13px] text-red-800" role="note">
+                      Stopped sending and reading replies: {inbox.last_error ?? "its servers kept failing"}.{" "}
+                      {inbox.auth.type === "oauth2" ? "Reconnect it, or test it once fixed." : "Fix its settings, or test it once fixed."}
+                    </p>
+                  )}
                   {inbox.paused_reason === "bounce_rate" && (
                     <p className="mt-1 text-[13px] text-amber-800" role="note">
                       Paused itself: too many of its recent emails hard-bounced. Clean the lists it sends to, then resume it.
@@ -123,6 +155,18 @@ export function InboxesSection() {
                 <TableCell className="text-right">
                   <RowActions name={inbox.name}>
                     <RowEditItem onSelect={() => openForm(inbox)} />
+                    <DropdownMenuItem onSelect={() => void test(inbox)}>
+                      <Plug aria-hidden />
+                      Test connection
+                    </DropdownMenuItem>
+                    {inbox.auth.type === "oauth2" && canConnect && (
+                      <DropdownMenuItem
+                        onSelect={() => window.location.assign(oauthStartUrl(inbox.auth.type === "oauth2" ? inbox.auth.provider : "", { inbox_id: inbox.id }))}
+                      >
+                        <RefreshCw aria-hidden />
+                        Reconnect
+                      </DropdownMenuItem>
+                    )}
                     <DropdownMenuItem onSelect={() => void setPaused(inbox, !inbox.paused)}>
                       {inbox.paused ? <Play aria-hidden /> : <Pause aria-hidden />}
                       {inbox.paused ? "Resume sending" : "Pause sending"}

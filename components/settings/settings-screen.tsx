@@ -9,13 +9,14 @@ import { ApiKeysSection } from "./api-keys-section";
 import { AuditLogSection } from "./audit-log-section";
 import { DomainsSection } from "./domains-section";
 import { InboxesSection } from "./inboxes-section";
+import type { OAuthProviderOption } from "./oauth-connect";
 import { OrganizationSection } from "./organization-section";
 import { PropertiesSection } from "./properties-section";
 
 const tabs = ["organization", "api-keys", "domains", "inboxes", "properties", "audit-log"] as const;
 type Tab = (typeof tabs)[number];
 
-export function SettingsScreen() {
+export function SettingsScreen({ oauthProviders = [] }: { oauthProviders?: OAuthProviderOption[] }) {
   const router = useRouter();
   const pathname = usePathname();
   const search = useSearchParams();
@@ -67,7 +68,7 @@ export function SettingsScreen() {
           <DomainsSection />
         </TabsContent>
         <TabsContent value="inboxes">
-          <InboxesSection />
+          <InboxesSection oauthProviders={oauthProviders} />
         </TabsContent>
         <TabsContent value="properties">
           <PropertiesSection />

@@ -32,10 +32,7 @@ const GRANT_GONE = new Set(["invalid_grant", "unauthorized_client", "invalid_cli
 // How long a worker waits for another one's refresh of the same inbox before giving up this time.
 const LOCK_WAIT = "20s";
 
-type Stored = Pick<
-  Inbox,
-  "oauth_provider" | "oauth_refresh_token_encrypted" | "oauth_access_token_encrypted" | "oauth_access_token_expires_at" | "auth_type"
->;
+type Stored = Pick<Inbox, "oauth_provider" | "oauth_refresh_token_encrypted" | "oauth_access_token_encrypted" | "oauth_access_token_expires_at" | "auth_type">;
 
 function usable(row: Stored, rejected: string | undefined, now: Date): string | null {
   if (!row.oauth_access_token_encrypted || !row.oauth_access_token_expires_at) return null;

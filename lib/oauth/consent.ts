@@ -40,7 +40,10 @@ function unavailable(error: unknown): never {
 export async function startConsent(ctx: OrgContext, provider: OAuthProvider, query: OAuthStartQuery): Promise<{ url: string; binding: string }> {
   if (!canManageMembers(ctx)) throw new AppError("FORBIDDEN", "Connecting a mailbox needs the admin or owner role");
   if (query.inbox_id) {
-    const inbox = await db.inbox.findFirst({ where: { id: query.inbox_id, organization_id: ctx.organizationId }, select: { auth_type: true, oauth_provider: true } });
+    const inbox = await db.inbox.findFirst({
+      where: { id: query.inbox_id, organization_id: ctx.organizationId },
+      select: { auth_type: true, oauth_provider: true },
+    });
     if (!inbox) throw notFound("Inbox");
     if (inbox.auth_type !== "oauth2" || inbox.oauth_provider !== provider) {
       throw new AppError("VALIDATION_ERROR", `The inbox is not connected through ${oauthProviderTable[provider].label}`, [
@@ -91,7 +94,12 @@ const refused = (message: string) => new AppError("BAD_REQUEST", message);
 
 /** The mailbox the consent was for: the ID token's verified `email` (Microsoft may give only `preferred_username`). */
 function mailboxOf(provider: OAuthProvider, claims: client.IDToken): { email: string; verified: boolean } {
-  const email = typeof claims.email === "string" ? claims.email : provider === "microsoft" && typeof claims.preferred_username === "string" ? claims.preferred_username : "";
+  const email =
+    typeof claims.email === "string"
+      ? claims.email
+      : provider === "microsoft" && typeof claims.preferred_username === "string"
+        ? claims.preferred_username
+        : "";
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 320) throw new Error("The ID token names no email address");
   return { email: email.toLowerCase(), verified: claims.email_verified === true };
 }
@@ -130,7 +138,8 @@ export async function finishConsent(userId: string | null, query: URLSearchParam
     throw refused("The sign-in answer belongs to another browser or session: start connecting the mailbox again");
   }
   const membership = await db.membership.findFirst({ where: { user_id: row.user_id, organization_id: row.organization_id }, select: { role: true } });
-  if (!membership || (membership.role !== "owner" && membership.role !== "admin")) throw new AppError("FORBIDDEN", "Connecting a mailbox needs the admin or owner role");
+  if (!membership || (membership.role !== "owner" && membership.role !== "admin"))
+    throw new AppError("FORBIDDEN", "Connecting a mailbox needs the admin or owner role");
   const back = (params: Record<string, string>) => `/settings?${new URLSearchParams({ tab: "inboxes", ...params })}`;
 
   const providerError = query.get("error");
@@ -190,6 +199,10 @@ export async function finishConsent(userId: string | null, query: URLSearchParam
       ...grant,
     },
   });
-  await recordAudit(ctx, { action: "inbox.created", target: { type: "inbox", id: inbox.id }, details: { from_email: inbox.from_email, provider: row.provider } });
+  await recordAudit(ctx, {
+    action: "inbox.created",
+    target: { type: "inbox", id: inbox.id },
+    details: { from_email: inbox.from_email, provider: row.provider },
+  });
   return back({ connected: inbox.id });
 }

@@ -136,7 +136,8 @@ describe.skipIf(!dovecotAvailable())("OAuth mailboxes on loopback (oidc-provider
 
     const forged = new URLSearchParams(back.search);
     forged.set("state", "forged-state");
-    const call = (search: string) => callbackRoute(new Request(`${env.appUrl}/api/inboxes/oauth/callback?${search}`, { headers: { cookie: `${cookie}; mp_oauth=${binding}` } }));
+    const call = (search: string) =>
+      callbackRoute(new Request(`${env.appUrl}/api/inboxes/oauth/callback?${search}`, { headers: { cookie: `${cookie}; mp_oauth=${binding}` } }));
     expect((await call(forged.toString())).status).toBe(400);
     forged.delete("state");
     expect((await call(forged.toString())).status).toBe(400);
@@ -266,8 +267,16 @@ describe.skipIf(!dovecotAvailable())("OAuth mailboxes on loopback (oidc-provider
 
     // The overview says so, and a broadcast of its emails says why they wait.
     const overview = await org.owner.api.get("/v1/reports/overview");
-    expect(overview.body.warnings).toContainEqual(expect.objectContaining({ code: "INBOX_FAILED", severity: "critical", resource: expect.objectContaining({ id: inbox.id }) }));
-    const waiting = await org.owner.api.post("/v1/broadcasts", { name: "Waiting", subject: "Hi", text_content: "Hi", inbox_id: inbox.id, segment_id: (await seedSegment(org.organizationId, [{}])).segmentId });
+    expect(overview.body.warnings).toContainEqual(
+      expect.objectContaining({ code: "INBOX_FAILED", severity: "critical", resource: expect.objectContaining({ id: inbox.id }) }),
+    );
+    const waiting = await org.owner.api.post("/v1/broadcasts", {
+      name: "Waiting",
+      subject: "Hi",
+      text_content: "Hi",
+      inbox_id: inbox.id,
+      segment_id: (await seedSegment(org.organizationId, [{}])).segmentId,
+    });
     await db.broadcast.update({ where: { id: waiting.body.id }, data: { status: "sending", started_at: new Date() } });
     await startBroadcast(waiting.body.id);
     const status = await org.owner.api.get(`/v1/broadcasts/${waiting.body.id}/status`);
@@ -338,7 +347,12 @@ describe.skipIf(!dovecotAvailable())("OAuth mailboxes on loopback (oidc-provider
       expect(JSON.stringify(error)).not.toMatch(/ECONN|EAUTH|127\.0\.0\.1/);
       const closed = await createInbox(ctx, { ...input, smtp: { ...input.smtp, port: 1 }, imap: undefined }, undefined, true).catch((e: unknown) => e);
       expect(closed).toMatchObject({ code: "INBOX_CONNECTION_FAILED", details: [{ path: "smtp", message: "Could not connect to the SMTP server" }] });
-      const made = await createInbox(ctx, { ...input, smtp: { ...input.smtp, password: "right" }, imap: { ...input.imap, password: PASSWORD } }, undefined, true);
+      const made = await createInbox(
+        ctx,
+        { ...input, smtp: { ...input.smtp, password: "right" }, imap: { ...input.imap, password: PASSWORD } },
+        undefined,
+        true,
+      );
       expect(made).toMatchObject({ auth: { type: "password" }, status: "active" });
     } finally {
       await strict.close();

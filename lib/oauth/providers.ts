@@ -44,7 +44,9 @@ const DISCOVERY_TTL_MS = 60 * 60_000;
 export async function providerConfiguration(provider: OAuthProvider, policy = defaultOutboundPolicy()): Promise<client.Configuration> {
   const settings = providerSettings(provider);
   if (!settings.clientId || !settings.clientSecret) {
-    throw new OAuthUnavailableError(`${oauthProviderTable[provider].label} is not configured: set OAUTH_${provider.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET`);
+    throw new OAuthUnavailableError(
+      `${oauthProviderTable[provider].label} is not configured: set OAUTH_${provider.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET`,
+    );
   }
   const issuer = new URL(settings.issuer);
   assertIssuerAllowed(issuer, policy);

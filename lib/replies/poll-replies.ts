@@ -34,7 +34,10 @@ class RenewedTokenRefused extends Error {}
  * (XOAUTH2), renewed once if the server refuses it (the provider may have ended it before its
  * expiry); a refusal of the renewed token is final.
  */
-type SignInInbox = Pick<ImapInbox, "id" | "organization_id" | "auth_type" | "imap_host" | "imap_port" | "imap_secure" | "imap_username" | "imap_password_encrypted">;
+type SignInInbox = Pick<
+  ImapInbox,
+  "id" | "organization_id" | "auth_type" | "imap_host" | "imap_port" | "imap_secure" | "imap_username" | "imap_password_encrypted"
+>;
 
 async function signIn(inbox: SignInInbox, address: string, limits: PollLimits, guard: PollGuard): Promise<ImapFlow> {
   let rejected: string | undefined;

@@ -53,10 +53,7 @@ const connection = z.object({
 });
 
 const auth = z
-  .discriminatedUnion("type", [
-    z.object({ type: z.literal("password") }),
-    z.object({ type: z.literal("oauth2"), provider: z.enum(OAuthProvider) }),
-  ])
+  .discriminatedUnion("type", [z.object({ type: z.literal("password") }), z.object({ type: z.literal("oauth2"), provider: z.enum(OAuthProvider) })])
   .meta({
     description:
       "How the inbox signs in to its servers: `password` (the SMTP and IMAP usernames and passwords) or `oauth2` (XOAUTH2 with tokens " +
@@ -96,11 +93,14 @@ export const inbox = z.object({
       "Extension: why a paused inbox is paused: `manual` (a person) or `bounce_rate` (its recent hard-bounce rate passed the organization's threshold; rotation skips it until a person resumes it with `paused: false`). Null unless paused.",
   }),
   paused_at: dateTime.nullable().meta({ description: "Extension: when it was paused, if known; null unless paused." }),
-  last_error: z.string().nullable().meta({
-    description:
-      "The last sending or polling error, if any: the server's answer to the envelope or message, or a generic reason (could not connect, authentication failed, TLS failed). " +
-      "A polling error starts with \"Reading replies failed: \".",
-  }),
+  last_error: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        "The last sending or polling error, if any: the server's answer to the envelope or message, or a generic reason (could not connect, authentication failed, TLS failed). " +
+        'A polling error starts with "Reading replies failed: ".',
+    }),
   auth,
   status: z.enum(InboxStatus).meta({
     description:

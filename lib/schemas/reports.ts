@@ -85,7 +85,9 @@ export type SaveRecipientsInput = z.infer<typeof saveRecipientsInput>;
 const overviewRates = reportRates.omit({ unsubscribe: true });
 
 export const organizationWarning = z.object({
-  code: z.string().meta({ description: "DOMAIN_FAILING, DOMAIN_PENDING, INBOX_FAILED, INBOX_FAILING, INBOX_PAUSED, INBOX_UNVERIFIED, COMPLAINT_RATE, BOUNCE_RATE" }),
+  code: z
+    .string()
+    .meta({ description: "DOMAIN_FAILING, DOMAIN_PENDING, INBOX_FAILED, INBOX_FAILING, INBOX_PAUSED, INBOX_UNVERIFIED, COMPLAINT_RATE, BOUNCE_RATE" }),
   severity: z.enum(["warning", "critical"]),
   message: z.string(),
   resource: z.object({ type: z.enum(["domain", "inbox", "organization"]), id: id.nullable(), name: z.string() }),

@@ -31,7 +31,13 @@ export type CandidateInbox = Pick<
 const TEST_TIMEOUT_MS = 15_000;
 
 /** The server's own answer, on one line and short: it may be shown to the tenant who chose that server. */
-const words = (text: unknown) => (typeof text === "string" ? text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim().slice(0, 300) : "");
+const words = (text: unknown) =>
+  typeof text === "string"
+    ? text
+        .replace(/[\u0000-\u001f\u007f]+/g, " ")
+        .trim()
+        .slice(0, 300)
+    : "";
 
 /** Why SMTP failed, as a tenant may read it: the server's refusal of the sign-in in its words; otherwise a generic reason, never a socket code. */
 function smtpReason(error: unknown): string {
@@ -45,7 +51,10 @@ function smtpReason(error: unknown): string {
 }
 
 async function testSmtp(inbox: CandidateInbox, policy: OutboundPolicy | undefined): Promise<string | null> {
-  const transport = nodemailer.createTransport({ ...inboxTransportOptions(inbox, { policy, connectTimeoutMs: TEST_TIMEOUT_MS }), socketTimeout: TEST_TIMEOUT_MS });
+  const transport = nodemailer.createTransport({
+    ...inboxTransportOptions(inbox, { policy, connectTimeoutMs: TEST_TIMEOUT_MS }),
+    socketTimeout: TEST_TIMEOUT_MS,
+  });
   try {
     // Connects, greets, upgrades to TLS where offered and signs in; sends nothing.
     await transport.verify();
@@ -83,10 +92,11 @@ async function testImap(inbox: CandidateInbox, policy: OutboundPolicy | undefine
  */
 export async function testInboxConnection(inbox: CandidateInbox, policy?: OutboundPolicy): Promise<void> {
   const [smtp, imap] = await Promise.all([testSmtp(inbox, policy), testImap(inbox, policy)]);
-  const problems = [
-    ...(smtp ? [{ path: "smtp", message: smtp }] : []),
-    ...(imap ? [{ path: "imap", message: imap }] : []),
-  ];
+  const problems = [...(smtp ? [{ path: "smtp", message: smtp }] : []), ...(imap ? [{ path: "imap", message: imap }] : [])];
   if (problems.length === 0) return;
-  throw new AppError("INBOX_CONNECTION_FAILED", `The inbox's servers could not be reached or refused to sign in: ${problems.map((p) => `${p.path.toUpperCase()}: ${p.message}`).join("; ")}`, problems);
+  throw new AppError(
+    "INBOX_CONNECTION_FAILED",
+    `The inbox's servers could not be reached or refused to sign in: ${problems.map((p) => `${p.path.toUpperCase()}: ${p.message}`).join("; ")}`,
+    problems,
+  );
 }

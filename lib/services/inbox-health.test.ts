@@ -20,7 +20,9 @@ async function closedPort(): Promise<number> {
 describe("inbox health", () => {
   it("an inbox whose polls keep failing turns error after INBOX_FAILURES_BEFORE_ERROR in a row, once, and is no longer polled", async () => {
     const { organizationId } = await createTestOrg();
-    await db.webhook.create({ data: { organization_id: organizationId, url: "https://hooks.example.com/in", events: ["inbox.failed"], secret_encrypted: "x" } });
+    await db.webhook.create({
+      data: { organization_id: organizationId, url: "https://hooks.example.com/in", events: ["inbox.failed"], secret_encrypted: "x" },
+    });
     const inbox = await addInbox(organizationId, {
       imap: { host: "127.0.0.1", port: await closedPort(), username: "u", password_encrypted: sealSecret("p") },
     });
@@ -38,13 +40,21 @@ describe("inbox health", () => {
 
   it("turns an inbox error once, whatever number of workers record its failures at the same time", async () => {
     const { organizationId } = await createTestOrg();
-    await db.webhook.create({ data: { organization_id: organizationId, url: "https://hooks.example.com/in", events: ["inbox.failed"], secret_encrypted: "x" } });
+    await db.webhook.create({
+      data: { organization_id: organizationId, url: "https://hooks.example.com/in", events: ["inbox.failed"], secret_encrypted: "x" },
+    });
     const inbox = await addInbox(organizationId);
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => db.$transaction((tx) => recordInboxFailures(tx, [{ id: inbox.id, reason: "SMTP authentication failed: 535 no", fatal: true }]))),
+      Array.from({ length: 8 }, () =>
+        db.$transaction((tx) => recordInboxFailures(tx, [{ id: inbox.id, reason: "SMTP authentication failed: 535 no", fatal: true }])),
+      ),
     );
     expect(results.flat()).toHaveLength(1);
     expect(await db.webhookDelivery.count({ where: { organization_id: organizationId, event_type: "inbox.failed" } })).toBe(1);
-    expect(await db.inbox.findUniqueOrThrow({ where: { id: inbox.id } })).toMatchObject({ status: "error", failure_count: 8, last_error: "SMTP authentication failed: 535 no" });
+    expect(await db.inbox.findUniqueOrThrow({ where: { id: inbox.id } })).toMatchObject({
+      status: "error",
+      failure_count: 8,
+      last_error: "SMTP authentication failed: 535 no",
+    });
   });
 });

@@ -44,7 +44,10 @@ export async function recordInboxFailures(client: DbClient, failures: InboxFailu
     )
     SELECT * FROM updated WHERE failed_at = statement_timestamp()::timestamptz(3)`;
   for (const inbox of failed) {
-    log.warn({ organization_id: inbox.organization_id, inbox_id: inbox.id, reason: inbox.last_error }, "inbox failed: rotation skips it until it is tested or reconnected");
+    log.warn(
+      { organization_id: inbox.organization_id, inbox_id: inbox.id, reason: inbox.last_error },
+      "inbox failed: rotation skips it until it is tested or reconnected",
+    );
     await emitEvent(client, {
       organizationId: inbox.organization_id,
       type: "inbox.failed",

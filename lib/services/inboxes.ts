@@ -66,7 +66,6 @@ const noImap = {
 
 type Server = { host: string; port: number };
 
-
 /**
  * Refuses servers the outbound address policy does not let the worker reach (loopback, private,
  * link-local, metadata, the platform's own relay), on what the names resolve to now; the worker
@@ -223,7 +222,13 @@ function candidate(current: Inbox, data: Prisma.InboxUncheckedUpdateInput): Cand
   };
 }
 
-export async function updateInbox(ctx: OrgContext, id: string, input: UpdateInboxInput, policy = defaultOutboundPolicy(), testConnection = env.inboxConnectionTest) {
+export async function updateInbox(
+  ctx: OrgContext,
+  id: string,
+  input: UpdateInboxInput,
+  policy = defaultOutboundPolicy(),
+  testConnection = env.inboxConnectionTest,
+) {
   const current = await findInbox(ctx, id);
   assertNoPasswords(current, input);
   const { smtp, imap } = input;

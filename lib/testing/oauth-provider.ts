@@ -80,7 +80,15 @@ export async function startOAuthProvider(options: OAuthProviderOptions): Promise
     // Google gives a refresh token for `access_type=offline` without the offline_access scope.
     issueRefreshToken: () => true,
     rotateRefreshToken: () => true,
-    ttl: { AccessToken: options.accessTokenTtlSeconds ?? 3600, IdToken: 3600, RefreshToken: 86_400, AuthorizationCode: 600, Interaction: 600, Session: 3600, Grant: 86_400 },
+    ttl: {
+      AccessToken: options.accessTokenTtlSeconds ?? 3600,
+      IdToken: 3600,
+      RefreshToken: 86_400,
+      AuthorizationCode: 600,
+      Interaction: 600,
+      Session: 3600,
+      Grant: 86_400,
+    },
   });
   // Which grants each account holds, for revokeGrants.
   const grants = new Map<string, Set<string>>();
