@@ -25,7 +25,7 @@ export class OAuthGrantError extends Error {
 }
 
 /** A token with less than this left is renewed before it is used: a send or a poll started with it must not see it expire. */
-export const REFRESH_BEFORE_EXPIRY_MS = 60_000;
+const REFRESH_BEFORE_EXPIRY_MS = 60_000;
 
 // Answers of the token endpoint that mean the grant itself is gone (RFC 6749 §5.2).
 const GRANT_GONE = new Set(["invalid_grant", "unauthorized_client", "invalid_client"]);

@@ -16,7 +16,7 @@ import { OAuthUnavailableError, providerConfiguration } from "./providers";
 /** The cookie that binds a consent to the browser that started it (HttpOnly, only sent to these routes). */
 export const BINDING_COOKIE = "mp_oauth";
 export const OAUTH_PATH = "/api/inboxes/oauth";
-export const CALLBACK_PATH = `${OAUTH_PATH}/callback`;
+const CALLBACK_PATH = `${OAUTH_PATH}/callback`;
 export const callbackUrl = () => `${env.appUrl}${CALLBACK_PATH}`;
 
 const STATE_TTL_MS = 10 * 60_000;

@@ -15,7 +15,7 @@ export class OAuthUnavailableError extends Error {
   }
 }
 
-export const providerSettings = (provider: OAuthProvider): ProviderSettings => env.oauthProviders[provider];
+const providerSettings = (provider: OAuthProvider): ProviderSettings => env.oauthProviders[provider];
 
 /** Providers whose client id and secret are set: the dashboard offers "Connect" for these. */
 export function configuredProviders(): OAuthProvider[] {
