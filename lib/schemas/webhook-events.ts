@@ -98,6 +98,14 @@ const domainUpdated = domain.extend({
     .meta({ description: "The records whose status the check changed." }),
 });
 
+const inboxFailed = z.object({
+  inbox_id: id,
+  name: z.string(),
+  from_email: z.string(),
+  reason: z.string().nullable().meta({ description: "What its servers or its OAuth provider answered last (the inbox's `last_error`)." }),
+  failed_at: dateTime.nullable().meta({ description: "When it turned `error`." }),
+});
+
 const webhookTest = z.object({
   webhook_id: id.meta({ description: "The webhook the test was sent to." }),
   message: z.string().meta({ description: "Says that this is a test: nothing happened." }),
@@ -136,6 +144,11 @@ export const webhookEventPayloads = {
   ),
   "broadcast.sent": event("broadcast.sent", broadcastSent, "A broadcast finished sending."),
   "domain.updated": event("domain.updated", domainUpdated, "A check changed the status of a domain's DNS records."),
+  "inbox.failed": event(
+    "inbox.failed",
+    inboxFailed,
+    "An inbox's authentication or connection kept failing (or its OAuth grant was refused): it turned `error`, and rotation and reply polling skip it until it is tested or reconnected.",
+  ),
   [WEBHOOK_TEST_EVENT]: event(WEBHOOK_TEST_EVENT, webhookTest, "A test sent from the dashboard or the API to check an endpoint."),
 } satisfies Record<WebhookEventType | typeof WEBHOOK_TEST_EVENT, z.ZodType>;
 

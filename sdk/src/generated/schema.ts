@@ -500,7 +500,7 @@ export interface paths {
         put?: never;
         /**
          * Send an email
-         * @description Queues one email and answers its record (status `queued`, in a new thread); the worker sends it at once, through `inbox_id` when given (its SMTP server, and its sender unless `from` is given; the inbox must be verified, 400 INBOX_NOT_VERIFIED) or else the organization's relay. `from` must be at a verified domain, or through an inbox be that inbox's own address (400 DOMAIN_NOT_VERIFIED). Content: `html` and/or `text`, or a `template_id` whose `{{placeholders}}` are filled from `variables` (then from the contact with the first `to` address); the text part is derived from the HTML when not given. Recipients: `to` (one address or up to 50), `cc` and `bcc` (up to 50 each; a `bcc` address is in the envelope only, never in a header). One email is one message to all of them, as with Resend. `headers`: your own `X-` headers. `attachments`: files in base64, at most 10 MB decoded in all (413 PAYLOAD_TOO_LARGE); one with a `content_id` is an inline image the HTML shows with `cid:`. `scheduled_at`: the email is `scheduled` until then (at most 30 days ahead) and can be cancelled. Temporary SMTP failures are retried with backoff; a permanent one bounces the email and suppresses the address. A recipient already suppressed is refused: 422 RECIPIENT_SUPPRESSED, each such address with the reason and since when in `details` (one suppressed later is left out of the envelope; with none left the email becomes `cancelled`). A sending key with a domain may send from that domain only (403 FORBIDDEN). `Idempotency-Key` header: the same key with the same body within 24 hours answers the first answer and sends nothing more; with another body 409 CONFLICT.
+         * @description Queues one email and answers its record (status `queued`, in a new thread); the worker sends it at once, through `inbox_id` when given (its SMTP server, and its sender unless `from` is given; the inbox must be verified, 400 INBOX_NOT_VERIFIED) or else the organization's relay. `from` must be at a verified domain, or through an inbox be that inbox's own address (400 DOMAIN_NOT_VERIFIED). Content: `html` and/or `text`, or a `template_id` whose `{{placeholders}}` are filled from `variables` (then from the contact with the `to` address); the text part is derived from the HTML when not given. Temporary SMTP failures are retried with backoff; a permanent one bounces the email and suppresses the address. A `to` address already suppressed is refused: 422 RECIPIENT_SUPPRESSED with the reason and since when in `details` (one suppressed later is not sent to: the email becomes `cancelled`). `Idempotency-Key` header: the same key with the same body within 24 hours answers the first answer and sends nothing more; with another body 409 CONFLICT.
          */
         post: operations["sendEmail"];
         delete?: never;
@@ -529,46 +529,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/emails/batch": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a batch of emails
-         * @description A JSON array of 1 to 100 emails, each as `POST /v1/emails` takes it except `attachments`, validated and created as a whole: any email refused refuses the batch, its issues naming the index (`3.to`), and nothing is created. Answers the new ids in the order of the request. `Idempotency-Key` covers the whole batch: a repeat answers the same ids and creates nothing. Body: at most 10 MB.
-         */
-        post: operations["batchEmails"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/emails/{id}/cancel": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a scheduled email
-         * @description A `scheduled` email becomes `cancelled` and is never sent. Any other status is 400 EMAIL_NOT_CANCELLABLE with the status in `details`: a queued or sent email may already be at the receiving server. A sending key cancels only the emails it created.
-         */
-        post: operations["cancelEmail"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/inboxes": {
         parameters: {
             query?: never;
@@ -584,7 +544,7 @@ export interface paths {
         put?: never;
         /**
          * Connect an inbox
-         * @description A sender identity with its SMTP server, and optionally IMAP for reading replies. Passwords are stored encrypted and never returned. Servers must be public: a host that is or resolves to a loopback, private, link-local, CGNAT, metadata or reserved address, or the platform's own relay, is refused (400 naming `smtp.host` / `imap.host`) unless the operator admits it (ALLOWED_PRIVATE_HOSTS); the address is checked again at every connection. The inbox sends only once its from address is verified (`verification`): at once when it is at a verified domain of the organization, otherwise after the link POST /v1/inboxes/{id}/send-confirmation mails to it is followed.
+         * @description A sender identity with its SMTP server, and optionally IMAP for reading replies, signing in with a username and password (Google and Microsoft mailboxes connect by OAuth in the dashboard instead). Passwords are stored encrypted and never returned. The servers are tested before the inbox is saved: 400 INBOX_CONNECTION_FAILED with the server's words when one cannot be reached or refuses the sign-in. Servers must be public: a host that is or resolves to a loopback, private, link-local, CGNAT, metadata or reserved address, or the platform's own relay, is refused (400 naming `smtp.host` / `imap.host`) unless the operator admits it (ALLOWED_PRIVATE_HOSTS); the address is checked again at every connection. The inbox sends only once its from address is verified (`verification`): at once when it is at a verified domain of the organization, otherwise after the link POST /v1/inboxes/{id}/send-confirmation mails to it is followed.
          */
         post: operations["createInbox"];
         delete?: never;
@@ -604,7 +564,7 @@ export interface paths {
         get: operations["getInbox"];
         /**
          * Update an inbox
-         * @description Partial: fields not given are kept. A password given replaces the stored one, an omitted one is kept. `imap: null` removes IMAP; adding IMAP needs all its fields. Servers pass the same address policy as on creation. A new from address, SMTP host, port or username makes the inbox unverified again unless the address is at a verified domain. `paused: false` on an inbox the bounce-rate breaker paused (`paused_reason` `bounce_rate`) needs the admin or owner role: a member gets 403 FORBIDDEN and nothing changes.
+         * @description Partial: fields not given are kept. A password given replaces the stored one, an omitted one is kept. `imap: null` removes IMAP; adding IMAP needs all its fields. Servers pass the same address policy as on creation. A new from address, SMTP host, port or username makes the inbox unverified again unless the address is at a verified domain. `paused: false` on an inbox the bounce-rate breaker paused (`paused_reason` `bounce_rate`) needs the admin or owner role: a member gets 403 FORBIDDEN and nothing changes. New server settings are tested before they are saved (400 INBOX_CONNECTION_FAILED with the server's words) and clear an `error` status. An OAuth inbox (`auth.type` `oauth2`) takes new hosts, ports and TLS settings but no usernames or passwords: it is reconnected in the dashboard.
          */
         put: operations["updateInbox"];
         post?: never;
@@ -632,6 +592,26 @@ export interface paths {
          * @description Proves the from address of an inbox that is not at a verified domain: a link, valid once for 24 hours, is mailed to the address through the inbox's own SMTP server; following it (no sign-in needed) verifies the inbox. A new link replaces the previous one, at most one a minute (409 CONFLICT). An inbox already verified is answered as it is and nothing is sent. When the server cannot take the message: 502 MAIL_DELIVERY_FAILED with a generic reason (could not connect, authentication failed, TLS failed) or the server's answer.
          */
         post: operations["sendInboxConfirmation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inboxes/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test an inbox's servers
+         * @description Signs in to the inbox's SMTP server (and IMAP server, when it has one) without sending or reading anything. On success the inbox is answered `active` (an inbox in `error` is used by rotation and reply polling again); otherwise 400 INBOX_CONNECTION_FAILED names each server that failed (`details[].path` `smtp` / `imap`) in the server's words where it refused the sign-in, and the inbox stays as it was.
+         */
+        post: operations["testInbox"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1632,6 +1612,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "inbox.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * inbox.failed
+         * @description An inbox's authentication or connection kept failing (or its OAuth grant was refused): it turned `error`, and rotation and reply polling skip it until it is tested or reconnected.
+         */
+        post: operations["inboxFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1661,13 +1661,6 @@ export interface components {
             name: string;
             /** @description The last characters of the token, to tell keys apart. */
             token_hint: string;
-            /**
-             * @description full_access: everything its member may do. sending_access: only POST /v1/emails, POST /v1/emails/batch and the cancel of the emails it scheduled; anything else is 403 FORBIDDEN.
-             * @enum {string}
-             */
-            permission: "full_access" | "sending_access";
-            /** @description A sending key's domain; null: any verified domain of the organization. */
-            domain_id: components["schemas"]["Uuid"] | null;
             created_by: components["schemas"]["Uuid"];
             last_used_at: components["schemas"]["DateTime"] | null;
             revoked_at: components["schemas"]["DateTime"] | null;
@@ -1859,7 +1852,7 @@ export interface components {
             sending: boolean;
             /** @description Why it is not sending (or sending slower) right now; empty when nothing holds it back. */
             reasons: {
-                /** @description DRAFT, SCHEDULED, STARTING, PREPARING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE (by a circuit breaker), RECOVERING (emails held by a worker that stopped answering are taken over when their lease ends, `resumes_at`) */
+                /** @description DRAFT, SCHEDULED, STARTING, PREPARING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, INBOX_FAILED (in `error`: waits for a test or a reconnect), DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE (by a circuit breaker), RECOVERING (emails held by a worker that stopped answering are taken over when their lease ends, `resumes_at`) */
                 code: string;
                 message: string;
                 /** @description When the blocker lifts by itself, when known. */
@@ -2068,14 +2061,7 @@ export interface components {
             direction: "outbound" | "inbound";
             from_email: string;
             from_name: string | null;
-            /** @description The recipient; for an email to several, the first of `to`. */
             to_email: string;
-            /** @description Every To address of an email sent with POST /v1/emails or over SMTP; empty for broadcast and sequence emails (to_email). */
-            to: string[];
-            cc: string[];
-            /** @description Envelope recipients that no header of the message names. */
-            bcc: string[];
-            /** @description One address, or several separated by commas. */
             reply_to: string | null;
             subject: string;
             html_content: string | null;
@@ -2112,23 +2098,9 @@ export interface components {
             unsubscribed_at: components["schemas"]["DateTime"] | null;
             scheduled_at: components["schemas"]["DateTime"] | null;
             created_at: components["schemas"]["DateTime"];
-            attachments: components["schemas"]["EmailAttachment"][];
+            attachments: unknown[];
             clicked_links: unknown[];
             opens: unknown[];
-        };
-        EmailAttachment: {
-            filename: string | null;
-            content_type: string;
-            /** @description Bytes, decoded. */
-            size: number;
-            /** @description Set for an inline image (`cid:`). */
-            content_id?: string | null;
-        };
-        EmailBatch: {
-            /** @description The new emails' ids, in the order of the request. */
-            data: {
-                id: components["schemas"]["Uuid"];
-            }[];
         };
         /** @description The email bounced: refused while sent, or reported later by a delivery status notification. */
         EmailBouncedEvent: {
@@ -2270,14 +2242,7 @@ export interface components {
             direction: "outbound" | "inbound";
             from_email: string;
             from_name: string | null;
-            /** @description The recipient; for an email to several, the first of `to`. */
             to_email: string;
-            /** @description Every To address of an email sent with POST /v1/emails or over SMTP; empty for broadcast and sequence emails (to_email). */
-            to: string[];
-            cc: string[];
-            /** @description Envelope recipients that no header of the message names. */
-            bcc: string[];
-            /** @description One address, or several separated by commas. */
             reply_to: string | null;
             subject: string;
             html_content: string | null;
@@ -2314,7 +2279,7 @@ export interface components {
             unsubscribed_at: components["schemas"]["DateTime"] | null;
             scheduled_at: components["schemas"]["DateTime"] | null;
             created_at: components["schemas"]["DateTime"];
-            attachments: components["schemas"]["EmailAttachment"][];
+            attachments: unknown[];
             clicked_links: unknown[];
             opens: unknown[];
             /** @description Everything that happened to the email, oldest first. */
@@ -2684,7 +2649,7 @@ export interface components {
             /** @description What went wrong, for people. */
             error: string;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "BROADCAST_NOT_EDITABLE" | "DOMAIN_NOT_VERIFIED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "INVITATION_EMAIL_MISMATCH" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "INVALID_PASSWORD" | "INVALID_TWO_FACTOR_CODE" | "TWO_FACTOR_NOT_SET_UP" | "NOT_FOUND" | "CONFLICT" | "ALREADY_MEMBER" | "INVITATION_ALREADY_ACCEPTED" | "INVITATION_NOT_PENDING" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "LAST_OWNER" | "MAIL_DELIVERY_FAILED" | "BROADCAST_NOT_SENDABLE" | "BROADCAST_NOT_CANCELLABLE" | "INBOX_NOT_VERIFIED" | "RECIPIENT_SUPPRESSED" | "BROADCAST_NOT_PAUSABLE" | "BROADCAST_NOT_RESUMABLE" | "SERVICE_UNAVAILABLE" | "SEGMENT_IS_DYNAMIC" | "EMAIL_NOT_CANCELLABLE";
+            code: "VALIDATION_ERROR" | "BROADCAST_NOT_EDITABLE" | "DOMAIN_NOT_VERIFIED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "INVITATION_EMAIL_MISMATCH" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "INVALID_PASSWORD" | "INVALID_TWO_FACTOR_CODE" | "TWO_FACTOR_NOT_SET_UP" | "NOT_FOUND" | "CONFLICT" | "ALREADY_MEMBER" | "INVITATION_ALREADY_ACCEPTED" | "INVITATION_NOT_PENDING" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "LAST_OWNER" | "MAIL_DELIVERY_FAILED" | "BROADCAST_NOT_SENDABLE" | "BROADCAST_NOT_CANCELLABLE" | "INBOX_NOT_VERIFIED" | "INBOX_CONNECTION_FAILED" | "RECIPIENT_SUPPRESSED" | "BROADCAST_NOT_PAUSABLE" | "BROADCAST_NOT_RESUMABLE" | "SERVICE_UNAVAILABLE" | "SEGMENT_IS_DYNAMIC";
             /** @description For VALIDATION_ERROR: a list of `{ path, message }`. */
             details?: unknown;
         };
@@ -2701,8 +2666,25 @@ export interface components {
             paused_reason: ("manual" | "bounce_rate") | null;
             /** @description Extension: when it was paused, if known; null unless paused. */
             paused_at: components["schemas"]["DateTime"] | null;
-            /** @description The last sending error, if any: the server's answer to the envelope or message, or a generic reason (could not connect, authentication failed, TLS failed). */
+            /** @description The last sending or polling error, if any: the server's answer to the envelope or message, or a generic reason (could not connect, authentication failed, TLS failed). A polling error starts with "Reading replies failed: ". */
             last_error: string | null;
+            /** @description How the inbox signs in to its servers: `password` (the SMTP and IMAP usernames and passwords) or `oauth2` (XOAUTH2 with tokens from the provider's consent screen, connected in the dashboard; the refresh token is stored sealed and never returned). */
+            auth: {
+                /** @constant */
+                type: "password";
+            } | {
+                /** @constant */
+                type: "oauth2";
+                /** @enum {string} */
+                provider: "google" | "microsoft";
+            };
+            /**
+             * @description `error`: its authentication or connection kept failing while sending or polling (or its OAuth grant was refused); rotation and reply polling skip it until POST /v1/inboxes/{id}/test succeeds, it is reconnected, or its servers are changed. `active` otherwise.
+             * @enum {string}
+             */
+            status: "active" | "error";
+            /** @description When it turned `error`; null while active. */
+            failed_at: components["schemas"]["DateTime"] | null;
             /** @description Proof of the from address. Changing the from address or the SMTP server makes the inbox unverified again, unless its address is at a verified domain. */
             verification: {
                 /**
@@ -2732,6 +2714,22 @@ export interface components {
             } | null;
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
+        };
+        /** @description An inbox's authentication or connection kept failing (or its OAuth grant was refused): it turned `error`, and rotation and reply polling skip it until it is tested or reconnected. */
+        InboxFailedEvent: {
+            /** @constant */
+            type: "inbox.failed";
+            /** @description When the event happened. */
+            created_at: components["schemas"]["DateTime"];
+            data: {
+                inbox_id: components["schemas"]["Uuid"];
+                name: string;
+                from_email: string;
+                /** @description What its servers or its OAuth provider answered last (the inbox's `last_error`). */
+                reason: string | null;
+                /** @description When it turned `error`. */
+                failed_at: components["schemas"]["DateTime"] | null;
+            };
         };
         Invitation: {
             id: components["schemas"]["Uuid"];
@@ -2820,7 +2818,7 @@ export interface components {
                 started_at: components["schemas"]["DateTime"] | null;
             }[];
             warnings: {
-                /** @description DOMAIN_FAILING, DOMAIN_PENDING, INBOX_FAILING, INBOX_PAUSED, INBOX_UNVERIFIED, COMPLAINT_RATE, BOUNCE_RATE */
+                /** @description DOMAIN_FAILING, DOMAIN_PENDING, INBOX_FAILED, INBOX_FAILING, INBOX_PAUSED, INBOX_UNVERIFIED, COMPLAINT_RATE, BOUNCE_RATE */
                 code: string;
                 /** @enum {string} */
                 severity: "warning" | "critical";
@@ -3003,7 +3001,7 @@ export interface components {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
             url: string;
-            events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated")[];
+            events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
             active: boolean;
             /** @description Consecutive failed deliveries; reset by a success or by enabling. */
             failure_count: number;
@@ -3148,17 +3146,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Email"];
-            };
-        };
-        /** @description Success */
-        EmailBatch: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["EmailBatch"];
             };
         };
         /** @description Success */
@@ -3486,8 +3473,6 @@ export type DnsRecord = components['schemas']['DnsRecord'];
 export type Domain = components['schemas']['Domain'];
 export type DomainUpdatedEvent = components['schemas']['DomainUpdatedEvent'];
 export type Email = components['schemas']['Email'];
-export type EmailAttachment = components['schemas']['EmailAttachment'];
-export type EmailBatch = components['schemas']['EmailBatch'];
 export type EmailBouncedEvent = components['schemas']['EmailBouncedEvent'];
 export type EmailClickedEvent = components['schemas']['EmailClickedEvent'];
 export type EmailComplainedEvent = components['schemas']['EmailComplainedEvent'];
@@ -3527,6 +3512,7 @@ export type EmailRepliedEvent = components['schemas']['EmailRepliedEvent'];
 export type EmailSentEvent = components['schemas']['EmailSentEvent'];
 export type Error = components['schemas']['Error'];
 export type Inbox = components['schemas']['Inbox'];
+export type InboxFailedEvent = components['schemas']['InboxFailedEvent'];
 export type Invitation = components['schemas']['Invitation'];
 export type Member = components['schemas']['Member'];
 export type Organization = components['schemas']['Organization'];
@@ -3555,7 +3541,6 @@ export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseContact = components['responses']['Contact'];
 export type ResponseDomain = components['responses']['Domain'];
 export type ResponseEmail = components['responses']['Email'];
-export type ResponseEmailBatch = components['responses']['EmailBatch'];
 export type ResponseEmailDetail = components['responses']['EmailDetail'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseGone = components['responses']['Gone'];
@@ -3648,13 +3633,6 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /**
-                     * @description full_access unless given.
-                     * @enum {string}
-                     */
-                    permission?: "full_access" | "sending_access";
-                    /** @description With sending_access: the one domain of the organization its emails may come from. */
-                    domain_id?: components["schemas"]["Uuid"] | null;
                 };
             };
         };
@@ -3673,13 +3651,6 @@ export interface operations {
                         name: string;
                         /** @description The last characters of the token, to tell keys apart. */
                         token_hint: string;
-                        /**
-                         * @description full_access: everything its member may do. sending_access: only POST /v1/emails, POST /v1/emails/batch and the cancel of the emails it scheduled; anything else is 403 FORBIDDEN.
-                         * @enum {string}
-                         */
-                        permission: "full_access" | "sending_access";
-                        /** @description A sending key's domain; null: any verified domain of the organization. */
-                        domain_id: components["schemas"]["Uuid"] | null;
                         created_by: components["schemas"]["Uuid"];
                         last_used_at: components["schemas"]["DateTime"] | null;
                         revoked_at: components["schemas"]["DateTime"] | null;
@@ -4899,42 +4870,23 @@ export interface operations {
                 "application/json": {
                     /** @description `address` or `Name <address>`. Without an inbox it must be at a verified domain of the organization. */
                     from?: string;
-                    /** @description Recipients: one address, or an array of 1 to 50. */
-                    to: string | string[];
-                    /** @description Carbon copies: at most 50 addresses. */
-                    cc?: string[];
-                    /** @description Blind carbon copies, in the envelope only: no header of the message names them: at most 50 addresses. */
-                    bcc?: string[];
+                    /** Format: email */
+                    to: string;
                     /** @description Required unless the template gives one. */
                     subject?: string;
                     html?: string;
                     /** @description Derived from the HTML when omitted. */
                     text?: string;
                     template_id?: components["schemas"]["Uuid"];
-                    /** @description Values for the `{{placeholders}}`; a contact with the (first) `to` address supplies the ones not given. */
+                    /** @description Values for the `{{placeholders}}`; a contact with the `to` address supplies the ones not given. */
                     variables?: {
                         [key: string]: string | number | boolean | null;
                     };
-                    /** @description Reply-To: one address, or an array of 1 to 50. */
-                    reply_to?: string | string[];
+                    /** Format: email */
+                    reply_to?: string;
                     /** @description Send through this inbox (its SMTP server and, unless `from` is given, its sender). */
                     inbox_id?: components["schemas"]["Uuid"];
                     tags?: string[];
-                    /** @description Your own headers, added to the message as given: names start with `X-`, at most 20. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    attachments?: {
-                        filename: string;
-                        /** @description The file, base64. At most 10 MB decoded for all attachments of an email together (413 PAYLOAD_TOO_LARGE). */
-                        content: string;
-                        /** @description Guessed from the file name when omitted. */
-                        content_type?: string;
-                        /** @description Makes the attachment an inline image the HTML shows with `<img src="cid:<content_id>">`. */
-                        content_id?: string;
-                    }[];
-                    /** @description When to send, at most 30 days ahead; the email is `scheduled` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once. */
-                    scheduled_at?: components["schemas"]["DateTime"];
                 };
             };
         };
@@ -4943,7 +4895,6 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4968,94 +4919,6 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    batchEmails: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description `address` or `Name <address>`. Without an inbox it must be at a verified domain of the organization. */
-                    from?: string;
-                    /** @description Recipients: one address, or an array of 1 to 50. */
-                    to: string | string[];
-                    /** @description Carbon copies: at most 50 addresses. */
-                    cc?: string[];
-                    /** @description Blind carbon copies, in the envelope only: no header of the message names them: at most 50 addresses. */
-                    bcc?: string[];
-                    /** @description Required unless the template gives one. */
-                    subject?: string;
-                    html?: string;
-                    /** @description Derived from the HTML when omitted. */
-                    text?: string;
-                    template_id?: components["schemas"]["Uuid"];
-                    /** @description Values for the `{{placeholders}}`; a contact with the (first) `to` address supplies the ones not given. */
-                    variables?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                    /** @description Reply-To: one address, or an array of 1 to 50. */
-                    reply_to?: string | string[];
-                    /** @description Send through this inbox (its SMTP server and, unless `from` is given, its sender). */
-                    inbox_id?: components["schemas"]["Uuid"];
-                    tags?: string[];
-                    /** @description Your own headers, added to the message as given: names start with `X-`, at most 20. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    attachments?: {
-                        filename: string;
-                        /** @description The file, base64. At most 10 MB decoded for all attachments of an email together (413 PAYLOAD_TOO_LARGE). */
-                        content: string;
-                        /** @description Guessed from the file name when omitted. */
-                        content_type?: string;
-                        /** @description Makes the attachment an inline image the HTML shows with `<img src="cid:<content_id>">`. */
-                        content_id?: string;
-                    }[];
-                    /** @description When to send, at most 30 days ahead; the email is `scheduled` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once. */
-                    scheduled_at?: components["schemas"]["DateTime"];
-                }[];
-            };
-        };
-        responses: {
-            200: components["responses"]["EmailBatch"];
-            /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    cancelEmail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["Id"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: components["responses"]["Email"];
-            /** @description Error: EMAIL_NOT_CANCELLABLE, VALIDATION_ERROR */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5139,6 +5002,7 @@ export interface operations {
         };
         responses: {
             201: components["responses"]["Inbox"];
+            /** @description Error: VALIDATION_ERROR, INBOX_CONNECTION_FAILED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5210,6 +5074,7 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["Inbox"];
+            /** @description Error: VALIDATION_ERROR, INBOX_CONNECTION_FAILED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5262,6 +5127,28 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Inbox"];
+            /** @description Error: INBOX_CONNECTION_FAILED, VALIDATION_ERROR */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -6864,7 +6751,7 @@ export interface operations {
                      * @description Where events are POSTed, signed on the Standard Webhooks scheme.
                      */
                     url: string;
-                    events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated")[];
+                    events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
                 };
             };
         };
@@ -6881,7 +6768,7 @@ export interface operations {
                         id: components["schemas"]["Uuid"];
                         organization_id: components["schemas"]["Uuid"];
                         url: string;
-                        events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated")[];
+                        events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
                         active: boolean;
                         /** @description Consecutive failed deliveries; reset by a success or by enabling. */
                         failure_count: number;
@@ -6940,7 +6827,7 @@ export interface operations {
                      * @description Where events are POSTed, signed on the Standard Webhooks scheme.
                      */
                     url?: string;
-                    events?: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated")[];
+                    events?: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
                 };
             };
         };
@@ -7467,6 +7354,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DomainUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inboxFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every retry: a receiver that saw it already can skip the event. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description When this attempt was signed, in Unix seconds: refuse deliveries too far from your clock. */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64 part of the webhook's `whsec_` secret. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InboxFailedEvent"];
             };
         };
         responses: {
