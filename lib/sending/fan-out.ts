@@ -166,7 +166,9 @@ async function fanOutChunk(
   // A dynamic segment is resolved now, chunk by chunk: whoever matches when the chunk runs.
   const members = await segmentMembersChunkSql(tx, b.organization_id, b.segment_id, position);
   const rotation = { ...b, inbox_ids: await healthyRotation(tx, b) };
-  const [result] = await tx.$queryRaw<{ scanned: number; created: number; last_contact_id: string | null }[]>(fanOutChunkSql(rotation, members, position.offset));
+  const [result] = await tx.$queryRaw<{ scanned: number; created: number; last_contact_id: string | null }[]>(
+    fanOutChunkSql(rotation, members, position.offset),
+  );
   return { scanned: result.scanned, created: result.created, lastContactId: result.last_contact_id };
 }
 
