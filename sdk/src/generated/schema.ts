@@ -500,7 +500,7 @@ export interface paths {
         put?: never;
         /**
          * Send an email
-         * @description Queues one email and answers its record (status `queued`, in a new thread); the worker sends it at once, through `inbox_id` when given (its SMTP server, and its sender unless `from` is given; the inbox must be verified, 400 INBOX_NOT_VERIFIED) or else the organization's relay. `from` must be at a verified domain, or through an inbox be that inbox's own address (400 DOMAIN_NOT_VERIFIED). Content: `html` and/or `text`, or a `template_id` whose `{{placeholders}}` are filled from `variables` (then from the contact with the `to` address); the text part is derived from the HTML when not given. Temporary SMTP failures are retried with backoff; a permanent one bounces the email and suppresses the address. A `to` address already suppressed is refused: 422 RECIPIENT_SUPPRESSED with the reason and since when in `details` (one suppressed later is not sent to: the email becomes `cancelled`). `Idempotency-Key` header: the same key with the same body within 24 hours answers the first answer and sends nothing more; with another body 409 CONFLICT.
+         * @description Queues one email and answers its record (status `queued`, in a new thread); the worker sends it at once, through `inbox_id` when given (its SMTP server, and its sender unless `from` is given; the inbox must be verified, 400 INBOX_NOT_VERIFIED) or else the organization's relay. `from` must be at a verified domain, or through an inbox be that inbox's own address (400 DOMAIN_NOT_VERIFIED). Content: `html` and/or `text`, or a `template_id` whose `{{placeholders}}` are filled from `variables` (then from the contact with the first `to` address); the text part is derived from the HTML when not given. Recipients: `to` (one address or up to 50), `cc` and `bcc` (up to 50 each; a `bcc` address is in the envelope only, never in a header). One email is one message to all of them, as with Resend. `headers`: your own `X-` headers. `attachments`: files in base64, at most 10 MB decoded in all (413 PAYLOAD_TOO_LARGE); one with a `content_id` is an inline image the HTML shows with `cid:`. `scheduled_at`: the email is `scheduled` until then (at most 30 days ahead) and can be cancelled. Temporary SMTP failures are retried with backoff; a permanent one bounces the email and suppresses the address. A recipient already suppressed is refused: 422 RECIPIENT_SUPPRESSED, each such address with the reason and since when in `details` (one suppressed later is left out of the envelope; with none left the email becomes `cancelled`). A sending key with a domain may send from that domain only (403 FORBIDDEN). `Idempotency-Key` header: the same key with the same body within 24 hours answers the first answer and sends nothing more; with another body 409 CONFLICT.
          */
         post: operations["sendEmail"];
         delete?: never;
@@ -523,6 +523,46 @@ export interface paths {
         get: operations["getEmail"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/emails/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a batch of emails
+         * @description A JSON array of 1 to 100 emails, each as `POST /v1/emails` takes it except `attachments`, validated and created as a whole: any email refused refuses the batch, its issues naming the index (`3.to`), and nothing is created. Answers the new ids in the order of the request. `Idempotency-Key` covers the whole batch: a repeat answers the same ids and creates nothing. Body: at most 10 MB.
+         */
+        post: operations["batchEmails"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/emails/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a scheduled email
+         * @description A `scheduled` email becomes `cancelled` and is never sent. Any other status is 400 EMAIL_NOT_CANCELLABLE with the status in `details`: a queued or sent email may already be at the receiving server. A sending key cancels only the emails it created.
+         */
+        post: operations["cancelEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1661,6 +1701,13 @@ export interface components {
             name: string;
             /** @description The last characters of the token, to tell keys apart. */
             token_hint: string;
+            /**
+             * @description full_access: everything its member may do. sending_access: only POST /v1/emails, POST /v1/emails/batch and the cancel of the emails it scheduled; anything else is 403 FORBIDDEN.
+             * @enum {string}
+             */
+            permission: "full_access" | "sending_access";
+            /** @description A sending key's domain; null: any verified domain of the organization. */
+            domain_id: components["schemas"]["Uuid"] | null;
             created_by: components["schemas"]["Uuid"];
             last_used_at: components["schemas"]["DateTime"] | null;
             revoked_at: components["schemas"]["DateTime"] | null;
@@ -2061,7 +2108,14 @@ export interface components {
             direction: "outbound" | "inbound";
             from_email: string;
             from_name: string | null;
+            /** @description The recipient; for an email to several, the first of `to`. */
             to_email: string;
+            /** @description Every To address of an email sent with POST /v1/emails or over SMTP; empty for broadcast and sequence emails (to_email). */
+            to: string[];
+            cc: string[];
+            /** @description Envelope recipients that no header of the message names. */
+            bcc: string[];
+            /** @description One address, or several separated by commas. */
             reply_to: string | null;
             subject: string;
             html_content: string | null;
@@ -2098,9 +2152,23 @@ export interface components {
             unsubscribed_at: components["schemas"]["DateTime"] | null;
             scheduled_at: components["schemas"]["DateTime"] | null;
             created_at: components["schemas"]["DateTime"];
-            attachments: unknown[];
+            attachments: components["schemas"]["EmailAttachment"][];
             clicked_links: unknown[];
             opens: unknown[];
+        };
+        EmailAttachment: {
+            filename: string | null;
+            content_type: string;
+            /** @description Bytes, decoded. */
+            size: number;
+            /** @description Set for an inline image (`cid:`). */
+            content_id?: string | null;
+        };
+        EmailBatch: {
+            /** @description The new emails' ids, in the order of the request. */
+            data: {
+                id: components["schemas"]["Uuid"];
+            }[];
         };
         /** @description The email bounced: refused while sent, or reported later by a delivery status notification. */
         EmailBouncedEvent: {
@@ -2242,7 +2310,14 @@ export interface components {
             direction: "outbound" | "inbound";
             from_email: string;
             from_name: string | null;
+            /** @description The recipient; for an email to several, the first of `to`. */
             to_email: string;
+            /** @description Every To address of an email sent with POST /v1/emails or over SMTP; empty for broadcast and sequence emails (to_email). */
+            to: string[];
+            cc: string[];
+            /** @description Envelope recipients that no header of the message names. */
+            bcc: string[];
+            /** @description One address, or several separated by commas. */
             reply_to: string | null;
             subject: string;
             html_content: string | null;
@@ -2279,7 +2354,7 @@ export interface components {
             unsubscribed_at: components["schemas"]["DateTime"] | null;
             scheduled_at: components["schemas"]["DateTime"] | null;
             created_at: components["schemas"]["DateTime"];
-            attachments: unknown[];
+            attachments: components["schemas"]["EmailAttachment"][];
             clicked_links: unknown[];
             opens: unknown[];
             /** @description Everything that happened to the email, oldest first. */
@@ -2649,7 +2724,7 @@ export interface components {
             /** @description What went wrong, for people. */
             error: string;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "BROADCAST_NOT_EDITABLE" | "DOMAIN_NOT_VERIFIED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "INVITATION_EMAIL_MISMATCH" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "INVALID_PASSWORD" | "INVALID_TWO_FACTOR_CODE" | "TWO_FACTOR_NOT_SET_UP" | "NOT_FOUND" | "CONFLICT" | "ALREADY_MEMBER" | "INVITATION_ALREADY_ACCEPTED" | "INVITATION_NOT_PENDING" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "LAST_OWNER" | "MAIL_DELIVERY_FAILED" | "BROADCAST_NOT_SENDABLE" | "BROADCAST_NOT_CANCELLABLE" | "INBOX_NOT_VERIFIED" | "INBOX_CONNECTION_FAILED" | "RECIPIENT_SUPPRESSED" | "BROADCAST_NOT_PAUSABLE" | "BROADCAST_NOT_RESUMABLE" | "SERVICE_UNAVAILABLE" | "SEGMENT_IS_DYNAMIC";
+            code: "VALIDATION_ERROR" | "BROADCAST_NOT_EDITABLE" | "DOMAIN_NOT_VERIFIED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "INVITATION_EMAIL_MISMATCH" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "INVALID_PASSWORD" | "INVALID_TWO_FACTOR_CODE" | "TWO_FACTOR_NOT_SET_UP" | "NOT_FOUND" | "CONFLICT" | "ALREADY_MEMBER" | "INVITATION_ALREADY_ACCEPTED" | "INVITATION_NOT_PENDING" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "LAST_OWNER" | "MAIL_DELIVERY_FAILED" | "BROADCAST_NOT_SENDABLE" | "BROADCAST_NOT_CANCELLABLE" | "INBOX_NOT_VERIFIED" | "INBOX_CONNECTION_FAILED" | "RECIPIENT_SUPPRESSED" | "BROADCAST_NOT_PAUSABLE" | "BROADCAST_NOT_RESUMABLE" | "SERVICE_UNAVAILABLE" | "SEGMENT_IS_DYNAMIC" | "EMAIL_NOT_CANCELLABLE";
             /** @description For VALIDATION_ERROR: a list of `{ path, message }`. */
             details?: unknown;
         };
@@ -3149,6 +3224,17 @@ export interface components {
             };
         };
         /** @description Success */
+        EmailBatch: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EmailBatch"];
+            };
+        };
+        /** @description Success */
         EmailDetail: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3473,6 +3559,8 @@ export type DnsRecord = components['schemas']['DnsRecord'];
 export type Domain = components['schemas']['Domain'];
 export type DomainUpdatedEvent = components['schemas']['DomainUpdatedEvent'];
 export type Email = components['schemas']['Email'];
+export type EmailAttachment = components['schemas']['EmailAttachment'];
+export type EmailBatch = components['schemas']['EmailBatch'];
 export type EmailBouncedEvent = components['schemas']['EmailBouncedEvent'];
 export type EmailClickedEvent = components['schemas']['EmailClickedEvent'];
 export type EmailComplainedEvent = components['schemas']['EmailComplainedEvent'];
@@ -3541,6 +3629,7 @@ export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseContact = components['responses']['Contact'];
 export type ResponseDomain = components['responses']['Domain'];
 export type ResponseEmail = components['responses']['Email'];
+export type ResponseEmailBatch = components['responses']['EmailBatch'];
 export type ResponseEmailDetail = components['responses']['EmailDetail'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseGone = components['responses']['Gone'];
@@ -3633,6 +3722,13 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /**
+                     * @description full_access unless given.
+                     * @enum {string}
+                     */
+                    permission?: "full_access" | "sending_access";
+                    /** @description With sending_access: the one domain of the organization its emails may come from. */
+                    domain_id?: components["schemas"]["Uuid"] | null;
                 };
             };
         };
@@ -3651,6 +3747,13 @@ export interface operations {
                         name: string;
                         /** @description The last characters of the token, to tell keys apart. */
                         token_hint: string;
+                        /**
+                         * @description full_access: everything its member may do. sending_access: only POST /v1/emails, POST /v1/emails/batch and the cancel of the emails it scheduled; anything else is 403 FORBIDDEN.
+                         * @enum {string}
+                         */
+                        permission: "full_access" | "sending_access";
+                        /** @description A sending key's domain; null: any verified domain of the organization. */
+                        domain_id: components["schemas"]["Uuid"] | null;
                         created_by: components["schemas"]["Uuid"];
                         last_used_at: components["schemas"]["DateTime"] | null;
                         revoked_at: components["schemas"]["DateTime"] | null;
@@ -4870,23 +4973,42 @@ export interface operations {
                 "application/json": {
                     /** @description `address` or `Name <address>`. Without an inbox it must be at a verified domain of the organization. */
                     from?: string;
-                    /** Format: email */
-                    to: string;
+                    /** @description Recipients: one address, or an array of 1 to 50. */
+                    to: string | string[];
+                    /** @description Carbon copies: at most 50 addresses. */
+                    cc?: string[];
+                    /** @description Blind carbon copies, in the envelope only: no header of the message names them: at most 50 addresses. */
+                    bcc?: string[];
                     /** @description Required unless the template gives one. */
                     subject?: string;
                     html?: string;
                     /** @description Derived from the HTML when omitted. */
                     text?: string;
                     template_id?: components["schemas"]["Uuid"];
-                    /** @description Values for the `{{placeholders}}`; a contact with the `to` address supplies the ones not given. */
+                    /** @description Values for the `{{placeholders}}`; a contact with the (first) `to` address supplies the ones not given. */
                     variables?: {
                         [key: string]: string | number | boolean | null;
                     };
-                    /** Format: email */
-                    reply_to?: string;
+                    /** @description Reply-To: one address, or an array of 1 to 50. */
+                    reply_to?: string | string[];
                     /** @description Send through this inbox (its SMTP server and, unless `from` is given, its sender). */
                     inbox_id?: components["schemas"]["Uuid"];
                     tags?: string[];
+                    /** @description Your own headers, added to the message as given: names start with `X-`, at most 20. */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    attachments?: {
+                        filename: string;
+                        /** @description The file, base64. At most 10 MB decoded for all attachments of an email together (413 PAYLOAD_TOO_LARGE). */
+                        content: string;
+                        /** @description Guessed from the file name when omitted. */
+                        content_type?: string;
+                        /** @description Makes the attachment an inline image the HTML shows with `<img src="cid:<content_id>">`. */
+                        content_id?: string;
+                    }[];
+                    /** @description When to send, at most 30 days ahead; the email is `scheduled` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once. */
+                    scheduled_at?: components["schemas"]["DateTime"];
                 };
             };
         };
@@ -4895,6 +5017,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4919,6 +5042,94 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    batchEmails: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `address` or `Name <address>`. Without an inbox it must be at a verified domain of the organization. */
+                    from?: string;
+                    /** @description Recipients: one address, or an array of 1 to 50. */
+                    to: string | string[];
+                    /** @description Carbon copies: at most 50 addresses. */
+                    cc?: string[];
+                    /** @description Blind carbon copies, in the envelope only: no header of the message names them: at most 50 addresses. */
+                    bcc?: string[];
+                    /** @description Required unless the template gives one. */
+                    subject?: string;
+                    html?: string;
+                    /** @description Derived from the HTML when omitted. */
+                    text?: string;
+                    template_id?: components["schemas"]["Uuid"];
+                    /** @description Values for the `{{placeholders}}`; a contact with the (first) `to` address supplies the ones not given. */
+                    variables?: {
+                        [key: string]: string | number | boolean | null;
+                    };
+                    /** @description Reply-To: one address, or an array of 1 to 50. */
+                    reply_to?: string | string[];
+                    /** @description Send through this inbox (its SMTP server and, unless `from` is given, its sender). */
+                    inbox_id?: components["schemas"]["Uuid"];
+                    tags?: string[];
+                    /** @description Your own headers, added to the message as given: names start with `X-`, at most 20. */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    attachments?: {
+                        filename: string;
+                        /** @description The file, base64. At most 10 MB decoded for all attachments of an email together (413 PAYLOAD_TOO_LARGE). */
+                        content: string;
+                        /** @description Guessed from the file name when omitted. */
+                        content_type?: string;
+                        /** @description Makes the attachment an inline image the HTML shows with `<img src="cid:<content_id>">`. */
+                        content_id?: string;
+                    }[];
+                    /** @description When to send, at most 30 days ahead; the email is `scheduled` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once. */
+                    scheduled_at?: components["schemas"]["DateTime"];
+                }[];
+            };
+        };
+        responses: {
+            200: components["responses"]["EmailBatch"];
+            /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Email"];
+            /** @description Error: EMAIL_NOT_CANCELLABLE, VALIDATION_ERROR */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
