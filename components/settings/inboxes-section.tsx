@@ -138,7 +138,8 @@ export function InboxesSection({ oauthProviders = [] }: { oauthProviders?: OAuth
                   )}
                   {inbox.paused_reason === "bounce_rate" && (
                     <p className="mt-1 text-[13px] text-amber-800" role="note">
-                      Paused itself: too many of its recent emails hard-bounced. Clean the lists it sends to, then resume it.
+                      Paused itself: too many of its recent emails hard-bounced. Clean the lists it sends to, then{" "}
+                      {canConnect ? "resume it" : "ask an admin or owner to resume it"}.
                     </p>
                   )}
                 </TableCell>
@@ -167,10 +168,13 @@ export function InboxesSection({ oauthProviders = [] }: { oauthProviders?: OAuth
                         Reconnect
                       </DropdownMenuItem>
                     )}
-                    <DropdownMenuItem onSelect={() => void setPaused(inbox, !inbox.paused)}>
-                      {inbox.paused ? <Play aria-hidden /> : <Pause aria-hidden />}
-                      {inbox.paused ? "Resume sending" : "Pause sending"}
-                    </DropdownMenuItem>
+                    {/* The service refuses a member's resume of what the bounce breaker paused; offering it would only fail. */}
+                    {!(inbox.paused_reason === "bounce_rate" && !canConnect) && (
+                      <DropdownMenuItem onSelect={() => void setPaused(inbox, !inbox.paused)}>
+                        {inbox.paused ? <Play aria-hidden /> : <Pause aria-hidden />}
+                        {inbox.paused ? "Resume sending" : "Pause sending"}
+                      </DropdownMenuItem>
+                    )}
                     <RowDeleteItem onSelect={() => deleting.ask(inbox)} />
                   </RowActions>
                 </TableCell>
