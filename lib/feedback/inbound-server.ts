@@ -1,10 +1,9 @@
-import type { AddressInfo, Socket } from "node:net";
-import type { TLSSocket } from "node:tls";
-import { SMTPServer, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
+import type { AddressInfo } from "node:net";
+import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import { pool } from "@/lib/db/pool";
 import { env } from "@/lib/env";
 import { reportFingerprint } from "./fingerprint";
-import { clientKey, ConnectionCounts, RateBuckets } from "./intake-limits";
+import { CappedSMTPServer, clientKey, ConnectionCounts, RateBuckets } from "./intake-limits";
 import { readReturnPath } from "./verp";
 import { errorField, log } from "@/lib/log";
 
@@ -65,31 +64,6 @@ async function store(recipient: string, raw: Buffer): Promise<number> {
     values: [recipient, reportFingerprint(recipient, raw), raw],
   });
   return result.rowCount ?? 0;
-}
-
-/**
- * smtp-server with a cap on each client's open connections, checked when a socket arrives, before
- * any session exists for it: one client holding every slot had all others answered 421.
- */
-class CappedSMTPServer extends SMTPServer {
-  constructor(
-    options: SMTPServerOptions,
-    private readonly openPerClient: ConnectionCounts,
-  ) {
-    super(options);
-  }
-
-  override connect(socket: Socket | TLSSocket, socketOptions?: Parameters<SMTPServer["connect"]>[1]) {
-    const key = clientKey(socket.remoteAddress);
-    if (!this.openPerClient.tryOpen(key)) {
-      socket.on("error", () => undefined);
-      socket.end("421 4.7.0 Too many connections from your address, try again later\r\n");
-      setTimeout(() => socket.destroy(), 1000).unref();
-      return;
-    }
-    socket.once("close", () => this.openPerClient.close(key));
-    super.connect(socket, socketOptions);
-  }
 }
 
 /**

@@ -1,4 +1,6 @@
-import net from "node:net";
+import net, { type Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
+import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 
 /** Most keys a set of buckets remembers: past it the least recently used is forgotten (its limit starts afresh). */
 const MAX_KEYS = 50_000;
@@ -71,5 +73,31 @@ export class ConnectionCounts {
     const count = (this.open.get(key) ?? 1) - 1;
     if (count > 0) this.open.set(key, count);
     else this.open.delete(key);
+  }
+}
+
+/**
+ * smtp-server with a cap on each client's open connections, checked when a socket arrives, before
+ * any session exists for it: one client holding every slot had all others answered 421. Shared by
+ * the inbound listener and SMTP submission.
+ */
+export class CappedSMTPServer extends SMTPServer {
+  constructor(
+    options: SMTPServerOptions,
+    private readonly openPerClient: ConnectionCounts,
+  ) {
+    super(options);
+  }
+
+  override connect(socket: Socket | TLSSocket, socketOptions?: Parameters<SMTPServer["connect"]>[1]) {
+    const key = clientKey(socket.remoteAddress);
+    if (!this.openPerClient.tryOpen(key)) {
+      socket.on("error", () => undefined);
+      socket.end("421 4.7.0 Too many connections from your address, try again later\r\n");
+      setTimeout(() => socket.destroy(), 1000).unref();
+      return;
+    }
+    socket.once("close", () => this.openPerClient.close(key));
+    super.connect(socket, socketOptions);
   }
 }

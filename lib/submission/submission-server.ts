@@ -1,11 +1,10 @@
-import type { AddressInfo, Socket } from "node:net";
-import type { TLSSocket } from "node:tls";
-import { SMTPServer, type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
+import type { AddressInfo } from "node:net";
+import type { SMTPServerAuthentication, SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import { rateLimits, refusal } from "@/lib/api/rate-limit";
 import type { OrgContext } from "@/lib/domain/context";
 import { AppError } from "@/lib/domain/errors";
 import { env } from "@/lib/env";
-import { clientKey, ConnectionCounts } from "@/lib/feedback/intake-limits";
+import { CappedSMTPServer, clientKey, ConnectionCounts } from "@/lib/feedback/intake-limits";
 import { sendingLimits } from "@/lib/schemas/send-email";
 import { authenticateApiKey } from "@/lib/services/api-keys";
 import { GroupCommit } from "./group-commit";
@@ -46,28 +45,6 @@ export type SubmissionOptions = {
 export type SubmissionServer = { port: number; close: () => Promise<void> };
 
 const isLoopback = (address: string | undefined) => !!address && (/^127\./.test(address) || address === "::1" || /^::ffff:127\./i.test(address));
-
-/** smtp-server with a cap on each client's open connections, checked before any session exists (as the inbound listener's). */
-class CappedSMTPServer extends SMTPServer {
-  constructor(
-    options: SMTPServerOptions,
-    private readonly openPerClient: ConnectionCounts,
-  ) {
-    super(options);
-  }
-
-  override connect(socket: Socket | TLSSocket, socketOptions?: Parameters<SMTPServer["connect"]>[1]) {
-    const key = clientKey(socket.remoteAddress);
-    if (!this.openPerClient.tryOpen(key)) {
-      socket.on("error", () => undefined);
-      socket.end("421 4.7.0 Too many connections from your address, try again later\r\n");
-      setTimeout(() => socket.destroy(), 1000).unref();
-      return;
-    }
-    socket.once("close", () => this.openPerClient.close(key));
-    super.connect(socket, socketOptions);
-  }
-}
 
 /** Counted slots: `take` waits for a free one (in order of arrival). */
 class Slots {
