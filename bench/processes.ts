@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { fork, spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { RssSampler } from "./rss";
 
@@ -115,4 +116,22 @@ export class SendingWorker extends Child {
   get exitCode() {
     return this.child?.exitCode ?? null;
   }
+}
+
+/**
+ * The bare smtp-server of bare-inbound.ts in a process of its own (the intake and submission
+ * scenarios' baseline): it stores each message in one table and nothing else. Answers its port.
+ */
+export async function startBareSmtpServer(databaseUrl: string): Promise<{ port: number; stop: () => void }> {
+  const child = fork(path.join(import.meta.dirname, "bare-inbound.ts"), [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`the bare SMTP server exited with ${code}`)));
+    child.once("message", (message: { port: number }) => resolve(message.port));
+  });
+  child.removeAllListeners("exit");
+  return { port, stop: () => child.disconnect() };
 }

@@ -1,21 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOwnCluster, type OwnCluster } from "@/lib/testing/own-cluster";
 import { waitUntil } from "@/lib/testing/worker-process";
+import { freePort } from "@/lib/testing/free-port";
 
 const SECRET = "launcher-fault-test-secret-0123456789";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const alive = (pid: number) => {
   try {

@@ -11,6 +11,7 @@ import { createTestOrg } from "@/lib/testing/api";
 import { createIsolatedDatabase } from "@/lib/testing/isolated-database";
 import { rawArf, rawDsn } from "@/lib/testing/reports";
 import { startWorkerProcess, waitUntil } from "@/lib/testing/worker-process";
+import { freePort } from "@/lib/testing/free-port";
 
 // The report listener behind every return-path MX (docs/SECURITY.md, "Deliverability"): anyone who
 // received one email holds a return-path token, and with it flooded the listener (+528 MB that it
@@ -21,14 +22,6 @@ import { startWorkerProcess, waitUntil } from "@/lib/testing/worker-process";
 let listener: ChildProcess;
 let port: number;
 let output = "";
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port: free } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return free;
-}
 
 const rssMb = (pid = listener.pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 

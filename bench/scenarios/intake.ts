@@ -1,13 +1,13 @@
-import { fork } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { returnPathAddress } from "@/lib/feedback/verp";
 import { rawArf, rawDsn } from "@/lib/testing/reports";
 import { alternate, type Bench } from "../bench";
-import { SendingWorker } from "../processes";
+import { SendingWorker, startBareSmtpServer } from "../processes";
 import { reaches, unavailable } from "../stats";
 import type { Scenario } from "./scenario";
+import { freePort } from "@/lib/testing/free-port";
 
 const FIGURES = [{ scenario: "intake: reports recorded", unit: "reports/s", target: "value >= 500 reports/s" }];
 const DOMAIN = "intake.bench.example";
@@ -15,14 +15,6 @@ const HOST = `bounces.${DOMAIN}`;
 const CONNECTIONS = 10;
 /** Reports sent through each side before the measured rounds. */
 const WARMUP_REPORTS = 200;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** `count` emails sent from a domain with a verified return path, to contacts of their own. */
 async function seed(bench: Bench, count: number) {
@@ -127,20 +119,6 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-async function startBaseline(bench: Bench): Promise<{ port: number; stop: () => void }> {
-  const child = fork(path.join(import.meta.dirname, "..", "bare-inbound.ts"), [], {
-    execArgv: ["--import", "tsx"],
-    env: { ...process.env, DATABASE_URL: bench.databaseUrl },
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`the bare SMTP server exited with ${code}`)));
-    child.once("message", (message: { port: number }) => resolve(message.port));
-  });
-  child.removeAllListeners("exit");
-  return { port, stop: () => child.disconnect() };
-}
-
 export const intakeScenario: Scenario = {
   id: "intake",
   figures: FIGURES,
@@ -161,7 +139,7 @@ export const intakeScenario: Scenario = {
     const worker = new SendingWorker(path.join(bench.dataDir, "worker.log"), env);
     listener.start("scripts/inbound.ts");
     worker.start("worker/index.ts");
-    const baseline = await startBaseline(bench);
+    const baseline = await startBareSmtpServer(bench.databaseUrl);
     try {
       // The listener is up once it answers.
       const deadline = Date.now() + 60_000;

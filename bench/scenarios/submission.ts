@@ -1,26 +1,18 @@
-import { fork } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { addDomain } from "@/lib/services/domains";
-import { alternate, type Bench } from "../bench";
-import { SendingWorker } from "../processes";
+import { alternate } from "../bench";
+import { SendingWorker, startBareSmtpServer } from "../processes";
 import { atLeast, unavailable } from "../stats";
 import type { Scenario } from "./scenario";
+import { freePort } from "@/lib/testing/free-port";
 
 const FIGURES = [{ scenario: "SMTP submission: messages recorded", unit: "messages/s", target: "ratio >= 0.5" }];
 const DOMAIN = "submission.bench.example";
 const CONNECTIONS = 10;
 const MESSAGES = { full: 3000, quick: 600 };
 const REPEATS = 3;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -66,20 +58,6 @@ async function submit(port: number, count: number, round: string, auth?: { user:
   return count / ((performance.now() - started) / 1000);
 }
 
-async function startBaseline(bench: Bench): Promise<{ port: number; stop: () => void }> {
-  const child = fork(path.join(import.meta.dirname, "..", "bare-inbound.ts"), [], {
-    execArgv: ["--import", "tsx"],
-    env: { ...process.env, DATABASE_URL: bench.databaseUrl },
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`the bare SMTP server exited with ${code}`)));
-    child.once("message", (m: { port: number }) => resolve(m.port));
-  });
-  child.removeAllListeners("exit");
-  return { port, stop: () => child.disconnect() };
-}
-
 /**
  * Messages submitted over SMTP with an API key (`npm run submission` as its own process), each
  * parsed, checked and written as an email as POST /v1/emails would (answered 250 once it is), against
@@ -97,7 +75,7 @@ export const submissionScenario: Scenario = {
     const env = { ...bench.serverEnv, SUBMISSION_SMTP_PORT: String(port), SUBMISSION_SMTP_LISTEN: "127.0.0.1", SUBMISSION_CONNECTIONS_PER_CLIENT: "0" };
     const listener = new SendingWorker(path.join(bench.dataDir, "submission.log"), env);
     listener.start("scripts/submission.ts");
-    const baseline = await startBaseline(bench);
+    const baseline = await startBareSmtpServer(bench.databaseUrl);
     const auth = { user: "apikey", pass: org.token };
     try {
       const deadline = Date.now() + 60_000;

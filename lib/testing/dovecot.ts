@@ -3,19 +3,12 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "./free-port";
 
 const DOVECOT = "/usr/sbin/dovecot";
 
 /** Whether Debian's dovecot-imapd is installed here (tests that need a real IMAP server skip otherwise). */
 export const dovecotAvailable = () => spawnSync(DOVECOT, ["--version"]).status === 0;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function waitForPort(port: number, deadline: number): Promise<void> {
   while (Date.now() < deadline) {

@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { createDatabaseIfMissing } from "@/lib/db/ensure-database";
 import { ensureEmbeddedCluster, stopEmbeddedCluster } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
+import { freePort } from "./free-port";
 
 export type OwnCluster = {
   /** A migrated database on the cluster. */
@@ -15,17 +15,6 @@ export type OwnCluster = {
   /** Stops it and deletes its files. */
   destroy: () => Promise<void>;
 };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * An embedded PostgreSQL cluster of the test's own, which the test may stop and start at will —
