@@ -4,6 +4,7 @@ import { idParams } from "@/lib/schemas/common";
 import { email, emailDetail, emailPage, emailPageQuery, listEmailsQuery } from "@/lib/schemas/emails";
 import { sendEmailBatchInput, sendEmailBatchResponse, sendEmailInput, sendingLimits } from "@/lib/schemas/send-email";
 import { defineContract } from "@/lib/contracts/contract";
+import type { ErrorCode } from "@/lib/schemas/error-codes";
 
 const tag = "Emails";
 
@@ -39,6 +40,17 @@ export const getEmailContract = defineContract({
  */
 const SEND_MAX_BODY = Math.ceil((sendingLimits.attachmentBytes * 4) / 3) + 5 * 1024 * 1024;
 
+/** What a send can answer, one email or a batch of them. */
+const SEND_ERRORS: ErrorCode[] = [
+  "VALIDATION_ERROR",
+  "DOMAIN_NOT_VERIFIED",
+  "INBOX_NOT_VERIFIED",
+  "RECIPIENT_SUPPRESSED",
+  "CONFLICT",
+  "FORBIDDEN",
+  "PAYLOAD_TOO_LARGE",
+];
+
 export const sendEmailContract = defineContract({
   method: "POST",
   path: "/v1/emails",
@@ -64,7 +76,7 @@ export const sendEmailContract = defineContract({
   maxBodyBytes: SEND_MAX_BODY,
   status: 201,
   response: email,
-  errors: ["VALIDATION_ERROR", "DOMAIN_NOT_VERIFIED", "INBOX_NOT_VERIFIED", "RECIPIENT_SUPPRESSED", "CONFLICT", "FORBIDDEN", "PAYLOAD_TOO_LARGE"],
+  errors: SEND_ERRORS,
 });
 
 export const sendEmailBatchContract = defineContract({
@@ -80,7 +92,7 @@ export const sendEmailBatchContract = defineContract({
   body: sendEmailBatchInput,
   maxBodyBytes: 10 * 1024 * 1024,
   response: sendEmailBatchResponse,
-  errors: ["VALIDATION_ERROR", "DOMAIN_NOT_VERIFIED", "INBOX_NOT_VERIFIED", "RECIPIENT_SUPPRESSED", "CONFLICT", "FORBIDDEN", "PAYLOAD_TOO_LARGE"],
+  errors: SEND_ERRORS,
 });
 
 export const cancelEmailContract = defineContract({
