@@ -5,6 +5,7 @@ import { startBroadcast, startOverdueBroadcasts } from "@/lib/sending/fan-out";
 import { BROADCAST_START_TASK, parseBroadcastStartPayload } from "@/lib/sending/queue";
 import { pruneSentAttachments, releaseScheduledEmails } from "@/lib/sending/scheduled-emails";
 import { createSender } from "@/lib/sending/sender";
+import { placeWindowedEmails, releaseWaitingBroadcastEmails } from "@/lib/sending/windows";
 import { createReplyPoller } from "@/lib/replies/poll-replies";
 import { dispatchSequenceSteps } from "@/lib/sequences/dispatch";
 import { deliverWebhooks } from "@/lib/webhooks/deliver";
@@ -87,6 +88,14 @@ export const workerTasks: WorkerTask[] = [
       }
       return releaseScheduledEmails();
     },
+  },
+  // Broadcast emails under a sending window (or a business-day delay, or back from an out-of-office
+  // hold) get their opening in the recipient's zone; those whose opening has come are queued.
+  // Waiting ones are `scheduled` in the meantime, out of the sender's way.
+  {
+    name: "emails:windows",
+    intervalMs: 1_000,
+    run: async () => (await releaseWaitingBroadcastEmails()) + (await placeWindowedEmails()),
   },
   { name: "sequences:dispatch", intervalMs: 15_000, run: () => dispatchSequenceSteps() },
   // Inboxes are polled side by side, one per lane (IMAP_POLL_CONCURRENCY), each poll bounded

@@ -107,7 +107,7 @@ describe("the fan-out's plan while it writes a broadcast the statistics have not
     // This week's, a quarter written by earlier chunks, unseen by the statistics (as during a fan-out).
     const current = await broadcast("This week");
     await writeEmails(current, AUDIENCE / 4);
-    const b: FanningBroadcast & { segment_id: string } = {
+    const b: FanningBroadcast & { segment_id: string; has_steps: boolean } = {
       id: current,
       organization_id: org,
       status: "sending",
@@ -125,6 +125,9 @@ describe("the fan-out's plan while it writes a broadcast the statistics have not
       inbox_id: null,
       inbox_ids: [],
       tags: [],
+      sequence_mode: "marketing",
+      sending_window: null,
+      has_steps: false,
     };
     const members = await segmentMembersChunkSql(db, org, segment, { afterContactId: "00000000-0000-0000-0000-000000000000", limit: 5_000 });
     const chunk = fanOutChunkSql(b, members, AUDIENCE / 4);

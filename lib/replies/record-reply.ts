@@ -4,16 +4,23 @@ import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
 import { db, Prisma } from "@/lib/db";
 import { limits } from "@/lib/schemas/common";
 import { leaveSequence } from "@/lib/sequences/leave-sequence";
+import { stopForCompany } from "@/lib/sequences/company-stop";
+import { holdForAway } from "@/lib/sequences/hold-sequence";
+import { domainOf } from "@/lib/services/sender-domains";
 import { emailEventData } from "@/lib/webhooks/email-event-data";
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import { isFeedbackReport } from "@/lib/feedback/parse-report";
 import { queueInboxReport } from "@/lib/feedback/process-reports";
 import { messageIds, replyCandidates } from "./message-ids";
+import { awayUntil, isAutoReply } from "./auto-reply";
+import { isFreeMailDomain } from "./free-mail";
 
 export type ReceivingInbox = { id: string; organization_id: string };
 
 export type ReplyOutcome =
   | { result: "stored"; emailId: string; repliedToId: string; threadId: string }
+  /** An automatic answer (out of office): kept in the thread, not a reply; `heldUntil`: the sender's follow-ups wait until then. */
+  | { result: "auto_reply"; emailId: string; repliedToId: string; threadId: string; heldUntil: Date | null }
   /** `report`: a delivery report or complaint, queued for lib/feedback to record. */
   | { result: "duplicate" | "unmatched" | "automatic" | "report" };
 
@@ -38,12 +45,27 @@ const clean = (value: string | undefined | null, max: number) => (value ? value.
 
 const firstAddress = (field: AddressObject | AddressObject[] | undefined) => (Array.isArray(field) ? field[0] : field)?.value.find((a) => a.address);
 
-/** Out-of-office answers (RFC 3834) and delivery reports are not someone replying. */
-function isAutomatic(mail: ParsedMail): boolean {
-  const autoSubmitted = String(mail.headers.get("auto-submitted") ?? "no").toLowerCase();
+/** A report other than the bounces and complaints lib/feedback reads (a read receipt, say): nobody wrote it. */
+function isOtherReport(mail: ParsedMail): boolean {
   const contentType = mail.headers.get("content-type");
   const type = typeof contentType === "object" && contentType && "value" in contentType ? String(contentType.value) : String(contentType ?? "");
-  return !autoSubmitted.startsWith("no") || type.toLowerCase() === "multipart/report";
+  return type.toLowerCase() === "multipart/report";
+}
+
+/**
+ * An out-of-office answer holds the sender's follow-ups until the return date it gives (or a
+ * week), instead of ending the sequence as a reply does. The thread keeps it; it is not a reply
+ * (no `replied_at`, no count, no `email.replied`).
+ */
+async function holdSender(tx: Prisma.TransactionClient, original: Original, mail: ParsedMail, receivedAt: Date): Promise<Date | null> {
+  if (!original.contact_id) return null;
+  const [zones] = await tx.$queryRaw<{ contact: string | null; organization: string }[]>`
+    SELECT c.timezone AS contact, o.timezone AS organization FROM organizations o
+    LEFT JOIN contacts c ON c.id = ${original.contact_id}::uuid AND c.organization_id = o.id
+    WHERE o.id = ${original.organization_id}::uuid`;
+  const until = awayUntil(mail, receivedAt, zones?.contact ?? zones?.organization ?? "UTC");
+  if (until) await holdForAway(tx, { organizationId: original.organization_id, contactId: original.contact_id, until });
+  return until;
 }
 
 /** The outbound email of the organization this message answers, by its threading headers. */
@@ -76,13 +98,15 @@ async function ensureThread(tx: Prisma.TransactionClient, original: Original): P
  * Stores a message that arrived in an inbox as a reply, when its In-Reply-To or References name
  * one of the organization's outbound emails: a `received` inbound email in that email's thread,
  * `replied_at` on the email answered, the broadcast's `replied_count` (once per recipient), an
- * event and the `email.replied` webhooks — and the recipient leaves the sequence. Anything else
- * is left alone. Receiving the same message twice stores it once.
+ * event and the `email.replied` webhooks — and the recipient leaves the sequence, and with
+ * `stop_on_company_reply` every colleague at the sender's domain too (not at a free-mail domain).
+ * An automatic answer is kept in the thread and holds the sender's follow-ups (holdSender).
+ * Anything else is left alone. Receiving the same message twice stores it once.
  */
 async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<ReplyOutcome> {
   const candidates = replyCandidates(mail.inReplyTo, mail.references);
   if (candidates.length === 0) return { result: "unmatched" };
-  if (isAutomatic(mail)) return { result: "automatic" };
+  if (isOtherReport(mail)) return { result: "automatic" };
   const messageId = messageIds(mail.messageId)[0] ?? `<${randomUUID()}@reply.invalid>`;
 
   return db.$transaction(async (tx) => {
@@ -133,13 +157,22 @@ async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<Rep
           SELECT EXISTS (SELECT 1 FROM emails WHERE broadcast_id = ${original.broadcast_id}::uuid
             AND contact_id = ${original.contact_id}::uuid AND replied_at IS NOT NULL) AS "repliedBefore"`
         : [{ repliedBefore: true }];
-    await tx.$executeRaw`UPDATE emails SET replied_at = ${receivedAt}, updated_at = now() WHERE id = ${original.id}::uuid AND replied_at IS NULL`;
     await tx.$executeRaw`UPDATE threads SET last_message_at = ${receivedAt}, updated_at = now() WHERE id = ${threadId}::uuid`;
+    if (isAutoReply(mail, original.subject)) {
+      // Thread categories (the unified inbox, wt/unibox): this is where the thread becomes `out_of_office`.
+      const heldUntil = await holdSender(tx, original, mail, receivedAt);
+      return { result: "auto_reply" as const, emailId: reply.id, repliedToId: original.id, threadId, heldUntil };
+    }
+    await tx.$executeRaw`UPDATE emails SET replied_at = ${receivedAt}, updated_at = now() WHERE id = ${original.id}::uuid AND replied_at IS NULL`;
     if (original.broadcast_id && original.contact_id) {
       if (!repliedBefore) {
         await tx.$executeRaw`UPDATE broadcasts SET replied_count = replied_count + 1, updated_at = now() WHERE id = ${original.broadcast_id}::uuid`;
       }
       await leaveSequence(tx, { broadcastId: original.broadcast_id, contactId: original.contact_id, reason: "replied" });
+    }
+    const domain = reply.from_email.includes("@") ? domainOf(reply.from_email) : "";
+    if (original.broadcast_id && domain && !isFreeMailDomain(domain)) {
+      await stopForCompany(tx, { organizationId: original.organization_id, broadcastId: original.broadcast_id, domain });
     }
     const replyData = { email_id: reply.id, from: reply.from_email, subject: reply.subject, message_id: messageId, received_at: receivedAt.toISOString() };
     await tx.emailEvent.create({

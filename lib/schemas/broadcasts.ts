@@ -2,6 +2,7 @@ import { z } from "zod";
 import { emailDocument } from "@/lib/email-doc/document";
 import { BroadcastPauseReason, BroadcastStatus, SendingSpeed, SequenceMode } from "@/lib/generated/prisma/enums";
 import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./common";
+import { sendingWindow } from "./sending-window";
 
 export const broadcastStatus = z.enum(BroadcastStatus);
 const broadcastPauseReason = z.enum(BroadcastPauseReason).meta({
@@ -55,6 +56,11 @@ const broadcastFields = z.object({
   sending_speed: sendingSpeed.nullable(),
   sequence_exit_conditions: sequenceExitConditions.nullable(),
   sequence_mode: sequenceMode,
+  sending_window: sendingWindow.nullable().meta({ description: "When its emails may go out, follow-ups included; `null`: any time." }),
+  stop_on_company_reply: z.boolean().nullable().meta({
+    description:
+      "A reply from anyone at a recipient's domain ends the sequence for every recipient at that domain (free-mail domains such as gmail.com excepted). `null`: the default, true in `sales` mode and false in `marketing`.",
+  }),
   tags,
 });
 
@@ -120,6 +126,8 @@ export const broadcast = z.object({
   tags: z.array(z.string()),
   sequence_exit_conditions: sequenceExitConditions.nullable(),
   sequence_mode: sequenceMode,
+  sending_window: sendingWindow.nullable(),
+  stop_on_company_reply: z.boolean().meta({ description: "Whether a reply from a recipient's company ends the sequence for colleagues at its domain." }),
   created_by: id.nullable(),
   created_at: dateTime,
   updated_at: dateTime.meta({ description: "Extension." }),

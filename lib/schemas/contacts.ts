@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dateTime, emailAddress, id, limits, metadata, tags, text } from "./common";
 import { filterQueryParam } from "./filters";
+import { timeZone } from "./sending-window";
 
 /** A contact's email: surrounding spaces and case do not make a different contact. */
 export const contactEmail = z.string().trim().toLowerCase().max(limits.email).pipe(emailAddress);
@@ -18,6 +19,10 @@ export const contact = z
     subscribed: z.boolean(),
     unsubscribed_at: dateTime.nullable(),
     tags: z.array(z.string()),
+    timezone: z
+      .string()
+      .nullable()
+      .meta({ description: "Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it." }),
     created_at: dateTime,
     updated_at: dateTime,
     suppression: z
@@ -35,6 +40,7 @@ export const createContactInput = z.object({
   subscribed: z.boolean().optional().meta({ description: "Defaults to true. false records `unsubscribed_at`." }),
   metadata: metadata.optional(),
   tags: tags.optional(),
+  timezone: timeZone.nullable().optional().meta({ description: "An IANA time zone, such as `Asia/Tokyo`; null or omitted: the organization's." }),
 });
 export type CreateContactInput = z.infer<typeof createContactInput>;
 
@@ -45,6 +51,7 @@ export const updateContactInput = z.object({
   subscribed: z.boolean().optional().meta({ description: "false records `unsubscribed_at` (once); true clears it." }),
   metadata: metadata.optional().meta({ description: "Replaces the whole metadata object." }),
   tags: tags.optional().meta({ description: "Replaces the tags." }),
+  timezone: timeZone.nullable().optional().meta({ description: "An IANA time zone; null: the organization's." }),
 });
 export type UpdateContactInput = z.infer<typeof updateContactInput>;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dateTime, id, limits, requiredText, text } from "./common";
 import { memberRole } from "./members";
+import { timeZone } from "./sending-window";
 
 export const updateOrganizationInput = z.object({
   name: requiredText(limits.name).optional(),
@@ -16,6 +17,10 @@ export const updateOrganizationInput = z.object({
     description:
       "Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `bounce_rate`) when, over at least 100 attempts, more than this fraction of them hard-bounced; an inbox too, over its recent attempts. Default 0.05 (5 %).",
   }),
+  timezone: timeZone.optional().meta({
+    description:
+      "Extension: the organization's IANA time zone (default `UTC`): sending windows in `contact` zone use it for contacts without one, and business-day delays count in it.",
+  }),
   complaint_pause_threshold: z.number().gt(0).max(1).optional().meta({
     description:
       "Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `complaint_rate`) when, over at least 100 attempts, complaints pass this fraction of the emails accepted, counting one complaint per recipient and at least 5 recipients. Default 0.003 (0.3 %).",
@@ -30,6 +35,7 @@ export const organization = z.object({
   postal_address: z.string().nullable(),
   bounce_pause_threshold: z.number().meta({ description: "Extension: the hard-bounce rate (a fraction) past which broadcasts and inboxes pause themselves." }),
   complaint_pause_threshold: z.number().meta({ description: "Extension: the complaint rate (a fraction) past which broadcasts pause themselves." }),
+  timezone: z.string().meta({ description: "Extension: the organization's IANA time zone, `UTC` unless set." }),
   created_at: dateTime,
   updated_at: dateTime,
   role: memberRole.meta({ description: "The caller's role in the organization." }),

@@ -32,20 +32,26 @@ export type ClaimOptions = {
   organizationId?: string;
   /** Per-destination limits and the fair order; without it every destination has the whole batch. */
   room?: ClaimRoom;
+  /** When "due" is judged (tests control it); the database's now() when not given. */
+  now?: Date;
 };
 
 export type Claimed = { id: string; organization_id: string; inbox_id: string | null };
 
 const unlimited: ClaimRoom = { inbox: () => Infinity, relay: () => Infinity, order: (ids) => ids, full: () => [] };
 
-// Due: queued and not claimed by a worker, its time come, and — for a broadcast's email — the
-// broadcast still sending (a paused broadcast's emails wait as `scheduled`, a cancelled one's are
-// cancelled). Batches take due rows in index order, not sorted: sorting every queued row for each
-// batch would make a large broadcast quadratic.
-const due = Prisma.sql`e.status = 'queued' AND e.direction = 'outbound'
-  AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= now())
+// Due: queued and not claimed by a worker, its time come, inside its sending window when it has one
+// (lib/sending/windows.ts moves one whose window closed to the next opening), and — for a
+// broadcast's email — the broadcast still sending (a paused broadcast's emails wait as `scheduled`,
+// a cancelled one's are cancelled). Batches take due rows in index order, not sorted: sorting every
+// queued row for each batch would make a large broadcast quadratic.
+const dueAt = (now: Prisma.Sql) => Prisma.sql`e.status = 'queued' AND e.direction = 'outbound'
+  AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= ${now})
+  AND (e.window_ends_at IS NULL OR e.window_ends_at > ${now})
   AND (e.broadcast_id IS NULL OR b.status = 'sending')
   AND NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = e.id)`;
+
+const dueFor = (options: Pick<ClaimOptions, "now">) => dueAt(options.now ? Prisma.sql`${options.now}::timestamptz` : Prisma.sql`now()`);
 
 const scoped = (alias: "e" | "i", organizationId: string | undefined) =>
   organizationId ? Prisma.sql`AND ${Prisma.raw(alias)}.organization_id = ${organizationId}::uuid` : Prisma.empty;
@@ -123,7 +129,7 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
     // The inbox's row lock (claimDueEmails) keeps any other worker from claiming its emails now.
     const rows = await tx.$queryRaw<{ id: string }[]>`
       SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
-      WHERE e.inbox_id = ${inbox.id}::uuid AND ${due} AND (e.broadcast_id IS NULL OR b.sending_speed = 'instant')
+      WHERE e.inbox_id = ${inbox.id}::uuid AND ${dueFor(options)} AND (e.broadcast_id IS NULL OR b.sending_speed = 'instant')
       LIMIT ${instantRoom}`;
     const won = await insertClaims(
       tx,
@@ -139,7 +145,7 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
   if (inbox.pace_ready && claimed.length < budget) {
     const [next] = await tx.$queryRaw<{ id: string; sending_speed: SendingSpeed | null }[]>`
       SELECT e.id, b.sending_speed::text AS sending_speed FROM emails e JOIN broadcasts b ON b.id = e.broadcast_id
-      WHERE e.inbox_id = ${inbox.id}::uuid AND ${due} AND b.sending_speed IS DISTINCT FROM 'instant'
+      WHERE e.inbox_id = ${inbox.id}::uuid AND ${dueFor(options)} AND b.sending_speed IS DISTINCT FROM 'instant'
       ORDER BY COALESCE(e.next_attempt_at, e.created_at), e.sequence_position
       LIMIT 1`;
     if (next) {
@@ -191,7 +197,7 @@ export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> 
           CASE WHEN i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date THEN i.daily_sent_count ELSE 0 END AS used_today
         FROM inboxes i
         WHERE NOT i.paused AND i.status = 'active' AND ${inboxProvenSql("i")} ${scoped("i", options.organizationId)} AND i.id <> ALL(${room.full()}::uuid[])
-          AND EXISTS (SELECT 1 FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id WHERE e.inbox_id = i.id AND ${due})
+          AND EXISTS (SELECT 1 FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id WHERE e.inbox_id = i.id AND ${dueFor(options)})
         ORDER BY random()
         LIMIT 100
         FOR UPDATE OF i SKIP LOCKED`;
@@ -239,7 +245,7 @@ async function claimRelayIn(tx: Prisma.TransactionClient, options: ClaimOptions,
     picked AS (
       SELECT p.id FROM want w CROSS JOIN LATERAL (
         SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
-        WHERE e.inbox_id IS NULL AND e.organization_id = w.organization_id AND ${due}
+        WHERE e.inbox_id IS NULL AND e.organization_id = w.organization_id AND ${dueFor(options)}
           AND (b.id IS NULL OR EXISTS (
             SELECT 1 FROM domains d WHERE d.organization_id = e.organization_id AND d.status = 'verified'
               AND d.name = lower(split_part(e.from_email, '@', 2))))

@@ -3,6 +3,7 @@ import type { Outgoing } from "./prepare-batch";
 import { RelayInThread } from "./relay-in-thread";
 import { openStreamedMessage } from "./streamed-message";
 import type { Transports } from "./transports";
+import { systemClock, type Clock } from "@/lib/domain/clock";
 
 export type DeliveryResult =
   | { kind: "sent"; outgoing: Outgoing; acceptedAt: Date; response: string }
@@ -68,11 +69,12 @@ async function withStreamOpened(message: MessageWithDsn, transport: object): Pro
   return { ...rest, raw: await openStreamedMessage(streamed, dkim) };
 }
 
-export async function deliver(outgoing: Outgoing, transports: Transports): Promise<DeliveryResult> {
+/** `clock` says when the server accepted it (`sent_at`): the system's, or a test's. */
+export async function deliver(outgoing: Outgoing, transports: Transports, clock: Clock = systemClock): Promise<DeliveryResult> {
   try {
     const transport = outgoing.inbox ? transports.forInbox(outgoing.inbox) : transports.relay();
     const info = (await transport.sendMail(await withStreamOpened(outgoing.message, transport))) as { response?: string; messageId?: string };
-    return { kind: "sent", outgoing, acceptedAt: new Date(), response: (info.response ?? info.messageId ?? "").slice(0, 998) };
+    return { kind: "sent", outgoing, acceptedAt: clock(), response: (info.response ?? info.messageId ?? "").slice(0, 998) };
   } catch (error) {
     const failure = classifyFailure(error);
     if (failure.permanent && failure.code !== null) return { kind: "bounced", outgoing, code: failure.code, reason: failure.reason };

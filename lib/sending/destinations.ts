@@ -1,4 +1,5 @@
 import type { InboxServer } from "./claim";
+import type { Clock } from "@/lib/domain/clock";
 import { deliver, type DeliveryResult } from "./deliver";
 import type { Outgoing } from "./prepare-batch";
 import { MAX_CONNECTIONS, type Transports } from "./transports";
@@ -87,6 +88,8 @@ export type DestinationsOptions = {
   onRoom: () => void;
   /** Deliveries handed to the relay at once (MAX_CONNECTIONS unless set: the relay may queue more in its thread). */
   relayInFlight?: number;
+  /** When a server accepted an email (`sent_at`): the system clock unless a test gives its own. */
+  clock?: Clock;
 };
 
 /**
@@ -235,7 +238,7 @@ export class Destinations {
   private start(d: Destination, job: Job) {
     d.started();
     this.serverActive.set(d.serverKey, (this.serverActive.get(d.serverKey) ?? 0) + 1);
-    void deliver(job.outgoing, this.options.transports)
+    void deliver(job.outgoing, this.options.transports, this.options.clock)
       .then((result) => {
         this.serverActive.set(d.serverKey, (this.serverActive.get(d.serverKey) ?? 1) - 1);
         d.finished();

@@ -7,6 +7,8 @@ import { recipientEmail } from "./audience";
 import { reachableCondition } from "@/lib/audience/reachable";
 import { segmentMembersChunkSql } from "@/lib/audience/membership";
 import { keepQueueStatisticsCurrent, keepStatisticsCurrent } from "@/lib/db/statistics";
+import { inOtherActiveSalesSequence, LEFT_OUT_IN_OTHER_SEQUENCE } from "./other-sequences";
+import { UNPLACED } from "./windows";
 
 // The columns the fan-out reads, typed by the model: a migration that changes one breaks the compile.
 export type FanningBroadcast = Pick<
@@ -28,6 +30,8 @@ export type FanningBroadcast = Pick<
   | "inbox_id"
   | "inbox_ids"
   | "tags"
+  | "sequence_mode"
+  | "sending_window"
 >;
 
 export type StartOutcome = "started" | "failed" | "skipped";
@@ -47,7 +51,8 @@ const STATISTICS_EVERY = 100_000;
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
 const broadcastColumns = Prisma.sql`id, organization_id, status::text AS status, scheduled_at, fanned_out_at, subject, from_email,
-  from_name, reply_to, template_id, html_content, text_content, segment_id, topic_id, inbox_id, inbox_ids::text[] AS inbox_ids, tags`;
+  from_name, reply_to, template_id, html_content, text_content, segment_id, topic_id, inbox_id, inbox_ids::text[] AS inbox_ids, tags,
+  sequence_mode::text AS sequence_mode, sending_window`;
 
 async function lockBroadcastRow(tx: Prisma.TransactionClient, broadcastId: string): Promise<FanningBroadcast | undefined> {
   const [row] = await tx.$queryRaw<FanningBroadcast[]>`SELECT ${broadcastColumns} FROM broadcasts WHERE id = ${broadcastId}::uuid FOR UPDATE`;
@@ -95,13 +100,22 @@ async function senderProblem(tx: Prisma.TransactionClient, b: FanningBroadcast):
  * chunk of the segment, lib/audience's segmentMembersChunkSql) who are in the audience and have none yet: a Message-ID fixed now, and the inbox assigned in
  * rotation — the n-th recipient of the broadcast goes to inbox_ids[n mod k], so every inbox gets
  * within one email of an even share and sends with its own identity. Its row says how many members
- * of the segment it looked at (fewer than `limit`: the audience is done), how many rows it created,
- * and the last member looked at (where the next chunk starts).
+ * of the segment it looked at (fewer than `limit`: the audience is done), how many emails it queued,
+ * how many contacts it left out, and the last member looked at (where the next chunk starts).
+ *
+ * A sales sequence (a `sales` broadcast with steps) leaves out a contact already in another active sales sequence: a cancelled row
+ * says so (and keeps a resumed fan-out from adding them). Under a sending window the emails are
+ * queued unplaced; lib/sending/windows.ts finds each one's opening in its recipient's zone.
  */
-export function fanOutChunkSql(b: FanningBroadcast & { segment_id: string }, members: Prisma.Sql, offset: number): Prisma.Sql {
+export function fanOutChunkSql(b: FanningBroadcast & { segment_id: string; has_steps: boolean }, members: Prisma.Sql, offset: number): Prisma.Sql {
   const rotation = b.inbox_ids.length > 0;
   // The members come from the segment's key already: only the rest of the audience is checked.
   const reachable = reachableCondition({ organizationId: b.organization_id, topicId: b.topic_id });
+  const leftOut =
+    b.sequence_mode === "sales" && b.has_steps
+      ? Prisma.sql`CASE WHEN ${inOtherActiveSalesSequence(b.organization_id, b.id, Prisma.sql`r.contact_id`)} THEN ${LEFT_OUT_IN_OTHER_SEQUENCE}::text END`
+      : Prisma.sql`NULL::text`;
+  const windowEnds = b.sending_window ? UNPLACED : Prisma.sql`NULL::timestamptz`;
   return Prisma.sql`
     WITH members AS MATERIALIZED (
       -- The chunk walks the segment's key (a dynamic one: its matches), then looks its members up.
@@ -118,7 +132,7 @@ export function fanOutChunkSql(b: FanningBroadcast & { segment_id: string }, mem
       WHERE NOT EXISTS (${recipientEmail(Prisma.sql`${b.id}::uuid`, 0, Prisma.sql`k.contact_id`)})
     ),
     planned AS (
-      SELECT r.contact_id, r.email, uuid_v7() AS email_id, uuid_v7() AS thread_id,
+      SELECT r.contact_id, r.email, uuid_v7() AS email_id, uuid_v7() AS thread_id, ${leftOut} AS left_out,
         CASE WHEN ${rotation}::boolean
           THEN (${b.inbox_ids}::uuid[])[((${offset}::int + r.n - 1) % GREATEST(${b.inbox_ids.length}::int, 1)) + 1]
           ELSE ${b.inbox_id}::uuid END AS inbox_id
@@ -133,19 +147,22 @@ export function fanOutChunkSql(b: FanningBroadcast & { segment_id: string }, mem
     ),
     new_threads AS (
       INSERT INTO threads (id, organization_id, subject, contact_id, inbox_id, broadcast_id)
-      SELECT thread_id, ${b.organization_id}::uuid, ${b.subject}, contact_id, inbox_id, ${b.id}::uuid FROM addressed
+      SELECT thread_id, ${b.organization_id}::uuid, ${b.subject}, contact_id, inbox_id, ${b.id}::uuid FROM addressed WHERE left_out IS NULL
     ),
     inserted AS (
       INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, reply_to, subject, template_id,
-        broadcast_id, sequence_position, contact_id, inbox_id, thread_id, tags, status)
+        broadcast_id, sequence_position, contact_id, inbox_id, thread_id, tags, status, last_error, window_ends_at)
       SELECT email_id, ${b.organization_id}::uuid, '<' || email_id || '@' || split_part(from_email, '@', 2) || '>',
         from_email, from_name, email, reply_to, ${b.subject}, ${b.template_id}::uuid,
-        ${b.id}::uuid, 0, contact_id, inbox_id, thread_id, ${b.tags}::text[], 'queued'
+        ${b.id}::uuid, 0, contact_id, inbox_id, CASE WHEN left_out IS NULL THEN thread_id END, ${b.tags}::text[],
+        CASE WHEN left_out IS NULL THEN 'queued' ELSE 'cancelled' END::"EmailStatus", left_out,
+        CASE WHEN left_out IS NULL THEN ${windowEnds} END
       FROM addressed
       ON CONFLICT (broadcast_id, sequence_position, contact_id) DO NOTHING
-      RETURNING 1
+      RETURNING status
     )
-    SELECT (SELECT count(*)::int FROM members) AS scanned, (SELECT count(*)::int FROM inserted) AS created,
+    SELECT (SELECT count(*)::int FROM members) AS scanned, (SELECT count(*)::int FROM inserted WHERE status = 'queued') AS created,
+      (SELECT count(*)::int FROM inserted WHERE status = 'cancelled') AS left_out,
       (SELECT max(contact_id::text) FROM members)::uuid AS last_contact_id`;
 }
 
@@ -162,14 +179,16 @@ async function fanOutChunk(
   tx: Prisma.TransactionClient,
   b: FanningBroadcast & { segment_id: string },
   position: { afterContactId: string; limit: number; offset: number },
-): Promise<{ scanned: number; created: number; lastContactId: string | null }> {
+): Promise<{ scanned: number; created: number; leftOut: number; lastContactId: string | null }> {
   // A dynamic segment is resolved now, chunk by chunk: whoever matches when the chunk runs.
   const members = await segmentMembersChunkSql(tx, b.organization_id, b.segment_id, position);
   const rotation = { ...b, inbox_ids: await healthyRotation(tx, b) };
-  const [result] = await tx.$queryRaw<{ scanned: number; created: number; last_contact_id: string | null }[]>(
-    fanOutChunkSql(rotation, members, position.offset),
+  // A sales broadcast without follow-ups is one email, not a sequence: the sequence guards leave it alone.
+  const hasSteps = b.sequence_mode === "sales" && (await tx.sequenceStep.count({ where: { broadcast_id: b.id } })) > 0;
+  const [result] = await tx.$queryRaw<{ scanned: number; created: number; left_out: number; last_contact_id: string | null }[]>(
+    fanOutChunkSql({ ...rotation, has_steps: hasSteps }, members, position.offset),
   );
-  return { scanned: result.scanned, created: result.created, lastContactId: result.last_contact_id };
+  return { scanned: result.scanned, created: result.created, leftOut: result.left_out, lastContactId: result.last_contact_id };
 }
 
 /**
@@ -200,7 +219,7 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
         if (!b || b.status !== "sending" || b.fanned_out_at || !b.segment_id) return "stop" as const;
         const chunk = await fanOutChunk(tx, { ...b, segment_id: b.segment_id }, { afterContactId, limit, offset });
         const finished = chunk.scanned < limit;
-        if (finished && offset + chunk.created === 0) {
+        if (finished && offset + chunk.created + chunk.leftOut === 0) {
           const failed = await tx.$executeRaw`
             UPDATE broadcasts SET status = 'failed', completed_at = now(), updated_at = now(),
               failure_reason = 'No recipients: the segment has no subscribed, unsuppressed contacts for this broadcast.'
@@ -208,11 +227,19 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
           return failed > 0 ? ("failed" as const) : ("stop" as const);
         }
         // The status as of now (a pause or cancel that committed during the chunk waits no longer than this).
-        const [after] = await tx.$queryRaw<{ status: string }[]>`
+        const [after] = await tx.$queryRaw<{ status: string; total: number }[]>`
           UPDATE broadcasts SET total_recipients = total_recipients + ${chunk.created}::int, updated_at = now(),
             fanned_out_at = CASE WHEN ${finished}::boolean AND status = 'sending' THEN now() ELSE fanned_out_at END
           WHERE id = ${b.id}::uuid
-          RETURNING status::text AS status`;
+          RETURNING status::text AS status, total_recipients AS total`;
+        if (finished && after?.status === "sending" && after.total === 0) {
+          // Everyone was left out: a sales sequence with nobody in it has failed, and says why.
+          await tx.$executeRaw`
+            UPDATE broadcasts SET status = 'failed', completed_at = now(), updated_at = now(),
+              failure_reason = ${`No recipients: every contact of the segment (${offset + chunk.leftOut}) is already in another active sales sequence.`}
+            WHERE id = ${b.id}::uuid`;
+          return "failed" as const;
+        }
         if (after?.status !== "sending") {
           // Stopped during the chunk: its new emails were not there for the pause or cancel to see.
           await tx.$executeRaw`
@@ -222,7 +249,7 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
             WHERE broadcast_id = ${b.id}::uuid AND status = 'queued'`;
           return "stop" as const;
         }
-        offset += chunk.created;
+        offset += chunk.created + chunk.leftOut;
         if (finished) return "done" as const;
         afterContactId = chunk.lastContactId ?? afterContactId;
         return "more" as const;
@@ -261,7 +288,7 @@ export async function startBroadcast(broadcastId: string): Promise<StartOutcome>
       await tx.broadcast.update({ where: { id: b.id }, data: { status: "failed", failure_reason: problem, completed_at: new Date() } });
       return "failed" as const;
     }
-    const existing = await tx.email.count({ where: { broadcast_id: b.id, sequence_position: 0 } });
+    const existing = await tx.email.count({ where: { broadcast_id: b.id, sequence_position: 0, status: { not: "cancelled" } } });
     await tx.broadcast.update({
       where: { id: b.id },
       data: { status: "sending", started_at: new Date(), total_recipients: existing, fanned_out_at: null, failure_reason: null },

@@ -13,6 +13,7 @@ import { RelayInThread } from "./relay-in-thread";
 import { listenForStops } from "./stop-signals";
 import { Transports } from "./transports";
 import { errorField, log } from "@/lib/log";
+import type { Clock } from "@/lib/domain/clock";
 
 export type SenderOptions = {
   /** The organizations' default relay; env SMTP_RELAY_URL (or SMTP_URL) when not given. */
@@ -37,6 +38,8 @@ export type SenderOptions = {
   smtpConnectTimeoutMs?: number;
   /** Whether the relay's SMTP conversations run in a thread of their own (relay-in-thread.ts); true unless set. */
   relayInThread?: boolean;
+  /** Tests only: when emails are due (sending windows, retries) and when they count as sent. */
+  clock?: Clock;
 };
 
 export type Sender = {
@@ -181,6 +184,7 @@ export function createSender(options: SenderOptions = {}): Sender {
   const destinations = new Destinations({
     transports,
     relayInFlight: relayInThread ? RELAY_IN_FLIGHT : undefined,
+    clock: options.clock,
     mayHand: () => recorder.unrecordedSent < maxUnrecorded,
     onResult: (result) => recorder.add({ kind: "result", result }),
     onRoom: wakeRoomWaiters,
@@ -249,7 +253,7 @@ export function createSender(options: SenderOptions = {}): Sender {
         noRoom = true;
         return;
       }
-      claimed = await claimDueEmails({ batchSize, leaseMs, paceScale, organizationId, room });
+      claimed = await claimDueEmails({ batchSize, leaseMs, paceScale, organizationId, room, now: options.clock?.() });
       const now = Date.now();
       for (const c of claimed) {
         held.set(c.id, now);

@@ -1,5 +1,8 @@
 import { Prisma } from "@/lib/db";
 
+/** Why a recipient left when a colleague at their domain replied. */
+export const COMPANY_REPLIED = "a colleague replied";
+
 export type ExitConditions = { exitIfIn: string[]; exitIfNotIn: string[] };
 
 const uuids = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
@@ -21,8 +24,9 @@ export type ExitScope = { organizationId: string; broadcastId: string; topicId: 
  * Why the recipient (`c` = contact, `p` = their previous email of the sequence) leaves the
  * sequence now, as SQL text, or NULL when they stay: they replied, unsubscribed (from everything
  * or from the broadcast's topic), bounced or complained on any email of this broadcast, their
- * address is suppressed, or an exit condition holds (in any of the "exit if in" segments, or
- * missing from any of the "exit if not in" segments that still exist).
+ * address is suppressed, someone at their company's domain replied (`stop_on_company_reply`,
+ * lib/sequences/company-stop.ts), or an exit condition holds (in any of the "exit if in"
+ * segments, or missing from any of the "exit if not in" segments that still exist).
  */
 export function exitReasonSql({ organizationId, broadcastId, topicId, inExitSegment, inRequiredSegments }: ExitScope): Prisma.Sql {
   const topicOptOut = topicId
@@ -45,6 +49,8 @@ export function exitReasonSql({ organizationId, broadcastId, topicId, inExitSegm
       WHEN NOT c.subscribed OR ${topicOptOut} THEN 'unsubscribed'
       WHEN EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = ${organizationId}::uuid
                    AND s.email IN (lower(c.email), lower(p.to_email))) THEN 'suppressed'
+      WHEN EXISTS (SELECT 1 FROM sequence_stopped_domains sd WHERE sd.broadcast_id = ${broadcastId}::uuid
+                   AND sd.domain = lower(split_part(p.to_email, '@', 2))) THEN ${COMPANY_REPLIED}
       WHEN ${inExitSegment} THEN 'in an exit segment'
       WHEN NOT ${inRequiredSegments} THEN 'not in a required segment'
     END)`;

@@ -29,8 +29,9 @@ describe("a sales sequence sent over SMTP", () => {
     const organizationId = org.organizationId;
     const inbox = await sinkInbox(organizationId, sink, { from_email: "rep@sales.test", from_name: "Rep" });
     const { segmentId, contacts } = await seedSegment(organizationId, [
-      { email: "quinn@example.test", first_name: "Quinn" },
-      { email: "riley@example.test", first_name: "Riley" },
+      // Two companies: a reply from one does not stop the other (stop_on_company_reply).
+      { email: "quinn@quinn.example.test", first_name: "Quinn" },
+      { email: "riley@riley.example.test", first_name: "Riley" },
     ]);
     const [quinn, riley] = contacts;
     const created = await org.owner.api.post("/v1/broadcasts", {

@@ -9,6 +9,7 @@ import type { BroadcastStatus, SendingSpeed, SequenceMode } from "@/lib/generate
 import type { CreateBroadcastInput, UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
 import { contentColumns, type ContentColumns } from "@/lib/email-doc/content-columns";
 import type { EmailDocument } from "@/lib/email-doc/document";
+import type { SendingWindow } from "@/lib/domain/sending-window";
 import { inboxSenderDefaults } from "./inbox-sender-defaults";
 import { assertOwned, type DbClient, type Reference } from "./owned-records";
 import { assertInboxesVerified } from "./sender-proof";
@@ -53,6 +54,9 @@ export const serializeBroadcast = (b: Broadcast) => ({
   tags: b.tags,
   sequence_exit_conditions: b.sequence_exit_conditions,
   sequence_mode: b.sequence_mode,
+  sending_window: b.sending_window as SendingWindow | null,
+  // Unset means the mode's default: a company-level stop is what a sales sequence wants.
+  stop_on_company_reply: b.stop_on_company_reply ?? b.sequence_mode === "sales",
   created_by: b.created_by,
   created_at: b.created_at,
   updated_at: b.updated_at,
@@ -90,6 +94,8 @@ type BroadcastWrite = ContentColumns & {
   scheduled_at?: Date | null;
   sequence_exit_conditions?: Prisma.InputJsonObject | typeof Prisma.DbNull;
   sequence_mode?: SequenceMode;
+  sending_window?: Prisma.InputJsonObject | typeof Prisma.DbNull;
+  stop_on_company_reply?: boolean | null;
   tags?: string[];
 };
 
@@ -109,8 +115,9 @@ async function resolveChanges(client: DbClient, ctx: OrgContext, input: UpdateBr
   ]);
   await assertOwned(client, ctx, "inbox", many(input.inbox_ids, "inbox_ids"));
 
-  const { scheduled_at, sequence_exit_conditions, inbox_ids, content_json, html_content, text_content, ...columns } = input;
+  const { scheduled_at, sequence_exit_conditions, sending_window, inbox_ids, content_json, html_content, text_content, ...columns } = input;
   const data: BroadcastWrite = { ...columns, ...(await contentColumns(ctx, { content_json, html_content, text_content })) };
+  if (sending_window !== undefined) data.sending_window = sending_window ?? Prisma.DbNull;
   if (scheduled_at !== undefined) data.scheduled_at = scheduled_at === null ? null : new Date(scheduled_at);
   if (sequence_exit_conditions !== undefined) data.sequence_exit_conditions = sequence_exit_conditions ?? Prisma.DbNull;
   if (inbox_ids !== undefined) data.inbox_ids = inbox_ids ?? [];

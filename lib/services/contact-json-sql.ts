@@ -9,7 +9,7 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', ${ISO})`;
 export const CONTACT_JSON_SQL = `json_build_object(
   'id', c.id, 'organization_id', c.organization_id, 'email', c.email, 'first_name', c.first_name,
   'last_name', c.last_name, 'metadata', COALESCE(c.metadata, '{}'::jsonb), 'subscribed', c.subscribed,
-  'unsubscribed_at', ${iso("c.unsubscribed_at")}, 'tags', to_json(COALESCE(c.tags, '{}'::text[])),
+  'unsubscribed_at', ${iso("c.unsubscribed_at")}, 'tags', to_json(COALESCE(c.tags, '{}'::text[])), 'timezone', c.timezone,
   'created_at', ${iso("c.created_at")}, 'updated_at', ${iso("c.updated_at")},
   'suppression', (SELECT json_build_object('reason', s.reason, 'suppressed_at', ${iso("s.created_at")})
     FROM suppressions s WHERE s.organization_id = c.organization_id AND s.email = c.email))`;

@@ -29,6 +29,7 @@ export const serializeContact = (row: ContactRow, suppression?: Suppression) => 
   subscribed: row.subscribed,
   unsubscribed_at: row.unsubscribed_at,
   tags: row.tags ?? [],
+  timezone: row.timezone ?? null,
   created_at: row.created_at,
   updated_at: row.updated_at,
   // Mail to a suppressed address is never sent, whatever `subscribed` says: shown so nobody wonders why.
@@ -65,6 +66,7 @@ export async function createContact(ctx: OrgContext, input: CreateContactInput) 
           unsubscribed_at: subscribed ? null : new Date(),
           metadata: metadata ?? {},
           tags: input.tags ?? [],
+          timezone: input.timezone ?? null,
         },
       });
       const contact = serializeContact(row, await suppressionOf(tx, ctx.organizationId, row.email));
@@ -92,6 +94,7 @@ export async function updateContact(ctx: OrgContext, id: string, input: UpdateCo
     last_name: input.last_name,
     metadata: await checkMetadata(db, ctx.organizationId, input.metadata),
     tags: input.tags,
+    timezone: input.timezone,
   };
   if (input.subscribed !== undefined) {
     data.subscribed = input.subscribed;
@@ -135,6 +138,7 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
       subscribed: c.subscribed ?? true,
       metadata: typedMetadata(c.metadata ?? {}, types, `contacts.${i}.metadata`),
       tags: c.tags ?? [],
+      timezone: c.timezone ?? null,
     })),
   );
   const result = await db.$transaction(async (tx) => {
@@ -142,13 +146,13 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
     WITH input AS (
       SELECT DISTINCT ON (x.email) x.*
       FROM ROWS FROM (jsonb_to_recordset(${batch}::jsonb)
-        AS (email text, first_name text, last_name text, subscribed boolean, metadata jsonb, tags text[]))
-        WITH ORDINALITY AS x(email, first_name, last_name, subscribed, metadata, tags, position)
+        AS (email text, first_name text, last_name text, subscribed boolean, metadata jsonb, tags text[], timezone text))
+        WITH ORDINALITY AS x(email, first_name, last_name, subscribed, metadata, tags, timezone, position)
       ORDER BY x.email, x.position
     ), created AS (
-      INSERT INTO contacts (organization_id, email, first_name, last_name, subscribed, unsubscribed_at, metadata, tags)
+      INSERT INTO contacts (organization_id, email, first_name, last_name, subscribed, unsubscribed_at, metadata, tags, timezone)
       SELECT ${ctx.organizationId}::uuid, email, first_name, last_name, subscribed,
-             CASE WHEN subscribed THEN NULL ELSE now() END, metadata, tags
+             CASE WHEN subscribed THEN NULL ELSE now() END, metadata, tags, timezone
       FROM input
       ON CONFLICT (organization_id, email) DO NOTHING
       RETURNING id

@@ -12,6 +12,7 @@ const serialize = (ctx: OrgContext, organization: Organization) => ({
   postal_address: organization.postal_address,
   bounce_pause_threshold: organization.bounce_pause_threshold,
   complaint_pause_threshold: organization.complaint_pause_threshold,
+  timezone: organization.timezone,
   created_at: organization.created_at,
   updated_at: organization.updated_at,
   role: ctx.role,
@@ -30,6 +31,7 @@ export async function updateOrganization(ctx: OrgContext, input: UpdateOrganizat
     postal_address: input.postal_address?.trim() || (input.postal_address === undefined ? undefined : null),
     bounce_pause_threshold: input.bounce_pause_threshold,
     complaint_pause_threshold: input.complaint_pause_threshold,
+    timezone: input.timezone,
   };
   // An empty body changes nothing, so updated_at keeps telling when something last did.
   if (Object.values(data).every((value) => value === undefined)) return getOrganization(ctx);

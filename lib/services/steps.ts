@@ -13,6 +13,7 @@ const serializeStep = (step: SequenceStep) => ({
   broadcast_id: step.broadcast_id,
   position: step.position,
   delay_minutes: step.delay_minutes,
+  delay_business_days: step.delay_business_days,
   subject: step.subject,
   html_content: step.html_content,
   text_content: step.text_content,
@@ -41,6 +42,13 @@ async function lockedStep(tx: Prisma.TransactionClient, ctx: OrgContext, broadca
 
 const positionOutOfRange = (last: number) => invalidField("position", `must be from 1 to ${last}`);
 
+/** The two delay columns from an input: one kind of delay at a time (a business-day step keeps 0 minutes). */
+function delayColumns(input: { delay_minutes?: number; delay_business_days?: number | null }) {
+  if (input.delay_business_days != null) return { delay_minutes: 0, delay_business_days: input.delay_business_days };
+  if (input.delay_minutes !== undefined) return { delay_minutes: input.delay_minutes, delay_business_days: null };
+  return input.delay_business_days === null ? { delay_business_days: null } : {};
+}
+
 export async function listSteps(ctx: OrgContext, broadcastId: string) {
   const broadcast = await db.broadcast.findFirst({
     where: { id: broadcastId, organization_id: ctx.organizationId },
@@ -60,11 +68,12 @@ export function createStep(ctx: OrgContext, broadcastId: string, input: CreateSt
     if (input.template_id) await assertOwned(tx, ctx, "template", [{ id: input.template_id, path: "template_id" }]);
     const scope = { organization_id: ctx.organizationId, broadcast_id: broadcastId };
     const count = await tx.sequenceStep.count({ where: scope });
-    const { position = count + 1, content_json, html_content, text_content, ...fields } = input;
+    const { position = count + 1, content_json, html_content, text_content, delay_minutes, delay_business_days, ...fields } = input;
     if (position > count + 1) throw positionOutOfRange(count + 1);
     const content = await contentColumns(ctx, { content_json, html_content, text_content });
     await shift(tx, scope, { gte: position }, 1);
-    const step = await tx.sequenceStep.create({ data: { ...fields, ...content, ...scope, position } });
+    const delay = { delay_minutes: 0, ...delayColumns({ delay_minutes, delay_business_days }) };
+    const step = await tx.sequenceStep.create({ data: { ...fields, ...content, ...delay, ...scope, position } });
     return serializeStep(step);
   });
 }
@@ -74,7 +83,7 @@ export function updateStep(ctx: OrgContext, broadcastId: string, stepId: string,
     const step = await lockedStep(tx, ctx, broadcastId, stepId);
     if (input.template_id) await assertOwned(tx, ctx, "template", [{ id: input.template_id, path: "template_id" }]);
     if (!hasStepContent({ ...step, ...input })) throw invalidField("html_content", STEP_CONTENT_MESSAGE);
-    const { position, content_json, html_content, text_content, ...fields } = input;
+    const { position, content_json, html_content, text_content, delay_minutes, delay_business_days, ...fields } = input;
     const content = await contentColumns(ctx, { content_json, html_content, text_content });
     const scope = { organization_id: ctx.organizationId, broadcast_id: broadcastId };
     if (position !== undefined && position !== step.position) {
@@ -85,7 +94,7 @@ export function updateStep(ctx: OrgContext, broadcastId: string, stepId: string,
     }
     const updated = await tx.sequenceStep.update({
       where: { id: step.id, organization_id: ctx.organizationId },
-      data: { ...fields, ...content, position },
+      data: { ...fields, ...content, ...delayColumns({ delay_minutes, delay_business_days }), position },
     });
     return serializeStep(updated);
   });

@@ -6,6 +6,7 @@ import type { Broadcast, Inbox } from "@/lib/generated/prisma/client";
 import { domainOf } from "@/lib/services/sender-domains";
 import { isInboxProven, verifiedDomainNames } from "@/lib/services/sender-proof";
 import { dailyCap, resolveSpeed } from "@/lib/domain/sending-speeds";
+import { waitingReasons } from "./waiting-reasons";
 
 export type Reason = { code: string; message: string; resumes_at?: string | null };
 
@@ -149,15 +150,16 @@ async function sendingReasonsWithoutRecovery(b: Broadcast, progress: Progress, n
     const rest = progress.queued > 0 ? await sendingReasonsWithoutRecovery({ ...b, fanned_out_at: now }, progress, now) : { sending: true, reasons: [] };
     return { sending: rest.sending, reasons: [preparing, ...rest.reasons] };
   }
+  const waiting = await waitingReasons(b, now);
   if (progress.queued === 0) {
     const waitingSteps = await db.sequenceStep.count({ where: { broadcast_id: b.id, dispatched_at: null } });
     if (waitingSteps > 0) {
       return {
         sending: false,
-        reasons: [{ code: "WAITING_FOR_NEXT_STEP", message: "Every email due so far is out; the next sequence step waits for its delay." }],
+        reasons: [{ code: "WAITING_FOR_NEXT_STEP", message: "Every email due so far is out; the next sequence step waits for its delay." }, ...waiting],
       };
     }
-    return { sending: false, reasons: [] };
+    return { sending: false, reasons: waiting };
   }
   const dueNow = await db.email.count({
     where: { broadcast_id: b.id, status: "queued", OR: [{ next_attempt_at: null }, { next_attempt_at: { lte: now } }] },
@@ -167,18 +169,25 @@ async function sendingReasonsWithoutRecovery(b: Broadcast, progress: Progress, n
   const viaRelay = await relayReasons(b);
   if (dueNow === 0 && inFlight === 0) {
     const next = await db.email.findFirst({
-      where: { broadcast_id: b.id, status: "queued" },
+      where: { broadcast_id: b.id, status: "queued", next_attempt_at: { not: null } },
       orderBy: { next_attempt_at: "asc" },
       select: { next_attempt_at: true, last_error: true },
     });
-    const at = next?.next_attempt_at?.toISOString() ?? null;
-    const why = next?.last_error ? `after a temporary failure (${next.last_error})` : "for its time";
-    const waiting: Reason = { code: "WAITING", message: `The next email waits ${why} until ${at}.`, resumes_at: at };
-    return { sending: false, reasons: [waiting, ...viaInboxes.reasons, ...viaRelay] };
+    // Every pending email may be `scheduled` (a window, an out-of-office hold): `waiting` says so.
+    const retry: Reason[] = next?.next_attempt_at
+      ? [
+          {
+            code: "WAITING",
+            message: `The next email waits ${next.last_error ? `after a temporary failure (${next.last_error})` : "for its time"} until ${next.next_attempt_at.toISOString()}.`,
+            resumes_at: next.next_attempt_at.toISOString(),
+          },
+        ]
+      : [];
+    return { sending: false, reasons: [...retry, ...waiting, ...viaInboxes.reasons, ...viaRelay] };
   }
   const relayPending = await db.email.count({ where: { broadcast_id: b.id, status: "queued", inbox_id: null } });
   const relayCanSend = relayPending > 0 && viaRelay.length === 0;
-  return { sending: inFlight > 0 || viaInboxes.anyCanSend || relayCanSend, reasons: [...viaInboxes.reasons, ...viaRelay] };
+  return { sending: inFlight > 0 || viaInboxes.anyCanSend || relayCanSend, reasons: [...viaInboxes.reasons, ...viaRelay, ...waiting] };
 }
 
 /**

@@ -8,7 +8,8 @@ export async function addContacts(organizationId: string, names: string[]) {
   const contacts: Record<string, { id: string; email: string }> = {};
   for (const name of names) {
     contacts[name] = await db.contact.create({
-      data: { organization_id: organizationId, email: `${name.toLowerCase()}-${randomUUID().slice(0, 8)}@example.net`, first_name: name },
+      // Each at a domain of its own: people at one domain are colleagues (`stop_on_company_reply`).
+      data: { organization_id: organizationId, email: `${name.toLowerCase()}@${randomUUID().slice(0, 8)}.example.net`, first_name: name },
       select: { id: true, email: true },
     });
   }

@@ -75,6 +75,8 @@ describe("Broadcasts", () => {
         tags: ["launch", "q1"],
         sequence_exit_conditions: { exit_if_in_segment_ids: [mine.segment.id], exit_if_not_in_segment_ids: [mine.segment2.id] },
         sequence_mode: "marketing",
+        sending_window: { days: ["mon", "wed"], start: "08:30", end: "24:00", timezone: "europe/berlin" },
+        stop_on_company_reply: true,
       });
       expect(created.status).toBe(201);
       expect(created.body).toEqual({
@@ -115,6 +117,8 @@ describe("Broadcasts", () => {
         tags: ["launch", "q1"],
         sequence_exit_conditions: { exit_if_in_segment_ids: [mine.segment.id], exit_if_not_in_segment_ids: [mine.segment2.id] },
         sequence_mode: "marketing",
+        sending_window: { days: ["mon", "wed"], start: "08:30", end: "24:00", timezone: "Europe/Berlin" },
+        stop_on_company_reply: true,
         created_by: org.owner.userId,
         created_at: expect.stringMatching(ISO_MS),
         updated_at: expect.stringMatching(ISO_MS),
@@ -149,6 +153,8 @@ describe("Broadcasts", () => {
         sending_speed: null,
         sequence_mode: "sales",
         sequence_exit_conditions: null,
+        sending_window: null,
+        stop_on_company_reply: true,
         tags: [],
       });
       expect(created.body.created_at).not.toBe("2001-01-01T00:00:00.000Z");

@@ -35,6 +35,7 @@ describe("Organization", () => {
         postal_address: null,
         bounce_pause_threshold: 0.05,
         complaint_pause_threshold: 0.003,
+        timezone: "UTC",
         created_at: row.created_at.toISOString(),
         updated_at: row.updated_at.toISOString(),
         role,

@@ -54,6 +54,7 @@ describe("Sequence steps", () => {
         broadcast_id: broadcastId,
         position: 1,
         delay_minutes: 0,
+        delay_business_days: null,
         subject: "Re: Hi",
         html_content: "<p>Bump</p>",
         text_content: null,
