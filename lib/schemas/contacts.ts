@@ -106,9 +106,9 @@ export const MAX_IMPORT_BODY_BYTES = 72 * 1024 * 1024;
 
 export const columnMapping = z.object({
   csv_column: text(limits.shortText).min(1).meta({ description: "A header of the CSV file." }),
-  property_name: text(limits.metadataKey)
-    .min(1)
-    .meta({ description: "`email`, `first_name`, `last_name`, `subscribed`, `tags`, or any other name: a metadata key." }),
+  property_name: text(limits.metadataKey).min(1).meta({
+    description: "`email`, `first_name`, `last_name`, `subscribed`, `tags`, `timezone` (an IANA zone; extension), or any other name: a metadata key.",
+  }),
 });
 
 export const importContactsInput = z.object({

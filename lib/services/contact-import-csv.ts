@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import Papa from "papaparse";
 import { z } from "zod";
+import { canonicalTimeZone } from "@/lib/domain/time-zones";
 import { invalidField } from "@/lib/domain/errors";
 import { limits } from "@/lib/schemas/common";
 import type { ColumnMapping } from "@/lib/schemas/contacts";
@@ -156,7 +157,7 @@ export async function openCsv(upload: CsvUpload) {
   return { header: first[0], batches };
 }
 
-const FIELDS = ["email", "first_name", "last_name", "subscribed", "tags"] as const;
+const FIELDS = ["email", "first_name", "last_name", "subscribed", "tags", "timezone"] as const;
 type Field = (typeof FIELDS)[number];
 
 /** Which cell feeds which property; a metadata key the organization typed carries its type, to convert its cells. */
@@ -190,7 +191,7 @@ export function planColumns(header: string[], mappings: ColumnMapping[], types: 
 const TRUE = new Set(["true", "yes", "1"]);
 const FALSE = new Set(["false", "no", "0"]);
 
-/** One valid row, as the COPY text line of the staging table: email, first_name, last_name, subscribed, tags, metadata. */
+/** One valid row, as the COPY text line of the staging table: email, first_name, last_name, subscribed, tags, metadata, timezone. */
 export type StagedRow = { ok: true; email: string; given: string; tagged: boolean; withMetadata: boolean; line: string };
 export type RejectedRow = { ok: false; email: string; error: string };
 
@@ -257,6 +258,14 @@ export function readRow(cells: string[], plan: ColumnPlan): StagedRow | Rejected
     if (list.length > 0) tags = list.join(",");
   }
 
+  let timezone: string | null = null;
+  const zoneCell = cell(plan.timezone);
+  if (zoneCell) {
+    // Stored under its canonical name, as the API stores it.
+    timezone = canonicalTimeZone(zoneCell);
+    if (!timezone) return reject(given, `timezone must be an IANA time zone such as Europe/Berlin, not "${shorten(zoneCell, 40)}"`);
+  }
+
   let metadata: Record<string, MetadataValue> | null = null;
   for (const [key, index, type] of plan.metadata) {
     const value = cell(index);
@@ -275,6 +284,6 @@ export function readRow(cells: string[], plan: ColumnPlan): StagedRow | Rejected
 
   const line =
     `${copyText(email)}\t${copyText(firstName || null)}\t${copyText(lastName || null)}\t${subscribed ?? "\\N"}\t` +
-    `${copyText(tags)}\t${copyText(metadataJson)}\n`;
+    `${copyText(tags)}\t${copyText(metadataJson)}\t${copyText(timezone)}\n`;
   return { ok: true, email, given, tagged: tags !== null, withMetadata: metadataJson !== null, line };
 }

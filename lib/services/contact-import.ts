@@ -19,7 +19,7 @@ import { segmentIsDynamic } from "./segments";
 const STAGING_TABLE = `
   CREATE TEMP TABLE contact_import (
     row integer NOT NULL, given text,
-    email text NOT NULL, first_name text, last_name text, subscribed boolean, tags text, metadata jsonb
+    email text NOT NULL, first_name text, last_name text, subscribed boolean, tags text, metadata jsonb, timezone text
   ) ON COMMIT DROP`;
 
 /**
@@ -69,15 +69,16 @@ const UPDATE_EXISTING = `
     tags = CASE WHEN s.tags IS NULL THEN c.tags ELSE coalesce(c.tags, '{}') || ARRAY(
       SELECT t FROM unnest(string_to_array(s.tags, ',')) AS t WHERE t <> ALL (coalesce(c.tags, '{}'))) END,
     metadata = CASE WHEN s.metadata IS NULL THEN c.metadata ELSE c.metadata || s.metadata END,
+    timezone = coalesce(s.timezone, c.timezone),
     updated_at = now()
   FROM contact_import s
   WHERE c.organization_id = $1::uuid AND c.email = s.email`;
 
 const insertMissingSql = (onConflict: string) => `
-  INSERT INTO contacts (organization_id, email, first_name, last_name, subscribed, unsubscribed_at, tags, metadata)
+  INSERT INTO contacts (organization_id, email, first_name, last_name, subscribed, unsubscribed_at, tags, metadata, timezone)
   SELECT $1::uuid, s.email, s.first_name, s.last_name, coalesce(s.subscribed, true),
          CASE WHEN s.subscribed = false THEN now() END,
-         coalesce(string_to_array(s.tags, ','), '{}'), coalesce(s.metadata, '{}')
+         coalesce(string_to_array(s.tags, ','), '{}'), coalesce(s.metadata, '{}'), s.timezone
   FROM contact_import s
   WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.organization_id = $1::uuid AND c.email = s.email)
   ${onConflict}`;

@@ -53,6 +53,24 @@ describe("POST /v1/contacts/import", () => {
     expect(listed.body.total).toBe(2);
   });
 
+  it("maps a time zone column (extension): stored under the canonical name, an empty cell keeps the contact's, a wrong one rejects the row", async () => {
+    const fresh = await createTestOrg();
+    await db.contact.create({ data: { organization_id: fresh.organizationId, email: "kept@example.test", timezone: "Asia/Tokyo" } });
+    const result = await importCsv(fresh, "Email,TZ\nada@example.test,europe/berlin\nkept@example.test,\nbad@example.test,Mars/Olympus\n", {
+      column_mappings: [
+        { csv_column: "Email", property_name: "email" },
+        { csv_column: "TZ", property_name: "timezone" },
+      ],
+    });
+    expect(result.body).toMatchObject({ created: 1, updated: 1, skipped: 1, errors_total: 1 });
+    expect(result.body.errors).toEqual([
+      { row: 4, email: "bad@example.test", error: 'timezone must be an IANA time zone such as Europe/Berlin, not "Mars/Olympus"' },
+    ]);
+    expect((await contact(fresh, "ada@example.test"))!.timezone).toBe("Europe/Berlin");
+    expect((await contact(fresh, "kept@example.test"))!.timezone).toBe("Asia/Tokyo");
+    expect((await contact(fresh, "ada@example.test"))!.metadata).toEqual({});
+  });
+
   it("updates existing contacts: mapped values replace, empty cells keep, metadata merges, tags add", async () => {
     await db.contact.create({
       data: {
