@@ -1789,6 +1789,9 @@ export interface components {
             } | null;
             /** @enum {string} */
             sequence_mode: "sales" | "marketing";
+            sending_window: components["schemas"]["SendingWindow"] | null;
+            /** @description Whether a reply from a recipient's company ends the sequence for colleagues at its domain. */
+            stop_on_company_reply: boolean;
             created_by: components["schemas"]["Uuid"] | null;
             created_at: components["schemas"]["DateTime"];
             /** @description Extension. */
@@ -1899,7 +1902,7 @@ export interface components {
             sending: boolean;
             /** @description Why it is not sending (or sending slower) right now; empty when nothing holds it back. */
             reasons: {
-                /** @description DRAFT, SCHEDULED, STARTING, PREPARING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, INBOX_FAILED (in `error`: waits for a test or a reconnect), DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE (by a circuit breaker), RECOVERING (emails held by a worker that stopped answering are taken over when their lease ends, `resumes_at`) */
+                /** @description DRAFT, SCHEDULED, STARTING, PREPARING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, INBOX_FAILED (in `error`: waits for a test or a reconnect), DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE (by a circuit breaker), RECOVERING (emails held by a worker that stopped answering are taken over when their lease ends, `resumes_at`), WAITING_FOR_WINDOW (emails scheduled for the sending window's next opening or a business-day delay: how many, and the next at `resumes_at`), OUT_OF_OFFICE (follow-ups held until recipients are back, the first at `resumes_at`), IN_OTHER_SEQUENCE (contacts left out: already in another active sales sequence), COMPANY_REPLIED (recipients who left because someone at their company replied) */
                 code: string;
                 message: string;
                 /** @description When the blocker lifts by itself, when known. */
@@ -1958,6 +1961,8 @@ export interface components {
             subscribed: boolean;
             unsubscribed_at: components["schemas"]["DateTime"] | null;
             tags: string[];
+            /** @description Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it. */
+            timezone: string | null;
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
             /** @description Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED). */
@@ -2840,6 +2845,8 @@ export interface components {
             bounce_pause_threshold: number;
             /** @description Extension: the complaint rate (a fraction) past which broadcasts pause themselves. */
             complaint_pause_threshold: number;
+            /** @description Extension: the organization's IANA time zone, `UTC` unless set. */
+            timezone: string;
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
             /**
@@ -2981,11 +2988,35 @@ export interface components {
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
+        /** @description When emails may go out. An email due outside the window waits for its next opening (the broadcast's status says how many wait and until when). Business-day delays count Monday to Friday in the same zone. */
+        SendingWindow: {
+            /** @description The days emails may go out: `mon` … `sun`. */
+            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+            /** @description When the window opens, as HH:MM in the window's time zone (up to 23:59). */
+            start: string;
+            /** @description When it closes (an email is not started at or after it), as HH:MM in the window's time zone (up to 24:00). */
+            end: string;
+            /** @description An IANA zone, or `contact`: each recipient's own `timezone`, else the organization's. */
+            timezone: "contact" | components["schemas"]["TimeZone"];
+        };
+        /** @description When emails may go out. An email due outside the window waits for its next opening (the broadcast's status says how many wait and until when). Business-day delays count Monday to Friday in the same zone. */
+        SendingWindowInput: {
+            /** @description The days emails may go out: `mon` … `sun`. */
+            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
+            /** @description When the window opens, as HH:MM in the window's time zone (up to 23:59). */
+            start: string;
+            /** @description When it closes (an email is not started at or after it), as HH:MM in the window's time zone (up to 24:00). */
+            end: string;
+            /** @description An IANA zone, or `contact`: each recipient's own `timezone`, else the organization's. */
+            timezone: "contact" | components["schemas"]["TimeZone"];
+        };
         SequenceStep: {
             id: components["schemas"]["Uuid"];
             broadcast_id: components["schemas"]["Uuid"];
             position: number;
             delay_minutes: number;
+            /** @description Business days to wait instead of `delay_minutes`; null when the step waits minutes. */
+            delay_business_days: number | null;
             subject: string | null;
             html_content: string | null;
             text_content: string | null;
@@ -3057,6 +3088,8 @@ export interface components {
                 updated_at: components["schemas"]["DateTime"];
             } | null;
         };
+        /** @description An IANA time zone name, such as `Europe/Berlin` or `America/New_York`; stored under its canonical name. */
+        TimeZone: string;
         Topic: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -3609,11 +3642,14 @@ export type PaginationError = components['schemas']['PaginationError'];
 export type PresendChecks = components['schemas']['PresendChecks'];
 export type RecipientUnsubscribedData = components['schemas']['RecipientUnsubscribedData'];
 export type Segment = components['schemas']['Segment'];
+export type SendingWindow = components['schemas']['SendingWindow'];
+export type SendingWindowInput = components['schemas']['SendingWindowInput'];
 export type SequenceStep = components['schemas']['SequenceStep'];
 export type Success = components['schemas']['Success'];
 export type Suppression = components['schemas']['Suppression'];
 export type Template = components['schemas']['Template'];
 export type Thread = components['schemas']['Thread'];
+export type TimeZone = components['schemas']['TimeZone'];
 export type Topic = components['schemas']['Topic'];
 export type Uuid = components['schemas']['Uuid'];
 export type Webhook = components['schemas']['Webhook'];
@@ -3916,6 +3952,10 @@ export interface operations {
                     } | null;
                     /** @enum {string} */
                     sequence_mode?: "sales" | "marketing";
+                    /** @description When its emails may go out, follow-ups included; `null`: any time. */
+                    sending_window?: components["schemas"]["SendingWindowInput"] | null;
+                    /** @description A reply from anyone at a recipient's domain ends the sequence for every recipient at that domain (free-mail domains such as gmail.com excepted). `null`: the default, true in `sales` mode and false in `marketing`. */
+                    stop_on_company_reply?: boolean | null;
                     tags?: string[];
                 };
             };
@@ -3994,6 +4034,10 @@ export interface operations {
                     } | null;
                     /** @enum {string} */
                     sequence_mode?: "sales" | "marketing";
+                    /** @description When its emails may go out, follow-ups included; `null`: any time. */
+                    sending_window?: components["schemas"]["SendingWindowInput"] | null;
+                    /** @description A reply from anyone at a recipient's domain ends the sequence for every recipient at that domain (free-mail domains such as gmail.com excepted). `null`: the default, true in `sales` mode and false in `marketing`. */
+                    stop_on_company_reply?: boolean | null;
                     tags?: string[];
                 };
             };
@@ -4082,8 +4126,10 @@ export interface operations {
                 "application/json": {
                     /** @description 1-based place in the sequence; later steps move down. Without it a new step goes last. */
                     position?: number;
-                    /** @description Minutes to wait after the previous step (or the broadcast itself for the first step). */
-                    delay_minutes: number;
+                    /** @description Minutes to wait after the previous step (or the broadcast itself for the first step). 0 when the step waits `delay_business_days` instead. */
+                    delay_minutes?: number;
+                    /** @description Instead of `delay_minutes`: business days (Monday to Friday, in the sending window's zone or the recipient's) after the previous email, at the same time of day; a weekend counts from Monday 00:00. Setting it sets `delay_minutes` to 0; setting `delay_minutes` clears it. */
+                    delay_business_days?: number | null;
                     /** @description In sales mode, left empty to reply in the same thread. */
                     subject?: string | null;
                     html_content?: string | null;
@@ -4122,8 +4168,10 @@ export interface operations {
                 "application/json": {
                     /** @description 1-based place in the sequence; later steps move down. Without it a new step goes last. */
                     position?: number;
-                    /** @description Minutes to wait after the previous step (or the broadcast itself for the first step). */
+                    /** @description Minutes to wait after the previous step (or the broadcast itself for the first step). 0 when the step waits `delay_business_days` instead. */
                     delay_minutes?: number;
+                    /** @description Instead of `delay_minutes`: business days (Monday to Friday, in the sending window's zone or the recipient's) after the previous email, at the same time of day; a weekend counts from Monday 00:00. Setting it sets `delay_minutes` to 0; setting `delay_minutes` clears it. */
+                    delay_business_days?: number | null;
                     /** @description In sales mode, left empty to reply in the same thread. */
                     subject?: string | null;
                     html_content?: string | null;
@@ -4474,6 +4522,8 @@ export interface operations {
                         [key: string]: string | number | boolean;
                     };
                     tags?: string[];
+                    /** @description An IANA time zone, such as `Asia/Tokyo`; null or omitted: the organization's. */
+                    timezone?: components["schemas"]["TimeZone"] | null;
                 };
             };
         };
@@ -4512,6 +4562,8 @@ export interface operations {
                             [key: string]: string | number | boolean;
                         };
                         tags?: string[];
+                        /** @description An IANA time zone, such as `Asia/Tokyo`; null or omitted: the organization's. */
+                        timezone?: components["schemas"]["TimeZone"] | null;
                     }[];
                 };
             };
@@ -4598,7 +4650,7 @@ export interface operations {
                     column_mappings: {
                         /** @description A header of the CSV file. */
                         csv_column: string;
-                        /** @description `email`, `first_name`, `last_name`, `subscribed`, `tags`, or any other name: a metadata key. */
+                        /** @description `email`, `first_name`, `last_name`, `subscribed`, `tags`, `timezone` (an IANA zone; extension), or any other name: a metadata key. */
                         property_name: string;
                     }[];
                     /**
@@ -4692,6 +4744,8 @@ export interface operations {
                     };
                     /** @description Replaces the tags. */
                     tags?: string[];
+                    /** @description An IANA time zone; null: the organization's. */
+                    timezone?: components["schemas"]["TimeZone"] | null;
                 };
             };
         };
@@ -5647,6 +5701,8 @@ export interface operations {
                     postal_address?: string | null;
                     /** @description Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `bounce_rate`) when, over at least 100 attempts, more than this fraction of them hard-bounced; an inbox too, over its recent attempts. Default 0.05 (5 %). */
                     bounce_pause_threshold?: number;
+                    /** @description Extension: the organization's IANA time zone (default `UTC`): sending windows in `contact` zone use it for contacts without one, and business-day delays count in it. */
+                    timezone?: components["schemas"]["TimeZone"];
                     /** @description Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `complaint_rate`) when, over at least 100 attempts, complaints pass this fraction of the emails accepted, counting one complaint per recipient and at least 5 recipients. Default 0.003 (0.3 %). */
                     complaint_pause_threshold?: number;
                 };
