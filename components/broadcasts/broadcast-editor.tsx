@@ -35,6 +35,7 @@ import { SendPanel } from "./send-panel";
 import { SenderCard } from "./sender-card";
 import { SequencePanel } from "./sequence-panel";
 import { SequenceSettingsCard } from "./sequence-settings-card";
+import { SendingWindowCard } from "./sending-window-card";
 import { SaveStatus } from "@/components/email-editor/save-status";
 import { useAutosave } from "@/components/email-editor/use-autosave";
 import { useLeaveGuard } from "@/components/email-editor/use-leave-guard";
@@ -197,6 +198,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
                   <ContentCard broadcast={broadcast} editable={editable} saveNow={saveNow} />
                   <AudienceCard />
                   <DeliveryCard />
+                  <SendingWindowCard />
                   <SequenceSettingsCard />
                 </fieldset>
               </form>

@@ -24,13 +24,15 @@ export async function duplicateBroadcast(source: Broadcast): Promise<Broadcast> 
     tags: source.tags,
     sequence_mode: source.sequence_mode,
     sequence_exit_conditions: source.sequence_exit_conditions,
+    sending_window: source.sending_window,
+    stop_on_company_reply: source.stop_on_company_reply,
   };
   const copy = await apiCall("POST /v1/broadcasts", { body });
   const steps = await apiCall("GET /v1/broadcasts/{broadcastId}/steps", { params: { broadcastId: source.id } });
   // One at a time, so each lands after the previous one.
   for (const step of steps.data) {
     const stepBody: CreateStepInput = {
-      delay_minutes: step.delay_minutes,
+      ...(step.delay_business_days ? { delay_business_days: step.delay_business_days } : { delay_minutes: step.delay_minutes }),
       subject: step.subject,
       html_content: step.html_content,
       text_content: step.text_content,

@@ -1,6 +1,7 @@
 import { documentOf, documentText } from "@/components/email-editor/document-text";
 import type { UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
 import type { Broadcast } from "./broadcast-types";
+import { WEEKDAYS, type Weekday } from "@/lib/domain/sending-window";
 
 /**
  * The editor's form values: text inputs hold "" where the API holds null, the schedule is a
@@ -24,6 +25,10 @@ export type EditorValues = {
   tags: string[];
   sequence_mode: "sales" | "marketing";
   sequence_exit_conditions: { exit_if_in_segment_ids: string[]; exit_if_not_in_segment_ids: string[] };
+  /** Off: the broadcast has no window (`sending_window: null`); the fields below keep their values meanwhile. */
+  window_enabled: boolean;
+  sending_window: { days: Weekday[]; start: string; end: string; timezone: string };
+  stop_on_company_reply: boolean;
   html_content: string;
   text_content: string;
   /** The visual editor's document; null when the content is hand-written HTML (or empty). */
@@ -48,6 +53,8 @@ export const editorFields = [
   "tags",
   "sequence_mode",
   "sequence_exit_conditions",
+  "sending_window",
+  "stop_on_company_reply",
   "html_content",
   "text_content",
   "content_json",
@@ -91,6 +98,10 @@ export function toEditorValues(b: Broadcast): EditorValues {
       exit_if_in_segment_ids: b.sequence_exit_conditions?.exit_if_in_segment_ids ?? [],
       exit_if_not_in_segment_ids: b.sequence_exit_conditions?.exit_if_not_in_segment_ids ?? [],
     },
+    window_enabled: b.sending_window !== null,
+    // Office hours in each recipient's zone: what a window is for, offered when it is switched on.
+    sending_window: b.sending_window ?? { days: ["mon", "tue", "wed", "thu", "fri"], start: "09:00", end: "17:00", timezone: "contact" },
+    stop_on_company_reply: b.stop_on_company_reply,
     html_content: b.html_content ?? "",
     text_content: b.text_content ?? "",
     content_json: documentText(b.content_json),
@@ -124,6 +135,8 @@ export function toUpdateBody(v: EditorValues): UpdateBroadcastInput {
       exits.exit_if_in_segment_ids.length || exits.exit_if_not_in_segment_ids.length
         ? { exit_if_in_segment_ids: exits.exit_if_in_segment_ids, exit_if_not_in_segment_ids: exits.exit_if_not_in_segment_ids }
         : null,
+    sending_window: v.window_enabled ? { ...v.sending_window, days: WEEKDAYS.filter((day) => v.sending_window.days.includes(day)) } : null,
+    stop_on_company_reply: v.stop_on_company_reply,
     // A document is rendered to HTML and text on the server, which refuses both at once.
     ...(v.content_json
       ? { content_json: documentOf(v.content_json), html_content: undefined, text_content: undefined }

@@ -41,13 +41,13 @@ function reorder(steps: SequenceStep[], stepId: string, position: number): Seque
   return rest.map((s, index) => ({ ...s, position: index + 1 }));
 }
 
-function Connector({ minutes }: { minutes: number }) {
+function Connector({ minutes, businessDays }: { minutes: number; businessDays: number | null }) {
   return (
     <div className="flex items-center gap-3 py-1.5 pl-[15px]">
       <div className="h-7 w-px bg-zinc-200" aria-hidden />
       <span className="inline-flex items-center gap-1.5 rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-600">
         <Clock className="size-3" aria-hidden />
-        {describeDelay(minutes)}
+        {describeDelay(minutes, businessDays)}
       </span>
     </div>
   );
@@ -143,7 +143,7 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
             </li>
             {list.map((step, index) => (
               <li key={step.id}>
-                <Connector minutes={step.delay_minutes} />
+                <Connector minutes={step.delay_minutes} businessDays={step.delay_business_days} />
                 <div className="flex items-start gap-3">
                   <span
                     className="flex size-8 shrink-0 items-center justify-center rounded-full bg-white text-xs font-semibold text-zinc-700 ring-1 ring-zinc-300"
@@ -156,7 +156,7 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
                       <div className="min-w-0">
                         <p className="text-sm font-medium text-zinc-900">
                           Follow-up {step.position}
-                          <span className="sr-only">, {describeDelay(step.delay_minutes)}</span>
+                          <span className="sr-only">, {describeDelay(step.delay_minutes, step.delay_business_days)}</span>
                         </p>
                         <p className="truncate text-[13px] text-zinc-600">
                           {step.subject ? (

@@ -8,7 +8,9 @@ import { FormField } from "@/components/ui/form-field";
 import { Label } from "@/components/ui/label";
 import { MultiSelect } from "@/components/ui/multi-select";
 import { RadioCards } from "@/components/ui/radio-cards";
+import { Switch } from "@/components/ui/switch";
 import { useSegments } from "@/lib/client/resources/segments";
+import { useEditorLocked } from "./editor-lock";
 import type { EditorValues } from "./editor-values";
 import { firstError } from "./first-error";
 
@@ -20,6 +22,7 @@ const modes = [
 export function SequenceSettingsCard() {
   const { control, formState } = useFormContext<EditorValues>();
   const { errors } = formState;
+  const locked = useEditorLocked();
   const segments = useSegments();
   const options = (segments.data ?? []).map((segment) => ({
     value: segment.id,
@@ -38,7 +41,10 @@ export function SequenceSettingsCard() {
 
   return (
     <Card>
-      <CardHeader title="Sequence" description="How follow-up steps are sent, and who leaves the sequence early. Replies always stop it." />
+      <CardHeader
+        title="Sequence"
+        description="How follow-up steps are sent, and who leaves the sequence early. Replies always stop it; an out-of-office reply holds it until the person is back."
+      />
       <CardBody className="flex flex-col gap-4">
         <div className="flex flex-col gap-1.5">
           <Label id="sequence-mode-label">Sequence mode</Label>
@@ -51,6 +57,27 @@ export function SequenceSettingsCard() {
                 value={field.value}
                 onValueChange={(value) => field.onChange(value as EditorValues["sequence_mode"])}
                 options={modes}
+              />
+            )}
+          />
+        </div>
+        <div className="flex items-start justify-between gap-6">
+          <div className="min-w-0">
+            <Label htmlFor="stop-on-company-reply">Stop for the whole company on a reply</Label>
+            <p className="mt-0.5 text-sm text-zinc-500" id="stop-on-company-reply-hint">
+              A reply from anyone at a recipient&apos;s domain ends the sequence for their colleagues there (not at gmail.com and other free-mail domains).
+            </p>
+          </div>
+          <Controller
+            control={control}
+            name="stop_on_company_reply"
+            render={({ field }) => (
+              <Switch
+                id="stop-on-company-reply"
+                aria-describedby="stop-on-company-reply-hint"
+                checked={field.value}
+                disabled={locked}
+                onCheckedChange={(checked) => field.onChange(checked)}
               />
             )}
           />

@@ -25,6 +25,7 @@ const units = [
   { value: "minutes", label: "minutes" },
   { value: "hours", label: "hours" },
   { value: "days", label: "days" },
+  { value: "business_days", label: "business days" },
 ];
 
 const sources = [
@@ -99,12 +100,13 @@ export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave
           <FormField label="Wait" error={errors.delay_amount?.message} className="w-28">
             <Input type="number" min={0} step={1} inputMode="numeric" className="tabular-nums" {...form.register("delay_amount", { valueAsNumber: true })} />
           </FormField>
-          <FormField label="Unit" className="w-32">
+          <FormField label="Unit" className="w-40">
             <NativeSelect options={units} {...form.register("delay_unit")} />
           </FormField>
         </div>
         <p className="text-[13px] text-zinc-500">
-          {number === 1 ? "Counted from when the broadcast's own email is sent." : "Counted from when the previous follow-up is sent."}
+          {number === 1 ? "Counted from when the broadcast's own email is sent." : "Counted from when the previous follow-up is sent."} Business days skip
+          weekends in each recipient&apos;s time zone.
         </p>
       </div>
       <FormField label="Subject" error={errors.subject?.message} hint={subjectHint}>

@@ -15,6 +15,7 @@ import { Label } from "@/components/ui/label";
 import { NativeSelect } from "@/components/ui/select";
 import { Switch } from "@/components/ui/switch";
 import { TagInput } from "@/components/ui/tag-input";
+import { TimeZoneSelect } from "@/components/ui/time-zone-select";
 import { toast } from "@/components/ui/toast";
 import { ApiError, apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
@@ -55,6 +56,7 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
   const properties = useContactProperties();
   const types = useMemo(() => new Map((properties.data ?? []).map((p) => [p.key, p.type])), [properties.data]);
   const { errors } = form.formState;
+  const timezone = useWatch({ control: form.control, name: "timezone" });
 
   useEffect(() => {
     if (open) form.reset(contact ? toContactValues(contact) : emptyContact);
@@ -120,6 +122,9 @@ export function ContactDialog({ open, onOpenChange, contact }: ContactDialogProp
           </div>
         )}
       />
+      <FormField label="Time zone" error={errors.timezone?.message} hint="Sending windows in the contact's time zone and business-day follow-ups use it.">
+        <TimeZoneSelect current={timezone} leading={[{ value: "", label: "The organization's (Settings → Organization)" }]} {...form.register("timezone")} />
+      </FormField>
       <FormField label="Tags" error={firstError(errors.tags)} hint="Lowercase; press Enter or comma to add.">
         <Controlled
           control={form.control}

@@ -15,12 +15,14 @@ export type ContactValues = {
   last_name: string;
   subscribed: boolean;
   tags: string[];
+  /** "" for the organization's. */
+  timezone: string;
   meta_rows: MetaRow[];
 };
 
-export const contactFields = ["email", "first_name", "last_name", "subscribed", "tags", "meta_rows"] as const;
+export const contactFields = ["email", "first_name", "last_name", "subscribed", "tags", "timezone", "meta_rows"] as const;
 
-export const emptyContact: ContactValues = { email: "", first_name: "", last_name: "", subscribed: true, tags: [], meta_rows: [] };
+export const emptyContact: ContactValues = { email: "", first_name: "", last_name: "", subscribed: true, tags: [], timezone: "", meta_rows: [] };
 
 export function toContactValues(c: ContactRecord): ContactValues {
   return {
@@ -29,6 +31,7 @@ export function toContactValues(c: ContactRecord): ContactValues {
     last_name: c.last_name ?? "",
     subscribed: c.subscribed,
     tags: c.tags,
+    timezone: c.timezone ?? "",
     meta_rows: Object.entries(c.metadata).map(([key, value]) => ({ key, value: String(value), kind: typeof value as MetaKind })),
   };
 }
@@ -52,6 +55,7 @@ export function toContactBody(v: ContactValues, types: PropertyTypes = new Map()
     last_name: orNull(v.last_name),
     subscribed: v.subscribed,
     tags: v.tags,
+    timezone: orNull(v.timezone),
     metadata: Object.fromEntries(v.meta_rows.filter((row) => row.key.trim() !== "").map((row) => [row.key.trim(), typed(row, types)])),
   };
 }

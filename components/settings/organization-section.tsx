@@ -20,6 +20,7 @@ import { applyServerErrors, submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import { canManage, sessionQueryKey } from "@/lib/client/session";
 import { updateOrganizationInput, type OrganizationRecord, type UpdateOrganizationInput } from "@/lib/schemas/organizations";
+import { TimeZoneCard } from "./time-zone-card";
 
 /** The wire shape: timestamps arrive as strings. */
 type Organization = Omit<OrganizationRecord, "created_at" | "updated_at"> & { created_at: string; updated_at: string };
@@ -233,6 +234,7 @@ export function OrganizationSection() {
       )}
       <NameCard key={organization.data.id} organization={organization.data} editable={editable} />
       <AddressCard key={`address-${organization.data.id}`} organization={organization.data} editable={editable} />
+      <TimeZoneCard key={`time-zone-${organization.data.id}`} timezone={organization.data.timezone} editable={editable} />
       <TrackingCard organization={organization.data} editable={editable} />
       <BreakersCard key={`breakers-${organization.data.id}`} organization={organization.data} editable={editable} />
     </div>
