@@ -71,6 +71,9 @@ const DAY_MS = 86_400_000;
 
 const dayKey = (d: LocalDate) => d.year * 10_000 + d.month * 100 + d.day;
 
+/** The words searched for a return date: out-of-office answers say it in their first lines, and chrono's cost grows with the text. */
+const RETURN_DATE_TEXT = 1500;
+
 /**
  * The return date an out-of-office answer gives, as a calendar date ("back on 3 December",
  * "bis zum 3. Dezember", "de retour le 3 décembre", "hasta el 3 de diciembre"), read by chrono in
@@ -79,7 +82,7 @@ const dayKey = (d: LocalDate) => d.year * 10_000 + d.month * 100 + d.day;
  * within 90 days count; null when none does.
  */
 export function returnDate(mail: AutoReplyMail, receivedAt: Date): LocalDate | null {
-  const text = `${mail.subject ?? ""}\n${ownText(mail.text)}`;
+  const text = `${(mail.subject ?? "").slice(0, 200)}\n${ownText(mail.text).slice(0, RETURN_DATE_TEXT)}`;
   const today = { year: receivedAt.getUTCFullYear(), month: receivedAt.getUTCMonth() + 1, day: receivedAt.getUTCDate() };
   const latest = new Date(receivedAt.getTime() + MAX_RETURN_DAYS * DAY_MS);
   const last = { year: latest.getUTCFullYear(), month: latest.getUTCMonth() + 1, day: latest.getUTCDate() };
