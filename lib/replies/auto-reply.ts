@@ -54,7 +54,7 @@ const QUOTE_START = [
 ];
 
 /** The answer's own words: up to its quoted part, without `>` lines, at most 4 000 characters. */
-export function ownText(text: string | undefined): string {
+function ownText(text: string | undefined): string {
   const own: string[] = [];
   for (const line of (text ?? "").split(/\r?\n/)) {
     const trimmed = line.trim();
@@ -101,7 +101,7 @@ export function returnDate(mail: AutoReplyMail, receivedAt: Date): LocalDate | n
 }
 
 /** How long an automatic answer that gives no return date holds the sender's follow-ups. */
-export const DEFAULT_HOLD_DAYS = 7;
+const DEFAULT_HOLD_DAYS = 7;
 
 /**
  * Until when the sender of an automatic answer is away: the start of the return day it names, in

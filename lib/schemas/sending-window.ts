@@ -37,4 +37,3 @@ export const sendingWindow = z
     description:
       "When emails may go out. An email due outside the window waits for its next opening (the broadcast's status says how many wait and until when). Business-day delays count Monday to Friday in the same zone.",
   });
-export type SendingWindowInput = z.infer<typeof sendingWindow>;

@@ -9,7 +9,7 @@ import type { Reason } from "./why-not-sending";
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** "Mon–Fri 09:00–17:00, each recipient's time zone" */
-export function describeWindow(window: SendingWindow): string {
+function describeWindow(window: SendingWindow): string {
   const days = WEEKDAYS.filter((day) => window.days.includes(day));
   const contiguous = days.length > 2 && WEEKDAYS.indexOf(days[days.length - 1]) - WEEKDAYS.indexOf(days[0]) === days.length - 1;
   const name = (day: string) => day[0].toUpperCase() + day.slice(1);
