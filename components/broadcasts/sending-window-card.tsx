@@ -73,12 +73,8 @@ export function SendingWindowCard() {
             <FormField label="Until" error={windowErrors?.end?.message} hint="Nothing starts at or after it.">
               <Input type="time" {...register("sending_window.end")} />
             </FormField>
-            <FormField label="Time zone" error={windowErrors?.timezone?.message}>
-              <TimeZoneSelect
-                current={timezone}
-                leading={[{ value: "contact", label: "Each contact's (else the organization's)" }]}
-                {...register("sending_window.timezone")}
-              />
+            <FormField label="Time zone" error={windowErrors?.timezone?.message} hint="A contact without one: the organization's.">
+              <TimeZoneSelect current={timezone} leading={[{ value: "contact", label: "Each contact's own" }]} {...register("sending_window.timezone")} />
             </FormField>
           </div>
         </CardBody>
