@@ -131,4 +131,54 @@ describe("sending windows in each recipient's time zone", () => {
       await sender.close();
     }
   });
+
+  it("an email whose window closed before it went is not claimed, waits for the next opening, and a resume leaves waiting emails waiting", async () => {
+    const org = await createTestOrg();
+    const organizationId = org.organizationId;
+    const inbox = await sinkInbox(organizationId, sink);
+    const { segmentId, contacts } = await seedSegment(organizationId, [{ first_name: "Uma" }]);
+    const [uma] = contacts;
+    const window = { days: ["mon", "tue", "wed", "thu", "fri"], start: "09:00", end: "17:00", timezone: "UTC" };
+    const created = await org.owner.api.post("/v1/broadcasts", {
+      name: "Late",
+      subject: "Hi",
+      inbox_id: inbox.id,
+      html_content: "<p>Hi</p>",
+      segment_id: segmentId,
+      sending_speed: "instant",
+      sending_window: window,
+    });
+    const broadcastId = created.body.id;
+    expect((await org.owner.api.post(`/v1/broadcasts/${broadcastId}/send`, {})).status).toBe(200);
+    expect(await startBroadcast(broadcastId)).toBe("started");
+
+    // Placed on a Monday a minute before closing (the inbox was busy, say), then the window closes.
+    const monday = nextWeekday(1, 16);
+    const clock = manualClock(new Date(monday.getTime() + 59 * 60_000));
+    const sender = createSender({ organizationId, clock });
+    const row = () => db.email.findFirstOrThrow({ where: { broadcast_id: broadcastId, contact_id: uma.id } });
+    try {
+      expect(await placeWindowedEmails({ now: clock(), organizationId })).toBe(1);
+      expect(await row()).toMatchObject({ status: "queued", window_ends_at: new Date(monday.getTime() + 3_600_000) });
+      clock.set(new Date(monday.getTime() + 3_600_000));
+      expect(await sender.runOnce()).toBe(0);
+      expect(await placeWindowedEmails({ now: clock(), organizationId })).toBe(1);
+      const tuesday = new Date(monday.getTime() + 17 * 3_600_000);
+      expect(await row()).toMatchObject({ status: "scheduled", scheduled_at: tuesday, window_ends_at: new Date(tuesday.getTime() + 8 * 3_600_000) });
+      // Placed once: nothing to do until the opening.
+      expect(await placeWindowedEmails({ now: clock(), organizationId })).toBe(0);
+
+      // Paused and resumed before Tuesday: it keeps waiting for its opening.
+      expect((await org.owner.api.post(`/v1/broadcasts/${broadcastId}/pause`)).status).toBe(200);
+      expect((await org.owner.api.post(`/v1/broadcasts/${broadcastId}/resume`)).status).toBe(200);
+      expect(await row()).toMatchObject({ status: "scheduled", scheduled_at: tuesday });
+
+      clock.set(tuesday);
+      expect(await releaseWaitingBroadcastEmails({ now: clock(), organizationId })).toBe(1);
+      await drain(sender, organizationId);
+      expect(await row()).toMatchObject({ status: "sent", sent_at: tuesday });
+    } finally {
+      await sender.close();
+    }
+  });
 });
