@@ -96,18 +96,21 @@ describe.skipIf(!dovecotAvailable())("reports found in an IMAP inbox (dovecot)",
     expect((await db.email.findUniqueOrThrow({ where: { id: followUp.id } })).status).toBe("cancelled");
     expect((await db.email.findUniqueOrThrow({ where: { id: bob.id } })).complained_at).toBeInstanceOf(Date);
     expect((await db.contact.findUniqueOrThrow({ where: { id: people.Bob.id } })).subscribed).toBe(false);
-    // The out-of-office answer is neither a reply nor a bounce.
+    // The out-of-office answer is neither a reply nor a bounce: it is kept in Cy's thread, and holds Cy's follow-ups.
     expect(await db.email.findUniqueOrThrow({ where: { id: cy.id } })).toMatchObject({ replied_at: null, bounced_at: null, bounce_type: null, status: "sent" });
-    expect(await db.email.count({ where: { organization_id: organizationId, direction: "inbound" } })).toBe(0);
+    const inbound = await db.email.findMany({ where: { organization_id: organizationId, direction: "inbound" } });
+    expect(inbound.map((e) => e.thread_id)).toEqual([cy.thread_id]);
+    expect((await db.contact.findUniqueOrThrow({ where: { id: people.Cy.id } })).away_until).toBeInstanceOf(Date);
     // The report quoting another organization's email is discarded.
     expect(await db.email.findUniqueOrThrow({ where: { id: theirs.id } })).toMatchObject({ status: "sent", bounced_at: null });
     expect(await db.suppression.count({ where: { organization_id: otherOrg } })).toBe(0);
     const discarded = await db.feedbackReport.findMany({ where: { organization_id: organizationId, status: "discarded" } });
     expect(discarded.map((r) => r.result)).toEqual(["the original message is not one of this organization's emails"]);
 
-    // Polled again from scratch: the reports are not stored twice.
+    // Polled again from scratch: the reports and the answer are not stored twice.
     await db.inbox.update({ where: { id: inbox.id }, data: { imap_last_uid: null } });
     await pollReplies({ organizationIds: [organizationId], intervalMs: 0 });
     expect(await db.feedbackReport.count({ where: { organization_id: organizationId, source: "imap" } })).toBe(3);
+    expect(await db.email.count({ where: { organization_id: organizationId, direction: "inbound" } })).toBe(1);
   });
 });
