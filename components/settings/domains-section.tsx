@@ -39,6 +39,7 @@ const purposes: Record<DnsRecord["purpose"], string> = {
   return_path: "Receives bounces (return path)",
   return_path_spf: "Authorizes our relay (SPF)",
   dmarc: "Tells receivers your policy (DMARC)",
+  tracking: "Serves your tracked links (CNAME)",
 };
 
 const needsAttention = (domain: Domain) =>

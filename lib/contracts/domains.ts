@@ -1,6 +1,6 @@
 import { cursorQuery, listEnvelope } from "@/lib/schemas/pagination";
 import { idParams, successResponse } from "@/lib/schemas/common";
-import { createDomainInput, domain, verifiedDomain } from "@/lib/schemas/domains";
+import { createDomainInput, domain, updateDomainInput, verifiedDomain } from "@/lib/schemas/domains";
 import { defineContract } from "@/lib/contracts/contract";
 
 const tag = "Domains";
@@ -12,8 +12,8 @@ export const createDomainContract = defineContract({
   summary: "Add a domain",
   description:
     "Answers the DNS records to publish: ownership TXT, DKIM TXT, the return path's MX and SPF TXT, and DMARC TXT, each " +
-    "`pending` until checked. The domain is `pending` until its ownership record is verified. `return_path` picks the " +
-    "label of the return-path subdomain (default `bounces`).",
+    "`pending` until checked, and the tracking CNAME with `tracking_subdomain`. The domain is `pending` until its ownership " +
+    "record is verified. `return_path` picks the label of the return-path subdomain (default `bounces`).",
   auth: "member",
   body: createDomainInput,
   status: 201,
@@ -43,6 +43,19 @@ export const getDomainContract = defineContract({
   errors: ["NOT_FOUND"],
 });
 
+export const updateDomainContract = defineContract({
+  method: "PUT",
+  path: "/v1/domains/{id}",
+  tag,
+  summary: "Update a domain",
+  description: "Sets or removes `tracking_subdomain`; its CNAME is `pending` until `POST /v1/domains/{id}/verify` sees it.",
+  auth: "member",
+  params: idParams,
+  body: updateDomainInput,
+  response: domain,
+  errors: ["NOT_FOUND"],
+});
+
 export const deleteDomainContract = defineContract({
   method: "DELETE",
   path: "/v1/domains/{id}",
@@ -65,10 +78,10 @@ export const verifyDomainContract = defineContract({
     "`found`) and `warnings` (an SPF record at the return path that would conflict with ours). The ownership record " +
     "decides the domain's status: found, it becomes `verified`; not found, the status is unchanged and " +
     "`verification.reason` says what the lookup saw. Mail is DKIM-signed only while the DKIM record is verified, and " +
-    "relay mail uses the return path only while its MX and SPF records are. A record whose status changes is sent as " +
+    "relay mail uses the return path only while its MX and SPF records are, links the tracking host only while its CNAME is. A record whose status changes is sent as " +
     "a `domain.updated` webhook; verified domains are also checked again every day.",
   auth: "member",
   params: idParams,
   response: verifiedDomain,
-  errors: ["NOT_FOUND"],
+  errors: ["NOT_FOUND", "CONFLICT"],
 });

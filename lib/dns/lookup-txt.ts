@@ -14,7 +14,8 @@ const reasons: Record<string, string> = {
 };
 
 /** Lookups that found that nothing is there, as opposed to lookups that could not tell. */
-export const definiteAbsence = (error: string | null) => error === reasons.ENODATA || error === reasons.ENOTFOUND || error === "no MX record found";
+export const definiteAbsence = (error: string | null) =>
+  error === reasons.ENODATA || error === reasons.ENOTFOUND || error === "no MX record found" || error === "no CNAME record found";
 
 type LookupOptions = { server?: string; timeoutMs?: number };
 
@@ -52,5 +53,15 @@ export async function lookupMx(name: string, options: LookupOptions = {}): Promi
     return { values: records.map((r) => ({ exchange: r.exchange.toLowerCase().replace(/\.$/, ""), priority: r.priority })), error: null };
   } catch (error) {
     return { values: [], error: reason(error, "MX") };
+  }
+}
+
+/** The CNAME target at `name` (lowercase, without a trailing dot), as `values` of one. */
+export async function lookupCname(name: string, options: LookupOptions = {}): Promise<TxtLookup> {
+  try {
+    const targets = await resolver(options).resolveCname(name);
+    return { values: targets.map((target) => target.toLowerCase().replace(/\.$/, "")), error: null };
+  } catch (error) {
+    return { values: [], error: reason(error, "CNAME") };
   }
 }

@@ -2,6 +2,7 @@ import { createSocket } from "node:dgram";
 
 const TXT = 16;
 const MX = 15;
+const CNAME = 5;
 const NXDOMAIN = 3;
 
 export type TxtServer = {
@@ -14,6 +15,8 @@ export type TxtServer = {
   records: Map<string, (string | string[])[]>;
   /** MX records by lowercase name; a name with MX records exists even without TXT ones. */
   mx: Map<string, { exchange: string; priority: number }[]>;
+  /** CNAME targets by lowercase name, answered to CNAME queries. */
+  cname: Map<string, string>;
   /** Names whose queries get no answer at all, to exercise timeouts. */
   silent: Set<string>;
   close: () => Promise<void>;
@@ -56,17 +59,19 @@ function mxData(record: { exchange: string; priority: number }): Buffer {
   return Buffer.concat([priority, wireName(record.exchange)]);
 }
 
-function answer(query: Buffer, records: TxtServer["records"], mx: TxtServer["mx"]): Buffer | null {
+function answer(query: Buffer, records: TxtServer["records"], mx: TxtServer["mx"], cname: TxtServer["cname"]): Buffer | null {
   if (query.length < 12 || query.readUInt16BE(4) !== 1) return null;
   const { name, end } = readName(query, 12);
   const type = query.readUInt16BE(end);
   const question = query.subarray(12, end + 4);
   const values = records.get(name);
   const exchanges = mx.get(name);
-  const rows: Buffer[] = type === TXT && values ? values.map(txtData) : type === MX && exchanges ? exchanges.map(mxData) : [];
+  const alias = cname.get(name);
+  const rows: Buffer[] =
+    type === TXT && values ? values.map(txtData) : type === MX && exchanges ? exchanges.map(mxData) : type === CNAME && alias ? [wireName(alias)] : [];
   const header = Buffer.alloc(12);
   query.copy(header, 0, 0, 2);
-  header.writeUInt16BE(0x8180 | (values || exchanges ? 0 : NXDOMAIN), 2);
+  header.writeUInt16BE(0x8180 | (values || exchanges || alias ? 0 : NXDOMAIN), 2);
   header.writeUInt16BE(1, 4);
   header.writeUInt16BE(rows.length, 6);
   const answers = rows.map((data) => {
@@ -82,18 +87,19 @@ function answer(query: Buffer, records: TxtServer["records"], mx: TxtServer["mx"
 }
 
 /**
- * A tiny authoritative DNS server on 127.0.0.1 answering TXT and MX queries from maps: the real lookup
+ * A tiny authoritative DNS server on 127.0.0.1 answering TXT, MX and CNAME queries from maps: the real lookup
  * path of domain verification, without the internet. For tests and local development.
  */
 export async function startTxtServer(): Promise<TxtServer> {
   const socket = createSocket("udp4");
   const records: TxtServer["records"] = new Map();
   const mx: TxtServer["mx"] = new Map();
+  const cname: TxtServer["cname"] = new Map();
   const silent = new Set<string>();
   socket.on("message", (query, peer) => {
     try {
       if (silent.has(readName(query, 12).name)) return;
-      const reply = answer(query, records, mx);
+      const reply = answer(query, records, mx, cname);
       if (reply) socket.send(reply, peer.port, peer.address);
     } catch {
       // A malformed query gets no answer, as from a real server.
@@ -104,6 +110,7 @@ export async function startTxtServer(): Promise<TxtServer> {
     address: `127.0.0.1:${socket.address().port}`,
     records,
     mx,
+    cname,
     silent,
     close: () => new Promise((resolve) => socket.close(() => resolve())),
   };

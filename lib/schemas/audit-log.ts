@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   "member.removed",
   "domain.created",
   "domain.verified",
+  "domain.updated",
   "domain.deleted",
   "inbox.created",
   "inbox.updated",

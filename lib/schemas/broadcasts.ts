@@ -3,6 +3,7 @@ import { emailDocument } from "@/lib/email-doc/document";
 import { BroadcastPauseReason, BroadcastStatus, SendingSpeed, SequenceMode } from "@/lib/generated/prisma/enums";
 import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./common";
 import { sendingWindow } from "./sending-window";
+import { trackingFields } from "./tracking";
 
 export const broadcastStatus = z.enum(BroadcastStatus);
 const broadcastPauseReason = z.enum(BroadcastPauseReason).meta({
@@ -62,6 +63,7 @@ const broadcastFields = z.object({
       "A reply from anyone at a recipient's domain ends the sequence for every recipient at that domain (free-mail domains such as gmail.com excepted). `null`: the default, true in `sales` mode and false in `marketing`.",
   }),
   tags,
+  ...trackingFields,
 });
 
 type InboxChoice = { inbox_id?: string | null; inbox_ids?: string[] | null };
@@ -128,6 +130,7 @@ export const broadcast = z.object({
   sequence_mode: sequenceMode,
   sending_window: sendingWindow.nullable(),
   stop_on_company_reply: z.boolean().meta({ description: "Whether a reply from a recipient's company ends the sequence for colleagues at its domain." }),
+  ...trackingFields,
   created_by: id.nullable(),
   created_at: dateTime,
   updated_at: dateTime.meta({ description: "Extension." }),

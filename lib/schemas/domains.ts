@@ -17,14 +17,28 @@ export const returnPathLabel = z
   .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/, "must be one DNS label such as bounces")
   .meta({ description: "Label of the return-path subdomain (`bounces` → bounces.<domain>). Default: the server's `RETURN_PATH_LABEL`, `bounces`." });
 
-export const createDomainInput = z.object({ name: domainName, return_path: returnPathLabel.optional() });
+const trackingSubdomain = z
+  .string()
+  .max(63)
+  .overwrite((value) => value.trim().toLowerCase())
+  .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/, "must be one DNS label such as links")
+  .nullable()
+  .meta({
+    description:
+      "Label of the tracking host (`links` → links.<domain>), published as a CNAME to the app's host. Once the CNAME and the domain are verified, links and the open pixel of mail from the domain use `https://<host>/`. `null` removes it. Changing it makes links already sent on the old host answer 404.",
+  });
+
+export const createDomainInput = z.object({ name: domainName, return_path: returnPathLabel.optional(), tracking_subdomain: trackingSubdomain.optional() });
 export type CreateDomainInput = z.infer<typeof createDomainInput>;
 
-const recordPurposes = ["ownership", "dkim", "return_path", "return_path_spf", "dmarc"] as const;
+export const updateDomainInput = z.object({ tracking_subdomain: trackingSubdomain.optional() });
+export type UpdateDomainInput = z.infer<typeof updateDomainInput>;
+
+const recordPurposes = ["ownership", "dkim", "return_path", "return_path_spf", "dmarc", "tracking"] as const;
 const recordStatuses = ["verified", "pending", "mismatch"] as const;
 
 const dnsRecord = z.object({
-  type: z.enum(["TXT", "MX"]),
+  type: z.enum(["TXT", "MX", "CNAME"]),
   name: z.string().meta({ description: "Where to publish the record." }),
   value: z.string().meta({ description: "For MX, the host mail is sent to; publish it with `priority`." }),
   priority: z.number().int().optional().meta({ description: "MX only." }),
@@ -32,8 +46,8 @@ const dnsRecord = z.object({
     description:
       "ownership proves the domain; dkim signs its mail; return_path (MX) and return_path_spf receive and authorize the " +
       "envelope sender of relay mail (bounces come back there); dmarc tells receivers what to do with mail that fails " +
-      "both. The DMARC value is a suggestion: any one valid DMARC record counts. Start at `p=none`, read the reports, " +
-      "then move to `p=quarantine` once everything you send passes.",
+      "both; tracking (CNAME) serves links and the pixel on your own host. The DMARC value is a suggestion: any one valid " +
+      "DMARC record counts. Start at `p=none`, read the reports, then move to `p=quarantine` once everything you send passes.",
   }),
   status: z
     .enum(recordStatuses)
@@ -61,6 +75,8 @@ export const domain = z.object({
     .array(domainWarning)
     .meta({ description: "Problems the last check found that publishing our records alone does not fix (a conflicting SPF record, say)." }),
   dkim_signing: z.boolean().meta({ description: "True while the DKIM record is verified: only then is mail signed with the key." }),
+  tracking_subdomain: z.string().nullable(),
+  tracking_active: z.boolean().meta({ description: "True while the domain and its tracking CNAME are verified: only then do links use the tracking host." }),
   verified_at: dateTime.nullable(),
   last_checked_at: dateTime.nullable(),
   created_at: dateTime,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dateTime, emailAddress, id, limits, tags, text } from "./common";
+import { trackingFields } from "./tracking";
 
 const NAMED_ADDRESS = /^\s*"?([^"<>]*?)"?\s*<([^<>\s]+)>\s*$/;
 
@@ -112,6 +113,9 @@ const emailFields = z.object({
   scheduled_at: dateTime.optional().meta({
     description: `When to send, at most ${sendingLimits.scheduleDays} days ahead; the email is \`scheduled\` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once.`,
   }),
+  track_opens: trackingFields.track_opens.optional(),
+  track_clicks: trackingFields.track_clicks.optional(),
+  utm: trackingFields.utm.optional(),
 });
 
 type EmailFields = z.infer<typeof emailFields>;

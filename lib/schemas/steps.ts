@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailDocument } from "@/lib/email-doc/document";
 import { dateTime, id, limits, text } from "./common";
+import { trackingFields } from "./tracking";
 
 /** A year: a longer wait is a typo, and the dispatcher's arithmetic stays far from overflow. */
 const MAX_DELAY_MINUTES = 525_600;
@@ -33,6 +34,7 @@ const stepFields = z.object({
       "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
   }),
   template_id: id.nullable(),
+  ...trackingFields,
 });
 
 type StepContent = { html_content?: string | null; text_content?: string | null; content_json?: unknown; template_id?: string | null };
@@ -75,6 +77,7 @@ export const sequenceStep = z.object({
   text_content: z.string().nullable(),
   content_json: emailDocument.nullable(),
   template_id: id.nullable(),
+  ...trackingFields,
   created_at: dateTime,
   updated_at: dateTime,
 });

@@ -298,7 +298,7 @@ export async function prepareBatch(
       broken.push({ email, error });
     }
   }
-  await trackOutgoing(drafts);
+  await trackOutgoing(drafts, data);
   const outgoing: Outgoing[] = [];
   for (const draft of drafts) {
     try {

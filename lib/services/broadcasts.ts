@@ -10,6 +10,7 @@ import type { CreateBroadcastInput, UpdateBroadcastInput } from "@/lib/schemas/b
 import { contentColumns, type ContentColumns } from "@/lib/email-doc/content-columns";
 import type { EmailDocument } from "@/lib/email-doc/document";
 import type { SendingWindow } from "@/lib/domain/sending-window";
+import type { Utm } from "@/lib/schemas/tracking";
 import { inboxSenderDefaults } from "./inbox-sender-defaults";
 import { assertOwned, type DbClient, type Reference } from "./owned-records";
 import { assertInboxesVerified } from "./sender-proof";
@@ -57,6 +58,9 @@ export const serializeBroadcast = (b: Broadcast) => ({
   sending_window: b.sending_window as SendingWindow | null,
   // Unset means the mode's default: a company-level stop is what a sales sequence wants.
   stop_on_company_reply: b.stop_on_company_reply ?? b.sequence_mode === "sales",
+  track_opens: b.track_opens,
+  track_clicks: b.track_clicks,
+  utm: b.utm as Utm | null,
   created_by: b.created_by,
   created_at: b.created_at,
   updated_at: b.updated_at,
@@ -97,6 +101,9 @@ type BroadcastWrite = ContentColumns & {
   sending_window?: Prisma.InputJsonObject | typeof Prisma.DbNull;
   stop_on_company_reply?: boolean | null;
   tags?: string[];
+  track_opens?: boolean;
+  track_clicks?: boolean;
+  utm?: Prisma.InputJsonObject | typeof Prisma.DbNull;
 };
 
 const single = (value: string | null | undefined, path: string): Reference[] => (value ? [{ id: value, path }] : []);
@@ -115,12 +122,13 @@ async function resolveChanges(client: DbClient, ctx: OrgContext, input: UpdateBr
   ]);
   await assertOwned(client, ctx, "inbox", many(input.inbox_ids, "inbox_ids"));
 
-  const { scheduled_at, sequence_exit_conditions, sending_window, inbox_ids, content_json, html_content, text_content, ...columns } = input;
+  const { scheduled_at, sequence_exit_conditions, sending_window, inbox_ids, content_json, html_content, text_content, utm, ...columns } = input;
   const data: BroadcastWrite = { ...columns, ...(await contentColumns(ctx, { content_json, html_content, text_content })) };
   if (sending_window !== undefined) data.sending_window = sending_window ?? Prisma.DbNull;
   if (scheduled_at !== undefined) data.scheduled_at = scheduled_at === null ? null : new Date(scheduled_at);
   if (sequence_exit_conditions !== undefined) data.sequence_exit_conditions = sequence_exit_conditions ?? Prisma.DbNull;
   if (inbox_ids !== undefined) data.inbox_ids = inbox_ids ?? [];
+  if (utm !== undefined) data.utm = utm ?? Prisma.DbNull;
   // One sender source at a time: a single inbox and a rotation are never stored together.
   if (input.inbox_id) {
     Object.assign(data, await inboxSenderDefaults(client, ctx, input.inbox_id, "inbox_id", input));

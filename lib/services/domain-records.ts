@@ -1,24 +1,30 @@
 import { env } from "@/lib/env";
-import { definiteAbsence, lookupMx, lookupTxt } from "@/lib/dns/lookup-txt";
+import { definiteAbsence, lookupCname, lookupMx, lookupTxt } from "@/lib/dns/lookup-txt";
 import type { Domain } from "@/lib/generated/prisma/client";
 
-export type RecordPurpose = "ownership" | "dkim" | "return_path" | "return_path_spf" | "dmarc";
+export type RecordPurpose = "ownership" | "dkim" | "return_path" | "return_path_spf" | "dmarc" | "tracking";
 export type RecordStatus = "verified" | "pending" | "mismatch";
 
 /** A record to publish: what the API answers and the page shows. */
-export type ExpectedRecord = { type: "TXT" | "MX"; name: string; value: string; priority?: number; purpose: RecordPurpose };
+export type ExpectedRecord = { type: "TXT" | "MX" | "CNAME"; name: string; value: string; priority?: number; purpose: RecordPurpose };
 
 export type RecordCheck = { status: RecordStatus; found: string[]; reason: string | null; checked_at: string };
 export type DomainWarning = { code: "SPF_CONFLICT" | "DMARC_MULTIPLE"; message: string; found: string[] };
+/** The checks of one lookup: every record, the tracking CNAME only when the domain has a tracking host. */
+export type CheckedRecords = Record<Exclude<RecordPurpose, "tracking">, RecordCheck> & { tracking?: RecordCheck };
 /** What `domains.record_checks` holds. */
 export type RecordChecks = { records?: Partial<Record<RecordPurpose, RecordCheck>>; warnings?: DomainWarning[] };
 
-type DomainFields = Pick<Domain, "name" | "verification_token" | "dkim_selector" | "dkim_public_key" | "return_path">;
+type DomainFields = Pick<Domain, "name" | "verification_token" | "dkim_selector" | "dkim_public_key" | "return_path" | "tracking_subdomain">;
 
 export const ownershipName = (domain: Pick<Domain, "name">) => `_mailplatform.${domain.name}`;
 export const ownershipValue = (domain: Pick<Domain, "verification_token">) => `mailplatform-verification=${domain.verification_token}`;
 /** The return-path host: where VERP envelope senders live and reports arrive (bounces.example.com). */
 export const returnPathHost = (domain: Pick<Domain, "name" | "return_path">) => `${domain.return_path}.${domain.name}`;
+/** The tracking host (links.example.com), or null when the domain has none. */
+export const trackingHost = (domain: Pick<Domain, "name" | "tracking_subdomain">) => (domain.tracking_subdomain ? `${domain.tracking_subdomain}.${domain.name}` : null);
+/** What a tracking host's CNAME names: the app's own host, which then answers the tracking routes for it. */
+export const trackingTarget = () => new URL(env.appUrl).hostname.toLowerCase();
 const returnPathSpf = () => `v=spf1${env.relaySpf ? ` ${env.relaySpf}` : ""} ~all`;
 const suggestedDmarc = (domain: Pick<Domain, "name">) => `v=DMARC1; p=none; rua=mailto:dmarc-reports@${domain.name}; adkim=r; aspf=r`;
 
@@ -39,6 +45,8 @@ export function expectedRecords(domain: DomainFields): ExpectedRecord[] {
     { type: "TXT", name: host, value: returnPathSpf(), purpose: "return_path_spf" },
     { type: "TXT", name: `_dmarc.${domain.name}`, value: suggestedDmarc(domain), purpose: "dmarc" },
   );
+  const tracking = trackingHost(domain);
+  if (tracking) records.push({ type: "CNAME", name: tracking, value: trackingTarget(), purpose: "tracking" });
   return records;
 }
 
@@ -75,15 +83,17 @@ function judge(lookup: Looked, matches: (value: string) => boolean, relevant: (v
  * else is there, shown in `found`). An SPF record of someone else's at the return path, or two SPF
  * records there (a permanent error, RFC 7208 §3.2), is a warning as well.
  */
-export async function checkRecords(domain: DomainFields): Promise<{ records: Record<RecordPurpose, RecordCheck>; warnings: DomainWarning[] }> {
+export async function checkRecords(domain: DomainFields): Promise<{ records: CheckedRecords; warnings: DomainWarning[] }> {
   const expected = expectedRecords(domain);
   const host = returnPathHost(domain);
-  const [ownership, dkim, mx, spf, dmarc] = await Promise.all([
+  const tracking = trackingHost(domain);
+  const [ownership, dkim, mx, spf, dmarc, cname] = await Promise.all([
     lookupTxt(ownershipName(domain)),
     domain.dkim_public_key ? lookupTxt(`${domain.dkim_selector}._domainkey.${domain.name}`) : Promise.resolve({ values: [], error: "no DKIM key" }),
     lookupMx(host),
     lookupTxt(host),
     lookupTxt(`_dmarc.${domain.name}`),
+    tracking ? lookupCname(tracking) : null,
   ]);
   const spfValue = returnPathSpf();
   const ourMechanisms = env.relaySpf.toLowerCase().split(/\s+/).filter(Boolean);
@@ -97,7 +107,7 @@ export async function checkRecords(domain: DomainFields): Promise<{ records: Rec
   const now = new Date().toISOString();
   const stamp = (check: Omit<RecordCheck, "checked_at">): RecordCheck => ({ ...check, checked_at: now });
   const dkimKey = domain.dkim_public_key ?? "";
-  const records: Record<RecordPurpose, RecordCheck> = {
+  const records: CheckedRecords = {
     ownership: stamp(judge(ownership, (v) => v.trim() === ownershipValue(domain))),
     dkim: stamp(
       judge(
@@ -114,6 +124,7 @@ export async function checkRecords(domain: DomainFields): Promise<{ records: Rec
     ),
     return_path_spf: stamp(judge(spf, spfMatches, isSpf)),
     dmarc: stamp(judge(dmarc, (v) => isDmarc(v) && dmarcRecords.length === 1, isDmarc)),
+    ...(cname && { tracking: stamp(judge(cname, (v) => v === trackingTarget())) }),
   };
   const warnings: DomainWarning[] = [];
   if (spfRecords.length > 1) {
@@ -143,11 +154,11 @@ export async function checkRecords(domain: DomainFields): Promise<{ records: Rec
  * A record seen verified stays verified when a later lookup could not tell (a timeout, a failing
  * server): only a definite answer (the name or record is gone, or holds something else) takes it away.
  */
-export function mergeChecks(previous: RecordChecks, next: Awaited<ReturnType<typeof checkRecords>>): Record<RecordPurpose, RecordCheck> {
+export function mergeChecks(previous: RecordChecks, next: Awaited<ReturnType<typeof checkRecords>>): CheckedRecords {
   const merged = { ...next.records };
   for (const purpose of Object.keys(merged) as RecordPurpose[]) {
     const before = previous.records?.[purpose];
-    const now = merged[purpose];
+    const now = merged[purpose]!;
     if (before?.status === "verified" && now.status === "pending" && !definiteAbsence(now.reason) && now.reason !== "no matching record found") {
       merged[purpose] = { ...before, reason: now.reason, checked_at: now.checked_at };
     }

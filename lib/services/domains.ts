@@ -8,7 +8,7 @@ import { sealSecret } from "@/lib/crypto/secret-box";
 import { db, Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { Domain } from "@/lib/generated/prisma/client";
-import { domainName, returnPathLabel, type CreateDomainInput } from "@/lib/schemas/domains";
+import { domainName, returnPathLabel, type CreateDomainInput, type UpdateDomainInput } from "@/lib/schemas/domains";
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import {
   checkRecords,
@@ -18,6 +18,7 @@ import {
   ownershipValue,
   readChecks,
   returnPathHost,
+  trackingHost,
   vouchedChecks,
   type RecordChecks,
   type RecordPurpose,
@@ -47,11 +48,21 @@ function serialize(domain: Domain) {
     }),
     warnings: checks.warnings ?? [],
     dkim_signing: domain.dkim_verified_at !== null,
+    tracking_subdomain: domain.tracking_subdomain,
+    tracking_active: trackingActive(domain),
     verified_at: domain.verified_at,
     last_checked_at: domain.last_checked_at,
     created_at: domain.created_at,
     updated_at: domain.updated_at,
   };
+}
+
+/** Whether links and the pixel of mail from this domain use its tracking host: its CNAME seen, on a domain whose ownership is proven. */
+const trackingActive = (domain: Domain) => domain.status === "verified" && domain.tracking_subdomain !== null && domain.tracking_verified_at !== null;
+
+/** The tracking host is a CNAME, which may not share its name with the return path's MX and TXT records (RFC 1034 §3.6.2). */
+function assertTrackingLabel(tracking: string | null, returnPath: string) {
+  if (tracking !== null && tracking === returnPath) throw invalidField("tracking_subdomain", "must differ from the return path's label");
 }
 
 const conflict = (name: string) =>
@@ -62,12 +73,18 @@ const conflict = (name: string) =>
  * The name is normalized here too, for callers other than the API. `verified` is for operators (the
  * command line), who vouch for the domain themselves.
  */
-export async function addDomain(organizationId: string, rawName: string, options: { verified?: boolean; returnPath?: string } = {}) {
+export async function addDomain(
+  organizationId: string,
+  rawName: string,
+  options: { verified?: boolean; returnPath?: string; trackingSubdomain?: string | null } = {},
+) {
   const parsed = domainName.safeParse(rawName);
   if (!parsed.success) throw invalidField("name", parsed.error.issues[0].message);
   const name = parsed.data;
   const label = returnPathLabel.safeParse(options.returnPath ?? env.returnPathLabel);
   if (!label.success) throw invalidField("return_path", label.error.issues[0].message);
+  const tracking = options.trackingSubdomain ?? null;
+  assertTrackingLabel(tracking, label.data);
   const exists = await db.domain.findFirst({ where: { organization_id: organizationId, name }, select: { id: true } });
   if (exists) throw conflict(name);
   const { publicKey, privateKey } = await generateRsaKeyPair("rsa", {
@@ -84,6 +101,7 @@ export async function addDomain(organizationId: string, rawName: string, options
       verification_token: randomBytes(20).toString("hex"),
       dkim_public_key: publicKey.toString("base64"),
       dkim_private_key_encrypted: sealSecret(privateKey),
+      tracking_subdomain: tracking,
     };
     const now = new Date();
     const row = await db.domain.create({
@@ -95,6 +113,7 @@ export async function addDomain(organizationId: string, rawName: string, options
           verified_at: now,
           dkim_verified_at: now,
           return_path_verified_at: now,
+          tracking_verified_at: tracking ? now : null,
           record_checks: vouchedChecks(fields),
         }),
       },
@@ -108,7 +127,7 @@ export async function addDomain(organizationId: string, rawName: string, options
 }
 
 export async function createDomain(ctx: OrgContext, input: CreateDomainInput) {
-  const domain = await addDomain(ctx.organizationId, input.name, { returnPath: input.return_path });
+  const domain = await addDomain(ctx.organizationId, input.name, { returnPath: input.return_path, trackingSubdomain: input.tracking_subdomain });
   await recordAudit(ctx, { action: "domain.created", target: { type: "domain", id: domain.id }, details: { name: domain.name } });
   return domain;
 }
@@ -131,6 +150,22 @@ async function findDomain(ctx: OrgContext, id: string) {
 
 export const getDomain = async (ctx: OrgContext, id: string) => serialize(await findDomain(ctx, id));
 
+/**
+ * Sets or removes the tracking subdomain. A new one starts unverified (its CNAME is checked with the
+ * domain's other records): links keep the platform's host until it is seen.
+ */
+export async function updateDomain(ctx: OrgContext, id: string, input: UpdateDomainInput) {
+  const domain = await findDomain(ctx, id);
+  if (input.tracking_subdomain === undefined || input.tracking_subdomain === domain.tracking_subdomain) return serialize(domain);
+  assertTrackingLabel(input.tracking_subdomain, domain.return_path);
+  await db.$executeRaw`
+    UPDATE domains SET tracking_subdomain = ${input.tracking_subdomain}, tracking_verified_at = NULL,
+      record_checks = record_checks #- '{records,tracking}', updated_at = now()
+    WHERE id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid`;
+  await recordAudit(ctx, { action: "domain.updated", target: { type: "domain", id }, details: { tracking_subdomain: input.tracking_subdomain } });
+  return serialize(await findDomain(ctx, id));
+}
+
 export async function deleteDomain(ctx: OrgContext, id: string) {
   const { count } = await db.domain.deleteMany({ where: { id, organization_id: ctx.organizationId } });
   if (count === 0) throw notFound("Domain");
@@ -143,38 +178,46 @@ type Refreshed = { row: Domain; changes: { purpose: RecordPurpose; from: string;
 /**
  * Checks every record of the domain in DNS and stores what was seen. The ownership record makes the
  * domain verified (never unverified again by a failed check); the DKIM record switches signing on
- * and off; the return path's MX and SPF records switch VERP on and off. A status that changed is
- * sent as a `domain.updated` webhook.
+ * and off; the return path's MX and SPF records switch VERP on and off; the tracking CNAME, links on
+ * the tracking host. A status that changed is sent as a `domain.updated` webhook.
  */
-async function refreshDomain(domain: Domain): Promise<Refreshed> {
+async function refreshDomain(domain: Domain, attempts = 2): Promise<Refreshed> {
   const previous = readChecks(domain.record_checks);
   const next = await checkRecords(domain);
   const records = mergeChecks(previous, next);
   const checks: RecordChecks = { records, warnings: next.warnings };
   const now = new Date();
-  const verified = (purpose: RecordPurpose) => records[purpose].status === "verified";
+  const verified = (purpose: RecordPurpose) => records[purpose]?.status === "verified";
   const since = (purpose: RecordPurpose, current: Date | null) => (verified(purpose) ? (current ?? now) : null);
   const changes = (Object.keys(records) as RecordPurpose[])
-    .map((purpose) => ({ purpose, from: previous.records?.[purpose]?.status ?? "pending", to: records[purpose].status }))
+    .map((purpose) => ({ purpose, from: previous.records?.[purpose]?.status ?? "pending", to: records[purpose]!.status }))
     .filter((change) => change.from !== change.to);
-  return db.$transaction(async (tx) => {
+  const refreshed = await db.$transaction(async (tx) => {
+    // Only over the tracking subdomain that was looked up: a CNAME seen for the old one never verifies a new one set meanwhile.
     const updated = await tx.domain.updateMany({
-      where: { id: domain.id, organization_id: domain.organization_id },
+      where: { id: domain.id, organization_id: domain.organization_id, tracking_subdomain: domain.tracking_subdomain },
       data: {
         record_checks: checks,
         last_checked_at: now,
         dkim_verified_at: domain.dkim_public_key ? since("dkim", domain.dkim_verified_at) : null,
         return_path_verified_at: verified("return_path") && verified("return_path_spf") ? (domain.return_path_verified_at ?? now) : null,
+        tracking_verified_at: since("tracking", domain.tracking_verified_at),
         ...(verified("ownership") && { status: "verified" as const, verified_at: domain.verified_at ?? now }),
       },
     });
-    if (updated.count === 0) throw notFound("Domain");
+    if (updated.count === 0) return null;
     const row = await tx.domain.findFirstOrThrow({ where: { id: domain.id, organization_id: domain.organization_id } });
     if (changes.length > 0) {
       await emitEvent(tx, { organizationId: domain.organization_id, type: "domain.updated", data: { ...serialize(row), changes } });
     }
     return { row, changes };
   });
+  if (refreshed) return refreshed;
+  const current = await db.domain.findFirst({ where: { id: domain.id, organization_id: domain.organization_id } });
+  if (!current) throw notFound("Domain");
+  // The tracking subdomain changed during the lookups: look again, for the one set now.
+  if (attempts > 1) return refreshDomain(current, attempts - 1);
+  throw new AppError("CONFLICT", "The domain changed while it was being checked; check it again");
 }
 
 /**

@@ -1,10 +1,11 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { invalidField, notFound } from "@/lib/domain/errors";
-import { db, type Prisma } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
 import type { SequenceStep } from "@/lib/generated/prisma/client";
 import { hasStepContent, STEP_CONTENT_MESSAGE, type CreateStepInput, type UpdateStepInput } from "@/lib/schemas/steps";
 import { contentColumns } from "@/lib/email-doc/content-columns";
 import type { EmailDocument } from "@/lib/email-doc/document";
+import type { Utm } from "@/lib/schemas/tracking";
 import { assertEditable, lockBroadcast } from "./broadcasts";
 import { assertOwned } from "./owned-records";
 
@@ -19,6 +20,9 @@ const serializeStep = (step: SequenceStep) => ({
   text_content: step.text_content,
   content_json: step.content_json as EmailDocument | null,
   template_id: step.template_id,
+  track_opens: step.track_opens,
+  track_clicks: step.track_clicks,
+  utm: step.utm as Utm | null,
   created_at: step.created_at,
   updated_at: step.updated_at,
 });
@@ -39,6 +43,8 @@ async function lockedStep(tx: Prisma.TransactionClient, ctx: OrgContext, broadca
   assertEditable(status);
   return step;
 }
+
+const utmColumn = (utm: Utm | null | undefined) => (utm === null ? Prisma.DbNull : utm);
 
 const positionOutOfRange = (last: number) => invalidField("position", `must be from 1 to ${last}`);
 
@@ -68,12 +74,12 @@ export function createStep(ctx: OrgContext, broadcastId: string, input: CreateSt
     if (input.template_id) await assertOwned(tx, ctx, "template", [{ id: input.template_id, path: "template_id" }]);
     const scope = { organization_id: ctx.organizationId, broadcast_id: broadcastId };
     const count = await tx.sequenceStep.count({ where: scope });
-    const { position = count + 1, content_json, html_content, text_content, delay_minutes, delay_business_days, ...fields } = input;
+    const { position = count + 1, content_json, html_content, text_content, delay_minutes, delay_business_days, utm, ...fields } = input;
     if (position > count + 1) throw positionOutOfRange(count + 1);
     const content = await contentColumns(ctx, { content_json, html_content, text_content });
     await shift(tx, scope, { gte: position }, 1);
     const delay = { delay_minutes: 0, ...delayColumns({ delay_minutes, delay_business_days }) };
-    const step = await tx.sequenceStep.create({ data: { ...fields, ...content, ...delay, ...scope, position } });
+    const step = await tx.sequenceStep.create({ data: { ...fields, ...content, ...delay, ...scope, position, utm: utmColumn(utm) } });
     return serializeStep(step);
   });
 }
@@ -83,7 +89,7 @@ export function updateStep(ctx: OrgContext, broadcastId: string, stepId: string,
     const step = await lockedStep(tx, ctx, broadcastId, stepId);
     if (input.template_id) await assertOwned(tx, ctx, "template", [{ id: input.template_id, path: "template_id" }]);
     if (!hasStepContent({ ...step, ...input })) throw invalidField("html_content", STEP_CONTENT_MESSAGE);
-    const { position, content_json, html_content, text_content, delay_minutes, delay_business_days, ...fields } = input;
+    const { position, content_json, html_content, text_content, delay_minutes, delay_business_days, utm, ...fields } = input;
     const content = await contentColumns(ctx, { content_json, html_content, text_content });
     const scope = { organization_id: ctx.organizationId, broadcast_id: broadcastId };
     if (position !== undefined && position !== step.position) {
@@ -94,7 +100,7 @@ export function updateStep(ctx: OrgContext, broadcastId: string, stepId: string,
     }
     const updated = await tx.sequenceStep.update({
       where: { id: step.id, organization_id: ctx.organizationId },
-      data: { ...fields, ...content, ...delayColumns({ delay_minutes, delay_business_days }), position },
+      data: { ...fields, ...content, ...delayColumns({ delay_minutes, delay_business_days }), position, utm: utmColumn(utm) },
     });
     return serializeStep(updated);
   });

@@ -156,6 +156,9 @@ function row(p: Planned, now: Date, idempotencyKey: string | null) {
     attachments: p.request.attachments.map(attachmentMeta),
     status: p.scheduledAt !== null && p.scheduledAt > now ? "scheduled" : "queued",
     scheduled_at: p.scheduledAt?.toISOString() ?? null,
+    track_opens: p.request.input.track_opens ?? true,
+    track_clicks: p.request.input.track_clicks ?? true,
+    utm: p.request.input.utm ?? null,
   };
 }
 
@@ -183,17 +186,17 @@ function writeStatement(ctx: OrgContext, rows: string, keyed: boolean): Prisma.S
       FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY AS o(rec, ord), LATERAL jsonb_to_record(o.rec) AS r(
         idempotency_key text, request_hash text, sender_domain text, from_email text, from_name text, to_email text, to_addresses text[], cc text[],
         bcc text[], reply_to text, subject text, html_content text, text_content text, template_id uuid, contact_id uuid, inbox_id uuid, tags text[],
-        custom_headers jsonb, attachments jsonb, status text, scheduled_at timestamptz))${keys},
+        custom_headers jsonb, attachments jsonb, status text, scheduled_at timestamptz, track_opens boolean, track_clicks boolean, utm jsonb))${keys},
     threads AS (
       INSERT INTO threads (id, organization_id, subject, contact_id, inbox_id)
       SELECT thread_id, ${organizationId}::uuid, subject, contact_id, inbox_id FROM ${source}),
     emails AS (
       INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, to_addresses, cc, bcc, reply_to, subject,
         html_content, text_content, template_id, contact_id, inbox_id, thread_id, tags, custom_headers, headers, attachments,
-        api_key_id, idempotency_key, status, scheduled_at)
+        api_key_id, idempotency_key, status, scheduled_at, track_opens, track_clicks, utm)
       SELECT id, ${organizationId}::uuid, '<' || id || '@' || sender_domain || '>', from_email, from_name, to_email, to_addresses, cc, bcc,
         reply_to, subject, html_content, text_content, template_id, contact_id, inbox_id, thread_id, tags, custom_headers, custom_headers,
-        attachments, ${ctx.apiKeyId}::uuid, idempotency_key, status::"EmailStatus", scheduled_at
+        attachments, ${ctx.apiKeyId}::uuid, idempotency_key, status::"EmailStatus", scheduled_at, track_opens, track_clicks, utm
       FROM ${source})
     SELECT id::text, (${created}) AS created FROM r ORDER BY ord`;
 }

@@ -1,9 +1,17 @@
 import { env } from "@/lib/env";
+import type { Utm } from "@/lib/schemas/tracking";
 import { signClickToken, signOpenToken } from "./token";
+import { withUtm } from "./utm";
 
 export type TrackingOptions = {
   /** Origin of the tracking routes; the app's public URL by default. */
   baseUrl?: string;
+  /** The open pixel (default true). */
+  opens?: boolean;
+  /** Click redirects (default true). */
+  clicks?: boolean;
+  /** Parameters added to every web link, tracked or not. */
+  utm?: Utm | null;
 };
 
 const openPixelUrl = (emailId: string, baseUrl = env.appUrl) => `${baseUrl}/t/o/${signOpenToken(emailId)}`;
@@ -24,8 +32,15 @@ function decodeAttribute(value: string): string {
   });
 }
 
-/** Whether a link is one tracking rewrites: http(s), and not to this service itself. */
-const trackable = (url: string, baseUrl: string) => /^https?:\/\//i.test(url) && !url.startsWith(`${baseUrl}/`) && url !== baseUrl;
+const ours = (url: string, base: string) => url === base || url.startsWith(`${base}/`);
+// A tracking redirect or pixel, on the platform's host or any organization's tracking host.
+const TRACKING_URL = /^https?:\/\/[^/?#]+\/t\/[co]\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** Whether a link is one tracking rewrites: http(s), and not to this service itself (its own host, or the tracking host in use). */
+export const trackable = (url: string, baseUrl: string = env.appUrl) =>
+  /^https?:\/\//i.test(url) && !ours(url, env.appUrl) && !ours(url, baseUrl) && !TRACKING_URL.test(url);
+
+const escapeAttribute = (url: string) => url.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
 
 /** Calls `visit` with each anchor's decoded href; what it returns replaces the attribute value (undefined keeps it). */
 function mapHrefs(html: string, visit: (url: string) => string | undefined): string {
@@ -49,18 +64,22 @@ export function trackableLinks(html: string, baseUrl = env.appUrl): string[] {
 }
 
 /**
- * Rewrites every http(s) link of the HTML to a signed click redirect and adds a 1×1 open pixel
- * before `</body>`. Links to this service itself (unsubscribe pages, …) are left alone.
- * Run it on the final, rendered HTML of one email; `links` lists the original URLs it rewrote.
+ * Adds the UTM parameters to every http(s) link of the HTML, rewrites each to a signed click
+ * redirect (unless `clicks` is false) and adds a 1×1 open pixel before `</body>` (unless `opens` is).
+ * Links to this service itself (unsubscribe pages, …) are left alone. Run it on the final, rendered
+ * HTML of one email; `links` lists the URLs the redirects lead to.
  */
 export function addTracking(html: string, emailId: string, options: TrackingOptions = {}): { html: string; links: string[] } {
   const baseUrl = (options.baseUrl ?? env.appUrl).replace(/\/$/, "");
   const links = new Set<string>();
   const rewritten = mapHrefs(html, (url) => {
     if (!trackable(url, baseUrl)) return undefined;
-    links.add(url);
-    return clickUrl(emailId, url, baseUrl);
+    const destination = withUtm(url, options.utm);
+    if (options.clicks === false) return destination === url ? undefined : escapeAttribute(destination);
+    links.add(destination);
+    return clickUrl(emailId, destination, baseUrl);
   });
+  if (options.opens === false) return { html: rewritten, links: [...links] };
   const pixel = `<img src="${openPixelUrl(emailId, baseUrl)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0" />`;
   let bodyEnd = -1;
   for (const match of rewritten.matchAll(/<\/body\s*>/gi)) bodyEnd = match.index;

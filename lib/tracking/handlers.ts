@@ -2,6 +2,8 @@ import { clientAddress } from "@/lib/api/client-address";
 import { recordClick } from "./record-click";
 import { recordOpen } from "./record-open";
 import type { Visitor } from "./tracked-email";
+import { verifyClickToken, verifyOpenToken } from "./token";
+import { requestHost, servesEmail } from "./tracking-hosts";
 import { errorField, log } from "@/lib/log";
 
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
@@ -13,10 +15,15 @@ export function visitorOf(request: Request): Visitor {
   return { userAgent: request.headers.get("user-agent"), ip: clientAddress(request) };
 }
 
+/** Whether the token is one of ours, for an email this host may serve (./tracking-hosts). */
+async function servedHere(request: Request, verified: { emailId: string } | null): Promise<boolean> {
+  return verified !== null && (await servesEmail(requestHost(request), verified.emailId));
+}
+
 /** GET /t/o/{token}: always the pixel, whatever happens, so a mail client never shows a broken image. */
 export async function handleOpen(request: Request, token: string): Promise<Response> {
   try {
-    await recordOpen(token, visitorOf(request));
+    if (await servedHere(request, verifyOpenToken(token))) await recordOpen(token, visitorOf(request));
   } catch (error) {
     log.error({ err: errorField(error) }, "tracking: recording an open failed");
   }
@@ -25,7 +32,7 @@ export async function handleOpen(request: Request, token: string): Promise<Respo
 
 /** GET /t/c/{token}: a 302 to the email's own link, or 404 for anything else. */
 export async function handleClick(request: Request, token: string): Promise<Response> {
-  const url = await recordClick(token, visitorOf(request));
+  const url = (await servedHere(request, verifyClickToken(token))) ? await recordClick(token, visitorOf(request)) : null;
   if (!url) return new Response("Link not found", { status: 404, headers: { ...noStore, "content-type": "text/plain; charset=utf-8" } });
   // The token stays out of the destination's logs.
   return new Response(null, { status: 302, headers: { ...noStore, location: url, "referrer-policy": "no-referrer" } });

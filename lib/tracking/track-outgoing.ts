@@ -1,20 +1,50 @@
-import { db } from "@/lib/db";
-import { addTracking } from "./add-tracking";
+import type { Email } from "@/lib/generated/prisma/client";
+import type { Utm } from "@/lib/schemas/tracking";
+import { domainOf } from "@/lib/services/sender-domains";
+import { addTracking, trackable } from "./add-tracking";
+import { organizationTracking } from "./tracking-hosts";
+import { textWithUtm } from "./utm";
 
-type OutgoingEmail = { email: { id: string; organization_id: string }; rendered: { html: string | null } };
+/** What a broadcast, a step or an email says about tracking. */
+type Settings = { track_opens: boolean; track_clicks: boolean; utm: unknown };
+
+type OutgoingEmail = {
+  email: Pick<Email, "id" | "organization_id" | "from_email" | "broadcast_id" | "step_id"> & Settings;
+  rendered: { html: string | null; text: string };
+};
+
+/** The broadcasts and steps of the batch, as the engine loaded them. */
+export type TrackingSources = { broadcasts: Map<string, Settings>; steps: Map<string, Settings> };
+
+/** A step's own settings, else its broadcast's, else the email's own (POST /v1/emails). */
+function settingsOf(email: OutgoingEmail["email"], sources: TrackingSources): Settings {
+  return (email.step_id && sources.steps.get(email.step_id)) || (email.broadcast_id && sources.broadcasts.get(email.broadcast_id)) || email;
+}
 
 /**
- * Adds the open pixel and click redirects to the rendered HTML of the emails about to go out, for
- * the organizations that track; the message is built from it afterwards, so the email record
- * shows exactly what was sent.
+ * Adds UTM parameters to the links of the emails about to go out and, for the organizations that
+ * track, the open pixel and click redirects, each as its broadcast, step or email asks; on the
+ * organization's tracking host for its sender domain when that host is verified, else on the
+ * platform's. The message is built from the result afterwards, so the email record shows exactly
+ * what was sent.
  */
-export async function trackOutgoing(outgoing: OutgoingEmail[]): Promise<void> {
-  const organizationIds = [...new Set(outgoing.filter((item) => item.rendered.html).map((item) => item.email.organization_id))];
-  if (organizationIds.length === 0) return;
-  const tracking = await db.organization.findMany({ where: { id: { in: organizationIds }, tracking_enabled: true }, select: { id: true } });
-  const tracked = new Set(tracking.map((organization) => organization.id));
+export async function trackOutgoing(outgoing: OutgoingEmail[], sources: TrackingSources): Promise<void> {
+  if (outgoing.length === 0) return;
+  const organizations = await organizationTracking(
+    [...new Set(outgoing.map((item) => item.email.organization_id))],
+    [...new Set(outgoing.map((item) => domainOf(item.email.from_email)))],
+  );
   for (const item of outgoing) {
-    if (!item.rendered.html || !tracked.has(item.email.organization_id)) continue;
-    item.rendered.html = addTracking(item.rendered.html, item.email.id).html;
+    const settings = settingsOf(item.email, sources);
+    const utm = settings.utm as Utm | null;
+    const organization = organizations.get(item.email.organization_id);
+    const tracks = organization?.enabled === true;
+    const host = tracks ? organization.hosts.get(domainOf(item.email.from_email)) : undefined;
+    const baseUrl = host ? `https://${host}` : undefined;
+    if (item.rendered.html) {
+      const options = { baseUrl, utm, opens: tracks && settings.track_opens, clicks: tracks && settings.track_clicks };
+      item.rendered.html = addTracking(item.rendered.html, item.email.id, options).html;
+    }
+    item.rendered.text = textWithUtm(item.rendered.text, utm, (url) => trackable(url, baseUrl));
   }
 }

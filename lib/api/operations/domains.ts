@@ -1,7 +1,14 @@
 import { defineOperation } from "@/lib/api/operation";
 import { parseOptionalCursorParams } from "@/lib/api/pagination";
-import { createDomain, deleteDomain, getDomain, listDomains, verifyDomain } from "@/lib/services/domains";
-import { createDomainContract, listDomainsContract, getDomainContract, deleteDomainContract, verifyDomainContract } from "@/lib/contracts/domains";
+import { createDomain, deleteDomain, getDomain, listDomains, updateDomain, verifyDomain } from "@/lib/services/domains";
+import {
+  createDomainContract,
+  listDomainsContract,
+  getDomainContract,
+  deleteDomainContract,
+  updateDomainContract,
+  verifyDomainContract,
+} from "@/lib/contracts/domains";
 
 export const createDomainOperation = defineOperation({
   ...createDomainContract,
@@ -19,6 +26,11 @@ export const getDomainOperation = defineOperation({
   handler: (ctx, { params }) => getDomain(ctx, params.id),
 });
 
+export const updateDomainOperation = defineOperation({
+  ...updateDomainContract,
+  handler: (ctx, { params, body }) => updateDomain(ctx, params.id, body),
+});
+
 export const deleteDomainOperation = defineOperation({
   ...deleteDomainContract,
   handler: (ctx, { params }) => deleteDomain(ctx, params.id),
@@ -29,4 +41,4 @@ export const verifyDomainOperation = defineOperation({
   handler: (ctx, { params }) => verifyDomain(ctx, params.id),
 });
 
-export const domainsOperations = [createDomainOperation, listDomainsOperation, getDomainOperation, deleteDomainOperation, verifyDomainOperation];
+export const domainsOperations = [createDomainOperation, listDomainsOperation, getDomainOperation, updateDomainOperation, deleteDomainOperation, verifyDomainOperation];
