@@ -19,6 +19,8 @@ export type TxtServer = {
   cname: Map<string, string>;
   /** Names whose queries get no answer at all, to exercise timeouts. */
   silent: Set<string>;
+  /** Names whose next query is answered only once the function has run (then forgotten): something happens mid-lookup. */
+  hold: Map<string, () => Promise<void>>;
   close: () => Promise<void>;
 };
 
@@ -96,9 +98,14 @@ export async function startTxtServer(): Promise<TxtServer> {
   const mx: TxtServer["mx"] = new Map();
   const cname: TxtServer["cname"] = new Map();
   const silent = new Set<string>();
-  socket.on("message", (query, peer) => {
+  const hold: TxtServer["hold"] = new Map();
+  socket.on("message", async (query, peer) => {
     try {
-      if (silent.has(readName(query, 12).name)) return;
+      const name = readName(query, 12).name;
+      if (silent.has(name)) return;
+      const before = hold.get(name);
+      hold.delete(name);
+      await before?.();
       const reply = answer(query, records, mx, cname);
       if (reply) socket.send(reply, peer.port, peer.address);
     } catch {
@@ -112,6 +119,7 @@ export async function startTxtServer(): Promise<TxtServer> {
     mx,
     cname,
     silent,
+    hold,
     close: () => new Promise((resolve) => socket.close(() => resolve())),
   };
 }

@@ -21,11 +21,7 @@ export async function organizationTracking(organizationIds: string[], domains: s
 /** The host a request was made to (its Host header, as the client sent it), lowercase and without the port. */
 export function requestHost(request: Request): string {
   const host = request.headers.get("host") ?? new URL(request.url).host;
-  return host
-    .trim()
-    .toLowerCase()
-    .replace(/:\d*$/, "")
-    .replace(/\.$/, "");
+  return host.trim().toLowerCase().replace(/:\d*$/, "").replace(/\.$/, "");
 }
 
 const platformHost = () => new URL(env.appUrl).hostname.toLowerCase();
