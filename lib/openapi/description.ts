@@ -85,6 +85,11 @@ follow every link of an email (two or more) within 10 seconds of its delivery. T
 \`machine\` (the reason), they set neither \`opened_at\` nor \`clicked_at\` nor the broadcast's counts, their
 \`email.opened\`/\`email.clicked\` events carry \`machine: true\`, and reports count them apart
 (\`machine_opens\`, \`machine_clicks\`) and leave them out of every rate.
+Broadcasts, steps and emails take \`track_opens\` and \`track_clicks\` (default true) and \`utm: { source, medium,
+campaign }\`, added to every web link of both parts (tracked or not) unless the link already has that parameter.
+A domain's \`tracking_subdomain\` (a CNAME to the app's host, checked with its records) makes its mail's pixel and
+redirects use \`https://<subdomain>.<domain>/\` once it and the domain are verified; that host serves only its
+organization's links (404 for others).
 
 ## Webhooks
 Events: \`email.sent\`, \`email.delivered\`, \`email.opened\`, \`email.clicked\`, \`email.bounced\`,

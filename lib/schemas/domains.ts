@@ -25,7 +25,7 @@ const trackingSubdomain = z
   .nullable()
   .meta({
     description:
-      "Label of the tracking host (`links` → links.<domain>), published as a CNAME to the app's host. Once the CNAME and the domain are verified, links and the open pixel of mail from the domain use `https://<host>/`. `null` removes it. Changing it makes links already sent on the old host answer 404.",
+      "Tracking host label (`links` → links.<domain>), a CNAME to the app's host. Once it and the domain are verified, mail from the domain tracks on `https://<host>/`; links sent on a former host stop working.",
   });
 
 export const createDomainInput = z.object({ name: domainName, return_path: returnPathLabel.optional(), tracking_subdomain: trackingSubdomain.optional() });

@@ -5,7 +5,7 @@ const utmValue = requiredText(limits.name);
 
 export const utm = z.object({ source: utmValue.optional(), medium: utmValue.optional(), campaign: utmValue.optional() }).meta({
   id: "Utm",
-  description: "Added to every web link as `utm_source`, `utm_medium` and `utm_campaign`, tracked or not; a parameter the link already has is left as it is.",
+  description: "Added to every web link as `utm_source`, `utm_medium`, `utm_campaign`, tracked or not, unless the link has that parameter.",
 });
 export type Utm = z.infer<typeof utm>;
 
