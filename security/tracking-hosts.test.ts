@@ -13,6 +13,7 @@ let fixtures: typeof import("@/lib/testing/tracking-fixtures");
 let sinkInbox: typeof import("@/lib/testing/sending-fixtures").sinkInbox;
 let click: (request: Request, token: string) => Promise<Response>;
 let open: (request: Request, token: string) => Promise<Response>;
+let tlsAsk: (request: Request) => Promise<Response>;
 
 beforeAll(async () => {
   dns = await startTxtServer();
@@ -26,6 +27,7 @@ beforeAll(async () => {
   const openRoute = await import("@/app/t/o/[token]/route");
   click = (request, token) => clickRoute.GET(request, { params: Promise.resolve({ token }) });
   open = (request, token) => openRoute.GET(request, { params: Promise.resolve({ token }) });
+  tlsAsk = (await import("@/app/t/tls/route")).GET;
 });
 
 afterAll(async () => {
@@ -85,5 +87,19 @@ describe("tracking hosts", () => {
     const token = fixtures.trackingTokenOf(redirects[0]);
     expect((await click(get(`https://${owner.host}/t/c/${token}`), token)).status).toBe(404);
     expect((await db.email.findUniqueOrThrow({ where: { id } })).clicked_at).toBeNull();
+  });
+
+  it("get a certificate on demand only once in use: a TLS proxy's check answers 404 for any other name", async () => {
+    const owner = await fixtures.trackingTenant(dns, { cname: true });
+    const unpublished = await fixtures.trackingTenant(dns, { cname: false });
+    const ask = async (domain: string) => (await tlsAsk(get(`${env.appUrl}/t/tls?domain=${encodeURIComponent(domain)}`))).status;
+    expect(await ask(owner.host)).toBe(200);
+    expect(await ask(`${owner.host.toUpperCase()}.`)).toBe(200);
+    expect(await ask(new URL(env.appUrl).hostname)).toBe(200);
+    expect(await ask(unpublished.host)).toBe(404);
+    expect(await ask(owner.name)).toBe(404);
+    expect(await ask(`x.${owner.host}`)).toBe(404);
+    expect(await ask("")).toBe(404);
+    expect(await ask("a".repeat(300))).toBe(404);
   });
 });

@@ -3,7 +3,7 @@ import { recordClick } from "./record-click";
 import { recordOpen } from "./record-open";
 import type { Visitor } from "./tracked-email";
 import { verifyClickToken, verifyOpenToken } from "./token";
-import { requestHost, servesEmail } from "./tracking-hosts";
+import { isServedHost, requestHost, servesEmail } from "./tracking-hosts";
 import { errorField, log } from "@/lib/log";
 
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
@@ -36,4 +36,13 @@ export async function handleClick(request: Request, token: string): Promise<Resp
   if (!url) return new Response("Link not found", { status: 404, headers: { ...noStore, "content-type": "text/plain; charset=utf-8" } });
   // The token stays out of the destination's logs.
   return new Response(null, { status: 302, headers: { ...noStore, location: url, "referrer-policy": "no-referrer" } });
+}
+
+const MAX_HOST = 253;
+
+/** GET /t/tls?domain=<host>: 200 for a host this app answers (./tracking-hosts), else 404, for a TLS proxy's certificate checks. */
+export async function handleTlsAsk(request: Request): Promise<Response> {
+  const asked = (new URL(request.url).searchParams.get("domain") ?? "").trim().toLowerCase().replace(/\.$/, "");
+  const served = asked.length > 0 && asked.length <= MAX_HOST && (await isServedHost(asked));
+  return new Response(null, { status: served ? 200 : 404, headers: noStore });
 }

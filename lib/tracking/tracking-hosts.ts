@@ -40,3 +40,15 @@ export async function servesEmail(host: string, emailId: string): Promise<boolea
       WHERE e.id = ${emailId}::uuid AND d.tracking_subdomain || '.' || d.name = ${host} AND ${ACTIVE}) AS ok`;
   return row.ok;
 }
+
+/**
+ * Whether `host` is the platform's or a tracking host in use: what a TLS proxy asks before it gets a
+ * certificate on demand (Caddy's `on_demand_tls ask`), so that names pointed at us by anyone else
+ * never cost a certificate authority's rate limit.
+ */
+export async function isServedHost(host: string): Promise<boolean> {
+  if (host === platformHost()) return true;
+  const [row] = await db.$queryRaw<{ ok: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM domains d WHERE d.tracking_subdomain || '.' || d.name = ${host} AND ${ACTIVE}) AS ok`;
+  return row.ok;
+}
