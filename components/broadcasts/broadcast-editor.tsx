@@ -36,6 +36,7 @@ import { SenderCard } from "./sender-card";
 import { SequencePanel } from "./sequence-panel";
 import { SequenceSettingsCard } from "./sequence-settings-card";
 import { SendingWindowCard } from "./sending-window-card";
+import { TrackingCard } from "./tracking-card";
 import { SaveStatus } from "@/components/email-editor/save-status";
 import { useAutosave } from "@/components/email-editor/use-autosave";
 import { useLeaveGuard } from "@/components/email-editor/use-leave-guard";
@@ -199,6 +200,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
                   <AudienceCard />
                   <DeliveryCard />
                   <SendingWindowCard />
+                  <TrackingCard />
                   <SequenceSettingsCard />
                 </fieldset>
               </form>

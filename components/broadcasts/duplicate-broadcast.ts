@@ -26,6 +26,9 @@ export async function duplicateBroadcast(source: Broadcast): Promise<Broadcast> 
     sequence_exit_conditions: source.sequence_exit_conditions,
     sending_window: source.sending_window,
     stop_on_company_reply: source.stop_on_company_reply,
+    track_opens: source.track_opens,
+    track_clicks: source.track_clicks,
+    utm: source.utm,
   };
   const copy = await apiCall("POST /v1/broadcasts", { body });
   const steps = await apiCall("GET /v1/broadcasts/{broadcastId}/steps", { params: { broadcastId: source.id } });
@@ -37,6 +40,9 @@ export async function duplicateBroadcast(source: Broadcast): Promise<Broadcast> 
       html_content: step.html_content,
       text_content: step.text_content,
       template_id: step.template_id,
+      track_opens: step.track_opens,
+      track_clicks: step.track_clicks,
+      utm: step.utm,
     };
     await apiCall("POST /v1/broadcasts/{broadcastId}/steps", { params: { broadcastId: copy.id }, body: stepBody });
   }

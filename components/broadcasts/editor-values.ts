@@ -2,12 +2,13 @@ import { documentOf, documentText } from "@/components/email-editor/document-tex
 import type { UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
 import type { Broadcast } from "./broadcast-types";
 import { WEEKDAYS, type Weekday } from "@/lib/domain/sending-window";
+import { toTrackingBody, toTrackingValues, trackingFieldNames, type TrackingValues } from "./tracking-values";
 
 /**
  * The editor's form values: text inputs hold "" where the API holds null, the schedule is a
  * datetime-local value in the user's time zone, and the inbox choice has an explicit mode.
  */
-export type EditorValues = {
+export type EditorValues = TrackingValues & {
   name: string;
   subject: string;
   from_name: string;
@@ -58,6 +59,7 @@ export const editorFields = [
   "html_content",
   "text_content",
   "content_json",
+  ...trackingFieldNames,
 ] as const;
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -105,6 +107,7 @@ export function toEditorValues(b: Broadcast): EditorValues {
     html_content: b.html_content ?? "",
     text_content: b.text_content ?? "",
     content_json: documentText(b.content_json),
+    ...toTrackingValues(b),
   };
 }
 
@@ -137,6 +140,7 @@ export function toUpdateBody(v: EditorValues): UpdateBroadcastInput {
         : null,
     sending_window: v.window_enabled ? { ...v.sending_window, days: WEEKDAYS.filter((day) => v.sending_window.days.includes(day)) } : null,
     stop_on_company_reply: v.stop_on_company_reply,
+    ...toTrackingBody(v),
     // A document is rendered to HTML and text on the server, which refuses both at once.
     ...(v.content_json
       ? { content_json: documentOf(v.content_json), html_content: undefined, text_content: undefined }

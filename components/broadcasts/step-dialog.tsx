@@ -17,6 +17,7 @@ import { applyServerErrors } from "@/lib/client/form-errors";
 import { createStepInput, type CreateStepInput } from "@/lib/schemas/steps";
 import type { Broadcast, SequenceStep } from "./broadcast-types";
 import { RecordSelect } from "./record-select";
+import { TrackingFields } from "./tracking-fields";
 import { emptyStep, stepFieldFor, stepFields, toStepBody, toStepValues, type StepValues } from "./step-values";
 
 const resolver = bodyResolver<StepValues, typeof createStepInput>(createStepInput, toStepBody, stepFieldFor);
@@ -143,6 +144,12 @@ export function StepDialog({ open, onOpenChange, broadcast, step, number, onSave
           <ContentEditor editable defaultMode="code" />
         </FormProvider>
       )}
+      <fieldset className="flex flex-col gap-2">
+        <legend className="mb-1.5 text-sm font-medium text-zinc-900">Tracking</legend>
+        <FormProvider {...form}>
+          <TrackingFields idPrefix="step" />
+        </FormProvider>
+      </fieldset>
     </FormDialog>
   );
 }

@@ -1,6 +1,7 @@
 import { documentOf, documentText } from "@/components/email-editor/document-text";
 import type { CreateStepInput } from "@/lib/schemas/steps";
 import type { SequenceStep } from "./broadcast-types";
+import { defaultTracking, toTrackingBody, toTrackingValues, trackingFieldNames, type TrackingValues } from "./tracking-values";
 
 /** `business_days`: Mondays to Fridays in the recipient's (or the window's) zone, sent as `delay_business_days`. */
 export type DelayUnit = "minutes" | "hours" | "days" | "business_days";
@@ -8,7 +9,7 @@ type MinuteUnit = Exclude<DelayUnit, "business_days">;
 
 const minutesPer: Record<MinuteUnit, number> = { minutes: 1, hours: 60, days: 1440 };
 
-export type StepValues = {
+export type StepValues = TrackingValues & {
   delay_amount: number;
   delay_unit: DelayUnit;
   subject: string;
@@ -28,6 +29,7 @@ export const emptyStep: StepValues = {
   text_content: "",
   content_json: "",
   template_id: "",
+  ...defaultTracking,
 };
 
 /** The largest unit that shows the delay exactly: 4320 minutes is "3 days", 90 is "90 minutes". */
@@ -55,6 +57,7 @@ export function toStepValues(step: SequenceStep): StepValues {
     text_content: step.text_content ?? "",
     content_json: documentText(step.content_json),
     template_id: step.template_id ?? "",
+    ...toTrackingValues(step),
   };
 }
 
@@ -74,6 +77,7 @@ export function toStepBody(v: StepValues): CreateStepInput {
           text_content: write && v.text_content.trim() ? v.text_content : null,
         }),
     template_id: !write && v.template_id ? v.template_id : null,
+    ...toTrackingBody(v),
   };
 }
 
@@ -85,4 +89,4 @@ export function stepFieldFor(path: string, values: StepValues): string | undefin
   return undefined;
 }
 
-export const stepFields = ["delay_amount", "subject", "html_content", "text_content", "content_json", "template_id"] as const;
+export const stepFields = ["delay_amount", "subject", "html_content", "text_content", "content_json", "template_id", ...trackingFieldNames] as const;

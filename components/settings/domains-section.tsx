@@ -26,7 +26,8 @@ import { cn } from "@/lib/client/cn";
 import { submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
 import type { z } from "zod";
-import { createDomainInput, type domain as domainSchema } from "@/lib/schemas/domains";
+import { createDomainInput, updateDomainInput, type domain as domainSchema } from "@/lib/schemas/domains";
+import { bodyResolver } from "@/components/ui/body-resolver";
 
 type Domain = z.infer<typeof domainSchema>;
 type DnsRecord = Domain["records"][number];
@@ -156,6 +157,50 @@ function RecordsTable({ records }: { records: DnsRecord[] }) {
   );
 }
 
+type TrackingForm = { tracking_subdomain: string };
+const trackingBody = (values: TrackingForm) => ({ tracking_subdomain: values.tracking_subdomain.trim() === "" ? null : values.tracking_subdomain });
+const trackingResolver = bodyResolver<TrackingForm, typeof updateDomainInput>(updateDomainInput, trackingBody);
+
+/** The domain's tracking subdomain: set, changed or removed; its CNAME then shows among the records. */
+function TrackingSubdomain({ domain }: { domain: Domain }) {
+  const queryClient = useQueryClient();
+  const values = { tracking_subdomain: domain.tracking_subdomain ?? "" };
+  const form = useForm<TrackingForm>({ resolver: trackingResolver, values });
+  const submit = submitToApi(form, ["tracking_subdomain"], async (input) => {
+    const saved = await apiCall("PUT /v1/domains/{id}", { params: { id: domain.id }, body: trackingBody(input) });
+    await queryClient.invalidateQueries({ queryKey: domainsKey });
+    if (saved.tracking_subdomain)
+      toast.success(`Tracking host ${saved.tracking_subdomain}.${saved.name}`, "Publish its CNAME record below, then check the records.");
+    else toast.success("Tracking host removed", `Links in mail from ${saved.name} use the platform's host.`);
+  });
+  const host = domain.tracking_subdomain ? `${domain.tracking_subdomain}.${domain.name}` : null;
+  return (
+    <form
+      onSubmit={submit}
+      noValidate
+      className="flex flex-col gap-2 rounded-lg border border-zinc-200 px-4 py-3"
+      aria-label={`Tracking subdomain of ${domain.name}`}
+    >
+      <div className="flex flex-wrap items-end gap-2">
+        <FormField label="Tracking subdomain" error={form.formState.errors.tracking_subdomain?.message} className="w-56">
+          <Input placeholder="links" autoCapitalize="none" spellCheck={false} {...form.register("tracking_subdomain")} />
+        </FormField>
+        <span className="pb-2 font-mono text-[13px] text-zinc-500">.{domain.name}</span>
+        <Button type="submit" variant="secondary" size="sm" className="mb-0.5" loading={form.formState.isSubmitting} disabled={!form.formState.isDirty}>
+          Save
+        </Button>
+      </div>
+      <p role="status" className="text-xs text-zinc-500">
+        {!host
+          ? "Links and the open pixel of mail from this domain use the platform's host. Give a subdomain to use your own."
+          : domain.tracking_active
+            ? `Links and the open pixel of mail from this domain use https://${host}/.`
+            : `Not in use yet: publish the CNAME record for ${host}${domain.status === "verified" ? "" : " and verify the domain"}, then check the records.`}
+      </p>
+    </form>
+  );
+}
+
 function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; expanded: boolean; onToggle: () => void; onDelete: () => void }) {
   const queryClient = useQueryClient();
   const [verifying, setVerifying] = useState(false);
@@ -254,6 +299,7 @@ function DomainRow({ domain, expanded, onToggle, onDelete }: { domain: Domain; e
               ))}
             </Callout>
           ))}
+          <TrackingSubdomain domain={domain} />
           <RecordsTable records={domain.records} />
           <p className="text-xs text-zinc-500">
             Mail is DKIM-signed once the DKIM record is verified, and relay mail uses <code className="font-mono">{domain.return_path}</code> as its return path

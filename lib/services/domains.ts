@@ -18,7 +18,6 @@ import {
   ownershipValue,
   readChecks,
   returnPathHost,
-  trackingHost,
   vouchedChecks,
   type RecordChecks,
   type RecordPurpose,

@@ -41,4 +41,11 @@ export const verifyDomainOperation = defineOperation({
   handler: (ctx, { params }) => verifyDomain(ctx, params.id),
 });
 
-export const domainsOperations = [createDomainOperation, listDomainsOperation, getDomainOperation, updateDomainOperation, deleteDomainOperation, verifyDomainOperation];
+export const domainsOperations = [
+  createDomainOperation,
+  listDomainsOperation,
+  getDomainOperation,
+  updateDomainOperation,
+  deleteDomainOperation,
+  verifyDomainOperation,
+];

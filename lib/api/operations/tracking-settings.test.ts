@@ -46,7 +46,7 @@ describe("tracking settings", () => {
       [{ track_opens: "no" }, "track_opens"],
     ] as const) {
       const refused = expectError(await org.owner.api.post("/v1/emails", { ...base, ...body }), 400, "VALIDATION_ERROR");
-      expect(refused.details[0].path).toBe(path);
+      expect(refused.details?.[0].path).toBe(path);
     }
   });
 });
