@@ -9,7 +9,7 @@ let dns: TxtServer;
 let sink: SmtpSink;
 let db: typeof import("@/lib/db").db;
 let env: typeof import("@/lib/env").env;
-let fixtures: typeof import("@/lib/testing/tracking-fixtures");
+let fixtures: Pick<typeof import("@/lib/testing/tracking-fixtures"), "trackingTenant" | "sendThroughSink" | "trackingUrlsOf" | "trackingTokenOf">;
 let sinkInbox: typeof import("@/lib/testing/sending-fixtures").sinkInbox;
 let click: (request: Request, token: string) => Promise<Response>;
 let open: (request: Request, token: string) => Promise<Response>;
@@ -21,7 +21,8 @@ beforeAll(async () => {
   sink = await startSmtpSink();
   db = (await import("@/lib/db")).db;
   env = (await import("@/lib/env")).env;
-  fixtures = await import("@/lib/testing/tracking-fixtures");
+  const { trackingTenant, sendThroughSink, trackingUrlsOf, trackingTokenOf } = await import("@/lib/testing/tracking-fixtures");
+  fixtures = { trackingTenant, sendThroughSink, trackingUrlsOf, trackingTokenOf };
   sinkInbox = (await import("@/lib/testing/sending-fixtures")).sinkInbox;
   const clickRoute = await import("@/app/t/c/[token]/route");
   const openRoute = await import("@/app/t/o/[token]/route");

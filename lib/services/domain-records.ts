@@ -22,10 +22,10 @@ export const ownershipValue = (domain: Pick<Domain, "verification_token">) => `m
 /** The return-path host: where VERP envelope senders live and reports arrive (bounces.example.com). */
 export const returnPathHost = (domain: Pick<Domain, "name" | "return_path">) => `${domain.return_path}.${domain.name}`;
 /** The tracking host (links.example.com), or null when the domain has none. */
-export const trackingHost = (domain: Pick<Domain, "name" | "tracking_subdomain">) =>
+const trackingHost = (domain: Pick<Domain, "name" | "tracking_subdomain">) =>
   domain.tracking_subdomain ? `${domain.tracking_subdomain}.${domain.name}` : null;
 /** What a tracking host's CNAME names: the app's own host, which then answers the tracking routes for it. */
-export const trackingTarget = () => new URL(env.appUrl).hostname.toLowerCase();
+const trackingTarget = () => new URL(env.appUrl).hostname.toLowerCase();
 const returnPathSpf = () => `v=spf1${env.relaySpf ? ` ${env.relaySpf}` : ""} ~all`;
 const suggestedDmarc = (domain: Pick<Domain, "name">) => `v=DMARC1; p=none; rua=mailto:dmarc-reports@${domain.name}; adkim=r; aspf=r`;
 

@@ -10,7 +10,7 @@ import type { ReceivedMail, SmtpSink } from "./smtp-sink";
 export type PublishedRecord = { type: string; name: string; value: string; purpose: string; priority?: number };
 
 /** Publishes records in the test's DNS server, as a domain owner would at their provider. */
-export function publishRecords(dns: TxtServer, records: PublishedRecord[]) {
+function publishRecords(dns: TxtServer, records: PublishedRecord[]) {
   for (const record of records) {
     if (record.type === "MX") dns.mx.set(record.name, [{ exchange: record.value, priority: record.priority ?? 10 }]);
     else if (record.type === "CNAME") dns.cname.set(record.name, record.value);

@@ -10,8 +10,8 @@ let dns: TxtServer;
 let sink: SmtpSink;
 let db: typeof import("@/lib/db").db;
 let env: typeof import("@/lib/env").env;
+let fixtures: Pick<typeof import("@/lib/testing/tracking-fixtures"), "trackingTenant" | "sendThroughSink" | "trackingUrlsOf" | "trackingTokenOf">;
 let handlers: typeof import("./handlers");
-let fixtures: typeof import("@/lib/testing/tracking-fixtures");
 let sending: typeof import("@/lib/testing/sending-fixtures");
 
 beforeAll(async () => {
@@ -21,7 +21,8 @@ beforeAll(async () => {
   db = (await import("@/lib/db")).db;
   env = (await import("@/lib/env")).env;
   handlers = await import("./handlers");
-  fixtures = await import("@/lib/testing/tracking-fixtures");
+  const { trackingTenant, sendThroughSink, trackingUrlsOf, trackingTokenOf } = await import("@/lib/testing/tracking-fixtures");
+  fixtures = { trackingTenant, sendThroughSink, trackingUrlsOf, trackingTokenOf };
   sending = await import("@/lib/testing/sending-fixtures");
 });
 
