@@ -60,6 +60,9 @@ describe("Sequence steps", () => {
         text_content: null,
         content_json: null,
         template_id: null,
+        track_opens: true,
+        track_clicks: true,
+        utm: null,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         updated_at: expect.any(String),
       });
