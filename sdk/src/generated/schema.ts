@@ -435,7 +435,7 @@ export interface paths {
         put?: never;
         /**
          * Add a domain
-         * @description Answers the DNS records to publish: ownership TXT, DKIM TXT, the return path's MX and SPF TXT, and DMARC TXT, each `pending` until checked. The domain is `pending` until its ownership record is verified. `return_path` picks the label of the return-path subdomain (default `bounces`).
+         * @description Answers the DNS records to publish: ownership TXT, DKIM TXT, the return path's MX and SPF TXT, and DMARC TXT, each `pending` until checked, and the tracking CNAME with `tracking_subdomain`. The domain is `pending` until its ownership record is verified. `return_path` picks the label of the return-path subdomain (default `bounces`).
          */
         post: operations["createDomain"];
         delete?: never;
@@ -453,7 +453,11 @@ export interface paths {
         };
         /** Retrieve a domain */
         get: operations["getDomain"];
-        put?: never;
+        /**
+         * Update a domain
+         * @description Sets or removes `tracking_subdomain`; its CNAME is `pending` until `POST /v1/domains/{id}/verify` sees it.
+         */
+        put: operations["updateDomain"];
         post?: never;
         /**
          * Delete a domain
@@ -476,7 +480,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a domain
-         * @description Looks up every record now and answers each one's `status` (`verified`, `pending`, or `mismatch` with what was `found`) and `warnings` (an SPF record at the return path that would conflict with ours). The ownership record decides the domain's status: found, it becomes `verified`; not found, the status is unchanged and `verification.reason` says what the lookup saw. Mail is DKIM-signed only while the DKIM record is verified, and relay mail uses the return path only while its MX and SPF records are. A record whose status changes is sent as a `domain.updated` webhook; verified domains are also checked again every day.
+         * @description Looks up every record now and answers each one's `status` (`verified`, `pending`, or `mismatch` with what was `found`) and `warnings` (an SPF record at the return path that would conflict with ours). The ownership record decides the domain's status: found, it becomes `verified`; not found, the status is unchanged and `verification.reason` says what the lookup saw. Mail is DKIM-signed only while the DKIM record is verified, and relay mail uses the return path only while its MX and SPF records are, links the tracking host only while its CNAME is. A record whose status changes is sent as a `domain.updated` webhook; verified domains are also checked again every day.
          */
         post: operations["verifyDomain"];
         delete?: never;
@@ -1792,6 +1796,9 @@ export interface components {
             sending_window: components["schemas"]["SendingWindow"] | null;
             /** @description Whether a reply from a recipient's company ends the sequence for colleagues at its domain. */
             stop_on_company_reply: boolean;
+            track_opens: boolean;
+            track_clicks: boolean;
+            utm: components["schemas"]["Utm"] | null;
             created_by: components["schemas"]["Uuid"] | null;
             created_at: components["schemas"]["DateTime"];
             /** @description Extension. */
@@ -2000,7 +2007,7 @@ export interface components {
         DateTime: string;
         DnsRecord: {
             /** @enum {string} */
-            type: "TXT" | "MX";
+            type: "TXT" | "MX" | "CNAME";
             /** @description Where to publish the record. */
             name: string;
             /** @description For MX, the host mail is sent to; publish it with `priority`. */
@@ -2008,10 +2015,10 @@ export interface components {
             /** @description MX only. */
             priority?: number;
             /**
-             * @description ownership proves the domain; dkim signs its mail; return_path (MX) and return_path_spf receive and authorize the envelope sender of relay mail (bounces come back there); dmarc tells receivers what to do with mail that fails both. The DMARC value is a suggestion: any one valid DMARC record counts. Start at `p=none`, read the reports, then move to `p=quarantine` once everything you send passes.
+             * @description ownership proves the domain; dkim signs its mail; return_path (MX) and return_path_spf receive and authorize the envelope sender of relay mail (bounces come back there); dmarc tells receivers what to do with mail that fails both; tracking (CNAME) serves links and the pixel on your own host. The DMARC value is a suggestion: any one valid DMARC record counts. Start at `p=none`, read the reports, then move to `p=quarantine` once everything you send passes.
              * @enum {string}
              */
-            purpose: "ownership" | "dkim" | "return_path" | "return_path_spf" | "dmarc";
+            purpose: "ownership" | "dkim" | "return_path" | "return_path_spf" | "dmarc" | "tracking";
             /**
              * @description verified: published as expected. pending: not found yet. mismatch: something else is there (see `found`).
              * @enum {string}
@@ -2045,6 +2052,9 @@ export interface components {
             }[];
             /** @description True while the DKIM record is verified: only then is mail signed with the key. */
             dkim_signing: boolean;
+            tracking_subdomain: string | null;
+            /** @description True while the domain and its tracking CNAME are verified: only then do links use the tracking host. */
+            tracking_active: boolean;
             verified_at: components["schemas"]["DateTime"] | null;
             last_checked_at: components["schemas"]["DateTime"] | null;
             created_at: components["schemas"]["DateTime"];
@@ -2078,6 +2088,9 @@ export interface components {
                 }[];
                 /** @description True while the DKIM record is verified: only then is mail signed with the key. */
                 dkim_signing: boolean;
+                tracking_subdomain: string | null;
+                /** @description True while the domain and its tracking CNAME are verified: only then do links use the tracking host. */
+                tracking_active: boolean;
                 verified_at: components["schemas"]["DateTime"] | null;
                 last_checked_at: components["schemas"]["DateTime"] | null;
                 created_at: components["schemas"]["DateTime"];
@@ -2085,10 +2098,10 @@ export interface components {
                 /** @description The records whose status the check changed. */
                 changes: {
                     /**
-                     * @description ownership proves the domain; dkim signs its mail; return_path (MX) and return_path_spf receive and authorize the envelope sender of relay mail (bounces come back there); dmarc tells receivers what to do with mail that fails both. The DMARC value is a suggestion: any one valid DMARC record counts. Start at `p=none`, read the reports, then move to `p=quarantine` once everything you send passes.
+                     * @description ownership proves the domain; dkim signs its mail; return_path (MX) and return_path_spf receive and authorize the envelope sender of relay mail (bounces come back there); dmarc tells receivers what to do with mail that fails both; tracking (CNAME) serves links and the pixel on your own host. The DMARC value is a suggestion: any one valid DMARC record counts. Start at `p=none`, read the reports, then move to `p=quarantine` once everything you send passes.
                      * @enum {string}
                      */
-                    purpose: "ownership" | "dkim" | "return_path" | "return_path_spf" | "dmarc";
+                    purpose: "ownership" | "dkim" | "return_path" | "return_path_spf" | "dmarc" | "tracking";
                     /**
                      * @description verified: published as expected. pending: not found yet. mismatch: something else is there (see `found`).
                      * @enum {string}
@@ -3022,6 +3035,9 @@ export interface components {
             text_content: string | null;
             content_json: components["schemas"]["EmailDocument"] | null;
             template_id: components["schemas"]["Uuid"] | null;
+            track_opens: boolean;
+            track_clicks: boolean;
+            utm: components["schemas"]["Utm"] | null;
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
@@ -3102,6 +3118,18 @@ export interface components {
             default_subscription: "opt_in" | "opt_out";
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
+        };
+        /** @description Added to every web link as `utm_source`, `utm_medium`, `utm_campaign`, tracked or not, unless the link has that parameter. */
+        Utm: {
+            source?: string;
+            medium?: string;
+            campaign?: string;
+        };
+        /** @description Added to every web link as `utm_source`, `utm_medium`, `utm_campaign`, tracked or not, unless the link has that parameter. */
+        UtmInput: {
+            source?: string;
+            medium?: string;
+            campaign?: string;
         };
         /** Format: uuid */
         Uuid: string;
@@ -3651,6 +3679,8 @@ export type Template = components['schemas']['Template'];
 export type Thread = components['schemas']['Thread'];
 export type TimeZone = components['schemas']['TimeZone'];
 export type Topic = components['schemas']['Topic'];
+export type Utm = components['schemas']['Utm'];
+export type UtmInput = components['schemas']['UtmInput'];
 export type Uuid = components['schemas']['Uuid'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
@@ -3957,6 +3987,9 @@ export interface operations {
                     /** @description A reply from anyone at a recipient's domain ends the sequence for every recipient at that domain (free-mail domains such as gmail.com excepted). `null`: the default, true in `sales` mode and false in `marketing`. */
                     stop_on_company_reply?: boolean | null;
                     tags?: string[];
+                    track_opens?: boolean;
+                    track_clicks?: boolean;
+                    utm?: components["schemas"]["UtmInput"] | null;
                 };
             };
         };
@@ -4039,6 +4072,9 @@ export interface operations {
                     /** @description A reply from anyone at a recipient's domain ends the sequence for every recipient at that domain (free-mail domains such as gmail.com excepted). `null`: the default, true in `sales` mode and false in `marketing`. */
                     stop_on_company_reply?: boolean | null;
                     tags?: string[];
+                    track_opens?: boolean;
+                    track_clicks?: boolean;
+                    utm?: components["schemas"]["UtmInput"] | null;
                 };
             };
         };
@@ -4137,6 +4173,9 @@ export interface operations {
                     /** @description The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well. */
                     content_json?: components["schemas"]["EmailDocumentInput"] | null;
                     template_id?: components["schemas"]["Uuid"] | null;
+                    track_opens?: boolean;
+                    track_clicks?: boolean;
+                    utm?: components["schemas"]["UtmInput"] | null;
                 };
             };
         };
@@ -4179,6 +4218,9 @@ export interface operations {
                     /** @description The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well. */
                     content_json?: components["schemas"]["EmailDocumentInput"] | null;
                     template_id?: components["schemas"]["Uuid"] | null;
+                    track_opens?: boolean;
+                    track_clicks?: boolean;
+                    utm?: components["schemas"]["UtmInput"] | null;
                 };
             };
         };
@@ -4836,6 +4878,8 @@ export interface operations {
                     name: string;
                     /** @description Label of the return-path subdomain (`bounces` → bounces.<domain>). Default: the server's `RETURN_PATH_LABEL`, `bounces`. */
                     return_path?: string;
+                    /** @description Tracking host label (`links` → links.<domain>), a CNAME to the app's host. Once it and the domain are verified, mail from the domain tracks on `https://<host>/`; links sent on a former host stop working. */
+                    tracking_subdomain?: string | null;
                 };
             };
         };
@@ -4866,6 +4910,35 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Tracking host label (`links` → links.<domain>), a CNAME to the app's host. Once it and the domain are verified, mail from the domain tracks on `https://<host>/`; links sent on a former host stop working. */
+                    tracking_subdomain?: string | null;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Domain"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4933,6 +5006,9 @@ export interface operations {
                         }[];
                         /** @description True while the DKIM record is verified: only then is mail signed with the key. */
                         dkim_signing: boolean;
+                        tracking_subdomain: string | null;
+                        /** @description True while the domain and its tracking CNAME are verified: only then do links use the tracking host. */
+                        tracking_active: boolean;
                         verified_at: components["schemas"]["DateTime"] | null;
                         last_checked_at: components["schemas"]["DateTime"] | null;
                         created_at: components["schemas"]["DateTime"];
@@ -4950,6 +5026,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5063,6 +5140,9 @@ export interface operations {
                     }[];
                     /** @description When to send, at most 30 days ahead; the email is `scheduled` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once. */
                     scheduled_at?: components["schemas"]["DateTime"];
+                    track_opens?: boolean;
+                    track_clicks?: boolean;
+                    utm?: components["schemas"]["UtmInput"] | null;
                 };
             };
         };
@@ -5149,6 +5229,9 @@ export interface operations {
                     }[];
                     /** @description When to send, at most 30 days ahead; the email is `scheduled` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once. */
                     scheduled_at?: components["schemas"]["DateTime"];
+                    track_opens?: boolean;
+                    track_clicks?: boolean;
+                    utm?: components["schemas"]["UtmInput"] | null;
                 }[];
             };
         };
