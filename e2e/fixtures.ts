@@ -151,3 +151,20 @@ export function invitationPath(mail: CapturedMail): string {
  * writes (CSRF), a browser adds the page's Origin. For page.request calls, which add none.
  */
 export const fromDashboard = (page: Page) => ({ origin: new URL(page.url()).origin });
+
+/** A /v1 call from inside the signed-in page, as the dashboard itself makes it (same origin, session cookie). */
+export async function api<T = Record<string, unknown>>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const answer = await page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, json: await response.json() };
+    },
+    { method, path, body },
+  );
+  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
+  return answer.json as T;
+}

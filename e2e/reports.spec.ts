@@ -1,28 +1,10 @@
-import type { Page } from "@playwright/test";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../lib/testing/smtp-sink";
-import { expect, OVERVIEW_URL, signUp, test, uniqueEmail } from "./fixtures";
+import { api, expect, OVERVIEW_URL, signUp, test, uniqueEmail } from "./fixtures";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const GMAIL_PROXY = "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)";
 const LINK_A = "https://example.com/spring/collection";
 const LINK_B = "https://example.com/spring/sale";
-
-/** A /v1 call from inside the signed-in page, as the dashboard itself makes it (same origin, session cookie). */
-async function api<T = Record<string, unknown>>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, json: await response.json() };
-    },
-    { method, path, body },
-  );
-  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
-  return answer.json as T;
-}
 
 /** The tracking URLs of a received message: its open pixel and its click redirects by destination order. */
 function trackingUrls(mail: ReceivedMail) {
