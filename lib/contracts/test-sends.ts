@@ -14,7 +14,7 @@ export const sendBroadcastTestContract = defineContract({
   operationId: "sendBroadcastTest",
   tag: "Broadcasts",
   summary: "Send a test of a broadcast",
-  description: `Sends the broadcast as it is now to 1–5 addresses. ${rules}`,
+  description: `Sends the broadcast as it is now to 1–5 addresses, its UTM parameters on the links (no pixel or redirects). ${rules}`,
   auth: "member",
   params: idParams,
   body: testSendInput,

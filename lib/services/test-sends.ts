@@ -10,6 +10,8 @@ import { contactValues, renderEmail, type RenderSource } from "@/lib/templating/
 import { Transports } from "@/lib/sending/transports";
 import { unsubscribeUrls } from "@/lib/sending/unsubscribe-token";
 import type { TestSendInput } from "@/lib/schemas/test-sends";
+import type { Utm } from "@/lib/schemas/tracking";
+import { withUtmOnly } from "@/lib/tracking/add-tracking";
 import { domainOf } from "./sender-domains";
 import { assertInboxesVerified, assertProvenSender } from "./sender-proof";
 import { consumeQuota } from "./usage-windows";
@@ -17,7 +19,8 @@ import { consumeQuota } from "./usage-windows";
 const orNull = (value: string | null | undefined) => (value ? value : null);
 
 type Sender = { name: string; address: string; replyTo: string | null; inbox: Inbox | null };
-type Content = { source: RenderSource; sender: Sender; marketing: boolean };
+// `utm`: a broadcast's UTM parameters, on the test's links as on the real send's (templates have none).
+type Content = { source: RenderSource; sender: Sender; marketing: boolean; utm?: Utm | null };
 
 export const testSendQuota = () => ({ action: "test_send", limit: env.testSendsPerHour, windowMs: 3_600_000, what: "test emails" });
 
@@ -56,7 +59,7 @@ async function broadcastContent(ctx: OrgContext, id: string): Promise<Content> {
     ? { subject: b.subject, html: orNull(template.html_content), text: orNull(template.text_content), previewText: b.preview_text ?? template.preview_text }
     : { subject: b.subject, html: b.html_content, text: b.text_content, previewText: b.preview_text };
   if (!source.html && !source.text) throw invalidField("html_content", "the broadcast has no content yet: write it or choose a template");
-  return { source, sender: await senderOf(ctx, b), marketing: true };
+  return { source, sender: await senderOf(ctx, b), marketing: true, utm: b.utm as Utm | null };
 }
 
 async function templateContent(ctx: OrgContext, id: string): Promise<Content> {
@@ -100,6 +103,7 @@ async function sendTest(ctx: OrgContext, content: Content, input: TestSendInput)
   const extra: Record<string, string> = unsubscribe ? { unsubscribe_url: unsubscribe } : {};
   const values = contact ? contactValues(contact, extra) : (name: string) => (Object.hasOwn(extra, name) ? extra[name] : undefined);
   const rendered = renderEmail(content.source, { values, unsubscribeUrl: unsubscribe });
+  const { html, text } = withUtmOnly(rendered, content.utm);
   const subject = `[Test] ${rendered.subject}`;
   const { sender } = content;
   const dkim = await dkimFor(ctx, sender.address);
@@ -116,8 +120,8 @@ async function sendTest(ctx: OrgContext, content: Content, input: TestSendInput)
         subject,
         messageId,
         headers: { "X-Mailplatform-Test": "1" },
-        text: rendered.text,
-        html: rendered.html,
+        text,
+        html,
       });
       const transport = sender.inbox ? transports.forInbox(sender.inbox) : transports.relay();
       try {

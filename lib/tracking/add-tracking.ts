@@ -1,7 +1,7 @@
 import { env } from "@/lib/env";
 import type { Utm } from "@/lib/schemas/tracking";
 import { signClickToken, signOpenToken } from "./token";
-import { withUtm } from "./utm";
+import { textWithUtm, withUtm } from "./utm";
 
 export type TrackingOptions = {
   /** Origin of the tracking routes; the app's public URL by default. */
@@ -61,6 +61,22 @@ export function trackableLinks(html: string, baseUrl = env.appUrl): string[] {
     return undefined;
   });
   return [...links];
+}
+
+/**
+ * Both parts with the UTM parameters added to the links tracking would rewrite, and nothing else:
+ * a test send shows the links a real send gives, without redirects or a pixel for an email that
+ * is never recorded.
+ */
+export function withUtmOnly(rendered: { html: string | null; text: string }, utm: Utm | null | undefined): { html: string | null; text: string } {
+  if (!utm) return rendered;
+  const html =
+    rendered.html &&
+    mapHrefs(rendered.html, (url) => {
+      const destination = trackable(url) ? withUtm(url, utm) : url;
+      return destination === url ? undefined : escapeAttribute(destination);
+    });
+  return { html, text: textWithUtm(rendered.text, utm, (url) => trackable(url)) };
 }
 
 /**

@@ -97,6 +97,20 @@ describe("test sends", () => {
     expect(mail.parsed.html).toMatch(/<h1[^>]*>Hello there<\/h1>/);
   });
 
+  it("adds the broadcast's UTM parameters to the links of both parts, as its real send would, without tracking them", async () => {
+    const utm = { source: "newsletter", campaign: "launch" };
+    expect((await org.owner.api.put(`/v1/broadcasts/${broadcastId}`, { utm })).status).toBe(200);
+    const count = sink.messages.length;
+    expect((await org.owner.api.post(`/v1/broadcasts/${broadcastId}/test`, { emails: ["utm@example.test"] })).status).toBe(200);
+    const [mail] = (await sink.waitFor(count + 1)).slice(count);
+    expect(mail.parsed.html).toContain('href="https://example.com/news?utm_source=newsletter&amp;utm_campaign=launch"');
+    expect(mail.parsed.html).not.toMatch(/\/t\/[co]\//);
+    expect(mail.parsed.text).toContain("Shop now (https://example.com/shop?utm_source=newsletter&utm_campaign=launch)");
+    // The unsubscribe link is the platform's own page: no parameters.
+    expect(mail.parsed.text).toMatch(/Unsubscribe \(http:\/\/[^)?]+\/u\/[\w-]+\)/);
+    expect((await org.owner.api.put(`/v1/broadcasts/${broadcastId}`, { utm: null })).status).toBe(200);
+  });
+
   it("sends a template the same way", async () => {
     const inbox = await sinkInbox(org.organizationId, sink);
     const template = await org.owner.api.post("/v1/templates", {

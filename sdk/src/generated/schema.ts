@@ -1179,7 +1179,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test of a broadcast
-         * @description Sends the broadcast as it is now to 1–5 addresses. Rendered as `contact_id` (a contact of the organization, otherwise 400) or with every placeholder's fallback, from the sender a real send would use (a verified inbox, or the relay from a verified domain: otherwise 400 INBOX_NOT_VERIFIED or DOMAIN_NOT_VERIFIED), with `[Test]` before the subject. Nothing is recorded: no email, thread or event, and no counter moves. Each address counts against the organization's hourly allowance of test emails (TEST_SENDS_PER_HOUR, 50 by default); past it, 429 RATE_LIMITED with Retry-After. An SMTP refusal is 502 MAIL_DELIVERY_FAILED.
+         * @description Sends the broadcast as it is now to 1–5 addresses, its UTM parameters on the links (no pixel or redirects). Rendered as `contact_id` (a contact of the organization, otherwise 400) or with every placeholder's fallback, from the sender a real send would use (a verified inbox, or the relay from a verified domain: otherwise 400 INBOX_NOT_VERIFIED or DOMAIN_NOT_VERIFIED), with `[Test]` before the subject. Nothing is recorded: no email, thread or event, and no counter moves. Each address counts against the organization's hourly allowance of test emails (TEST_SENDS_PER_HOUR, 50 by default); past it, 429 RATE_LIMITED with Retry-After. An SMTP refusal is 502 MAIL_DELIVERY_FAILED.
          */
         post: operations["sendBroadcastTest"];
         delete?: never;
