@@ -19,6 +19,12 @@ const RATE_WINDOW_MS = 500;
 const RECENT_MS = 2_000;
 /** A destination idle this long is forgotten (its pace is measured again if it comes back). */
 const IDLE_MS = 60_000;
+/**
+ * While the destinations at work are full, a claim still looks for the others this often: the
+ * interval at which an idle worker looks for new emails (worker/tasks.ts), so a first email waits
+ * no longer beside a busy destination than on an idle worker.
+ */
+const PROBE_MS = 250;
 
 type Job = { outgoing: Outgoing; inboxKey: string };
 
@@ -104,6 +110,7 @@ export class Destinations {
   private readonly serverActive = new Map<string, number>();
   private turn = 0;
   private prunedAt = Date.now();
+  private claimedAt = 0;
 
   constructor(private readonly options: DestinationsOptions) {}
 
@@ -157,21 +164,35 @@ export class Destinations {
   }
 
   /**
-   * Whether a claim is worth making now: some destination with work (emails queued or in flight,
-   * or fed in the last seconds) has room for more. With none at work, the worker is idle and a
-   * claim finds out whether there is anything new. Otherwise claiming waits for one to drain (and
-   * looks for new destinations at its own slower pace).
+   * Whether a claim is worth making now: some destination at work (emails queued or in flight, or
+   * fed in the last seconds) has room for more; or none is at work, and a claim finds out whether
+   * there is anything new; or PROBE_MS have passed since the last claim. The last is for the
+   * destinations not at work — another tenant's inbox, the idle relay — whose first email may be
+   * due while every busy one is full: a claim leaves full inboxes alone (fullInboxes) and takes
+   * only what has room, so it claims for them without waiting for a slow server's queue to drain
+   * (which took 5–8 s beside one answering in 500 ms).
    */
   worthClaiming(): boolean {
     let working = false;
     const now = Date.now();
     this.prune(now);
+    if (now - this.claimedAt >= PROBE_MS) return true;
     for (const d of this.byKey.values()) {
       if (d.load === 0 && now - d.fedAt > RECENT_MS) continue;
       working = true;
       if (this.roomOf(d) > 0) return true;
     }
     return !working;
+  }
+
+  /** A claim ran: the destinations not at work were looked at just now. */
+  claimed() {
+    this.claimedAt = Date.now();
+  }
+
+  /** How long until a claim is worth making for the destinations not at work (worthClaiming). */
+  get msToProbe(): number {
+    return Math.max(0, PROBE_MS - (Date.now() - this.claimedAt));
   }
 
   /** Counts claimed emails against their destination until they are queued or given back. */

@@ -253,6 +253,7 @@ export function createSender(options: SenderOptions = {}): Sender {
         noRoom = true;
         return;
       }
+      destinations.claimed();
       claimed = await claimDueEmails({ batchSize, leaseMs, paceScale, organizationId, room, now: options.clock?.() });
       const now = Date.now();
       for (const c of claimed) {
@@ -309,11 +310,11 @@ export function createSender(options: SenderOptions = {}): Sender {
     return ids.length;
   }
 
-  /** Until some destination has room (or none is known yet), at most a short while. */
+  /** Until some destination has room (or none is known yet, or the others are due a look), at most a short while. */
   function roomToClaim(): Promise<void> {
     if (destinations.worthClaiming() && held.size < maxHeld) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, 250);
+      const timer = setTimeout(done, Math.max(10, Math.min(250, destinations.msToProbe)));
       function done() {
         clearTimeout(timer);
         roomWaiters = roomWaiters.filter((w) => w !== done);

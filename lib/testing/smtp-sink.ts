@@ -38,6 +38,11 @@ export type SmtpSink = {
   reject: (address: string, code: number, times?: number) => void;
   /** Resolves once `count` messages have arrived. */
   waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedMail[]>;
+  /** Until `release`, every message is read but not answered: a server that has stalled. */
+  hold: () => void;
+  release: () => void;
+  /** Messages read and waiting for their answer (held, or within `answerDelayMs`). */
+  unanswered: () => number;
   close: () => Promise<void>;
 };
 
@@ -82,6 +87,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   const attempts = new Map<string, number>();
   const rules = new Map<string, Rule>();
   const waiters: { count: number; resolve: () => void }[] = [];
+  let held: { promise: Promise<void>; release: () => void } | null = null;
+  let unanswered = 0;
 
   const server = new SMTPServer({
     authOptional: true,
@@ -127,8 +134,10 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", async () => {
         const raw = Buffer.concat(chunks);
+        unanswered++;
         try {
           if (options.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, options.answerDelayMs));
+          while (held) await held.promise;
           const parsed = options.parse === false ? ({} as ParsedMail) : await simpleParser(raw);
           received.push({
             envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
@@ -148,6 +157,8 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
           callback();
         } catch (error) {
           callback(error as Error);
+        } finally {
+          unanswered--;
         }
       });
     },
@@ -172,6 +183,23 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
         const timer = setTimeout(() => reject(new Error(`SMTP sink: ${received.length} of ${count} messages after ${timeoutMs} ms`)), timeoutMs);
         waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(received)) });
       }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    hold: () => {
+      if (held) return;
+      let release = () => undefined as void;
+      const promise = new Promise<void>((resolve) => (release = resolve));
+      held = { promise, release };
+    },
+    release: () => {
+      const was = held;
+      held = null;
+      was?.release();
+    },
+    unanswered: () => unanswered,
+    close: () => {
+      const was = held;
+      held = null;
+      was?.release();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
