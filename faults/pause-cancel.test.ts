@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
 import { seedBulkBroadcast, startBulkBroadcast } from "@/lib/testing/bulk-broadcast";
+import { claimedEmails } from "@/lib/testing/claims";
 import { countDeliveries } from "@/lib/testing/deliveries";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { startWorkerProcess, waitUntil, type WorkerProcess } from "@/lib/testing/worker-process";
@@ -13,6 +14,8 @@ const INBOXES = 2;
 // Emails already at an SMTP server's connections when the pause lands finish (5 per inbox), and
 // perhaps one or two handed over in the milliseconds before the worker hears of the pause.
 const IN_FLIGHT = INBOXES * 5 + 5;
+/** The worker's lease (WORKER_LEASE_SECONDS): what it holds is given back at once, not left until the lease runs out. */
+const LEASE_MS = 10_000;
 
 /** Arrivals after `since`, once the sink has been quiet for 2 s: how many, and when the last came. */
 async function settle(sink: SmtpSink, since: number) {
@@ -64,9 +67,10 @@ describe("pause, resume and cancel while a worker sends", () => {
     const stop = await settle(sink, pausedAt);
     const status = (await org.owner.api.get(`/v1/broadcasts/${b.broadcastId}/status`)).body;
     expect(status).toMatchObject({ status: "paused", sending: false, reasons: [expect.objectContaining({ code: "PAUSED" })] });
+    // Given back by the worker: no claim left (a claimed email stays `queued`, so both say so).
     await waitUntil(
-      async () => (await db.email.count({ where: { broadcast_id: b.broadcastId, status: { in: ["sending", "queued"] } } })) === 0,
-      30_000,
+      async () => (await claimedEmails(db, b.broadcastId)) === 0 && (await db.email.count({ where: { broadcast_id: b.broadcastId, status: "queued" } })) === 0,
+      LEASE_MS,
       "nothing left claimed",
     );
     const held = await db.email.count({ where: { broadcast_id: b.broadcastId, status: "scheduled" } });
@@ -108,9 +112,12 @@ describe("pause, resume and cancel while a worker sends", () => {
     expect((await org.owner.api.post(`/v1/broadcasts/${b.broadcastId}/cancel`)).body).toMatchObject({ status: "cancelled" });
     const cancelledAt = Date.now();
     const stop = await settle(sink, cancelledAt);
+    // The cancel itself cancels every queued email, claimed or not; the worker gives back its claims.
     await waitUntil(
-      async () => (await db.email.count({ where: { broadcast_id: b.broadcastId, status: { in: ["sending", "queued", "scheduled"] } } })) === 0,
-      30_000,
+      async () =>
+        (await claimedEmails(db, b.broadcastId)) === 0 &&
+        (await db.email.count({ where: { broadcast_id: b.broadcastId, status: { in: ["queued", "scheduled"] } } })) === 0,
+      LEASE_MS,
       "nothing left to send",
     );
     // The counters reach the record within a second or two (deltas folded by the worker).
