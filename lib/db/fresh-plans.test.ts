@@ -11,6 +11,7 @@ type PlanNode = {
   "Plan Rows": number;
   "Join Type"?: string;
   "Relation Name"?: string;
+  "Index Name"?: string;
   "Parent Relationship"?: string;
   Plans?: PlanNode[];
 };
@@ -139,6 +140,51 @@ describe("the fan-out's plan while it writes a broadcast the statistics have not
     // The measured bad plan: a nested-loop anti-join over every email of the broadcast written so far, for each candidate.
     expect(plan.filter((node) => node["Join Type"] === "Anti" && readsEmails(node)).map((node) => node["Node Type"])).toEqual([]);
     expect(plan.some((node) => node["Parent Relationship"] === "SubPlan" && readsEmails(node))).toBe(true);
+  });
+});
+
+describe("the fan-out's plan on a list loaded just now for a new organization", () => {
+  it("looks each member's contact up by its key, not every contact of the organization for each member", { timeout: 120_000 }, async () => {
+    const { db } = database;
+    // Other organizations' contacts, analyzed; then a new organization's list, which the statistics have not seen.
+    const [{ id: org }] = await db.$queryRaw<{ id: string }[]>`INSERT INTO organizations (name) VALUES ('Just loaded') RETURNING id`;
+    const [{ id: segment }] = await db.$queryRaw<{ id: string }[]>`INSERT INTO segments (organization_id, name) VALUES (${org}::uuid, 'List') RETURNING id`;
+    await keepStatisticsCurrent(["contacts", "segment_contacts"], AUDIENCE, db);
+    await db.$executeRaw`INSERT INTO contacts (organization_id, email) SELECT ${org}::uuid, 'l' || n || '@example.test' FROM generate_series(1, 5000) n`;
+    await db.$executeRaw`INSERT INTO segment_contacts (segment_id, contact_id, organization_id) SELECT ${segment}::uuid, id, organization_id FROM contacts WHERE organization_id = ${org}::uuid`;
+    const [{ id: broadcast }] = await db.$queryRaw<{ id: string }[]>`
+      INSERT INTO broadcasts (organization_id, name, subject, from_email, segment_id, status, html_content)
+      VALUES (${org}::uuid, 'Welcome', 'Welcome', 'hello@example.test', ${segment}::uuid, 'sending', '<p>Hi</p>') RETURNING id`;
+    const b: FanningBroadcast & { segment_id: string } = {
+      id: broadcast,
+      organization_id: org,
+      status: "sending",
+      scheduled_at: null,
+      fanned_out_at: null,
+      subject: "Welcome",
+      from_email: "hello@example.test",
+      from_name: null,
+      reply_to: null,
+      template_id: null,
+      html_content: "<p>Hi</p>",
+      text_content: null,
+      segment_id: segment,
+      topic_id: null,
+      inbox_id: null,
+      inbox_ids: [],
+      tags: [],
+    };
+    // The first chunk written, the second planned: the statistics know neither this segment nor these contacts.
+    const [first] = await db.$queryRaw<{ last_contact_id: string }[]>(
+      fanOutChunkSql(b, { afterContactId: "00000000-0000-0000-0000-000000000000", limit: 200, offset: 0 }),
+    );
+    const chunk = fanOutChunkSql(b, { afterContactId: first.last_contact_id, limit: 4_800, offset: 200 });
+    const [row] = await db.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) ${chunk}`);
+    const contacts = nodes(row["QUERY PLAN"][0].Plan).filter((node) => node["Relation Name"] === "contacts");
+    // The measured bad plan: every contact of the organization (its index on organization_id and
+    // email) read for each member and joined by a filter, 4 800 × 4 800 rows (over a minute).
+    expect(contacts.length).toBeGreaterThan(0);
+    expect(contacts.map((node) => node["Index Name"])).toEqual(contacts.map(() => "contacts_pkey"));
   });
 });
 

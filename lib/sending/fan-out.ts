@@ -39,6 +39,10 @@ export type StartOutcome = "started" | "failed" | "skipped";
 // A job can run a moment before its time; a broadcast moved further out waits for its new job.
 const EARLY_TOLERANCE_MS = 5_000;
 // The first chunk is small so the first emails leave at once; later ones are large for throughput.
+// In between each is twice the one before: a chunk is written while the one before goes out, and
+// writing is faster than sending, so a doubled chunk is ready before its predecessor has gone. A
+// jump from 200 straight to 5 000 left the queue empty for about a second after the first 200
+// (5 000 rows took 1.4 s to write on a loaded machine, the 200 went out in 0.3).
 const FIRST_CHUNK = 200;
 const CHUNK = 5_000;
 /**
@@ -125,7 +129,15 @@ export function fanOutChunkSql(b: FanningBroadcast & { segment_id: string; has_s
       ${members}
     ),
     candidates AS (
-      SELECT c.id AS contact_id, c.email FROM members m JOIN contacts c ON c.id = m.contact_id WHERE ${reachable}
+      -- Each member's contact by its primary key, and nothing else: OFFSET 0 keeps the lookup a
+      -- subquery the planner neither flattens nor pushes the organization's condition into. Joined
+      -- plainly, on contacts the statistics had not seen (a list loaded just now into a table of
+      -- other tenants' contacts) the planner expected one contact of the organization and one
+      -- member, and read every contact of the organization for every member: a quadratic chunk,
+      -- 3.9 s for 1 800 recipients and over a minute for 4 800 (lib/db/fresh-plans.test.ts).
+      SELECT c.id AS contact_id, c.email FROM members m
+      CROSS JOIN LATERAL (SELECT c.id, c.email, c.organization_id, c.subscribed FROM contacts c WHERE c.id = m.contact_id OFFSET 0) c
+      WHERE ${reachable}
     ),
     recipients AS (
       SELECT k.*, row_number() OVER (ORDER BY k.contact_id) AS n FROM candidates k
@@ -210,6 +222,19 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
   let offset: number | null = null;
   let analyzedAt = 0;
   let queueSeen = false;
+  let refreshing: Promise<void> = Promise.resolve();
+  let refreshingNow = false;
+  // The claims and outcome updates plan on the emails table as it is now, not as before this fan-out.
+  const refreshStatistics = async (step: "more" | "done" | "stop") => {
+    const written = (offset ?? 0) - analyzedAt;
+    // Until the statistics have seen this broadcast's emails queued, the claims plan for none (keepQueueStatisticsCurrent).
+    if (step !== "stop" && !queueSeen && (await keepQueueStatisticsCurrent(written))) {
+      queueSeen = true;
+      analyzedAt += written;
+    } else if (step === "done" || written >= STATISTICS_EVERY) {
+      if ((await keepStatisticsCurrent(["emails"], written)).length > 0) analyzedAt += written;
+    }
+  };
   for (;;) {
     const step = await db.$transaction(
       async (tx) => {
@@ -256,18 +281,22 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
       },
       { timeout: 5 * 60_000, maxWait: 60_000 },
     );
-    if (step === "failed") return "failed";
-    // The claims and outcome updates plan on the emails table as it is now, not as before this fan-out.
-    const written = (offset ?? 0) - analyzedAt;
-    // Until the statistics have seen this broadcast's emails queued, the claims plan for none (keepQueueStatisticsCurrent).
-    if (step !== "stop" && !queueSeen && (await keepQueueStatisticsCurrent(written))) {
-      queueSeen = true;
-      analyzedAt += written;
-    } else if (step === "done" || written >= STATISTICS_EVERY) {
-      if ((await keepStatisticsCurrent(["emails"], written)).length > 0) analyzedAt += written;
+    if (step === "failed") {
+      await refreshing;
+      return "failed";
     }
-    if (step !== "more") return "started";
-    limit = CHUNK;
+    if (step !== "more") {
+      await refreshing;
+      await refreshStatistics(step);
+      return "started";
+    }
+    // An ANALYZE of emails takes up to a second at a million rows: it runs beside the next chunk
+    // rather than before it, which would leave the sending queue to run dry meanwhile.
+    if (!refreshingNow) {
+      refreshingNow = true;
+      refreshing = refreshStatistics(step).finally(() => (refreshingNow = false));
+    }
+    limit = Math.min(CHUNK, limit * 2);
   }
 }
 
