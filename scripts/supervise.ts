@@ -7,7 +7,12 @@ export type SupervisorOptions = {
   /** First wait before a restart; doubled after each quick crash, up to `maxBackoffMs`. */
   backoffMs?: number;
   maxBackoffMs?: number;
-  /** A child that ran this long before dying starts again at the first wait. */
+  /**
+   * A child that ran this long before dying starts again at the first wait. Long enough to tell a
+   * crash loop (a worker that cannot start dies within a second or two); short enough that a worker
+   * killed after some seconds of work is back at once, to take over what its predecessor held
+   * (with a minute here, the fifth kill in a minute waited 16 s for its restart).
+   */
   healthyAfterMs?: number;
   /** How long a stop waits for the children to finish before killing them. */
   stopTimeoutMs?: number;
@@ -23,7 +28,7 @@ export type SupervisorOptions = {
 export function supervise(specs: ChildSpec[], options: SupervisorOptions = {}) {
   const backoffMs = options.backoffMs ?? 1_000;
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
-  const healthyAfterMs = options.healthyAfterMs ?? 60_000;
+  const healthyAfterMs = options.healthyAfterMs ?? 5_000;
   const stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
   const log = options.log ?? ((line: string) => console.log(line));
   let stopping = false;

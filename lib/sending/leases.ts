@@ -1,38 +1,29 @@
+import { RETURNED_STATUS } from "./claim-sql";
 import { leasePool } from "./engine-db";
-
-/**
- * A worker's claim on an email is a row of `email_claims` (schema.prisma, model EmailClaim): the
- * email itself stays `queued`. Its outcome is written only while the claim exists, and the
- * statement that writes it deletes the claim, so a late duplicate never counts twice.
- */
-export const stillClaimed = (alias: string) => `EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = ${alias}.id)`;
-
-/** The claims of the emails a statement's CTE `updated` wrote (its rows' `id`), ended with them. */
-export const RELEASE_UPDATED = `DELETE FROM email_claims claim USING updated WHERE claim.email_id = updated.id`;
-
-/**
- * What happens to an email taken back from a worker (its lease ran out, or the worker returns it
- * unsent): a cancelled broadcast's is cancelled, a paused one's waits as `scheduled` until the
- * broadcast resumes, any other is queued again.
- */
-export const RETURNED_STATUS = `CASE (SELECT b.status FROM broadcasts b WHERE b.id = emails.broadcast_id)
-    WHEN 'cancelled' THEN 'cancelled'::"EmailStatus" WHEN 'paused' THEN 'scheduled'::"EmailStatus" ELSE 'queued'::"EmailStatus" END`;
 
 /**
  * Crash recovery: claims whose worker's lease ran out (it died mid-send) end, and their emails are
  * due again (or held, or cancelled, as their broadcast now says). Their Message-ID is the row's, so
  * a resend of one that did go out carries the same one.
  *
+ * Expiry is judged on the database's clock, and only once the database has been up for
+ * `databaseUpForMs` (the lease): while it was down nobody could renew anything, so every claim may
+ * have run out during the outage, its worker alive and holding sent emails it has not yet written;
+ * after the restart that worker has a whole lease to write and renew them before anyone may take
+ * them over, whoever asks — a worker that lived through the outage or one started after it.
+ *
  * It never waits for a lock: a claim or an email locked now is being recorded (the recorder locks
  * the email, then deletes its claim), and it is left to that; waiting for it while holding the
  * claim deadlocked with the recorder and stalled this worker's own heartbeat for the detection's
  * second. A claim whose email is gone simply ends.
  */
-export async function releaseExpiredLeases(organizationId?: string): Promise<number> {
-  const scope = organizationId ? "AND EXISTS (SELECT 1 FROM emails e WHERE e.id = c.email_id AND e.organization_id = $1::uuid)" : "";
+export async function releaseExpiredLeases(organizationId?: string, { databaseUpForMs = 0 }: { databaseUpForMs?: number } = {}): Promise<number> {
+  const scope = organizationId ? "AND EXISTS (SELECT 1 FROM emails e WHERE e.id = c.email_id AND e.organization_id = $2::uuid)" : "";
   const { rows } = await leasePool().query<{ n: number }>(
     `WITH expired AS MATERIALIZED (
-       SELECT c.email_id FROM email_claims c WHERE c.locked_until < now() ${scope} LIMIT 5000 FOR UPDATE OF c SKIP LOCKED
+       SELECT c.email_id FROM email_claims c
+       WHERE c.locked_until < now() AND pg_postmaster_start_time() <= now() - $1::float8 * interval '1 millisecond' ${scope}
+       LIMIT 5000 FOR UPDATE OF c SKIP LOCKED
      ),
      free AS MATERIALIZED (
        SELECT e.id FROM emails e WHERE e.id IN (SELECT email_id FROM expired) FOR NO KEY UPDATE OF e SKIP LOCKED
@@ -48,7 +39,7 @@ export async function releaseExpiredLeases(organizationId?: string): Promise<num
        FROM ended WHERE emails.id = ended.email_id AND emails.status IN ('queued', 'scheduled') AND emails.status <> ${RETURNED_STATUS}
      )
      SELECT count(*)::int AS n FROM ended`,
-    organizationId ? [organizationId] : [],
+    organizationId ? [databaseUpForMs, organizationId] : [databaseUpForMs],
   );
   return rows[0]?.n ?? 0;
 }
@@ -79,22 +70,42 @@ export type LeaseKeeperOptions = {
   maxHoldMs?: number;
 };
 
+/** How often a worker looks for expired claims to take over: a dead worker's emails are due again within this of their expiry. */
+const RELEASE_EVERY_MS = 500;
+
 /**
  * The heartbeat of a worker: every quarter lease it renews the leases of every email it holds,
- * on a connection of its own; every second it releases other workers' expired leases.
+ * on a connection of its own; every RELEASE_EVERY_MS it releases other workers' expired leases.
  *
- * A worker releases others' leases only after a whole lease of unbroken contact with the
- * database. When the database was away, every worker lost contact alike: the one holding sent
- * but unrecorded emails gets that lease to write them (and renew the rest) before anybody else
- * may take them over — so an outage repeats nothing, however long it was.
+ * When may a worker take over another's claims? Their expiry is the database's clock against a
+ * lease the holder renews every quarter of it: a claim that ran out was not renewed for a whole
+ * lease, so its holder is dead or cut off — unless nobody could reach the database meanwhile.
+ * Two outages make a live holder look dead:
+ * - the database itself was down (stopped, crashed, restarted): it says so, by its start time,
+ *   and no claim is released until it has been up for a lease (releaseExpiredLeases), which gives
+ *   every holder that lease to write what it sent meanwhile and renew the rest;
+ * - the network, for every worker alike, with the database up: a worker that lost contact itself
+ *   (any failed statement of the engine, noteFailure) releases nothing until it has had a whole
+ *   lease of unbroken contact again, for its peers most likely lost it too.
+ * A worker that has seen no failure — one just started, say by a supervisor after a crash — has no
+ * outage of its own to wait out: it takes over what ran out at once, rather than after a lease of
+ * its own contact (which put the takeover 12–25 s after a kill, with a 10 s lease). What it cannot
+ * know is a network outage that ended just before it started and that its peers have not yet
+ * recovered from (the first of their heartbeats comes within a quarter lease): the rare overlap of
+ * an outage of the network alone with a worker's start, which repeats at most the emails their
+ * holder had sent and not yet written.
  */
 export function startLeaseKeeper({ leaseMs, held, organizationId, maxHoldMs = 5 * 60_000 }: LeaseKeeperOptions) {
-  let healthySince: number | null = null;
+  /** Since when the contact with the database has been unbroken (null: none now). */
+  let contactSince: number | null = null;
+  /** Whether this worker has lost contact since it started: from then on it waits a lease of contact before releasing. */
+  let lostContact = false;
   let stopped = false;
   let lastRelease = 0;
 
   const noteFailure = () => {
-    healthySince = null;
+    contactSince = null;
+    lostContact = true;
   };
 
   async function beat() {
@@ -102,17 +113,18 @@ export function startLeaseKeeper({ leaseMs, held, organizationId, maxHoldMs = 5 
     const ids = [...held()].filter(([, claimedAt]) => now - claimedAt < maxHoldMs).map(([id]) => id);
     try {
       await extendLeases(ids, leaseMs);
-      healthySince ??= Date.now();
+      contactSince ??= Date.now();
     } catch {
       noteFailure();
     }
   }
 
   async function release() {
-    if (healthySince === null || Date.now() - healthySince < leaseMs || Date.now() - lastRelease < 1000) return;
+    if (contactSince === null || Date.now() - lastRelease < RELEASE_EVERY_MS) return;
+    if (lostContact && Date.now() - contactSince < leaseMs) return;
     lastRelease = Date.now();
     try {
-      await releaseExpiredLeases(organizationId);
+      await releaseExpiredLeases(organizationId, { databaseUpForMs: leaseMs });
     } catch {
       noteFailure();
     }
@@ -123,7 +135,9 @@ export function startLeaseKeeper({ leaseMs, held, organizationId, maxHoldMs = 5 
   const tick = () => {
     if (stopped) return;
     running = (async () => {
-      if (Date.now() - lastBeat >= leaseMs / 4) {
+      // A beat that failed is tried again at the next tick, not a quarter lease later: after an
+      // outage the holder renews within moments of the database's return.
+      if (Date.now() - lastBeat >= leaseMs / 4 || contactSince === null) {
         lastBeat = Date.now();
         await beat();
       }
@@ -131,7 +145,7 @@ export function startLeaseKeeper({ leaseMs, held, organizationId, maxHoldMs = 5 
     })();
     void running.finally(() => {
       if (!stopped) {
-        timer = setTimeout(tick, Math.min(1000, leaseMs / 4));
+        timer = setTimeout(tick, Math.min(RELEASE_EVERY_MS, leaseMs / 4));
         timer.unref();
       }
     });

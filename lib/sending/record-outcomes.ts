@@ -4,7 +4,7 @@ import { emitEvent } from "@/lib/webhooks/emit-event";
 import { recordInboxFailures } from "@/lib/services/inbox-health";
 import type { DeliveryResult } from "./deliver";
 import { engineDb } from "./engine-db";
-import { RELEASE_UPDATED, RETURNED_STATUS, stillClaimed } from "./leases";
+import { RELEASE_UPDATED, RETURNED_STATUS, stillClaimed } from "./claim-sql";
 import { recordSent } from "./record-sent";
 import type { Withdrawn } from "./prepare-batch";
 

@@ -1,6 +1,6 @@
 import type { DeliveryResult } from "./deliver";
 import { recordPool } from "./engine-db";
-import { RELEASE_UPDATED, stillClaimed } from "./leases";
+import { RELEASE_UPDATED, stillClaimed } from "./claim-sql";
 
 type Sent = Extract<DeliveryResult, { kind: "sent" }>;
 

@@ -1,0 +1,20 @@
+// The SQL of a claim that every writer of outcomes shares, with no database client of its own: the
+// relay's thread (relay-thread.ts) writes accepted emails with it too.
+
+/**
+ * A worker's claim on an email is a row of `email_claims` (schema.prisma, model EmailClaim): the
+ * email itself stays `queued`. Its outcome is written only while the claim exists, and the
+ * statement that writes it deletes the claim, so a late duplicate never counts twice.
+ */
+export const stillClaimed = (alias: string) => `EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = ${alias}.id)`;
+
+/** The claims of the emails a statement's CTE `updated` wrote (its rows' `id`), ended with them. */
+export const RELEASE_UPDATED = `DELETE FROM email_claims claim USING updated WHERE claim.email_id = updated.id`;
+
+/**
+ * What happens to an email taken back from a worker (its lease ran out, or the worker returns it
+ * unsent): a cancelled broadcast's is cancelled, a paused one's waits as `scheduled` until the
+ * broadcast resumes, any other is queued again.
+ */
+export const RETURNED_STATUS = `CASE (SELECT b.status FROM broadcasts b WHERE b.id = emails.broadcast_id)
+    WHEN 'cancelled' THEN 'cancelled'::"EmailStatus" WHEN 'paused' THEN 'scheduled'::"EmailStatus" ELSE 'queued'::"EmailStatus" END`;
