@@ -18,6 +18,7 @@ const schema = z.object({
   DNS_RESOLVER: z.string().optional(),
   CHROMIUM_PATH: z.string().optional(),
   SMTP_RELAY_URL: z.string().url().optional(),
+  SMTP_RELAY_CONNECTIONS: z.coerce.number().int().min(1).max(500).default(5),
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -153,6 +154,11 @@ export const env = {
   trustProxy: raw.TRUST_PROXY,
   /** The organizations' default relay for broadcasts and emails without an inbox; SMTP_URL when unset. */
   smtpRelayUrl: raw.SMTP_RELAY_URL ?? raw.SMTP_URL,
+  /**
+   * Connections each worker keeps open to the relay. Also the most emails a worker killed mid-send
+   * repeats through it: one per connection (lib/sending/smtp-pool.ts).
+   */
+  smtpRelayConnections: raw.SMTP_RELAY_CONNECTIONS,
   /** How long a worker owns a claimed email before another may take it over (crash recovery). */
   workerLeaseSeconds: raw.WORKER_LEASE_SECONDS,
   /** Test emails (each address counts) an organization may send per clock hour, across every web process. */

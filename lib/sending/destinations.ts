@@ -248,7 +248,8 @@ export class Destinations {
       for (let n = 0; n < all.length && this.options.mayHand(); n++) {
         const d = all[(this.turn + n) % all.length];
         if (d.waiting.length === 0 || d.active >= this.inFlight(d)) continue;
-        if ((this.serverActive.get(d.serverKey) ?? 0) >= SERVER_CONNECTIONS) continue;
+        // The relay is the operator's, with its own number of connections (SMTP_RELAY_CONNECTIONS): not shared out like a tenant's server.
+        if (d.key !== RELAY && (this.serverActive.get(d.serverKey) ?? 0) >= SERVER_CONNECTIONS) continue;
         this.start(d, d.waiting.shift()!);
         started = true;
       }

@@ -3,9 +3,9 @@ import { emailEventData, type EmailForEvent } from "@/lib/webhooks/email-event-d
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import { recordInboxFailures } from "@/lib/services/inbox-health";
 import type { DeliveryResult } from "./deliver";
-import { engineDb } from "./engine-db";
+import { engineDb, recordPool } from "./engine-db";
 import { RELEASE_UPDATED, RETURNED_STATUS, stillClaimed } from "./claim-sql";
-import { recordSent } from "./record-sent";
+import { writeSent } from "./record-sent";
 import type { Withdrawn } from "./prepare-batch";
 
 /** Waits before attempts 2, 3, …: 1, 5, 15, 60, 240 and 720 minutes; after the last the email fails. */
@@ -177,7 +177,20 @@ export async function recordOutcomes({ results, withdrawn, broken, returned = []
   for (const b of broken) if (b.email.inbox_id) failing.set(b.email.inbox_id, b.reason);
 
   // Accepted emails, the bulk of every batch, in one statement of their own (record-sent.ts).
-  const touched = new Set(await recordSent(sent));
+  const touched = new Set(
+    await writeSent(
+      recordPool(),
+      sent.map((r) => ({
+        id: r.outgoing.email.id,
+        sent_at: r.acceptedAt.toISOString(),
+        provider_message_id: r.response,
+        subject: r.outgoing.rendered.subject,
+        html_content: r.outgoing.rendered.html,
+        text_content: r.outgoing.rendered.text,
+        headers: r.outgoing.headers,
+      })),
+    ),
+  );
   if (bounced.length + deferred.length + broken.length + withdrawn.length + returned.length === 0) return [...touched];
 
   return engineDb().$transaction(

@@ -1,8 +1,5 @@
-import type { DeliveryResult } from "./deliver";
-import { recordPool } from "./engine-db";
+import type pg from "pg";
 import { RELEASE_UPDATED, stillClaimed } from "./claim-sql";
-
-type Sent = Extract<DeliveryResult, { kind: "sent" }>;
 
 /**
  * Everything that follows an accepted email, in one statement (so one transaction and one round
@@ -58,24 +55,21 @@ const RECORD_SENT = `
   )
   SELECT DISTINCT broadcast_id FROM updated WHERE broadcast_id IS NOT NULL`;
 
-/** Records accepted emails; answers the broadcasts they belong to. */
-export async function recordSent(results: Sent[]): Promise<string[]> {
-  if (results.length === 0) return [];
-  const rows = JSON.stringify(
-    results.map((r) => ({
-      id: r.outgoing.email.id,
-      sent_at: r.acceptedAt.toISOString(),
-      provider_message_id: r.response,
-      subject: r.outgoing.rendered.subject,
-      html_content: r.outgoing.rendered.html,
-      text_content: r.outgoing.rendered.text,
-      headers: r.outgoing.headers,
-    })),
-  );
-  const { rows: touched } = await recordPool().query<{ broadcast_id: string }>({
+/** What the record of an accepted email keeps of it, besides the server's answer: the email as sent. */
+export type SentRecord = { id: string; subject: string; html_content: string | null; text_content: string | null; headers: Record<string, string> };
+/** One accepted email: when, and what the server answered. */
+export type SentRow = SentRecord & { sent_at: string; provider_message_id: string };
+
+/**
+ * Records accepted emails on `pool` (the engine's, or the relay thread's own); answers the
+ * broadcasts they belong to. No database client of its own: the relay's thread imports it.
+ */
+export async function writeSent(pool: pg.Pool, rows: SentRow[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const { rows: touched } = await pool.query<{ broadcast_id: string }>({
     name: "engine-record-sent",
     text: RECORD_SENT,
-    values: [rows, new Date().toISOString()],
+    values: [JSON.stringify(rows), new Date().toISOString()],
   });
   return touched.map((row) => row.broadcast_id);
 }

@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { MessageWithDsn } from "@/lib/feedback/outgoing";
+import type { SentRecord } from "./record-sent";
 import type { MailSender, RelayJob, RelayReply, SentInfo } from "./transports";
 
 /**
@@ -9,26 +10,43 @@ import type { MailSender, RelayJob, RelayReply, SentInfo } from "./transports";
  * the same connections carry alone. `sendMail` answers what nodemailer would (its errors keep
  * their SMTP fields, so classifyFailure reads them the same).
  */
+export type RelayInThreadOptions = {
+  /**
+   * The database the thread writes accepted emails to, when given with a message's record (the
+   * engine's); without it the thread only sends, and the caller records.
+   */
+  databaseUrl?: string;
+  /** A write of the thread's failed (the database is away): it keeps the emails and tries again. */
+  onWriteFailed?: (reason: string) => void;
+};
+
 export class RelayInThread implements MailSender {
   private thread: Worker | null = null;
-  private readonly pending = new Map<number, { resolve: (info: SentInfo) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (info: SentInfo & { recorded?: boolean }) => void; reject: (error: Error) => void }>();
   private lastId = 0;
 
-  constructor(private readonly relayUrl: string) {}
+  constructor(
+    private readonly relayUrl: string,
+    private readonly options: RelayInThreadOptions = {},
+  ) {}
 
   private started(): Worker {
     if (this.thread) return this.thread;
     // tsx compiles the thread's TypeScript (the worker runs under it; vitest needs it named); a
     // profiled worker (BENCH_PROFILE) profiles the thread too.
     const execArgv = ["--import", "tsx", ...process.execArgv.filter((arg) => arg.startsWith("--cpu-prof"))];
-    const thread = new Worker(new URL("./relay-thread.ts", import.meta.url), { workerData: { relayUrl: this.relayUrl }, execArgv });
+    const thread = new Worker(new URL("./relay-thread.ts", import.meta.url), {
+      workerData: { relayUrl: this.relayUrl, databaseUrl: this.options.databaseUrl },
+      execArgv,
+    });
     thread.unref();
     thread.on("message", (reply: RelayReply) => {
+      if ("writeFailed" in reply) return this.options.onWriteFailed?.(reply.writeFailed);
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;
       this.pending.delete(reply.id);
       if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), reply.error));
-      else waiter.resolve({ response: reply.response, messageId: reply.messageId });
+      else waiter.resolve({ response: reply.response, messageId: reply.messageId, recorded: reply.recorded });
     });
     const stopped = (why: string) => {
       if (this.thread === thread) this.thread = null;
@@ -44,15 +62,16 @@ export class RelayInThread implements MailSender {
     return thread;
   }
 
-  sendMail(message: MessageWithDsn): Promise<SentInfo> {
+  sendMail(message: MessageWithDsn, record?: SentRecord): Promise<SentInfo & { recorded?: boolean }> {
     const { raw, ...rest } = message;
     // A copy of exactly the message's bytes, handed over rather than cloned (the Buffer itself may
     // be a view into a shared 8 KB pool).
     const bytes = typeof raw === "string" ? new TextEncoder().encode(raw) : new Uint8Array(raw as Buffer);
     const id = ++this.lastId;
-    return new Promise<SentInfo>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.started().postMessage({ id, message: rest, raw: bytes } satisfies RelayJob, [bytes.buffer]);
+      const job: RelayJob = { id, message: rest, raw: bytes, ...(record && this.options.databaseUrl ? { record } : {}) };
+      this.started().postMessage(job, [bytes.buffer]);
     });
   }
 

@@ -1,23 +1,47 @@
 // The relay's SMTP conversations, in a thread of their own (started by relay-in-thread.ts). The
 // worker's main thread claims, prepares and records in batches; here nothing waits behind that
-// work, so a reply of the relay is answered at once instead of after the batch in progress.
+// work, so a reply of the relay is answered at once instead of after the batch in progress — and
+// an accepted email given with its record is written from here, before its connection ends
+// another message (smtp-pool.ts, relay-recorder.ts).
+import pg from "pg";
 import { parentPort, workerData } from "node:worker_threads";
+import { errorField, log } from "@/lib/log";
+import type { SentRecord } from "./record-sent";
+import { RelayRecorder } from "./relay-recorder";
 import { SmtpPool } from "./smtp-pool";
 import { relayTransportOptions, smtpErrorFields, type RelayJob, type RelayReply } from "./transports";
 
 const port = parentPort!;
-const transport = new SmtpPool(relayTransportOptions((workerData as { relayUrl: string }).relayUrl));
+const { relayUrl, databaseUrl } = workerData as { relayUrl: string; databaseUrl?: string };
+
+const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 2, connectionTimeoutMillis: 5_000, query_timeout: 60_000 }) : null;
+pool?.on("error", (error) => log.warn({ err: errorField(error) }, "relay thread: idle database connection lost"));
+const recorder = pool
+  ? new RelayRecorder(pool, (error) => port.postMessage({ id: 0, writeFailed: error instanceof Error ? error.message : String(error) } satisfies RelayReply))
+  : null;
+
+const transport = new SmtpPool<SentRecord>({
+  ...relayTransportOptions(relayUrl),
+  // Written here, as it is accepted: true when it is, false when the main thread must (closing).
+  settle: async (record, info) => {
+    if (!record || !recorder) return false;
+    await recorder.record({ ...record, sent_at: new Date().toISOString(), provider_message_id: (info.response ?? info.messageId ?? "").slice(0, 998) });
+    return true;
+  },
+});
 
 port.on("message", (job: RelayJob | "close") => {
   if (job === "close") {
     transport.close();
+    recorder?.close();
+    void pool?.end();
     port.close();
     return;
   }
   // A clone arrives as a plain Uint8Array; nodemailer wants a Buffer (a view, not a copy).
   const message = { ...job.message, raw: Buffer.from(job.raw.buffer, job.raw.byteOffset, job.raw.byteLength) };
-  transport.sendMail(message).then(
-    (info) => port.postMessage({ id: job.id, response: info.response, messageId: info.messageId } satisfies RelayReply),
+  transport.sendMail(message, job.record).then(
+    (info) => port.postMessage({ id: job.id, response: info.response, messageId: info.messageId, recorded: info.settled === true } satisfies RelayReply),
     (error: unknown) => port.postMessage({ id: job.id, error: smtpErrorFields(error) } satisfies RelayReply),
   );
 });

@@ -73,11 +73,11 @@ const COMPLETION_RETRY_MS = 1000;
 const COMPLETION_RETRIES = 10;
 const NO_ROOM = Symbol("no room");
 /**
- * Emails handed to the relay's thread at once: enough to keep its connections busy while this
+ * Emails handed to the relay's thread at once (at least two per connection): enough to keep its connections busy while this
  * thread spends a few tens of milliseconds preparing or recording a batch; few enough that a pause
  * or a cancel takes back all but these (they are in the middle of their SMTP conversation).
  */
-const RELAY_IN_FLIGHT = 50;
+const RELAY_IN_FLIGHT = Math.max(50, 2 * env.smtpRelayConnections);
 
 export function createSender(options: SenderOptions = {}): Sender {
   const batchSize = options.batchSize ?? 100;
@@ -90,7 +90,8 @@ export function createSender(options: SenderOptions = {}): Sender {
   const transports = new Transports("relayUrl" in options ? options.relayUrl : env.smtpRelayUrl, {
     policy: options.policy,
     connectTimeoutMs: options.smtpConnectTimeoutMs,
-    relay: relayInThread ? (url) => new RelayInThread(url) : undefined,
+    // The thread records what the relay accepts itself (relay-thread.ts): a failed write there means the database is away.
+    relay: relayInThread ? (url) => new RelayInThread(url, { databaseUrl: env.databaseUrl, onWriteFailed: () => leases?.noteFailure() }) : undefined,
   });
 
   /** Every email this worker holds (claimed, not yet recorded), with when it was claimed. */

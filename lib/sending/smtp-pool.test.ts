@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { classifyFailure } from "./deliver";
-import { SmtpPool } from "./smtp-pool";
+import { SmtpPool, type SmtpPoolOptions } from "./smtp-pool";
 
 const message = (to: string) => ({
   envelope: { from: "news@pool.test", to: [to] },
@@ -11,7 +11,7 @@ const message = (to: string) => ({
   messageId: `<${to}>`,
 });
 
-const options = (port: number, more: Partial<ConstructorParameters<typeof SmtpPool>[0]> = {}) => ({
+const options = <Context = unknown>(port: number, more: Partial<SmtpPoolOptions<Context>> = {}) => ({
   host: "127.0.0.1",
   port,
   maxConnections: 2,
@@ -68,6 +68,42 @@ describe("the relay's own SMTP pool", () => {
       expect(sink.messages.map((m) => m.envelopeTo[0]).sort()).toEqual([...addresses].sort());
     } finally {
       pool.close();
+    }
+  });
+
+  it("ends no message while as many as it has connections are accepted and not yet settled (recorded): a crash repeats at most that many", async () => {
+    const own = await startSmtpSink({ parse: false });
+    // Each accepted message is "recorded" when the test says so.
+    const settles: (() => void)[] = [];
+    const pool = new SmtpPool<string>(
+      options(own.port, {
+        maxConnections: 2,
+        settle: () => new Promise<unknown>((resolve) => settles.push(() => resolve("written"))),
+      }),
+    );
+    try {
+      const addresses = Array.from({ length: 6 }, (_, i) => `s${i}@pool.test`);
+      const sent = addresses.map((to) => pool.sendMail(message(to), to));
+      await expect.poll(() => own.messages.length).toBe(2);
+      // The next two are on their connections, all but their end: the server does not have them yet.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(own.messages).toHaveLength(2);
+      // One recorded: exactly one more may be ended.
+      settles.shift()!();
+      await expect.poll(() => own.messages.length).toBe(3);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(own.messages).toHaveLength(3);
+      for (let i = 0; i < 10 && own.messages.length < addresses.length; i++) {
+        while (settles.length > 0) settles.shift()!();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      while (settles.length > 0) settles.shift()!();
+      const infos = await Promise.all(sent);
+      expect(infos.map((info) => info.settled)).toEqual(addresses.map(() => "written"));
+      expect(own.messages.map((m) => m.envelopeTo[0]).sort()).toEqual([...addresses].sort());
+    } finally {
+      pool.close();
+      await own.close();
     }
   });
 

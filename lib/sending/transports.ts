@@ -4,17 +4,23 @@ import { parseConnectionUrl } from "nodemailer/lib/shared";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
+import { env } from "@/lib/env";
 import type { MessageWithDsn } from "@/lib/feedback/outgoing";
 import { inboxAccessToken } from "@/lib/oauth/access-token";
+import type { SentRecord } from "./record-sent";
 
-/** What the engine needs of a transport: nodemailer's own, or the relay in its thread (relay-in-thread.ts). */
+/**
+ * What the engine needs of the relay: nodemailer's pool, or the relay in its thread
+ * (relay-in-thread.ts), which also records an accepted email when given its record (`recorded`).
+ */
 export type SentInfo = { response?: string; messageId?: string };
-export type MailSender = { sendMail: (message: MessageWithDsn) => Promise<SentInfo>; close: () => void };
+export type MailSender = { sendMail: (message: MessageWithDsn, record?: SentRecord) => Promise<SentInfo & { recorded?: boolean }>; close: () => void };
 
 /** The fields of a nodemailer error that classifyFailure (deliver.ts) reads, as they cross to another thread. */
 export type SmtpErrorFields = { message: string; code?: string; command?: string; response?: string; responseCode?: number };
-export type RelayJob = { id: number; message: Omit<MessageWithDsn, "raw">; raw: Uint8Array };
-export type RelayReply = { id: number; response?: string; messageId?: string; error?: SmtpErrorFields };
+export type RelayJob = { id: number; message: Omit<MessageWithDsn, "raw">; raw: Uint8Array; record?: SentRecord };
+/** An answer of the relay's thread: a message's outcome (`recorded`: written by the thread), or a failed write. */
+export type RelayReply = { id: number; response?: string; messageId?: string; recorded?: boolean; error?: SmtpErrorFields } | { id: 0; writeFailed: string };
 
 export function smtpErrorFields(error: unknown): SmtpErrorFields {
   const e = (error ?? {}) as Record<string, unknown>;
@@ -40,7 +46,7 @@ export type InboxSmtp = {
   smtp_password_encrypted: string | null;
 };
 
-/** Connections kept open per SMTP server: enough to pipeline an instant broadcast, few enough to be polite. */
+/** Connections kept open per inbox's SMTP server: enough to pipeline an instant broadcast, few enough to be polite. */
 export const MAX_CONNECTIONS = 5;
 
 /**
@@ -90,9 +96,12 @@ const pooled = {
   getSocket: promptSocket,
 } satisfies SMTPPool.Options;
 
-/** The operator's relay: its URL's settings with the pool's (the relay is the operator's, not checked by the outbound policy). */
+/**
+ * The operator's relay: its URL's settings with the pool's (the relay is the operator's, not checked
+ * by the outbound policy), with its own number of connections (SMTP_RELAY_CONNECTIONS).
+ */
 export function relayTransportOptions(relayUrl: string) {
-  return { ...parseConnectionUrl(relayUrl), ...pooled };
+  return { ...parseConnectionUrl(relayUrl), ...pooled, maxConnections: env.smtpRelayConnections };
 }
 
 /**
@@ -129,6 +138,12 @@ export function inboxTransportOptions(inbox: InboxSmtp, options: TransportOption
   } satisfies Partial<SMTPPool.Options>;
 }
 
+/** The relay through nodemailer's pool on this thread: it records nothing itself. */
+function nodemailerRelay(relayUrl: string): MailSender {
+  const transport = nodemailer.createTransport(relayTransportOptions(relayUrl));
+  return { sendMail: (message) => transport.sendMail(message), close: () => transport.close() };
+}
+
 /**
  * One pooled SMTP transport per inbox (rebuilt when the inbox's settings change) and one for the
  * relay, so consecutive emails reuse open connections. The relay is the operator's and is not
@@ -162,7 +177,7 @@ export class Transports {
 
   relay(): MailSender {
     if (!this.relayUrl) throw Object.assign(new Error("No SMTP relay is configured (SMTP_RELAY_URL or SMTP_URL)"), { code: "ENORELAY" });
-    this.relaySender ??= this.options.relay?.(this.relayUrl) ?? nodemailer.createTransport(relayTransportOptions(this.relayUrl));
+    this.relaySender ??= this.options.relay?.(this.relayUrl) ?? nodemailerRelay(this.relayUrl);
     return this.relaySender;
   }
 
