@@ -1,90 +1,109 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { supervise } from "@/scripts/supervise";
 import { seedBulkBroadcast } from "@/lib/testing/bulk-broadcast";
 import { countDeliveries } from "@/lib/testing/deliveries";
 import { createIsolatedDatabase, type IsolatedDatabase } from "@/lib/testing/isolated-database";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
-import { startWorkerProcess, waitUntil, type WorkerProcess } from "@/lib/testing/worker-process";
+import { waitUntil } from "@/lib/testing/worker-process";
 
-const RECIPIENTS = 5000;
+const RECIPIENTS = 20_000;
 const KILLS = 5;
-// The target: a SIGKILL repeats at most this many emails (sent, not yet recorded).
-const MOST_REPEATS_PER_KILL = 50;
+/** The issue's figure: a SIGKILL repeats at most this many emails (sent through the relay, not yet recorded). */
+const MOST_REPEATS_PER_KILL = 5;
+const LEASE_MS = 10_000;
+/** The issue's figure: the dead worker's claims are taken over within lease + this of the kill. */
+const TAKEOVER_MARGIN_MS = 2_000;
+/** Emails the restarted worker sends at full speed before it is killed again. */
+const SENT_BEFORE_KILL = 500;
 
-describe("a worker SIGKILLed at random points, beside another that keeps running", () => {
+describe("the worker SIGKILLed at random points of a broadcast through the relay, restarted by its supervisor", () => {
   let database: IsolatedDatabase;
   let sink: SmtpSink;
-  const started: WorkerProcess[] = [];
+  let supervisor: ReturnType<typeof supervise> | undefined;
 
   beforeAll(async () => {
     database = await createIsolatedDatabase("kill");
     sink = await startSmtpSink({ parse: false });
   });
   afterAll(async () => {
-    for (const worker of started) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill("SIGKILL");
+    await supervisor?.stop("SIGKILL");
     await sink.close();
     await database.drop();
   });
 
-  /** Emails claimed right now, with their lease: what a killed worker may have held. */
-  const inFlight = async () =>
+  /** Emails claimed right now, with their lease: what the worker holds. */
+  const claims = async () =>
     new Map((await database.db.emailClaim.findMany({ select: { email_id: true, locked_until: true } })).map((c) => [c.email_id, c.locked_until.getTime()]));
 
-  /** Until every email that was in flight at the kill has moved on (recorded, or taken over by another worker). */
-  async function takeover(snapshot: Map<string, number | undefined>, since: number): Promise<number> {
+  /** Until none of the claims the dead worker held is still its own: each released, or claimed anew (a new lease). */
+  async function takeover(held: Map<string, number>, since: number): Promise<number> {
     for (;;) {
-      const now = await inFlight();
-      if ([...snapshot].every(([id, lease]) => now.get(id) !== lease)) return Date.now() - since;
+      const now = await claims();
+      if ([...held].every(([id, lease]) => now.get(id) !== lease)) return Date.now() - since;
       if (Date.now() - since > 120_000) throw new Error("no takeover within 120 s");
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 
-  it("repeats at most 50 emails per kill, loses none, and the other worker takes over within a lease", { timeout: 600_000 }, async () => {
-    const { broadcastId, recipients } = await seedBulkBroadcast(database.db, database.url, sink, { recipients: RECIPIENTS, inboxes: 2 });
-    const steady = startWorkerProcess(database.url);
-    started.push(steady);
-    const points = Array.from({ length: KILLS }, (_, i) => Math.floor(((i + 0.2 + Math.random() * 0.6) * (RECIPIENTS * 0.7)) / KILLS));
-    const takeovers: Promise<number>[] = [];
+  it("loses nothing, repeats at most 5 emails per kill, and the restarted worker takes over within the lease", { timeout: 600_000 }, async () => {
+    const { broadcastId, recipients } = await seedBulkBroadcast(database.db, database.url, sink, { recipients: RECIPIENTS, inboxes: 0 });
+    const lines: string[] = [];
+    supervisor = supervise(
+      [
+        {
+          name: "worker",
+          args: ["--import", "tsx", "worker/index.ts"],
+          env: {
+            ...process.env,
+            DATABASE_URL: database.url,
+            NODE_ENV: "test",
+            SMTP_RELAY_URL: `smtp://${sink.host}:${sink.port}`,
+            WORKER_LEASE_SECONDS: String(LEASE_MS / 1000),
+            LOG_LEVEL: "error",
+          },
+        },
+      ],
+      { log: (line) => lines.push(line) },
+    );
+    const takeovers: number[] = [];
     const log: string[] = [];
+    const fail = (error: unknown) => new Error(`${(error as Error).message}\n${lines.join("\n")}\n${log.join("\n")}`);
 
-    for (const point of points) {
-      const victim = startWorkerProcess(database.url);
-      started.push(victim);
+    for (let kill = 0; kill < KILLS; kill++) {
+      // The worker running now (the first, or the one its supervisor started after the last kill),
+      // once it has sent a few hundred emails at full speed, at a random moment.
+      const from = sink.messages.length;
       try {
-        // Killed once it has been sending for a moment (it has emails in flight).
-        await waitUntil(() => sink.messages.length >= point && victim.output().includes("running"), 240_000, `${point} emails received`);
-        await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 700));
+        await waitUntil(() => sink.messages.length >= from + SENT_BEFORE_KILL, 240_000, `${SENT_BEFORE_KILL} more emails`);
       } catch (error) {
-        throw new Error(`${(error as Error).message}\n${victim.output()}\n---\n${steady.output()}`);
+        throw fail(error);
       }
-      victim.child.kill("SIGKILL");
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 900));
+      const pid = supervisor.pids().worker;
+      expect(pid).toBeGreaterThan(0);
+      process.kill(pid!, "SIGKILL");
       const killedAt = Date.now();
-      expect((await victim.exited).signal).toBe("SIGKILL");
-      takeovers.push(inFlight().then((snapshot) => takeover(snapshot, killedAt)));
-      log.push(`killed at ${sink.messages.length} received`);
+      const held = await claims();
+      log.push(`kill ${kill + 1} at ${sink.messages.length} received, ${held.size} emails claimed`);
+      takeovers.push(await takeover(held, killedAt).catch((error: unknown) => Promise.reject(fail(error))));
     }
 
     const sent = async () => (await database.db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } })).status === "sent";
-    try {
-      await waitUntil(sent, 300_000, "the broadcast to be sent");
-    } catch (error) {
-      throw new Error(`${(error as Error).message}\n${log.join("\n")}\n${steady.output()}`);
-    }
-    const takeoverMs = await Promise.all(takeovers);
-    steady.child.kill("SIGTERM");
-    expect((await steady.exited).code).toBe(0);
+    await waitUntil(sent, 300_000, "the broadcast to be sent").catch((error: unknown) => Promise.reject(fail(error)));
+    await supervisor.stop("SIGTERM");
 
     const count = countDeliveries(sink.messages, recipients);
     console.log(
-      `[faults] worker SIGKILL: ${KILLS} kills (${log.join("; ")}); ${count.repeated} recipients got a repeat (${count.extra} extra messages, ` +
-        `${(count.extra / KILLS).toFixed(1)} per kill); in-flight emails taken over ${takeoverMs.map((ms) => (ms / 1000).toFixed(1)).join(", ")} s after each kill`,
+      `[faults] worker SIGKILL through the relay, restarted by its supervisor: ${KILLS} kills (${log.join("; ")}); ` +
+        `${count.repeated} recipients got a repeat (${count.extra} extra messages, ${(count.extra / KILLS).toFixed(1)} per kill); ` +
+        `the dead worker's emails taken over ${takeovers.map((ms) => (ms / 1000).toFixed(1)).join(", ")} s after each kill (lease ${LEASE_MS / 1000} s)`,
     );
     expect(count.missing).toEqual([]);
     expect(count.reached).toBe(RECIPIENTS);
     expect(count.mixedMessageIds).toEqual([]);
     expect(count.extra).toBeLessThanOrEqual(KILLS * MOST_REPEATS_PER_KILL);
-    // Takeover waits for the lease (10 s by default) plus a release round: generous, as the machine may be loaded.
-    expect(Math.max(...takeoverMs)).toBeLessThan(60_000);
+    // The issue's acceptance figure: the restarted worker does not first wait a lease of its own contact.
+    expect(Math.max(...takeovers)).toBeLessThanOrEqual(LEASE_MS + TAKEOVER_MARGIN_MS);
 
     const rows = await database.db.email.groupBy({ by: ["status"], where: { broadcast_id: broadcastId }, _count: { _all: true } });
     expect(rows).toEqual([{ status: "sent", _count: { _all: RECIPIENTS } }]);

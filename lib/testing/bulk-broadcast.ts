@@ -7,7 +7,7 @@ export type BulkBroadcast = { organizationId: string; broadcastId: string; inbox
 
 /**
  * A scheduled, due broadcast to `recipients` contacts (`<prefix><n>@bulk-recipients.test`) over
- * `inboxes` inboxes on the sink, with its start job queued — or a draft, when `start` is false, for
+ * `inboxes` inboxes on the sink (none: through the relay, which the worker must be given), with its start job queued — or a draft, when `start` is false, for
  * startBulkBroadcast later — in a database of its own, written set-based so thousands take a moment.
  */
 export async function seedBulkBroadcast(
@@ -42,6 +42,12 @@ export async function seedBulkBroadcast(
       },
     });
     inboxIds.push(inbox.id);
+  }
+  // No inbox: the broadcast goes through the relay (the worker's SMTP_RELAY_URL), from a verified domain.
+  if (inboxes === 0) {
+    await db.domain.create({
+      data: { organization_id: organizationId, name: "bulk.test", status: "verified", verification_token: `bulk-${organizationId}`, verified_at: new Date() },
+    });
   }
   const segment = await db.segment.create({ data: { organization_id: organizationId, name: "Everyone" } });
   await db.$executeRaw`
