@@ -1,8 +1,13 @@
 import type pg from "pg";
 import { writeSent, type SentRow } from "./record-sent";
 
-/** Writes in flight at once: an accepted email waits for a free one less, and its connection for its slot less. */
-const MAX_FLUSHES = 2;
+/**
+ * Writes in flight at once (the thread's pool has as many connections): an accepted email waits for
+ * a free one less, and its connection for its slot less. Against a relay answering in 50 ms with 20
+ * connections on a loaded machine, each write took 16–20 ms and nearly every message waited for a
+ * slot: 4 rather than 2 cut that wait by a fifth.
+ */
+const MAX_FLUSHES = 4;
 const RETRY_FIRST_MS = 100;
 const RETRY_MOST_MS = 1_000;
 

@@ -14,7 +14,7 @@ import { relayTransportOptions, smtpErrorFields, type RelayJob, type RelayReply 
 const port = parentPort!;
 const { relayUrl, databaseUrl } = workerData as { relayUrl: string; databaseUrl?: string };
 
-const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 2, connectionTimeoutMillis: 5_000, query_timeout: 60_000 }) : null;
+const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 4, connectionTimeoutMillis: 5_000, query_timeout: 60_000 }) : null;
 pool?.on("error", (error) => log.warn({ err: errorField(error) }, "relay thread: idle database connection lost"));
 const recorder = pool
   ? new RelayRecorder(pool, (error) => port.postMessage({ id: 0, writeFailed: error instanceof Error ? error.message : String(error) } satisfies RelayReply))

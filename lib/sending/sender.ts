@@ -73,11 +73,12 @@ const COMPLETION_RETRY_MS = 1000;
 const COMPLETION_RETRIES = 10;
 const NO_ROOM = Symbol("no room");
 /**
- * Emails handed to the relay's thread at once (at least two per connection): enough to keep its connections busy while this
- * thread spends a few tens of milliseconds preparing or recording a batch; few enough that a pause
- * or a cancel takes back all but these (they are in the middle of their SMTP conversation).
+ * Emails handed to the relay's thread at once: enough to keep its connections busy while this
+ * thread spends a few tens of milliseconds preparing or recording a batch — four per connection, as
+ * the thread answers for each only once it is written (one in its conversation, one being written,
+ * two waiting); few enough that a pause or a cancel takes back all but these.
  */
-const RELAY_IN_FLIGHT = Math.max(50, 2 * env.smtpRelayConnections);
+const RELAY_IN_FLIGHT = Math.max(50, 4 * env.smtpRelayConnections);
 
 export function createSender(options: SenderOptions = {}): Sender {
   const batchSize = options.batchSize ?? 100;
