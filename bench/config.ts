@@ -45,6 +45,8 @@ export type Sizes = {
   /** Lists imported and sent at once (each then sent again after ANALYZE): one pair is one sample of each side. */
   importThenSendRepeats: number;
   smtpConnections: number;
+  /** Recipients of each broadcast sent through a relay answering in 50 ms (slow-relay). */
+  slowRelayRecipients: number;
   /** Delivery reports sent to the inbound listener per run, and runs. */
   reports: number;
   intakeRepeats: number;
@@ -72,6 +74,7 @@ export const FULL: Sizes = {
   importThenSendRepeats: 2,
   // What lib/sending/transports.ts opens to one SMTP server (MAX_CONNECTIONS).
   smtpConnections: 5,
+  slowRelayRecipients: 10_000,
   reports: 20_000,
   intakeRepeats: 3,
 };
@@ -88,6 +91,7 @@ export const QUICK: Sizes = {
   recipients: FULL.recipients / 20,
   sendRepeats: 2,
   sendAfterImport: 5_000,
+  slowRelayRecipients: 4_000,
   reports: 2_000,
   intakeRepeats: 2,
 };

@@ -15,8 +15,13 @@ export class Sink {
     });
   }
 
-  static start(): Promise<Sink> {
-    const child = fork(path.join(import.meta.dirname, "smtp-sink.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  /** `answerMs`: each message is answered (and counted) this long after it arrived. */
+  static start({ answerMs = 0 }: { answerMs?: number } = {}): Promise<Sink> {
+    const child = fork(path.join(import.meta.dirname, "smtp-sink.ts"), [], {
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+      env: { ...process.env, BENCH_SINK_ANSWER_MS: String(answerMs) },
+    });
     return new Promise((resolve, reject) => {
       child.once("error", reject);
       child.once("exit", (code) => reject(new Error(`the SMTP sink exited with ${code}`)));

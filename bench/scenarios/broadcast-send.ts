@@ -6,6 +6,7 @@ import { alternate, copyInto, type Bench, type ProductOrg } from "../bench";
 import { chunked, contactAt } from "../data";
 import { HttpError } from "../http";
 import { SendingWorker } from "../processes";
+import type { Sink } from "../sink";
 import { atLeast, below, unavailable, type Result } from "../stats";
 import type { Scenario } from "./scenario";
 
@@ -29,7 +30,7 @@ export async function verifiedDomain(bench: Bench, org: ProductOrg) {
 }
 
 /** An organization of `recipients` subscribed contacts, all in one segment (and the first few in a warm-up segment), with a verified domain. */
-async function audience(bench: Bench, recipients: number) {
+export async function audience(bench: Bench, recipients: number) {
   const org = await bench.createOrg("broadcast");
   await verifiedDomain(bench, org);
   await copyInto(
@@ -80,12 +81,12 @@ export async function createBroadcast(bench: Bench, org: ProductOrg, segmentId: 
 }
 
 /** Sends a broadcast and waits for its emails at the sink: emails/s and ms to the first, both from the send request. */
-async function productSend(bench: Bench, org: ProductOrg, segmentId: string, count: number, name: string, idleMs: number) {
+export async function productSend(bench: Bench, org: ProductOrg, segmentId: string, count: number, name: string, idleMs: number, sink: Sink = bench.sink) {
   const id = await createBroadcast(bench, org, segmentId, name);
-  await bench.sink.reset();
+  await sink.reset();
   const started = Date.now();
   await bench.http.json("POST", `/v1/broadcasts/${id}/send`, org.token, {});
-  const stats = await bench.sink.waitFor(count, idleMs);
+  const stats = await sink.waitFor(count, idleMs);
   return { rate: count / ((stats.lastAt! - started) / 1000), firstMs: stats.firstAt! - started };
 }
 
@@ -93,18 +94,18 @@ async function productSend(bench: Bench, org: ProductOrg, segmentId: string, cou
  * The same number of messages from a bare nodemailer pool with the relay's settings (connections,
  * messages per connection, TCP_NODELAY sockets), as fast as it goes.
  */
-async function baselineSend(bench: Bench, count: number) {
-  const port = bench.sink.port;
+export async function baselineSend(bench: Bench, count: number, sink: Sink = bench.sink, connections = bench.sizes.smtpConnections) {
+  const port = sink.port;
   const transport = nodemailer.createTransport({
     host: "127.0.0.1",
     port,
     pool: true,
-    maxConnections: bench.sizes.smtpConnections,
+    maxConnections: connections,
     maxMessages: 1000,
     // Without it each message waits about 40 ms for the sink's delayed ACK (Nagle's algorithm).
     getSocket: (_options, callback) => callback(null, { connection: net.connect({ host: "127.0.0.1", port, noDelay: true }) }),
   });
-  await bench.sink.reset();
+  await sink.reset();
   const started = Date.now();
   let next = 0;
   const lane = async () => {
@@ -121,8 +122,8 @@ async function baselineSend(bench: Bench, count: number) {
     }
   };
   // More messages in flight than connections, so that no connection waits on the loop.
-  await Promise.all(Array.from({ length: bench.sizes.smtpConnections * 4 }, lane));
-  const stats = await bench.sink.waitFor(count, 30_000);
+  await Promise.all(Array.from({ length: connections * 4 }, lane));
+  const stats = await sink.waitFor(count, 30_000);
   transport.close();
   return { rate: count / ((stats.lastAt! - started) / 1000), firstMs: stats.firstAt! - started };
 }

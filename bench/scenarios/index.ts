@@ -13,6 +13,7 @@ import { intakeScenario } from "./intake";
 import { listContactsScenario } from "./list-contacts";
 import { listEmailsScenario } from "./list-emails";
 import { memoryListScenario } from "./memory-list";
+import { slowRelayScenario } from "./slow-relay";
 import type { Scenario } from "./scenario";
 import { submissionScenario } from "./submission";
 
@@ -25,6 +26,7 @@ export const scenarios: Scenario[] = [
   listEmailsScenario,
   getBroadcastScenario,
   broadcastSendScenario,
+  slowRelayScenario,
   importThenSendScenario,
   broadcastReportScenario,
   memoryListScenario,
