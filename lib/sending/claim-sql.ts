@@ -1,5 +1,5 @@
-// The SQL of a claim that every writer of outcomes shares, with no database client of its own: the
-// relay's thread (relay-thread.ts) writes accepted emails with it too.
+// The SQL of a claim that every writer of outcomes shares (record-sent.ts, record-outcomes.ts, and
+// leases.ts for the claims the relay's thread marked accepted).
 
 /**
  * A worker's claim on an email is a row of `email_claims` (schema.prisma, model EmailClaim): the

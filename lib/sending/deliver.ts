@@ -2,13 +2,11 @@ import type { MessageWithDsn } from "@/lib/feedback/outgoing";
 import type { Outgoing } from "./prepare-batch";
 import { RelayInThread } from "./relay-in-thread";
 import { openStreamedMessage } from "./streamed-message";
-import type { SentRecord } from "./record-sent";
 import type { Transports } from "./transports";
 import { systemClock, type Clock } from "@/lib/domain/clock";
 
 export type DeliveryResult =
-  /** Accepted; `recorded`: already written by the relay's thread (relay-thread.ts), nothing left to record. */
-  | { kind: "sent"; outgoing: Outgoing; acceptedAt: Date; response: string; recorded?: boolean }
+  | { kind: "sent"; outgoing: Outgoing; acceptedAt: Date; response: string }
   /** A permanent refusal of the recipient or message (5xx): bounced, suppressed, never retried. */
   | { kind: "bounced"; outgoing: Outgoing; code: number; reason: string }
   /** Anything temporary (4xx, connection, timeout) or a problem of the sending inbox itself: retried. */
@@ -71,25 +69,15 @@ async function withStreamOpened(message: MessageWithDsn, transport: object): Pro
   return { ...rest, raw: await openStreamedMessage(streamed, dkim) };
 }
 
-/** What the record of an accepted email keeps: the email as it was sent. */
-const sentRecord = (outgoing: Outgoing): SentRecord => ({
-  id: outgoing.email.id,
-  subject: outgoing.rendered.subject,
-  html_content: outgoing.rendered.html,
-  text_content: outgoing.rendered.text,
-  headers: outgoing.headers,
-});
-
 /** `clock` says when the server accepted it (`sent_at`): the system's, or a test's. */
 export async function deliver(outgoing: Outgoing, transports: Transports, clock: Clock = systemClock): Promise<DeliveryResult> {
   try {
     const inbox = outgoing.inbox ? transports.forInbox(outgoing.inbox) : null;
     const relay = inbox ? null : transports.relay();
     const message = await withStreamOpened(outgoing.message, inbox ?? relay!);
-    const info: { response?: string; messageId?: string; recorded?: boolean } = inbox
-      ? await inbox.sendMail(message)
-      : await relay!.sendMail(message, sentRecord(outgoing));
-    return { kind: "sent", outgoing, acceptedAt: clock(), response: (info.response ?? info.messageId ?? "").slice(0, 998), recorded: info.recorded };
+    // The relay's thread marks the email's claim once the relay accepts it (relay-thread.ts).
+    const info: { response?: string; messageId?: string } = inbox ? await inbox.sendMail(message) : await relay!.sendMail(message, outgoing.email.id);
+    return { kind: "sent", outgoing, acceptedAt: clock(), response: (info.response ?? info.messageId ?? "").slice(0, 998) };
   } catch (error) {
     const failure = classifyFailure(error);
     if (failure.permanent && failure.code !== null) return { kind: "bounced", outgoing, code: failure.code, reason: failure.reason };

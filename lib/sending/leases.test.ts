@@ -40,7 +40,7 @@ async function orphanedClaims(count: number) {
   await new Promise((resolve) => setTimeout(resolve, 20));
   const claims = () => db.emailClaim.count({ where: { email_id: { in: emailIds } } });
   const emailIds = (await db.email.findMany({ where: { broadcast_id: id }, select: { id: true } })).map((e) => e.id);
-  return { organizationId: org.organizationId, claims };
+  return { organizationId: org.organizationId, claims, emailIds, broadcastId: id };
 }
 
 describe("taking over a dead worker's claims", () => {
@@ -67,6 +67,27 @@ describe("taking over a dead worker's claims", () => {
     } finally {
       await keeper.stop();
     }
+  });
+
+  it("records as sent, never sends again, an email the relay had accepted when its worker died (its claim marked so)", async () => {
+    const { organizationId, claims, emailIds, broadcastId } = await orphanedClaims(2);
+    const [accepted, unsent] = emailIds;
+    await db.emailClaim.update({
+      where: { email_id: accepted },
+      data: { accepted_at: new Date(Date.now() - 5_000), accepted_response: "250 2.0.0 Ok: queued as ABC" },
+    });
+    expect(await releaseExpiredLeases(organizationId)).toBe(2);
+    expect(await claims()).toBe(0);
+    expect(await db.email.findUniqueOrThrow({ where: { id: accepted } })).toMatchObject({
+      status: "sent",
+      provider_message_id: "250 2.0.0 Ok: queued as ABC",
+      attempts: 1,
+      sent_at: expect.any(Date),
+    });
+    expect(await db.emailEvent.count({ where: { email_id: accepted, type: "sent" } })).toBe(1);
+    expect(await db.email.findUniqueOrThrow({ where: { id: unsent } })).toMatchObject({ status: "queued", attempts: 0 });
+    const deltas = await db.broadcastCounterDelta.aggregate({ where: { broadcast_id: broadcastId }, _sum: { sent_count: true } });
+    expect(deltas._sum.sent_count).toBe(1);
   });
 
   it("releases nothing while the database has been up for less than a lease: nobody could renew while it was down", async () => {

@@ -1,5 +1,9 @@
 import { RETURNED_STATUS } from "./claim-sql";
 import { leasePool } from "./engine-db";
+import { recordSentSql } from "./record-sent";
+
+/** $1: how long the database must have been up (see releaseExpiredLeases). */
+const DATABASE_UP = "pg_postmaster_start_time() <= now() - $1::float8 * interval '1 millisecond'";
 
 /**
  * Crash recovery: claims whose worker's lease ran out (it died mid-send) end, and their emails are
@@ -12,17 +16,35 @@ import { leasePool } from "./engine-db";
  * after the restart that worker has a whole lease to write and renew them before anyone may take
  * them over, whoever asks — a worker that lived through the outage or one started after it.
  *
+ * A claim the relay's thread marked accepted (relay-recorder.ts) is not released but recorded: the
+ * email went out, and only its worker's full record was missing. Its content stays as the email row
+ * has it (a broadcast's rendered content came with that record).
+ *
  * It never waits for a lock: a claim or an email locked now is being recorded (the recorder locks
  * the email, then deletes its claim), and it is left to that; waiting for it while holding the
  * claim deadlocked with the recorder and stalled this worker's own heartbeat for the detection's
  * second. A claim whose email is gone simply ends.
  */
 export async function releaseExpiredLeases(organizationId?: string, { databaseUpForMs = 0 }: { databaseUpForMs?: number } = {}): Promise<number> {
-  const scope = organizationId ? "AND EXISTS (SELECT 1 FROM emails e WHERE e.id = c.email_id AND e.organization_id = $2::uuid)" : "";
+  const scope = (param: number) =>
+    organizationId ? `AND EXISTS (SELECT 1 FROM emails e WHERE e.id = c.email_id AND e.organization_id = $${param}::uuid)` : "";
+  const org = organizationId ? [organizationId] : [];
+  // The relay had accepted these (relay-recorder.ts): recorded as sent, never sent again.
+  const recovered = await leasePool().query<{ n: number }>(
+    recordSentSql(
+      `SELECT c.email_id AS id, c.accepted_at AS sent_at, c.accepted_response AS provider_message_id, e.subject, e.html_content, e.text_content, e.headers
+       FROM email_claims c JOIN emails e ON e.id = c.email_id
+       WHERE c.accepted_at IS NOT NULL AND c.locked_until < now() AND ${DATABASE_UP} ${scope(3)}
+       LIMIT 5000 FOR UPDATE OF c, e SKIP LOCKED`,
+      "SELECT count(*)::int AS n FROM updated",
+    ),
+    [databaseUpForMs, new Date().toISOString(), ...org],
+  );
   const { rows } = await leasePool().query<{ n: number }>(
     `WITH expired AS MATERIALIZED (
        SELECT c.email_id FROM email_claims c
-       WHERE c.locked_until < now() AND pg_postmaster_start_time() <= now() - $1::float8 * interval '1 millisecond' ${scope}
+       WHERE c.locked_until < now() AND ${DATABASE_UP} ${scope(2)}
+         AND (c.accepted_at IS NULL OR NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = c.email_id))
        LIMIT 5000 FOR UPDATE OF c SKIP LOCKED
      ),
      free AS MATERIALIZED (
@@ -39,9 +61,9 @@ export async function releaseExpiredLeases(organizationId?: string, { databaseUp
        FROM ended WHERE emails.id = ended.email_id AND emails.status IN ('queued', 'scheduled') AND emails.status <> ${RETURNED_STATUS}
      )
      SELECT count(*)::int AS n FROM ended`,
-    organizationId ? [databaseUpForMs, organizationId] : [databaseUpForMs],
+    [databaseUpForMs, ...org],
   );
-  return rows[0]?.n ?? 0;
+  return (recovered.rows[0]?.n ?? 0) + (rows[0]?.n ?? 0);
 }
 
 /** Keeps this worker's claim on emails it still holds. */

@@ -8,13 +8,12 @@ import { RELEASE_UPDATED, stillClaimed } from "./claim-sql";
  * counter delta, the thread's last message, the inbox's error cleared, and an `email.sent`
  * webhook delivery for every subscribed webhook — `data` as emailEventData writes it. This is
  * most of what the engine writes; a Prisma transaction of six statements cost more CPU than the
- * SMTP conversation it records.
+ * SMTP conversation it records. `rows` is the statement giving the emails as `v` (id, sent_at,
+ * provider_message_id, subject, html_content, text_content, headers); $2 is the time the webhooks say;
+ * `answer` what it answers from `updated`, the emails it recorded.
  */
-const RECORD_SENT = `
-  WITH v AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb)
-      AS v(id uuid, sent_at timestamptz, provider_message_id text, subject text, html_content text, text_content text, headers jsonb)
-  ),
+export const recordSentSql = (rows: string, answer = "SELECT DISTINCT broadcast_id FROM updated WHERE broadcast_id IS NOT NULL") => `
+  WITH v AS MATERIALIZED (${rows}),
   updated AS (
     UPDATE emails e SET status = 'sent', sent_at = v.sent_at, provider_message_id = v.provider_message_id,
       subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers,
@@ -53,17 +52,25 @@ const RECORD_SENT = `
       'tags', to_jsonb(u.tags), 'created_at', to_char(u.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
     FROM updated u JOIN webhooks w ON w.organization_id = u.organization_id AND w.active AND 'email.sent' = ANY(w.events)
   )
-  SELECT DISTINCT broadcast_id FROM updated WHERE broadcast_id IS NOT NULL`;
+  ${answer}`;
 
-/** What the record of an accepted email keeps of it, besides the server's answer: the email as sent. */
-export type SentRecord = { id: string; subject: string; html_content: string | null; text_content: string | null; headers: Record<string, string> };
-/** One accepted email: when, and what the server answered. */
-export type SentRow = SentRecord & { sent_at: string; provider_message_id: string };
+/** $1: the accepted emails as JSON; $2: when, for the webhooks. */
+const RECORD_SENT = recordSentSql(`
+  SELECT * FROM jsonb_to_recordset($1::jsonb)
+    AS v(id uuid, sent_at timestamptz, provider_message_id text, subject text, html_content text, text_content text, headers jsonb)`);
 
-/**
- * Records accepted emails on `pool` (the engine's, or the relay thread's own); answers the
- * broadcasts they belong to. No database client of its own: the relay's thread imports it.
- */
+/** One accepted email: the email as sent, when, and what the server answered. */
+export type SentRow = {
+  id: string;
+  sent_at: string;
+  provider_message_id: string;
+  subject: string;
+  html_content: string | null;
+  text_content: string | null;
+  headers: Record<string, string>;
+};
+
+/** Records accepted emails; answers the broadcasts they belong to. */
 export async function writeSent(pool: pg.Pool, rows: SentRow[]): Promise<string[]> {
   if (rows.length === 0) return [];
   const { rows: touched } = await pool.query<{ broadcast_id: string }>({

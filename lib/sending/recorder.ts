@@ -71,13 +71,6 @@ export class Recorder {
   }
 
   add(outcome: Outcome) {
-    if (outcome.kind === "result" && outcome.result.kind === "sent" && outcome.result.recorded) {
-      // Written already, by the relay's thread: only the bookkeeping of a recorded batch is left.
-      const { email } = outcome.result.outgoing;
-      this.options.onRecorded([email.id], email.broadcast_id ? [email.broadcast_id] : [], { broadcasts: [], inboxes: [] });
-      this.options.onProgress();
-      return;
-    }
     if (this.buffer.length === 0) this.firstBufferedAt = performance.now();
     this.buffer.push(outcome);
     this.kick();

@@ -1,4 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { classifyFailure } from "./deliver";
 import { RelayInThread } from "./relay-in-thread";
@@ -33,6 +36,27 @@ describe("the relay in a thread of its own", () => {
       expect(classifyFailure((refused as PromiseRejectedResult).reason)).toMatchObject({ permanent: true, code: 550, inboxProblem: false });
     } finally {
       relay.close();
+    }
+  });
+
+  it("marks an accepted email's claim from the thread, with the relay's answer (a worker that dies next records it as sent, leases.ts)", async () => {
+    // email_claims has no foreign key: a claim of its own is enough for the thread's mark.
+    const claimed = randomUUID();
+    await db.emailClaim.create({ data: { email_id: claimed, locked_until: new Date(Date.now() + 60_000) } });
+    const relay = new RelayInThread(`smtp://127.0.0.1:${sink.port}`, { databaseUrl: env.databaseUrl });
+    try {
+      const info = await relay.sendMail(message("marked@relay.test"), claimed);
+      // The answer does not wait for the mark's commit: wait for it.
+      let claim = await db.emailClaim.findUniqueOrThrow({ where: { email_id: claimed } });
+      for (let i = 0; i < 200 && !claim.accepted_at; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        claim = await db.emailClaim.findUniqueOrThrow({ where: { email_id: claimed } });
+      }
+      expect(claim).toMatchObject({ accepted_at: expect.any(Date), accepted_response: info.response });
+      expect(info.response).toMatch(/^250/);
+    } finally {
+      relay.close();
+      await db.emailClaim.delete({ where: { email_id: claimed } });
     }
   });
 

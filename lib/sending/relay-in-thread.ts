@@ -1,6 +1,5 @@
 import { Worker } from "node:worker_threads";
 import type { MessageWithDsn } from "@/lib/feedback/outgoing";
-import type { SentRecord } from "./record-sent";
 import type { MailSender, RelayJob, RelayReply, SentInfo } from "./transports";
 
 /**
@@ -12,17 +11,17 @@ import type { MailSender, RelayJob, RelayReply, SentInfo } from "./transports";
  */
 export type RelayInThreadOptions = {
   /**
-   * The database the thread writes accepted emails to, when given with a message's record (the
-   * engine's); without it the thread only sends, and the caller records.
+   * The database whose claims the thread marks accepted, for messages given with their email's id
+   * (the engine's); without it the thread only sends.
    */
   databaseUrl?: string;
-  /** A write of the thread's failed (the database is away): it keeps the emails and tries again. */
+  /** A write of the thread's failed (the database is away): it keeps the marks and tries again. */
   onWriteFailed?: (reason: string) => void;
 };
 
 export class RelayInThread implements MailSender {
   private thread: Worker | null = null;
-  private readonly pending = new Map<number, { resolve: (info: SentInfo & { recorded?: boolean }) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (info: SentInfo) => void; reject: (error: Error) => void }>();
   private lastId = 0;
 
   constructor(
@@ -46,7 +45,7 @@ export class RelayInThread implements MailSender {
       if (!waiter) return;
       this.pending.delete(reply.id);
       if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), reply.error));
-      else waiter.resolve({ response: reply.response, messageId: reply.messageId, recorded: reply.recorded });
+      else waiter.resolve({ response: reply.response, messageId: reply.messageId });
     });
     const stopped = (why: string) => {
       if (this.thread === thread) this.thread = null;
@@ -62,7 +61,7 @@ export class RelayInThread implements MailSender {
     return thread;
   }
 
-  sendMail(message: MessageWithDsn, record?: SentRecord): Promise<SentInfo & { recorded?: boolean }> {
+  sendMail(message: MessageWithDsn, emailId?: string): Promise<SentInfo> {
     const { raw, ...rest } = message;
     // A copy of exactly the message's bytes, handed over rather than cloned (the Buffer itself may
     // be a view into a shared 8 KB pool).
@@ -70,7 +69,7 @@ export class RelayInThread implements MailSender {
     const id = ++this.lastId;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      const job: RelayJob = { id, message: rest, raw: bytes, ...(record && this.options.databaseUrl ? { record } : {}) };
+      const job: RelayJob = { id, message: rest, raw: bytes, ...(emailId && this.options.databaseUrl ? { emailId } : {}) };
       this.started().postMessage(job, [bytes.buffer]);
     });
   }

@@ -1,32 +1,34 @@
 // The relay's SMTP conversations, in a thread of their own (started by relay-in-thread.ts). The
 // worker's main thread claims, prepares and records in batches; here nothing waits behind that
 // work, so a reply of the relay is answered at once instead of after the batch in progress — and
-// an accepted email given with its record is written from here, before its connection ends
-// another message (smtp-pool.ts, relay-recorder.ts).
+// an accepted email is marked so on its claim from here, before its connection ends another
+// message (smtp-pool.ts, relay-recorder.ts).
 import pg from "pg";
 import { parentPort, workerData } from "node:worker_threads";
 import { errorField, log } from "@/lib/log";
-import type { SentRecord } from "./record-sent";
-import { RelayRecorder } from "./relay-recorder";
+import { RELAY_WRITES, RelayRecorder } from "./relay-recorder";
 import { SmtpPool } from "./smtp-pool";
 import { relayTransportOptions, smtpErrorFields, type RelayJob, type RelayReply } from "./transports";
 
 const port = parentPort!;
 const { relayUrl, databaseUrl } = workerData as { relayUrl: string; databaseUrl?: string };
 
-const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 4, connectionTimeoutMillis: 5_000, query_timeout: 60_000 }) : null;
+const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: RELAY_WRITES, connectionTimeoutMillis: 5_000, query_timeout: 60_000 }) : null;
 pool?.on("error", (error) => log.warn({ err: errorField(error) }, "relay thread: idle database connection lost"));
 const recorder = pool
   ? new RelayRecorder(pool, (error) => port.postMessage({ id: 0, writeFailed: error instanceof Error ? error.message : String(error) } satisfies RelayReply))
   : null;
 
-const transport = new SmtpPool<SentRecord>({
+const transport = new SmtpPool<string>({
   ...relayTransportOptions(relayUrl),
-  // Written here, as it is accepted: true when it is, false when the main thread must (closing).
-  settle: async (record, info) => {
-    if (!record || !recorder) return false;
-    await recorder.record({ ...record, sent_at: new Date().toISOString(), provider_message_id: (info.response ?? info.messageId ?? "").slice(0, 998) });
-    return true;
+  // Marked here, as it is accepted; its slot is free once PostgreSQL has the mark. The main thread
+  // is answered at once and writes the full record as before.
+  settle: (emailId, info) => {
+    if (!emailId || !recorder) return { free: Promise.resolve(), result: Promise.resolve() };
+    const recording = recorder.accepted({ id: emailId, at: new Date().toISOString(), response: (info.response ?? info.messageId ?? "").slice(0, 998) });
+    // Its failure is the recorder's to report (and retry); the answer does not wait for it.
+    recording.written.catch(() => undefined);
+    return { free: recording.handed, result: Promise.resolve() };
   },
 });
 
@@ -40,8 +42,8 @@ port.on("message", (job: RelayJob | "close") => {
   }
   // A clone arrives as a plain Uint8Array; nodemailer wants a Buffer (a view, not a copy).
   const message = { ...job.message, raw: Buffer.from(job.raw.buffer, job.raw.byteOffset, job.raw.byteLength) };
-  transport.sendMail(message, job.record).then(
-    (info) => port.postMessage({ id: job.id, response: info.response, messageId: info.messageId, recorded: info.settled === true } satisfies RelayReply),
+  transport.sendMail(message, job.emailId).then(
+    (info) => port.postMessage({ id: job.id, response: info.response, messageId: info.messageId } satisfies RelayReply),
     (error: unknown) => port.postMessage({ id: job.id, error: smtpErrorFields(error) } satisfies RelayReply),
   );
 });

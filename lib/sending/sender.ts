@@ -74,9 +74,9 @@ const COMPLETION_RETRIES = 10;
 const NO_ROOM = Symbol("no room");
 /**
  * Emails handed to the relay's thread at once: enough to keep its connections busy while this
- * thread spends a few tens of milliseconds preparing or recording a batch — four per connection, as
- * the thread answers for each only once it is written (one in its conversation, one being written,
- * two waiting); few enough that a pause or a cancel takes back all but these.
+ * thread spends a few tens of milliseconds preparing or recording a batch (four per connection: one
+ * in its conversation, one waiting for its slot, two to follow); few enough that a pause or a cancel
+ * takes back all but these.
  */
 const RELAY_IN_FLIGHT = Math.max(50, 4 * env.smtpRelayConnections);
 
@@ -91,7 +91,7 @@ export function createSender(options: SenderOptions = {}): Sender {
   const transports = new Transports("relayUrl" in options ? options.relayUrl : env.smtpRelayUrl, {
     policy: options.policy,
     connectTimeoutMs: options.smtpConnectTimeoutMs,
-    // The thread records what the relay accepts itself (relay-thread.ts): a failed write there means the database is away.
+    // The thread marks what the relay accepts on its claim (relay-thread.ts): a failed write there means the database is away.
     relay: relayInThread ? (url) => new RelayInThread(url, { databaseUrl: env.databaseUrl, onWriteFailed: () => leases?.noteFailure() }) : undefined,
   });
 

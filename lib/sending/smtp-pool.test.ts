@@ -78,7 +78,10 @@ describe("the relay's own SMTP pool", () => {
     const pool = new SmtpPool<string>(
       options(own.port, {
         maxConnections: 2,
-        settle: () => new Promise<unknown>((resolve) => settles.push(() => resolve("written"))),
+        settle: () => {
+          const written = new Promise<unknown>((resolve) => settles.push(() => resolve("written")));
+          return { free: written, result: written };
+        },
       }),
     );
     try {

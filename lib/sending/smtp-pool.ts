@@ -12,12 +12,13 @@ export type SmtpPoolOptions<Context = unknown> = SMTPConnection.Options & {
   /** A connection is closed (and another opened) after this many messages. */
   maxMessages: number;
   /**
-   * Called when the server accepted a message; what it answers comes with the message's info (as
-   * `settled`). Until it has settled, the message keeps its slot: at most `maxConnections`
-   * messages are ever accepted-and-not-settled or ended and not yet answered, because no message
-   * is ended (its final dot, after which the server has it) without a free slot (see `run`).
+   * Called when the server accepted a message: `free` settles when the message may give up its slot
+   * (it is as good as written down), `result` is what sendMail answers with (as `settled`). Until
+   * `free`, at most `maxConnections` messages are ever accepted-and-not-settled or ended and not yet
+   * answered: no message is ended (its final dot, after which the server has it) without a free
+   * slot (see `run`).
    */
-  settle?: (context: Context | undefined, info: SentInfo) => Promise<unknown>;
+  settle?: (context: Context | undefined, info: SentInfo) => { free: Promise<unknown>; result: Promise<unknown> };
 };
 
 type Job<Context> = {
@@ -208,12 +209,12 @@ export class SmtpPool<Context = unknown> {
         reject(error);
       } else {
         const sent = { response: info.response, messageId: message.messageId };
-        const settling = this.options.settle ? this.options.settle(job.context, sent) : Promise.resolve(undefined);
-        settling.then(
+        const settling = this.options.settle?.(job.context, sent) ?? { free: Promise.resolve(), result: Promise.resolve(undefined) };
+        settling.result.then(
           (settled) => resolve({ ...sent, settled }),
           () => resolve(sent),
         );
-        void settling.catch(() => undefined).finally(() => this.freeSlot(job));
+        void settling.free.catch(() => undefined).finally(() => this.freeSlot(job));
         this.release(connection);
       }
       if (!this.closed) this.dispatch();

@@ -7,20 +7,19 @@ import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/li
 import { env } from "@/lib/env";
 import type { MessageWithDsn } from "@/lib/feedback/outgoing";
 import { inboxAccessToken } from "@/lib/oauth/access-token";
-import type { SentRecord } from "./record-sent";
 
 /**
  * What the engine needs of the relay: nodemailer's pool, or the relay in its thread
- * (relay-in-thread.ts), which also records an accepted email when given its record (`recorded`).
+ * (relay-in-thread.ts), which also marks an accepted email so on its claim when given its id.
  */
 export type SentInfo = { response?: string; messageId?: string };
-export type MailSender = { sendMail: (message: MessageWithDsn, record?: SentRecord) => Promise<SentInfo & { recorded?: boolean }>; close: () => void };
+export type MailSender = { sendMail: (message: MessageWithDsn, emailId?: string) => Promise<SentInfo>; close: () => void };
 
 /** The fields of a nodemailer error that classifyFailure (deliver.ts) reads, as they cross to another thread. */
 export type SmtpErrorFields = { message: string; code?: string; command?: string; response?: string; responseCode?: number };
-export type RelayJob = { id: number; message: Omit<MessageWithDsn, "raw">; raw: Uint8Array; record?: SentRecord };
-/** An answer of the relay's thread: a message's outcome (`recorded`: written by the thread), or a failed write. */
-export type RelayReply = { id: number; response?: string; messageId?: string; recorded?: boolean; error?: SmtpErrorFields } | { id: 0; writeFailed: string };
+export type RelayJob = { id: number; message: Omit<MessageWithDsn, "raw">; raw: Uint8Array; emailId?: string };
+/** An answer of the relay's thread: a message's outcome, or a failed write of the accepted marks. */
+export type RelayReply = { id: number; response?: string; messageId?: string; error?: SmtpErrorFields } | { id: 0; writeFailed: string };
 
 export function smtpErrorFields(error: unknown): SmtpErrorFields {
   const e = (error ?? {}) as Record<string, unknown>;
