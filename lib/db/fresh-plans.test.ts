@@ -175,10 +175,10 @@ describe("the fan-out's plan on a list loaded just now for a new organization", 
       tags: [],
     };
     // The first chunk written, the second planned: the statistics know neither this segment nor these contacts.
-    const [first] = await db.$queryRaw<{ last_contact_id: string }[]>(
-      fanOutChunkSql(b, { afterContactId: "00000000-0000-0000-0000-000000000000", limit: 200, offset: 0 }),
-    );
-    const chunk = fanOutChunkSql(b, { afterContactId: first.last_contact_id, limit: 4_800, offset: 200 });
+    const firstMembers = await segmentMembersChunkSql(db, org, segment, { afterContactId: "00000000-0000-0000-0000-000000000000", limit: 200 });
+    const [first] = await db.$queryRaw<{ last_contact_id: string }[]>(fanOutChunkSql(b, firstMembers, 0));
+    const members = await segmentMembersChunkSql(db, org, segment, { afterContactId: first.last_contact_id, limit: 4_800 });
+    const chunk = fanOutChunkSql(b, members, 200);
     const [row] = await db.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) ${chunk}`);
     const contacts = nodes(row["QUERY PLAN"][0].Plan).filter((node) => node["Relation Name"] === "contacts");
     // The measured bad plan: every contact of the organization (its index on organization_id and

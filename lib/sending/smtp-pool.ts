@@ -148,7 +148,7 @@ export class SmtpPool<Context = unknown> {
    * and its batched writes).
    */
   private run(connection: Connection<Context>, job: Job<Context>) {
-    const { message, resolve, reject } = job;
+    const { message, reject } = job;
     connection.job = job;
     const envelope: SMTPConnection.Envelope & { dsn?: MessageWithDsn["dsn"] } = {
       from: String(message.envelope?.from ?? ""),
