@@ -8,11 +8,18 @@ type Accepted = { id: string; at: string; response: string };
  * touched (a HOT update), so a write of a few is cheap; the email's full record (record-sent.ts)
  * follows from the main thread in larger batches. A claim so marked whose worker dies is recorded
  * as sent when its lease runs out, never sent again (leases.ts).
+ *
+ * SKIP LOCKED: a claim locked now is being deleted with its email's record by the main thread (or
+ * renewed by the heartbeat for an instant), and the mark never waits for it. Waiting deadlocked with
+ * the recorder, which deletes claims of the same emails in another order: each deadlock cost both a
+ * second, and a failed mark counts as lost contact, after which the worker holds back its takeover
+ * of dead workers' claims for a lease (leases.ts).
  */
 const MARK_ACCEPTED = `
   UPDATE email_claims c SET accepted_at = v.at, accepted_response = v.response
   FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS v(id, at, response)
-  WHERE c.email_id = v.id`;
+  WHERE c.email_id = v.id
+    AND c.email_id IN (SELECT email_id FROM email_claims WHERE email_id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED)`;
 
 /** Writes in flight at once (the thread's pool has as many connections): an accepted email waits for a free one less, and its connection for its slot less. */
 export const RELAY_WRITES = 4;
