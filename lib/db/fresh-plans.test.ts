@@ -155,7 +155,7 @@ describe("the fan-out's plan on a list loaded just now for a new organization", 
     const [{ id: broadcast }] = await db.$queryRaw<{ id: string }[]>`
       INSERT INTO broadcasts (organization_id, name, subject, from_email, segment_id, status, html_content)
       VALUES (${org}::uuid, 'Welcome', 'Welcome', 'hello@example.test', ${segment}::uuid, 'sending', '<p>Hi</p>') RETURNING id`;
-    const b: FanningBroadcast & { segment_id: string } = {
+    const b: FanningBroadcast & { segment_id: string; has_steps: boolean } = {
       id: broadcast,
       organization_id: org,
       status: "sending",
@@ -173,6 +173,9 @@ describe("the fan-out's plan on a list loaded just now for a new organization", 
       inbox_id: null,
       inbox_ids: [],
       tags: [],
+      sequence_mode: "marketing",
+      sending_window: null,
+      has_steps: false,
     };
     // The first chunk written, the second planned: the statistics know neither this segment nor these contacts.
     const firstMembers = await segmentMembersChunkSql(db, org, segment, { afterContactId: "00000000-0000-0000-0000-000000000000", limit: 200 });
