@@ -54,7 +54,7 @@ const QUOTE_START = [
 ];
 
 /** The answer's own words: up to its quoted part, without `>` lines, at most 4 000 characters. */
-function ownText(text: string | undefined): string {
+export function ownText(text: string | undefined): string {
   const own: string[] = [];
   for (const line of (text ?? "").split(/\r?\n/)) {
     const trimmed = line.trim();

@@ -71,6 +71,9 @@ describe.skipIf(!dovecotAvailable())("out-of-office answers read over IMAP (dove
     expect(answers.map((a) => a.thread_id).sort()).toEqual([kim.thread_id, lee.thread_id].sort());
     expect((await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } })).replied_count).toBe(0);
     expect((await db.email.findUniqueOrThrow({ where: { id: kim.id } })).replied_at).toBeNull();
+    // The unified inbox shows both threads as out of office: the same detector as the hold.
+    const category = async (threadId: string | null) => (await db.thread.findUniqueOrThrow({ where: { id: threadId! } })).category;
+    expect([await category(kim.thread_id), await category(lee.thread_id)]).toEqual(["out_of_office", "out_of_office"]);
 
     // Kim is back at the start of that day in Berlin; Lee gave no date: a week.
     const kimBack = (await db.contact.findUniqueOrThrow({ where: { id: people.Kim.id } })).away_until!;
@@ -100,6 +103,7 @@ describe.skipIf(!dovecotAvailable())("out-of-office answers read over IMAP (dove
     await deliver(rawReply({ from: people.Lee.email, to: USER, subject: "Re: Quick question", inReplyTo: lee.message_id, body: "Back early. Tell me more." }));
     expect(await pollReplies({ organizationIds: [organizationId], intervalMs: 0 })).toBe(1);
     expect(await followUp(people.Lee.id)).toMatchObject({ status: "cancelled", last_error: "Left the sequence: replied" });
+    expect(await category(lee.thread_id)).toBe("interested");
 
     // Nothing goes before Kim's return; at it, the follow-up is queued for the sender.
     clock.set(new Date(kimBack.getTime() - 60_000));

@@ -88,6 +88,20 @@ describe("reply matching", () => {
     expect(delivery.payload).toMatchObject({ type: "email.replied", data: { email_id: first.id, thread_id: first.thread_id, reply: { email_id: reply.id } } });
     const thread = await db.thread.findUniqueOrThrow({ where: { id: first.thread_id! } });
     expect(thread.last_message_at.getTime()).toBeGreaterThanOrEqual(original.replied_at!.getTime());
+    // "Yes, call me." asks for a call: the rules put the thread in `meeting`.
+    expect(thread.category).toBe("meeting");
+  });
+
+  it("categorizes the thread by each reply's rules, over what a person chose before", async () => {
+    const thread = () => db.thread.findUniqueOrThrow({ where: { id: first.thread_id! }, select: { category: true } });
+    expect((await thread()).category).toBeNull();
+    const reply = (body: string) =>
+      recordRawReply(inbox, rawReply({ from: contact.email, to: "sam@sales.example.com", subject: "Re: Quick question", inReplyTo: first.message_id, body }));
+    expect((await reply("Not interested, thanks.")).result).toBe("stored");
+    expect((await thread()).category).toBe("not_interested");
+    await db.thread.update({ where: { id: first.thread_id! }, data: { category: "done" } });
+    expect((await reply("Actually, what does it cost? Send me the pricing.")).result).toBe("stored");
+    expect((await thread()).category).toBe("interested");
   });
 
   it("matches by References when In-Reply-To is missing, and stores a message only once", async () => {

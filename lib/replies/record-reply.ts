@@ -11,8 +11,9 @@ import { emailEventData } from "@/lib/webhooks/email-event-data";
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import { isFeedbackReport } from "@/lib/feedback/parse-report";
 import { queueInboxReport } from "@/lib/feedback/process-reports";
+import { categorizeReply } from "./categorize";
 import { messageIds, replyCandidates } from "./message-ids";
-import { awayUntil, isAutoReply } from "./auto-reply";
+import { awayUntil } from "./auto-reply";
 import { isFreeMailDomain } from "./free-mail";
 
 export type ReceivingInbox = { id: string; organization_id: string };
@@ -157,9 +158,12 @@ async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<Rep
           SELECT EXISTS (SELECT 1 FROM emails WHERE broadcast_id = ${original.broadcast_id}::uuid
             AND contact_id = ${original.contact_id}::uuid AND replied_at IS NOT NULL) AS "repliedBefore"`
         : [{ repliedBefore: true }];
-    await tx.$executeRaw`UPDATE threads SET last_message_at = ${receivedAt}, updated_at = now() WHERE id = ${threadId}::uuid`;
-    if (isAutoReply(mail, original.subject)) {
-      // Thread categories (the unified inbox, wt/unibox): this is where the thread becomes `out_of_office`.
+    // Each message sets the category from its own words, whatever a person chose before: it is news.
+    // The same rules decide the path below, so an out-of-office thread is exactly a held sender's.
+    const category = categorizeReply(mail, original.subject);
+    await tx.$executeRaw`UPDATE threads SET last_message_at = ${receivedAt}, category = ${category}::"ThreadCategory", updated_at = now()
+      WHERE id = ${threadId}::uuid AND organization_id = ${inbox.organization_id}::uuid`;
+    if (category === "out_of_office") {
       const heldUntil = await holdSender(tx, original, mail, receivedAt);
       return { result: "auto_reply" as const, emailId: reply.id, repliedToId: original.id, threadId, heldUntil };
     }
