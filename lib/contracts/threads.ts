@@ -1,10 +1,54 @@
-import { listEnvelope } from "@/lib/schemas/pagination";
+import { cursorQuery, listEnvelope } from "@/lib/schemas/pagination";
 import { comment, createCommentInput, emailCommentParams } from "@/lib/schemas/comments";
 import { successResponse } from "@/lib/schemas/common";
-import { draft, saveDraftInput, thread, threadParams } from "@/lib/schemas/threads";
+import { email } from "@/lib/schemas/emails";
+import { draft, listThreadsQuery, replyToThreadInput, saveDraftInput, thread, threadParams, threadSummary, updateThreadInput } from "@/lib/schemas/threads";
 import { defineContract } from "@/lib/contracts/contract";
 
 const tag = "Threads";
+
+export const listThreadsContract = defineContract({
+  method: "GET",
+  path: "/v1/threads",
+  tag,
+  summary: "List replied threads",
+  description:
+    "The unified inbox: every thread with a reply (a `category`), newest activity first, across the organization's inboxes. " +
+    "Cursor-paginated (default 20 a page); a cursor stays valid when its thread's category changes.",
+  auth: "member",
+  query: listThreadsQuery,
+  pageQuery: cursorQuery,
+  response: listEnvelope(threadSummary),
+});
+
+export const updateThreadContract = defineContract({
+  method: "PATCH",
+  path: "/v1/threads/{threadId}",
+  tag,
+  summary: "Update a thread",
+  description: "Sets the category (`done` once dealt with); the next reply sets it again by the rules.",
+  auth: "member",
+  params: threadParams,
+  body: updateThreadInput,
+  response: thread,
+  errors: ["VALIDATION_ERROR", "NOT_FOUND"],
+});
+
+export const replyToThreadContract = defineContract({
+  method: "POST",
+  path: "/v1/threads/{threadId}/reply",
+  tag,
+  summary: "Reply in a thread",
+  description:
+    "Queues a reply from the thread's inbox to the latest sender, threaded under the message it answers (In-Reply-To, References, `Re:` subject), " +
+    "and discards the draft. Needs `html_content` or `text_content`, or `use_draft`. `Idempotency-Key` header as for `POST /v1/emails`.",
+  auth: "member",
+  params: threadParams,
+  body: replyToThreadInput,
+  status: 201,
+  response: email,
+  errors: ["VALIDATION_ERROR", "BAD_REQUEST", "INBOX_NOT_VERIFIED", "INBOX_CONNECTION_FAILED", "RECIPIENT_SUPPRESSED", "NOT_FOUND", "CONFLICT"],
+});
 
 export const getThreadContract = defineContract({
   method: "GET",

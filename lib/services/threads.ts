@@ -1,7 +1,7 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { notFound } from "@/lib/domain/errors";
 import { db } from "@/lib/db";
-import type { SaveDraftInput } from "@/lib/schemas/threads";
+import type { SaveDraftInput, UpdateThreadInput } from "@/lib/schemas/threads";
 import { emailSelect } from "./emails";
 
 async function assertThread(ctx: OrgContext, threadId: string) {
@@ -19,6 +19,8 @@ export async function getThread(ctx: OrgContext, threadId: string) {
       contact_id: true,
       inbox_id: true,
       broadcast_id: true,
+      automation_id: true,
+      category: true,
       last_message_at: true,
       created_at: true,
       emails: { where: { organization_id: ctx.organizationId }, orderBy: [{ created_at: "asc" }, { id: "asc" }], select: emailSelect },
@@ -27,6 +29,13 @@ export async function getThread(ctx: OrgContext, threadId: string) {
   });
   if (!row) throw notFound("Thread");
   return row;
+}
+
+/** `PATCH /v1/threads/{threadId}`: a person sets the category (`done` once dealt with); the next reply sets it again by the rules. */
+export async function updateThread(ctx: OrgContext, threadId: string, input: UpdateThreadInput) {
+  const { count } = await db.thread.updateMany({ where: { id: threadId, organization_id: ctx.organizationId }, data: { category: input.category } });
+  if (count === 0) throw notFound("Thread");
+  return getThread(ctx, threadId);
 }
 
 export async function saveDraft(ctx: OrgContext, threadId: string, input: SaveDraftInput) {

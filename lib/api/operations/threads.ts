@@ -1,7 +1,36 @@
 import { defineOperation } from "@/lib/api/operation";
+import { parseCursorParams } from "@/lib/api/pagination";
 import { createComment, listComments } from "@/lib/services/comments";
-import { deleteDraft, getThread, saveDraft } from "@/lib/services/threads";
-import { getThreadContract, saveDraftContract, deleteDraftContract, createCommentContract, listCommentsContract } from "@/lib/contracts/threads";
+import { readIdempotencyKey } from "@/lib/services/idempotency";
+import { listThreads } from "@/lib/services/thread-list";
+import { replyToThread } from "@/lib/services/thread-reply";
+import { deleteDraft, getThread, saveDraft, updateThread } from "@/lib/services/threads";
+import {
+  getThreadContract,
+  saveDraftContract,
+  deleteDraftContract,
+  createCommentContract,
+  listCommentsContract,
+  listThreadsContract,
+  updateThreadContract,
+  replyToThreadContract,
+} from "@/lib/contracts/threads";
+
+export const listThreadsOperation = defineOperation({
+  ...listThreadsContract,
+  page: (search) => parseCursorParams(search),
+  handler: (ctx, { query, page }) => listThreads(ctx, query, page),
+});
+
+export const updateThreadOperation = defineOperation({
+  ...updateThreadContract,
+  handler: (ctx, { params, body }) => updateThread(ctx, params.threadId, body),
+});
+
+export const replyToThreadOperation = defineOperation({
+  ...replyToThreadContract,
+  handler: (ctx, { params, body, request }) => replyToThread(ctx, params.threadId, body, readIdempotencyKey(request)),
+});
 
 export const getThreadOperation = defineOperation({
   ...getThreadContract,
@@ -28,4 +57,13 @@ export const listCommentsOperation = defineOperation({
   handler: (ctx, { params }) => listComments(ctx, params.emailId),
 });
 
-export const threadsOperations = [getThreadOperation, saveDraftOperation, deleteDraftOperation, createCommentOperation, listCommentsOperation];
+export const threadsOperations = [
+  listThreadsOperation,
+  getThreadOperation,
+  updateThreadOperation,
+  replyToThreadOperation,
+  saveDraftOperation,
+  deleteDraftOperation,
+  createCommentOperation,
+  listCommentsOperation,
+];

@@ -1208,6 +1208,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List replied threads
+         * @description The unified inbox: every thread with a reply (a `category`), newest activity first, across the organization's inboxes. Cursor-paginated (default 20 a page); a cursor stays valid when its thread's category changes.
+         */
+        get: operations["listThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/threads/{threadId}": {
         parameters: {
             query?: never;
@@ -1222,6 +1242,30 @@ export interface paths {
         get: operations["getThread"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a thread
+         * @description Sets the category (`done` once dealt with); the next reply sets it again by the rules.
+         */
+        patch: operations["updateThread"];
+        trace?: never;
+    };
+    "/v1/threads/{threadId}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply in a thread
+         * @description Queues a reply from the thread's inbox to the latest sender, threaded under the message it answers (In-Reply-To, References, `Re:` subject), and discards the draft. Needs `html_content` or `text_content`, or `use_draft`. `Idempotency-Key` header as for `POST /v1/emails`.
+         */
+        post: operations["replyThread"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3086,6 +3130,9 @@ export interface components {
             contact_id: components["schemas"]["Uuid"] | null;
             inbox_id: components["schemas"]["Uuid"] | null;
             broadcast_id: components["schemas"]["Uuid"] | null;
+            automation_id: components["schemas"]["Uuid"] | null;
+            /** @description Null until the first reply. */
+            category: components["schemas"]["ThreadCategory"] | null;
             last_message_at: components["schemas"]["DateTime"];
             created_at: components["schemas"]["DateTime"];
             /** @description The conversation, oldest first. */
@@ -3103,6 +3150,26 @@ export interface components {
                 created_at: components["schemas"]["DateTime"];
                 updated_at: components["schemas"]["DateTime"];
             } | null;
+        };
+        /**
+         * @description What the conversation asks of the team: set by rules from each reply, changed by people.
+         * @enum {string}
+         */
+        ThreadCategory: "needs_reply" | "interested" | "not_interested" | "meeting" | "out_of_office" | "unsubscribe" | "bounce" | "done";
+        ThreadSummary: {
+            id: components["schemas"]["Uuid"];
+            contact_id: components["schemas"]["Uuid"] | null;
+            inbox_id: components["schemas"]["Uuid"] | null;
+            broadcast_id: components["schemas"]["Uuid"] | null;
+            subject: string;
+            category: components["schemas"]["ThreadCategory"];
+            last_message_at: components["schemas"]["DateTime"];
+            has_draft: boolean;
+            /** @description Who wrote the latest reply. */
+            from_email: string | null;
+            from_name: string | null;
+            /** @description The latest reply's first 200 characters of text. */
+            snippet: string;
         };
         /** @description An IANA time zone name, such as `Europe/Berlin` or `America/New_York`; stored under its canonical name. */
         TimeZone: string;
@@ -3583,6 +3650,7 @@ export interface components {
         Id: components["schemas"]["Uuid"];
         BroadcastId: components["schemas"]["Uuid"];
         StepId: components["schemas"]["Uuid"];
+        BroadcastId2: components["schemas"]["Uuid"];
         UserId: components["schemas"]["Uuid"];
         ThreadId: components["schemas"]["Uuid"];
         EmailId: components["schemas"]["Uuid"];
@@ -3677,6 +3745,8 @@ export type Success = components['schemas']['Success'];
 export type Suppression = components['schemas']['Suppression'];
 export type Template = components['schemas']['Template'];
 export type Thread = components['schemas']['Thread'];
+export type ThreadCategory = components['schemas']['ThreadCategory'];
+export type ThreadSummary = components['schemas']['ThreadSummary'];
 export type TimeZone = components['schemas']['TimeZone'];
 export type Topic = components['schemas']['Topic'];
 export type Utm = components['schemas']['Utm'];
@@ -3727,6 +3797,7 @@ export type ParameterBefore = components['parameters']['Before'];
 export type ParameterId = components['parameters']['Id'];
 export type ParameterBroadcastId = components['parameters']['BroadcastId'];
 export type ParameterStepId = components['parameters']['StepId'];
+export type ParameterBroadcastId2 = components['parameters']['BroadcastId2'];
 export type ParameterUserId = components['parameters']['UserId'];
 export type ParameterThreadId = components['parameters']['ThreadId'];
 export type ParameterEmailId = components['parameters']['EmailId'];
@@ -5038,7 +5109,7 @@ export interface operations {
             query?: {
                 /** @description Recipient address, case-insensitive partial match. */
                 to?: string;
-                broadcast_id?: components["schemas"]["Uuid"];
+                broadcast_id?: components["parameters"]["BroadcastId2"];
                 email_id?: components["schemas"]["Uuid"];
                 /** @description Sender domain: the part of from_email after the @. */
                 domain?: string;
@@ -6746,6 +6817,50 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listThreads: {
+        parameters: {
+            query?: {
+                category?: components["schemas"]["ThreadCategory"];
+                inbox_id?: components["schemas"]["Uuid"];
+                broadcast_id?: components["parameters"]["BroadcastId2"];
+                automation_id?: components["schemas"]["Uuid"];
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Id of the last item of the current page: the next, older page. */
+                after?: components["parameters"]["After"];
+                /** @description Id of the first item of the current page: the previous, newer page. */
+                before?: components["parameters"]["Before"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        has_more: boolean;
+                        data: components["schemas"]["ThreadSummary"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["PaginationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getThread: {
         parameters: {
             query?: never;
@@ -6761,6 +6876,68 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: components["parameters"]["ThreadId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    category: components["schemas"]["ThreadCategory"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Thread"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replyThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                threadId: components["parameters"]["ThreadId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    html_content?: string;
+                    text_content?: string;
+                    /** @description Send the saved draft (its subject too); content given here replaces the draft's. */
+                    use_draft?: boolean;
+                };
+            };
+        };
+        responses: {
+            201: components["responses"]["Email"];
+            /** @description Error: VALIDATION_ERROR, BAD_REQUEST, INBOX_NOT_VERIFIED, INBOX_CONNECTION_FAILED */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,0 +1,4 @@
+import { listThreadsOperation } from "@/lib/api/operations/threads";
+import { route } from "@/lib/api/route";
+
+export const GET = route(listThreadsOperation);
