@@ -10,6 +10,7 @@ import type { Broadcast } from "@/components/broadcasts/broadcast-types";
 import type { BroadcastReport } from "@/lib/schemas/reports";
 import { formatBucket, formatCount } from "./format";
 import { FunnelCard } from "./funnel-card";
+import { InboxRepliesCard } from "./inbox-replies-card";
 import { LazyTimelineChart, type ChartSeries } from "./lazy-chart";
 import { LinksCard } from "./links-card";
 import { RecipientsCard } from "./recipients-card";
@@ -41,8 +42,8 @@ function TimelineCard({ report }: { report: BroadcastReport }) {
 function ReportSkeleton() {
   return (
     <div role="status" aria-label="Loading the report" className="flex flex-col gap-6">
-      <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
-        {Array.from({ length: 8 }, (_, i) => (
+      <div className="grid grid-cols-2 gap-3 md:grid-cols-3">
+        {Array.from({ length: 9 }, (_, i) => (
           <Skeleton key={i} className="h-24 rounded-xl" />
         ))}
       </div>
@@ -85,6 +86,7 @@ export function BroadcastReportView({ broadcast }: { broadcast: Broadcast }) {
       <TimelineCard report={data} />
       <LinksCard report={data} />
       {data.steps.length > 1 && <FunnelCard report={data} />}
+      {data.inboxes.length > 0 && <InboxRepliesCard report={data} />}
       <RecipientsCard broadcastId={broadcast.id} report={data} />
     </div>
   );

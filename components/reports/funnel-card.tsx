@@ -15,6 +15,7 @@ export function FunnelCard({ report }: { report: BroadcastReport }) {
             <TableHeaderCell className="text-right">Sent</TableHeaderCell>
             <TableHeaderCell className="text-right">Opened</TableHeaderCell>
             <TableHeaderCell className="text-right">Clicked</TableHeaderCell>
+            <TableHeaderCell className="text-right">Replied</TableHeaderCell>
             <TableHeaderCell className="text-right">Bounced</TableHeaderCell>
             <TableHeaderCell className="text-right">Unsubscribed</TableHeaderCell>
           </tr>
@@ -29,6 +30,9 @@ export function FunnelCard({ report }: { report: BroadcastReport }) {
               </TableCell>
               <TableCell className="text-right tabular-nums">
                 {formatCount(step.totals.unique_clicked)} <span className="text-xs text-zinc-500">{formatRate(step.rates.click)}</span>
+              </TableCell>
+              <TableCell className="text-right tabular-nums">
+                {formatCount(step.totals.replied)} <span className="text-xs text-zinc-500">{formatRate(step.rates.reply)}</span>
               </TableCell>
               <TableCell className="text-right tabular-nums">{formatCount(step.totals.bounced)}</TableCell>
               <TableCell className="text-right tabular-nums">{formatCount(step.totals.unsubscribed)}</TableCell>

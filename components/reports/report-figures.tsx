@@ -8,7 +8,7 @@ export function ReportFigures({ report, average }: { report: BroadcastReport; av
   // Compared only with other broadcasts too: a first broadcast is its own average.
   const avg = average && average.sent > 0 && average.broadcasts > 1 ? average.rates : undefined;
   return (
-    <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
+    <div className="grid grid-cols-2 gap-3 md:grid-cols-3">
       <StatTile label="Sent" value={formatCount(totals.sent)} detail={`to ${formatCount(totals.recipients)} recipients`} />
       <StatTile
         label="Delivered"
@@ -31,6 +31,7 @@ export function ReportFigures({ report, average }: { report: BroadcastReport; av
         rate={rates.click}
         average={avg?.click}
       />
+      <StatTile label="Replied" value={formatRate(rates.reply)} detail={`${formatCount(totals.replied)} emails answered`} />
       <StatTile
         label="Bounced"
         value={formatRate(rates.bounce)}

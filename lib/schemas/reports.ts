@@ -18,6 +18,7 @@ export const reportTotals = z.object({
   unsubscribed: count,
   machine_opens: count.meta({ description: "Opens by privacy proxies, prefetchers and scanners: reported here, left out of `opened` and the rates." }),
   machine_clicks: count.meta({ description: "Clicks by link scanners and bots: reported here, left out of `clicked` and the rates." }),
+  replied: count.meta({ description: "Emails their recipient answered (automatic answers not counted)." }),
 });
 export type ReportTotals = z.infer<typeof reportTotals>;
 
@@ -31,9 +32,11 @@ export const reportRates = z.object({
 });
 export type ReportRates = z.infer<typeof reportRates>;
 
+const broadcastRates = reportRates.extend({ reply: fraction.meta({ description: "`replied` / `sent`." }) });
+
 export const broadcastReport = z.object({
   totals: reportTotals,
-  rates: reportRates,
+  rates: broadcastRates,
   links: z
     .array(z.object({ url: z.string(), clicks: count, unique_clicks: count.meta({ description: "Emails in which a person clicked it." }) }))
     .meta({ description: "The clicked links, most clicked first (at most 100); people's clicks only." }),
@@ -48,10 +51,13 @@ export const broadcastReport = z.object({
         step_id: id.nullable().meta({ description: "Null for the first email, which is not a step." }),
         position: count.meta({ description: "0 for the first email, then the sequence steps in order." }),
         totals: reportTotals,
-        rates: reportRates,
+        rates: broadcastRates,
       }),
     )
     .meta({ description: "The funnel of a sequence: the first email, then each follow-up step." }),
+  inboxes: z
+    .array(z.object({ inbox_id: id, name: z.string(), sent: count, replied: count, reply_rate: fraction }))
+    .meta({ description: "Replies per sending inbox, most sent first; relay emails are in no row." }),
 });
 broadcastReport.register(z.globalRegistry, { id: "BroadcastReport" });
 export type BroadcastReport = z.infer<typeof broadcastReport>;

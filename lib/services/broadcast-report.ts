@@ -19,7 +19,7 @@ WITH b AS (
 ),
 em AS MATERIALIZED (
   SELECT id, sequence_position AS position, coalesce(sent_at, bounced_at) AS handed_at,
-         delivered_at, bounced_at, complained_at, unsubscribed_at
+         delivered_at, bounced_at, complained_at, unsubscribed_at, replied_at, inbox_id
   FROM emails WHERE broadcast_id = $1 AND organization_id = $2
 ),
 ev AS MATERIALIZED (
@@ -48,7 +48,8 @@ funnel AS (
          count(*) FILTER (WHERE em.complained_at IS NOT NULL) AS complained,
          count(*) FILTER (WHERE em.unsubscribed_at IS NOT NULL) AS unsubscribed,
          coalesce(sum(p.machine_opens), 0) AS machine_opens,
-         coalesce(sum(p.machine_clicks), 0) AS machine_clicks
+         coalesce(sum(p.machine_clicks), 0) AS machine_clicks,
+         count(*) FILTER (WHERE em.replied_at IS NOT NULL) AS replied
   FROM em LEFT JOIN per_email p ON p.email_id = em.id
   GROUP BY ROLLUP (em.position)
 ),
@@ -83,7 +84,12 @@ SELECT
            FROM ev WHERE type = 'clicked' AND NOT machine AND url IS NOT NULL
            GROUP BY url ORDER BY count(*) DESC, url LIMIT ${MAX_LINKS}) l) AS links,
   (SELECT coalesce(json_agg(json_build_object('id', id, 'position', position) ORDER BY position), '[]')
-     FROM sequence_steps WHERE broadcast_id = $1 AND organization_id = $2) AS steps`;
+     FROM sequence_steps WHERE broadcast_id = $1 AND organization_id = $2) AS steps,
+  (SELECT coalesce(json_agg(json_build_object('inbox_id', x.inbox_id, 'name', i.name, 'sent', x.sent, 'replied', x.replied)
+       ORDER BY x.sent DESC, i.name), '[]')
+     FROM (SELECT inbox_id, count(*) FILTER (WHERE handed_at IS NOT NULL) AS sent, count(*) FILTER (WHERE replied_at IS NOT NULL) AS replied
+           FROM em WHERE inbox_id IS NOT NULL GROUP BY inbox_id) x
+     JOIN inboxes i ON i.id = x.inbox_id AND i.organization_id = $2) AS inboxes`;
 
 type FunnelRow = Record<keyof ReportTotals, number | string> & { position: number | null };
 type Row = {
@@ -93,6 +99,7 @@ type Row = {
   timeline: { at: string; sent: number; opened: number; clicked: number }[];
   links: { url: string; clicks: number; unique_clicks: number }[];
   steps: { id: string; position: number }[];
+  inboxes: { inbox_id: string; name: string; sent: number; replied: number }[];
 };
 
 const TOTAL_KEYS = [
@@ -108,6 +115,7 @@ const TOTAL_KEYS = [
   "unsubscribed",
   "machine_opens",
   "machine_clicks",
+  "replied",
 ] as const satisfies readonly (keyof ReportTotals)[];
 
 const emptyTotals = (): ReportTotals => Object.fromEntries(TOTAL_KEYS.map((key) => [key, 0])) as ReportTotals;
@@ -133,6 +141,9 @@ export function ratesOf(
     unsubscribe: share(totals.unsubscribed, totals.sent),
   };
 }
+
+/** A broadcast's rates: the shared ones, and replies (a sequence's measure of success). */
+const broadcastRatesOf = (totals: ReportTotals) => ({ ...ratesOf(totals), reply: share(totals.replied, totals.sent) });
 
 /** The hourly-then-daily buckets from the start to the last one with anything in it, empty ones included. */
 function fillTimeline(t0: Date | null, buckets: Row["timeline"]): BroadcastReport["timeline"] {
@@ -185,13 +196,14 @@ export async function getBroadcastReport(ctx: OrgContext, broadcastId: string): 
   const positions = [{ id: null, position: 0 }, ...row.steps];
   const steps = positions.map((step) => {
     const stepTotals = totalsOf(byPosition.get(step.position));
-    return { step_id: step.id, position: step.position, totals: stepTotals, rates: ratesOf(stepTotals) };
+    return { step_id: step.id, position: step.position, totals: stepTotals, rates: broadcastRatesOf(stepTotals) };
   });
   return {
     totals,
-    rates: ratesOf(totals),
+    rates: broadcastRatesOf(totals),
     links: row.links.map((l) => ({ url: l.url, clicks: Number(l.clicks), unique_clicks: Number(l.unique_clicks) })),
     timeline: fillTimeline(row.t0, row.timeline),
     steps,
+    inboxes: row.inboxes.map((i) => ({ ...i, reply_rate: share(Number(i.replied), Number(i.sent)) })),
   };
 }

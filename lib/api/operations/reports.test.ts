@@ -27,7 +27,14 @@ const T0 = new Date("2026-01-10T09:15:00.000Z");
 const HOUR = 3_600_000;
 const at = (ms: number) => new Date(T0.getTime() + ms);
 
-type Fixture = { org: TestOrg; broadcastId: string; stepId: string; contacts: { id: string; email: string }[]; emails: Record<string, string> };
+type Fixture = {
+  org: TestOrg;
+  broadcastId: string;
+  stepId: string;
+  contacts: { id: string; email: string }[];
+  emails: Record<string, string>;
+  inboxes: { id: string; name: string }[];
+};
 
 /**
  * Five recipients of a first email and a follow-up step to two of them:
@@ -37,6 +44,7 @@ type Fixture = { org: TestOrg; broadcastId: string; stepId: string; contacts: { 
  * - e4: Google's image proxy, then a person, open it; a scanner follows A, B and C within 2 s of delivery
  * - e5: bounced at the door (never accepted)
  * - s1, s2: the follow-up to the first two, sent after 26 hours; a person opens s1
+ * - e1 and s2 are answered; e1–e3 and s1 went out from the inbox "Ana", e4 and s2 from "Ben", e5 through the relay
  */
 async function seedReport(): Promise<Fixture> {
   const org = await createTestOrg("Reporting org");
@@ -52,6 +60,15 @@ async function seedReport(): Promise<Fixture> {
   const broadcast = await db.broadcast.create({
     data: { organization_id, name: "January news", subject: "News", from_email: "news@example.com", status: "sent", started_at: T0, html_content: HTML },
   });
+  const inboxes: { id: string; name: string }[] = [];
+  for (const name of ["Ana", "Ben"]) {
+    inboxes.push(
+      await db.inbox.create({
+        data: { organization_id, name, from_email: `${name.toLowerCase()}@example.com`, smtp_host: "127.0.0.1", smtp_port: 2525 },
+        select: { id: true, name: true },
+      }),
+    );
+  }
   const step = await db.sequenceStep.create({
     data: { organization_id, broadcast_id: broadcast.id, position: 1, delay_minutes: 26 * 60, text_content: "Again" },
   });
@@ -60,7 +77,16 @@ async function seedReport(): Promise<Fixture> {
   async function email(
     key: string,
     contactIndex: number,
-    fields: { position?: number; sent_at?: Date | null; bounced_at?: Date; delivered_at?: Date; complained_at?: Date; unsubscribed_at?: Date },
+    fields: {
+      position?: number;
+      sent_at?: Date | null;
+      bounced_at?: Date;
+      delivered_at?: Date;
+      complained_at?: Date;
+      unsubscribed_at?: Date;
+      replied_at?: Date;
+      inbox?: number;
+    },
   ) {
     const id = randomUUID();
     const contact = contacts[contactIndex];
@@ -83,18 +109,20 @@ async function seedReport(): Promise<Fixture> {
         delivered_at: fields.delivered_at,
         complained_at: fields.complained_at,
         unsubscribed_at: fields.unsubscribed_at,
+        replied_at: fields.replied_at,
+        inbox_id: fields.inbox === undefined ? null : inboxes[fields.inbox].id,
       },
     });
     emails[key] = id;
     return id;
   }
-  await email("e1", 0, { delivered_at: at(2 * 60_000) });
-  await email("e2", 1, { delivered_at: at(2 * 60_000), complained_at: at(81 * HOUR) });
-  await email("e3", 2, { unsubscribed_at: at(4 * HOUR) });
-  await email("e4", 3, {});
+  await email("e1", 0, { delivered_at: at(2 * 60_000), replied_at: at(HOUR), inbox: 0 });
+  await email("e2", 1, { delivered_at: at(2 * 60_000), complained_at: at(81 * HOUR), inbox: 0 });
+  await email("e3", 2, { unsubscribed_at: at(4 * HOUR), inbox: 0 });
+  await email("e4", 3, { inbox: 1 });
   await email("e5", 4, { sent_at: null, bounced_at: at(2 * 60_000) });
-  await email("s1", 0, { position: 1, sent_at: at(26 * HOUR) });
-  await email("s2", 1, { position: 1, sent_at: at(26 * HOUR) });
+  await email("s1", 0, { position: 1, sent_at: at(26 * HOUR), inbox: 0 });
+  await email("s2", 1, { position: 1, sent_at: at(26 * HOUR), replied_at: at(30 * HOUR), inbox: 1 });
 
   const open = (key: string, visitor: typeof PERSON, when: Date) => recordOpen(signOpenToken(emails[key]), visitor, when);
   const click = (key: string, url: string, visitor: typeof PERSON, when: Date) => recordClick(signClickToken(emails[key], url), visitor, when);
@@ -112,7 +140,7 @@ async function seedReport(): Promise<Fixture> {
   await click("e4", B, CHROME, at(61_000));
   await click("e4", C, CHROME, at(61_500));
   await open("s1", PERSON, at(27 * HOUR));
-  return { org, broadcastId: broadcast.id, stepId: step.id, contacts, emails };
+  return { org, broadcastId: broadcast.id, stepId: step.id, contacts, emails, inboxes };
 }
 
 let fixture: Fixture;
@@ -140,12 +168,13 @@ describe("GET /v1/broadcasts/{id}/report", () => {
       unsubscribed: 1,
       machine_opens: 2,
       machine_clicks: 3,
+      replied: 2,
     });
   });
 
   it("computes the rates as fractions of sent from unique counts, machines left out", () => {
     const r = (n: number) => Math.round((n / 7) * 1e6) / 1e6;
-    expect(report.rates).toEqual({ delivery: r(2), open: r(4), click: r(2), bounce: r(1), complaint: r(1), unsubscribe: r(1) });
+    expect(report.rates).toEqual({ delivery: r(2), open: r(4), click: r(2), bounce: r(1), complaint: r(1), unsubscribe: r(1), reply: r(2) });
   });
 
   it("lists people's clicks per link, most clicked first", () => {
@@ -195,9 +224,27 @@ describe("GET /v1/broadcasts/{id}/report", () => {
       machine_opens: 2,
       machine_clicks: 3,
     });
-    expect(first.rates).toMatchObject({ open: 0.6, click: 0.4, bounce: 0.2 });
-    expect(followUp.totals).toMatchObject({ recipients: 2, sent: 2, opened: 1, unique_opened: 1, clicked: 0, unique_clicked: 0, bounced: 0, machine_opens: 0 });
-    expect(followUp.rates).toMatchObject({ open: 0.5, click: 0 });
+    expect(first.rates).toMatchObject({ open: 0.6, click: 0.4, bounce: 0.2, reply: 0.2 });
+    expect(followUp.totals).toMatchObject({
+      recipients: 2,
+      sent: 2,
+      opened: 1,
+      unique_opened: 1,
+      clicked: 0,
+      unique_clicked: 0,
+      bounced: 0,
+      machine_opens: 0,
+      replied: 1,
+    });
+    expect(followUp.rates).toMatchObject({ open: 0.5, click: 0, reply: 0.5 });
+  });
+
+  it("gives the replies per sending inbox, most sent first, relay emails in no row", () => {
+    const [ana, ben] = fixture.inboxes;
+    expect(report.inboxes).toEqual([
+      { inbox_id: ana.id, name: "Ana", sent: 4, replied: 1, reply_rate: 0.25 },
+      { inbox_id: ben.id, name: "Ben", sent: 2, replied: 1, reply_rate: 0.5 },
+    ]);
   });
 
   it("answers an empty report for a draft, with its one (empty) step", async () => {

@@ -1871,6 +1871,8 @@ export interface components {
                 machine_opens: number;
                 /** @description Clicks by link scanners and bots: reported here, left out of `clicked` and the rates. */
                 machine_clicks: number;
+                /** @description Emails their recipient answered (automatic answers not counted). */
+                replied: number;
             };
             rates: {
                 /** @description A fraction of `sent`, from 0 to 1. */
@@ -1885,6 +1887,8 @@ export interface components {
                 complaint: number;
                 /** @description A fraction of `sent`, from 0 to 1. */
                 unsubscribe: number;
+                /** @description `replied` / `sent`. */
+                reply: number;
             };
             /** @description The clicked links, most clicked first (at most 100); people's clicks only. */
             links: {
@@ -1929,6 +1933,8 @@ export interface components {
                     machine_opens: number;
                     /** @description Clicks by link scanners and bots: reported here, left out of `clicked` and the rates. */
                     machine_clicks: number;
+                    /** @description Emails their recipient answered (automatic answers not counted). */
+                    replied: number;
                 };
                 rates: {
                     /** @description A fraction of `sent`, from 0 to 1. */
@@ -1943,7 +1949,18 @@ export interface components {
                     complaint: number;
                     /** @description A fraction of `sent`, from 0 to 1. */
                     unsubscribe: number;
+                    /** @description `replied` / `sent`. */
+                    reply: number;
                 };
+            }[];
+            /** @description Replies per sending inbox, most sent first; relay emails are in no row. */
+            inboxes: {
+                inbox_id: components["schemas"]["Uuid"];
+                name: string;
+                sent: number;
+                replied: number;
+                /** @description A fraction of `sent`, from 0 to 1. */
+                reply_rate: number;
             }[];
         };
         BroadcastSendingStatus: {
