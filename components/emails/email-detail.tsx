@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useThread } from "@/lib/client/resources/threads";
 import { Mail } from "lucide-react";
 import Link from "next/link";
 import { BackLink } from "@/components/ui/back-link";
@@ -17,7 +18,7 @@ import { ActivityCard } from "./activity-card";
 import { CommentsCard } from "./comments-card";
 import { DraftCard } from "./draft-card";
 import { EmailMessageCard } from "./email-message-card";
-import { threadKey, type EmailDetail as EmailDetailRecord } from "./email-types";
+import type { EmailDetail as EmailDetailRecord } from "./email-types";
 import { AttachmentsCard, CancelScheduledButton, recipientRows } from "./recipients-and-files";
 import { ThreadCard } from "./thread-card";
 
@@ -30,7 +31,7 @@ function recipientsBeyond(email: EmailDetailRecord): string {
 }
 
 function ThreadSection({ threadId, emailId }: { threadId: string; emailId: string }) {
-  const thread = useQuery({ queryKey: threadKey(threadId), queryFn: () => apiCall("GET /v1/threads/{threadId}", { params: { threadId } }) });
+  const thread = useThread(threadId);
   if (thread.isPending) {
     return (
       <Card>

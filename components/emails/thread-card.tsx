@@ -11,8 +11,21 @@ import type { Thread } from "./email-types";
 const snippet = (text: string | null, html: string | null) =>
   (text?.trim() || html?.replace(/<style[\s\S]*?<\/style>/gi, " ").replace(/<[^>]+>/g, " ") || "").replace(/\s+/g, " ").trim().slice(0, 160);
 
-/** The conversation this email belongs to, oldest first, the current email marked. */
-export function ThreadCard({ thread, currentId }: { thread: Thread; currentId: string }) {
+/** The readable text of a message: its text part, else its HTML's words. */
+const bodyText = (text: string | null, html: string | null) =>
+  text?.trim() ||
+  html
+    ?.replace(/<style[\s\S]*?<\/style>/gi, " ")
+    .replace(/<br\s*\/?>|<\/p>/gi, "\n")
+    .replace(/<[^>]+>/g, " ")
+    .trim() ||
+  "";
+
+/**
+ * The conversation, oldest first: on an email's page with that email marked and the others a link
+ * away; in the unified inbox (`full`) with every message's text, to be read where it is.
+ */
+export function ThreadCard({ thread, currentId, full = false }: { thread: Thread; currentId?: string; full?: boolean }) {
   return (
     <Card>
       <CardHeader title="Thread" description={`${thread.emails.length} email${thread.emails.length === 1 ? "" : "s"} in this conversation`} />
@@ -43,17 +56,28 @@ export function ThreadCard({ thread, currentId }: { thread: Thread; currentId: s
                   </span>
                 </div>
                 <p className="truncate text-[13px] text-zinc-600">{email.subject}</p>
-                <p className="mt-0.5 line-clamp-2 text-[13px] text-zinc-500">{snippet(email.text_content, email.html_content) || "No content"}</p>
+                {full ? (
+                  <div className="mt-2 max-h-[28rem] overflow-auto text-sm leading-relaxed whitespace-pre-wrap text-zinc-800">
+                    {bodyText(email.text_content, email.html_content) || <span className="text-zinc-500">No content</span>}
+                  </div>
+                ) : (
+                  <p className="mt-0.5 line-clamp-2 text-[13px] text-zinc-500">{snippet(email.text_content, email.html_content) || "No content"}</p>
+                )}
                 <div className="mt-1.5 flex items-center gap-2">
                   <StatusBadge status={email.status} />
                   {current && <span className="text-xs font-medium text-brand-700">Viewing</span>}
+                  {full && (
+                    <Link href={`/emails/${email.id}`} className="text-xs font-medium text-brand-600 hover:underline">
+                      Details
+                    </Link>
+                  )}
                 </div>
               </div>
             </div>
           );
           return (
             <li key={email.id} aria-current={current ? "true" : undefined} className={cn(current && "bg-brand-50/40")}>
-              {current ? (
+              {current || full ? (
                 <div className="px-5 py-3">{body}</div>
               ) : (
                 <Link href={`/emails/${email.id}`} className="block px-5 py-3 hover:bg-zinc-50 focus-visible:bg-zinc-50 focus-visible:outline-none">

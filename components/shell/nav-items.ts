@@ -1,4 +1,18 @@
-import { BookOpen, FileText, Filter, LayoutDashboard, Mail, Megaphone, Settings, ShieldBan, Users, UsersRound, Webhook, type LucideIcon } from "lucide-react";
+import {
+  BookOpen,
+  FileText,
+  Filter,
+  Inbox,
+  LayoutDashboard,
+  Mail,
+  Megaphone,
+  Settings,
+  ShieldBan,
+  Users,
+  UsersRound,
+  Webhook,
+  type LucideIcon,
+} from "lucide-react";
 
 export type NavItem = { href: string; label: string; icon: LucideIcon };
 
@@ -6,6 +20,7 @@ export const navSections: { label?: string; items: NavItem[] }[] = [
   {
     items: [
       { href: "/", label: "Overview", icon: LayoutDashboard },
+      { href: "/inbox", label: "Inbox", icon: Inbox },
       { href: "/broadcasts", label: "Broadcasts", icon: Megaphone },
       { href: "/contacts", label: "Contacts", icon: Users },
       { href: "/segments", label: "Segments", icon: Filter },

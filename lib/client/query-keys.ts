@@ -64,7 +64,11 @@ export const queryKeys = {
     page: (query: Page) => [...emails.list(), query] as const,
     comments: (emailId: string) => [...emails.detail(emailId), "comments"] as const,
   },
-  threads: resource("threads"),
+  threads: {
+    ...resource("threads"),
+    /** The unified inbox with its filters; its pages are an infinite query's. */
+    inbox: (filters: Page) => ["threads", "list", filters] as const,
+  },
   webhooks: {
     ...webhooks,
     deliveries: (id: string) => [...webhooks.detail(id), "deliveries"] as const,
