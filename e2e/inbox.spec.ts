@@ -83,7 +83,8 @@ test("a rep works the unified inbox: moves with j and k, filters interested, rea
   // j and k move through the threads, opening each.
   await page.keyboard.press("j");
   await expect(threads.nth(0)).toHaveAttribute("aria-current", "true");
-  await expect(page.getByText("Who gave you my address?").last()).toBeVisible();
+  const pane = page.getByRole("region", { name: "Thread" });
+  await expect(pane.getByText("Who gave you my address?")).toBeVisible();
   await page.keyboard.press("j");
   await expect(threads.nth(1)).toHaveAttribute("aria-current", "true");
   await page.keyboard.press("k");
@@ -97,7 +98,7 @@ test("a rep works the unified inbox: moves with j and k, filters interested, rea
   await expect(page).toHaveURL(new RegExp(`thread=${seeded.interested}`));
 
   // Read it: the lead's reply in full, then the shared draft, which r focuses.
-  await expect(page.getByText("What does it cost for 20 seats?")).toBeVisible();
+  await expect(pane.getByText("What does it cost for 20 seats?")).toBeVisible();
   const reply = page.getByLabel("Reply", { exact: true });
   await expect(reply).toHaveValue("Hi Grace, 20 seats are");
   await page.keyboard.press("r");
@@ -115,7 +116,7 @@ test("a rep works the unified inbox: moves with j and k, filters interested, rea
   expect(sent.parsed.text?.trim()).toBe("Hi Grace, 20 seats are 400 € a month. Shall we talk on Monday?");
   // The draft is gone, and the thread shows the reply.
   await expect(reply).toHaveValue("");
-  await expect(page.getByText("Shall we talk on Monday?")).toBeVisible();
+  await expect(pane.getByText("Shall we talk on Monday?")).toBeVisible();
   const thread = await api<{ draft: unknown; emails: unknown[] }>(page, "GET", `/v1/threads/${seeded.interested}`);
   expect(thread.draft).toBeNull();
   expect(thread.emails).toHaveLength(3);

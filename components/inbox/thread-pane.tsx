@@ -39,7 +39,7 @@ export default function ThreadPane({ threadId, onCategory }: { threadId: string;
   const latestReply = data.emails.filter((email) => email.direction === "inbound").at(-1) ?? data.emails.at(-1);
   const category = data.category ?? "needs_reply";
   return (
-    <div className="flex min-w-0 flex-col gap-6">
+    <section aria-label="Thread" className="flex min-w-0 flex-col gap-6">
       <Card>
         <CardHeader
           title={<span className="break-words">{latestReply?.subject || data.subject || "(no subject)"}</span>}
@@ -64,6 +64,6 @@ export default function ThreadPane({ threadId, onCategory }: { threadId: string;
       <ThreadCard thread={data} full />
       <DraftCard thread={data} />
       {latestReply && <CommentsCard emailId={latestReply.id} />}
-    </div>
+    </section>
   );
 }
