@@ -47,6 +47,8 @@ export type Sizes = {
   smtpConnections: number;
   /** Recipients of each broadcast sent through a relay answering in 50 ms (slow-relay). */
   slowRelayRecipients: number;
+  /** Answered threads of the unified inbox's organization (thread-inbox), beside as many unanswered. */
+  threads: number;
   /** Delivery reports sent to the inbound listener per run, and runs. */
   reports: number;
   intakeRepeats: number;
@@ -77,6 +79,7 @@ export const FULL: Sizes = {
   slowRelayRecipients: 10_000,
   reports: 20_000,
   intakeRepeats: 3,
+  threads: 100_000,
 };
 
 export const QUICK: Sizes = {
@@ -94,4 +97,5 @@ export const QUICK: Sizes = {
   slowRelayRecipients: 4_000,
   reports: 2_000,
   intakeRepeats: 2,
+  threads: FULL.threads / 20,
 };

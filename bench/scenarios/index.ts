@@ -16,6 +16,7 @@ import { memoryListScenario } from "./memory-list";
 import { slowRelayScenario } from "./slow-relay";
 import type { Scenario } from "./scenario";
 import { submissionScenario } from "./submission";
+import { threadInboxScenario } from "./thread-inbox";
 
 /** In the order of the table; the import runs first, on a contacts table no other scenario has filled yet. */
 export const scenarios: Scenario[] = [
@@ -36,4 +37,5 @@ export const scenarios: Scenario[] = [
   attachmentMemoryScenario,
   dashboardScenario,
   dynamicSegmentScenario,
+  threadInboxScenario,
 ];
