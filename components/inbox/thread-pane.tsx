@@ -9,10 +9,19 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { ErrorState } from "@/components/ui/error-state";
 import { NativeSelect } from "@/components/ui/select";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { useThread, type ThreadCategory } from "@/lib/client/resources/threads";
+import { useThread, type Thread, type ThreadCategory } from "@/lib/client/resources/threads";
 import { CATEGORIES } from "./categories";
 
 const categoryOptions = CATEGORIES.map((c) => ({ value: c.value, label: c.label }));
+
+type Message = Thread["emails"][number];
+
+/** Who the conversation is with, and where a reply goes when the lead's Reply-To points elsewhere (as the server sends it). */
+function conversationWith(message: Message): string {
+  if (message.direction !== "inbound") return `With ${message.to_email}`;
+  const elsewhere = message.reply_to && message.reply_to.toLowerCase() !== message.from_email.toLowerCase();
+  return `With ${message.from_email}${elsewhere ? ` · replies go to ${message.reply_to}` : ""}`;
+}
 
 /**
  * One thread of the unified inbox: its messages to read, the category a person can change, the
@@ -43,7 +52,7 @@ export default function ThreadPane({ threadId, onCategory }: { threadId: string;
       <Card>
         <CardHeader
           title={<span className="break-words">{latestReply?.subject || data.subject || "(no subject)"}</span>}
-          description={latestReply ? `With ${latestReply.direction === "inbound" ? latestReply.from_email : latestReply.to_email}` : undefined}
+          description={latestReply ? conversationWith(latestReply) : undefined}
           actions={
             <div className="flex items-center gap-2">
               <NativeSelect
