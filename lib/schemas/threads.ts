@@ -5,7 +5,7 @@ import { email } from "./emails";
 
 export const threadParams = z.object({ threadId: id });
 
-export const threadCategory = z.enum(ThreadCategory).meta({
+const threadCategory = z.enum(ThreadCategory).meta({
   id: "ThreadCategory",
   description: "What the conversation asks of the team: set by rules from each reply, changed by people.",
 });
