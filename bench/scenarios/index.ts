@@ -7,6 +7,7 @@ import { dashboardScenario } from "./dashboard";
 import { dynamicSegmentScenario } from "./dynamic-segment";
 import { emailBatchScenario } from "./email-batch";
 import { getBroadcastScenario } from "./get-broadcast";
+import { imapRepliesScenario } from "./imap-replies";
 import { importScenario } from "./import";
 import { importThenSendScenario } from "./import-then-send";
 import { intakeScenario } from "./intake";
@@ -38,4 +39,5 @@ export const scenarios: Scenario[] = [
   dashboardScenario,
   dynamicSegmentScenario,
   threadInboxScenario,
+  imapRepliesScenario,
 ];

@@ -25,7 +25,8 @@ async function waitForPort(port: number, deadline: number): Promise<void> {
   throw new Error(`dovecot did not listen on ${port}`);
 }
 
-export type Dovecot = { host: string; port: number; stop: () => Promise<void> };
+/** `home`: where each user's maildir is (`<home>/<user>/Maildir`), for writing mail straight into it. */
+export type Dovecot = { host: string; port: number; home: string; stop: () => Promise<void> };
 
 export type DovecotOptions = {
   /**
@@ -116,6 +117,7 @@ service anvil {
   return {
     host: "127.0.0.1",
     port,
+    home,
     stop: async () => {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
