@@ -32,6 +32,7 @@ describe("categorizeReply", () => {
     ["a German one", { subject: "Abwesenheitsnotiz: A quick question", text: "Ich bin bis 3. Dezember nicht im Büro." }, "out_of_office"],
     ["a French one", { subject: "Réponse automatique : A quick question", text: "Je suis absent." }, "out_of_office"],
     ["a Spanish one", { subject: "Respuesta automática: A quick question", text: "Estoy fuera." }, "out_of_office"],
+    ["a German holiday subject", { subject: "Im Urlaub: A quick question", text: "Ich bin bis 3. Dezember im Urlaub." }, "out_of_office"],
     ["Outlook's automatic reply", { subject: "Automatic reply: A quick question", text: "I am travelling." }, "out_of_office"],
     // auto-reply.ts's detector decides before the bounce rules: the sender is held, and its thread says so.
     [
@@ -41,7 +42,7 @@ describe("categorizeReply", () => {
     ],
     [
       "a person answering our out-of-office-sounding subject",
-      { subject: "Re: Back from holiday?", ours: "Back from holiday?", text: "Who is this?" },
+      { subject: "Re: Out of office hours support?", ours: "Out of office hours support?", text: "Who is this?" },
       "needs_reply",
     ],
     ["asking to be removed", { text: "Please remove me from your list." + quote }, "unsubscribe"],
