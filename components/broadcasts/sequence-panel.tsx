@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Clock, FileText, ListOrdered, Mail, Pencil, Plus, Trash2 } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -18,8 +19,11 @@ import type { CreateStepInput } from "@/lib/schemas/steps";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSteps } from "@/lib/client/resources/broadcasts";
 import type { Broadcast, SequenceStep } from "./broadcast-types";
-import { StepDialog } from "./step-dialog";
 import { describeDelay } from "./step-values";
+
+// The follow-up dialog (its form, schema and the content editor) loads after the page: it kept the
+// broadcast page over its first-load JavaScript ceiling (npm run js-budget).
+const StepDialog = dynamic(() => import("./step-dialog").then((m) => m.StepDialog), { ssr: false });
 
 const summary = (step: SequenceStep) =>
   (
