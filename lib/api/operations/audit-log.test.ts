@@ -47,6 +47,13 @@ describe("GET /v1/audit-log", () => {
         { organizationId: org.organizationId, userId: org.owner.userId },
         { action: "webhook.created", target: { type: "webhook", id: `${i}` } },
       );
+    // Timestamps have millisecond precision, so two entries written in the same millisecond tie and
+    // their order falls to the random id; give each its own second so "newest first" is defined.
+    for (let i = 0; i < 5; i++)
+      await db.auditLog.updateMany({
+        where: { organization_id: org.organizationId, target_id: `${i}` },
+        data: { created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) },
+      });
     const first = await org.owner.api.get("/v1/audit-log?limit=2&action=webhook.created");
     expect(first.body.data.map((e: { target_id: string }) => e.target_id)).toEqual(["4", "3"]);
     expect(first.body.has_more).toBe(true);
