@@ -9,6 +9,7 @@ import { placeWindowedEmails, releaseWaitingBroadcastEmails } from "@/lib/sendin
 import { createReplyPoller } from "@/lib/replies/poll-replies";
 import { dispatchSequenceSteps } from "@/lib/sequences/dispatch";
 import { deliverWebhooks } from "@/lib/webhooks/deliver";
+import { dispatchEvents } from "@/lib/events/dispatch";
 import { processFeedbackReports, pruneFeedbackReports } from "@/lib/feedback/process-reports";
 import { recheckDomains } from "@/lib/services/domains";
 
@@ -107,6 +108,9 @@ export const workerTasks: WorkerTask[] = [
     concurrency: replyPoller.concurrency,
     interrupt: replyPoller.abort,
   },
+  // Recorded events through their consumers (lib/events/consumers.ts: webhook deliveries, …). A
+  // short interval: automation triggers react within seconds, and an empty outbox costs one index probe.
+  { name: "events:dispatch", intervalMs: 200, run: () => dispatchEvents() },
   { name: "webhooks:deliver", intervalMs: 2_000, run: () => deliverWebhooks() },
   // Delivery reports and complaints stored by the inbound listener or found in inboxes.
   {

@@ -6,7 +6,7 @@ import type { OrgContext } from "@/lib/domain/context";
 import { invalidField } from "@/lib/domain/errors";
 import { pool } from "@/lib/db/pool";
 import { limits } from "@/lib/schemas/common";
-import { emitImportedContactEvents } from "@/lib/webhooks/emit-imported-contact-events";
+import { recordImportedContactEvents } from "./contact-events";
 import { MAX_IMPORT_ERRORS, type ImportContactsInput, type ImportContactsResult, type ImportError } from "@/lib/schemas/contacts";
 import { copyText, openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
 import type { CsvUpload } from "./csv-upload";
@@ -224,7 +224,7 @@ export async function importContacts(ctx: OrgContext, input: Omit<ImportContacts
     // When every staged row was an existing contact there is nothing to create, and no need to look again.
     const created = input.handle_missing === "create" && updated < staged ? await insertMissing(client, ctx.organizationId) : 0;
     if (input.segment_id) await client.query(ADD_TO_SEGMENT, [ctx.organizationId, input.segment_id]);
-    await emitImportedContactEvents(client, ctx.organizationId);
+    await recordImportedContactEvents(client, ctx.organizationId);
     await client.query("COMMIT");
     // A list imported to be sent at once must not be planned as the tables were before it.
     await keepStatisticsCurrent(input.segment_id ? ["contacts", "segment_contacts"] : ["contacts"], created + updated, undefined, { vacuum: true });

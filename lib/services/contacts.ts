@@ -4,10 +4,9 @@ import { db, Prisma } from "@/lib/db";
 import type { Contact } from "@/lib/generated/prisma/client";
 import type { BulkContactsInput, CheckEmailsInput, CreateContactInput, UpdateContactInput } from "@/lib/schemas/contacts";
 import { normalizeEmail } from "@/lib/schemas/common";
-import { emitContactEvents } from "@/lib/webhooks/emit-contact-events";
-import { emitEvent } from "@/lib/webhooks/emit-event";
 import { checkMetadata, typedMetadata } from "@/lib/audience/metadata-types";
 import { propertyTypes } from "@/lib/audience/scope";
+import { recordContactChange, recordContactEvents } from "./contact-events";
 import type { DbClient } from "./owned-records";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
 
@@ -70,7 +69,7 @@ export async function createContact(ctx: OrgContext, input: CreateContactInput) 
         },
       });
       const contact = serializeContact(row, await suppressionOf(tx, ctx.organizationId, row.email));
-      await emitEvent(tx, { organizationId: ctx.organizationId, type: "contact.created", data: contact });
+      await recordContactChange(tx, ctx, { name: "contact.created", contact });
       return contact;
     });
   } catch (error) {
@@ -105,10 +104,7 @@ export async function updateContact(ctx: OrgContext, id: string, input: UpdateCo
     return await db.$transaction(async (tx) => {
       const row = await tx.contact.update({ where: { id, organization_id: ctx.organizationId }, data });
       const contact = serializeContact(row, await suppressionOf(tx, ctx.organizationId, row.email));
-      await emitEvent(tx, { organizationId: ctx.organizationId, type: "contact.updated", data: contact });
-      if (current.subscribed && !row.subscribed) {
-        await emitEvent(tx, { organizationId: ctx.organizationId, type: "contact.unsubscribed", data: contact });
-      }
+      await recordContactChange(tx, ctx, { name: "contact.updated", contact, before: current, after: row });
       return contact;
     });
   } catch (error) {
@@ -158,7 +154,7 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
       RETURNING id
     )
     SELECT id FROM created`;
-    await emitContactEvents(tx, { organizationId: ctx.organizationId, type: "contact.created", contactIds: created.map((row) => row.id) });
+    await recordContactEvents(tx, { organizationId: ctx.organizationId, name: "contact.created", source: "contacts", contactIds: created.map((row) => row.id) });
     return { imported: created.length, total: input.contacts.length };
   });
   await keepStatisticsCurrent(["contacts"], result.imported);

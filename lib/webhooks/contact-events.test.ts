@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
+import { dispatchEventsOf } from "@/lib/testing/events";
 import { documentedPayload } from "@/lib/testing/webhook-payloads";
 
 describe("contact events", () => {
@@ -22,10 +23,13 @@ describe("contact events", () => {
     ).id;
   });
 
-  const payloads = async (type: string) =>
-    (await db.webhookDelivery.findMany({ where: { webhook_id: webhookId, event_type: type }, orderBy: { created_at: "asc" } })).map(
+  // Deliveries are queued by the events dispatcher (lib/events), as the worker's loop runs it.
+  const payloads = async (type: string) => {
+    await dispatchEventsOf(org.organizationId);
+    return (await db.webhookDelivery.findMany({ where: { webhook_id: webhookId, event_type: type }, orderBy: { created_at: "asc" } })).map(
       (d) => documentedPayload(d.payload) as { type: string; created_at: string; data: Record<string, unknown> },
     );
+  };
 
   it("emits contact.created with the contact as the API shows it", async () => {
     const created = await org.owner.api.post("/v1/contacts", { email: "new@example.net", first_name: "New", metadata: { plan: "pro" }, tags: ["vip"] });
@@ -87,6 +91,7 @@ describe("contact events", () => {
   it("queues nothing for an organization without webhooks, or for failed writes", async () => {
     const other = await createTestOrg();
     await other.owner.api.post("/v1/contacts", { email: "x@example.net" });
+    await dispatchEventsOf(other.organizationId);
     expect(await db.webhookDelivery.count({ where: { organization_id: other.organizationId } })).toBe(0);
     await org.owner.api.post("/v1/contacts", { email: "dup@example.net" });
     const duplicate = await org.owner.api.post("/v1/contacts", { email: "dup@example.net" });

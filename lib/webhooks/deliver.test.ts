@@ -8,7 +8,9 @@ import type { WebhookEventType } from "@/lib/schemas/webhooks";
 import { createTestOrg } from "@/lib/testing/api";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, deliverWebhooks } from "./deliver";
-import { emitEvent } from "./emit-event";
+import { dispatchEventsOf } from "@/lib/testing/events";
+import type { DbClient } from "@/lib/services/owned-records";
+import { emitEvent as recordWebhookEvent, type WebhookEvent } from "./emit-event";
 
 // The receiver listens on a random port of 127.0.0.1, which the production policy refuses.
 const loopbackAllowed = outboundPolicy({ allowedPrivateHosts: ["127.0.0.1:*"] });
@@ -19,6 +21,12 @@ async function addWebhook(organizationId: string, url: string, events: WebhookEv
     data: { organization_id: organizationId, url, events, active, secret_encrypted: sealSecret(secret) },
   });
   return { ...row, secret };
+}
+
+/** Records the event, then dispatches as the worker's events loop does: its deliveries exist afterwards (not before a transaction commits). */
+async function emitEvent(client: DbClient, event: WebhookEvent) {
+  await recordWebhookEvent(client, event);
+  if (client === db) await dispatchEventsOf(event.organizationId);
 }
 
 const deliveriesOf = (webhookId: string) => db.webhookDelivery.findMany({ where: { webhook_id: webhookId }, orderBy: { created_at: "asc" } });

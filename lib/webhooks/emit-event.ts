@@ -1,18 +1,16 @@
+import { recordEvents } from "@/lib/events/record";
+import type { EventSource } from "@/lib/events/types";
 import type { WebhookEventType } from "@/lib/schemas/webhooks";
 import type { DbClient } from "@/lib/services/owned-records";
 
-export type WebhookEvent = { organizationId: string; type: WebhookEventType; data: Record<string, unknown> };
+export type WebhookEvent = { organizationId: string; type: WebhookEventType; data: Record<string, unknown>; source?: EventSource };
 
 /**
- * Queues one delivery of the event for every enabled webhook of the organization subscribed to its
- * type, in a single INSERT … SELECT. Safe inside the caller's transaction: the deliveries exist
- * exactly when the change that caused them commits. The delivery task sends them.
+ * Records an event that is about neither one contact nor one email (`broadcast.sent`,
+ * `domain.updated`), its webhook `data` given whole, in the caller's transaction: lib/events
+ * announces it and the dispatcher queues a delivery for every enabled webhook subscribed to its
+ * type. Facts about contacts and emails are recorded by their recorders with recordEvents.
  */
-export async function emitEvent(client: DbClient, { organizationId, type, data }: WebhookEvent): Promise<void> {
-  const payload = JSON.stringify({ type, created_at: new Date().toISOString(), data });
-  await client.$executeRaw`
-    INSERT INTO webhook_deliveries (organization_id, webhook_id, event_type, payload)
-    SELECT organization_id, id, ${type}, ${payload}::jsonb
-    FROM webhooks
-    WHERE organization_id = ${organizationId}::uuid AND active AND ${type} = ANY(events)`;
+export async function emitEvent(client: DbClient, { organizationId, type, data, source = "system" }: WebhookEvent): Promise<void> {
+  await recordEvents(client, [{ organizationId, name: type, source, payload: data }]);
 }

@@ -1,0 +1,80 @@
+import type { Prisma } from "@/lib/db";
+import { db } from "@/lib/db";
+import type { ClaimedEvent } from "./types";
+
+const NO_ORGANIZATION = "00000000-0000-0000-0000-000000000000";
+
+/**
+ * Up to `limit` organizations with announcements waiting, in id order after `after`, found by
+ * skipping through the outbox's key one organization at a time: as cheap with a million-row
+ * import waiting as with nothing. Outside any transaction, without locks.
+ */
+async function organizationsAfter(after: string, limit: number): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    WITH RECURSIVE orgs(id, n) AS (
+      (SELECT organization_id, 1 FROM event_outbox WHERE organization_id > ${after}::uuid ORDER BY organization_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT o.organization_id FROM event_outbox o WHERE o.organization_id > orgs.id ORDER BY o.organization_id LIMIT 1), orgs.n + 1
+      FROM orgs WHERE orgs.id IS NOT NULL AND orgs.n < ${limit}::int
+    )
+    SELECT id FROM orgs WHERE id IS NOT NULL`;
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The organizations to serve this round, in turn: the ones after `after` first, then from the
+ * start, so that with more than `limit` organizations waiting each round goes on where the last
+ * one stopped and every organization is served within a few rounds, whatever the others hold.
+ */
+export async function waitingOrganizations(after: string | null, limit: number, only?: string[]): Promise<string[]> {
+  if (only) {
+    const rows = await db.$queryRaw<{ id: string }[]>`
+      SELECT g.id FROM unnest(${only}::uuid[]) AS g(id)
+      WHERE EXISTS (SELECT 1 FROM event_outbox o WHERE o.organization_id = g.id)`;
+    return rows.map((row) => row.id);
+  }
+  const first = await organizationsAfter(after ?? NO_ORGANIZATION, limit);
+  if (first.length >= limit || after === null) return first;
+  const wrapped = (await organizationsAfter(NO_ORGANIZATION, limit - first.length)).filter((id) => id <= after);
+  return [...first, ...wrapped];
+}
+
+export type ClaimedKey = { organization_id: string; event_id: string };
+
+/**
+ * Locks up to `share` announcements of each organization (oldest first) for the caller's
+ * transaction. SKIP LOCKED: rows another dispatcher holds are left to it, never waited for. The
+ * events themselves come along (null when an event was erased since: its announcement is dropped).
+ */
+export async function claimAnnouncements(
+  tx: Prisma.TransactionClient,
+  organizationIds: string[],
+  share: number,
+): Promise<{ keys: ClaimedKey[]; events: ClaimedEvent[] }> {
+  const rows = await tx.$queryRaw<(ClaimedKey & { event: ClaimedEvent | null })[]>`
+    SELECT c.organization_id, c.event_id,
+      CASE WHEN e.id IS NULL THEN NULL ELSE json_build_object(
+        'id', e.id, 'organization_id', e.organization_id, 'contact_id', e.contact_id, 'name', e.name, 'source', e.source,
+        'email_id', e.email_id, 'broadcast_id', e.broadcast_id, 'automation_id', e.automation_id, 'occurred_at', e.occurred_at) END AS event
+    FROM unnest(${organizationIds}::uuid[]) AS g(id)
+    CROSS JOIN LATERAL (
+      SELECT o.organization_id, o.event_id FROM event_outbox o
+      WHERE o.organization_id = g.id
+      ORDER BY o.event_id
+      LIMIT ${share}::int
+      FOR UPDATE SKIP LOCKED
+    ) c
+    LEFT JOIN events e ON e.organization_id = c.organization_id AND e.id = c.event_id`;
+  return {
+    keys: rows.map(({ organization_id, event_id }) => ({ organization_id, event_id })),
+    events: rows.flatMap((row) => (row.event ? [{ ...row.event, occurred_at: new Date(row.event.occurred_at) }] : [])),
+  };
+}
+
+/** Ends the announcements of a batch, in the transaction that wrote what its consumers made of it. */
+export async function deleteAnnouncements(tx: Prisma.TransactionClient, keys: ClaimedKey[]): Promise<void> {
+  await tx.$executeRaw`
+    DELETE FROM event_outbox o
+    USING unnest(${keys.map((k) => k.organization_id)}::uuid[], ${keys.map((k) => k.event_id)}::uuid[]) AS k(organization_id, event_id)
+    WHERE o.organization_id = k.organization_id AND o.event_id = k.event_id`;
+}
