@@ -42,12 +42,32 @@ async function main() {
       created_at: sentAt,
     },
   });
-  await db.emailEvent.createMany({
+  const at = (ms: number) => new Date(sentAt.getTime() + ms);
+  const about = { organization_id, email_id: email.id, contact_id: contact.id };
+  await db.event.createMany({
     data: [
-      { organization_id, email_id: email.id, type: "sent", created_at: sentAt },
-      { organization_id, email_id: email.id, type: "delivered", created_at: new Date(sentAt.getTime() + 4_000) },
-      { organization_id, email_id: email.id, type: "opened", data: { user_agent: "Mozilla/5.0" }, created_at: new Date(sentAt.getTime() + 40 * 60_000) },
-      { organization_id, email_id: email.id, type: "clicked", data: { url: "https://acme.test/demo" }, created_at: new Date(sentAt.getTime() + 42 * 60_000) },
+      { ...about, name: "email.sent", source: "sending", occurred_at: sentAt },
+      {
+        ...about,
+        name: "email.delivered",
+        source: "feedback",
+        occurred_at: at(4_000),
+        properties: { delivery: { status: "2.0.0", message: null, source: "smtp" } },
+      },
+      {
+        ...about,
+        name: "email.opened",
+        source: "tracking",
+        occurred_at: at(40 * 60_000),
+        properties: { opened_at: at(40 * 60_000), first_open: true, machine: false },
+      },
+      {
+        ...about,
+        name: "email.clicked",
+        source: "tracking",
+        occurred_at: at(42 * 60_000),
+        properties: { link: "https://acme.test/demo", clicked_at: at(42 * 60_000), first_click: true, machine: false },
+      },
     ],
   });
   const reply = await db.email.create({

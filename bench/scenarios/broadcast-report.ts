@@ -26,18 +26,19 @@ emails_in AS (
   FROM gen
 ),
 opens AS (
-  INSERT INTO email_events (organization_id, email_id, broadcast_id, type, machine, data, created_at)
-  SELECT $1, id, $2, 'opened', false, '{}'::jsonb, sent_at + r2 * interval '100 hours' + n * interval '3 hours'
+  INSERT INTO events (organization_id, email_id, broadcast_id, name, source, machine, properties, occurred_at)
+  SELECT $1, id, $2, 'email.opened', 'tracking', false, '{"machine":false}'::jsonb, sent_at + r2 * interval '100 hours' + n * interval '3 hours'
   FROM gen, generate_series(0, 2) n WHERE r2 < 0.40 AND n <= g % 3
   UNION ALL
-  SELECT $1, id, $2, 'opened', true, '{"machine":"apple_privacy_proxy"}'::jsonb, sent_at + interval '5 seconds' FROM gen WHERE r2 >= 0.40 AND r2 < 0.55
+  SELECT $1, id, $2, 'email.opened', 'tracking', true, '{"machine":true}'::jsonb, sent_at + interval '5 seconds' FROM gen WHERE r2 >= 0.40 AND r2 < 0.55
 ),
 clicks AS (
-  INSERT INTO email_events (organization_id, email_id, broadcast_id, type, machine, data, created_at)
-  SELECT $1, id, $2, 'clicked', false, jsonb_build_object('url', 'https://bench.example/link-' || g % 5), sent_at + r2 * interval '200 hours' + n * interval '1 hour'
+  INSERT INTO events (organization_id, email_id, broadcast_id, name, source, machine, properties, occurred_at)
+  SELECT $1, id, $2, 'email.clicked', 'tracking', false, jsonb_build_object('link', 'https://bench.example/link-' || g % 5, 'machine', false),
+    sent_at + r2 * interval '200 hours' + n * interval '1 hour'
   FROM gen, generate_series(0, 1) n WHERE r2 < 0.10 AND n <= g % 2
   UNION ALL
-  SELECT $1, id, $2, 'clicked', true, jsonb_build_object('url', 'https://bench.example/link-' || k, 'machine', 'link_scanner'), sent_at + k * interval '200 milliseconds'
+  SELECT $1, id, $2, 'email.clicked', 'tracking', true, jsonb_build_object('link', 'https://bench.example/link-' || k, 'machine', true), sent_at + k * interval '200 milliseconds'
   FROM gen, generate_series(0, 4) k WHERE r2 >= 0.98
 )
 SELECT count(*) FROM gen`;
@@ -62,7 +63,7 @@ export const broadcastReportScenario: Scenario = {
     const seeding = performance.now();
     await bench.pg.query(SEED, [org.organizationId, broadcastId, new Date(started), recipients]);
     await bench.pg.query("VACUUM ANALYZE emails");
-    await bench.pg.query("VACUUM ANALYZE email_events");
+    await bench.pg.query("VACUUM ANALYZE events");
     bench.log(`  seeded in ${seconds(seeding).toFixed(1)} s`);
 
     const path = `/v1/broadcasts/${broadcastId}/report`;

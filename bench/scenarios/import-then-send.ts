@@ -61,7 +61,7 @@ async function clearAway(bench: Bench, broadcastId: string) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   await bench.pg.query("DELETE FROM emails WHERE broadcast_id = $1", [broadcastId]);
-  await bench.pg.query("VACUUM (ANALYZE) emails, email_events");
+  await bench.pg.query("VACUUM (ANALYZE) emails, events");
 }
 
 /**
@@ -106,7 +106,7 @@ export const importThenSendScenario: Scenario = {
         bench.log(`  at once: ${Math.round(atOnce.rate)} emails/s, first after ${atOnce.firstMs} ms`);
         fresh.rate.push(atOnce.rate);
         fresh.first.push(atOnce.firstMs);
-        await bench.pg.query("ANALYZE contacts, segment_contacts, emails, email_events, suppressions");
+        await bench.pg.query("ANALYZE contacts, segment_contacts, emails, events, suppressions");
         const after = await sendAndCancel(bench, org, segmentId, measured, "after ANALYZE");
         bench.log(`  after ANALYZE: ${Math.round(after.rate)} emails/s, first after ${after.firstMs} ms`);
         analyzed.rate.push(after.rate);

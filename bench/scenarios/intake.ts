@@ -66,7 +66,7 @@ async function reset(bench: Bench, organizationId: string) {
      WHERE organization_id = $1`,
     [organizationId],
   );
-  for (const table of ["email_events", "suppressions", "soft_bounce_streaks", "webhook_deliveries"])
+  for (const table of ["events", "event_outbox", "suppressions", "soft_bounce_streaks", "webhook_deliveries"])
     await bench.pg.query(`DELETE FROM ${table} WHERE organization_id = $1`, [organizationId]);
   await bench.pg.query("UPDATE contacts SET subscribed = true, unsubscribed_at = NULL WHERE organization_id = $1", [organizationId]);
   await bench.pg.query("VACUUM ANALYZE emails, feedback_reports");

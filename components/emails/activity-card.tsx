@@ -78,9 +78,7 @@ export function ActivityCard({ email }: { email: EmailDetail }) {
                   <p className="text-[13px] font-medium text-zinc-900 capitalize">
                     {event.type.replaceAll("_", " ")}
                     {/* Recorded as a program's (lib/tracking/machine.ts): left out of reports' rates. */}
-                    {typeof event.data.machine === "string" && (
-                      <span className="ml-1.5 font-normal text-zinc-500 normal-case">by a machine ({event.data.machine.replaceAll("_", " ")})</span>
-                    )}
+                    {event.data.machine === true && <span className="ml-1.5 font-normal text-zinc-500 normal-case">by a machine</span>}
                   </p>
                   <p className="text-xs text-zinc-500">{formatDateTime(event.created_at)}</p>
                   {describe(event.data) && <p className="mt-0.5 text-xs break-all text-zinc-500">{describe(event.data)}</p>}

@@ -17,6 +17,7 @@ import { deliverWebhooks } from "@/lib/webhooks/deliver";
 import { startInboundServer, type InboundServer } from "./inbound-server";
 import { processFeedbackReports } from "./process-reports";
 import { readReturnPath, returnPathAddress } from "./verp";
+import { dispatchEventsOf } from "@/lib/testing/events";
 import { documentedPayload } from "@/lib/testing/webhook-payloads";
 
 let relay: SmtpSink;
@@ -101,6 +102,7 @@ async function addSignedWebhook(organizationId: string, events: string[]) {
 /** Sends the organization's queued webhooks to the receiver and answers the verified payloads. */
 async function deliveredWebhooks(organizationId: string, secret: string) {
   receiver.received.length = 0;
+  await dispatchEventsOf(organizationId);
   await deliverWebhooks({ organizationId });
   const verifier = new StandardWebhook(secret);
   return receiver.received.map(
@@ -197,8 +199,8 @@ describe("reports by SMTP", () => {
     });
     expect(await db.email.findUniqueOrThrow({ where: { id: followUp.id } })).toMatchObject({ status: "cancelled", last_error: "Left the sequence: bounced" });
     expect(await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } })).toMatchObject({ bounced_count: 1, total_recipients: 1 });
-    const [event] = await db.emailEvent.findMany({ where: { email_id: email.id, type: "bounced" } });
-    expect(event.data).toMatchObject({ type: "hard", status: "5.1.1", source: "smtp" });
+    const [event] = await db.event.findMany({ where: { email_id: email.id, name: "email.bounced" } });
+    expect(event.properties).toMatchObject({ bounce: { type: "hard", status: "5.1.1", source: "smtp" } });
 
     const hooks = await deliveredWebhooks(org.organizationId, secret);
     expect(hooks).toEqual([
@@ -226,7 +228,7 @@ describe("reports by SMTP", () => {
     expect(row.status).toBe("delivered");
     expect(row.delivered_at).toBeInstanceOf(Date);
     expect((await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } })).delivered_count).toBe(1);
-    expect(await db.emailEvent.count({ where: { email_id: email.id, type: "delivered" } })).toBe(1);
+    expect(await db.event.count({ where: { email_id: email.id, name: "email.delivered" } })).toBe(1);
     const reports = await db.feedbackReport.findMany({ where: { email_id: email.id }, orderBy: { received_at: "asc" } });
     expect(reports.map((r) => r.result)).toEqual(["delivered", "delivered (already recorded)"]);
     const hooks = await deliveredWebhooks(org.organizationId, secret);

@@ -1,6 +1,7 @@
 import { Prisma } from "@/lib/db";
+import { recordEventsCtes } from "@/lib/events/sql";
 import { SEQUENCE_EXIT_PREFIX } from "@/lib/sequences/dispatch";
-import { emailEventData, type EmailForEvent } from "@/lib/webhooks/email-event-data";
+import type { EmailForEvent } from "@/lib/webhooks/email-event-data";
 import type { FeedbackKind } from "./parse-report";
 
 /** One report's meaning for one email of one organization. */
@@ -40,7 +41,20 @@ const values = (rows: FeedbackOutcome[]) => Prisma.sql`(
   SELECT DISTINCT ON (email_id) * FROM jsonb_to_recordset(${input(rows)}::jsonb)
     AS v(email_id uuid, organization_id uuid, kind text, status text, diagnostic text, source text))`;
 
-const eventData = Prisma.sql`jsonb_strip_nulls(jsonb_build_object('status', status, 'diagnostic', diagnostic, 'source', source))`;
+/**
+ * The CTEs recording each changed email's event, `properties` being what its webhook adds to the
+ * email's fields (lib/webhooks/announce.ts): `delivery`, `bounce`, `complaint`.
+ */
+const events = (name: string, properties: string) =>
+  Prisma.raw(
+    recordEventsCtes(
+      "events",
+      ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "occurred_at"],
+      `SELECT organization_id, contact_id, '${name}', ${properties}, 'feedback', id, broadcast_id, now() FROM updated`,
+    ),
+  );
+const report = (key: string, type?: "soft" | "hard") =>
+  `jsonb_build_object('${key}', jsonb_build_object(${type ? `'type', '${type}', ` : ""}'status', status, 'message', diagnostic, 'source', source))`;
 
 async function recordDelivered(tx: Prisma.TransactionClient, rows: FeedbackOutcome[]): Promise<Row[]> {
   if (rows.length === 0) return [];
@@ -51,7 +65,7 @@ async function recordDelivered(tx: Prisma.TransactionClient, rows: FeedbackOutco
         AND e.sent_at IS NOT NULL AND e.delivered_at IS NULL AND e.bounced_at IS NULL
       RETURNING ${returning}
     ),
-    events AS (INSERT INTO email_events (organization_id, email_id, type, data) SELECT organization_id, id, 'delivered', ${eventData} FROM updated),
+    ${events("email.delivered", report("delivery"))},
     counters AS (
       UPDATE broadcasts b SET delivered_count = b.delivered_count + c.n, updated_at = now()
       FROM (SELECT organization_id, broadcast_id, count(*)::int AS n FROM updated WHERE broadcast_id IS NOT NULL GROUP BY 1, 2) c
@@ -73,7 +87,7 @@ async function recordSoftBounces(tx: Prisma.TransactionClient, rows: FeedbackOut
         AND e.sent_at IS NOT NULL AND e.bounce_type IS NULL AND e.delivered_at IS NULL
       RETURNING ${returning}
     ),
-    events AS (INSERT INTO email_events (organization_id, email_id, type, data) SELECT organization_id, id, 'soft_bounced', ${eventData} FROM updated),
+    ${events("email.bounced", report("bounce", "soft"))},
     counters AS (
       UPDATE broadcasts b SET soft_bounced_count = b.soft_bounced_count + c.n, updated_at = now()
       FROM (SELECT organization_id, broadcast_id, count(*)::int AS n FROM updated WHERE broadcast_id IS NOT NULL GROUP BY 1, 2) c
@@ -104,7 +118,7 @@ async function recordHardBounces(tx: Prisma.TransactionClient, rows: FeedbackOut
         AND e.sent_at IS NOT NULL AND e.bounced_at IS NULL
       RETURNING ${returning}
     ),
-    events AS (INSERT INTO email_events (organization_id, email_id, type, data) SELECT organization_id, id, 'bounced', jsonb_build_object('type', 'hard') || ${eventData} FROM updated),
+    ${events("email.bounced", report("bounce", "hard"))},
     counters AS (
       UPDATE broadcasts b SET bounced_count = b.bounced_count + c.n, updated_at = now()
       FROM (SELECT organization_id, broadcast_id, count(*)::int AS n FROM updated WHERE broadcast_id IS NOT NULL GROUP BY 1, 2) c
@@ -123,6 +137,19 @@ async function recordHardBounces(tx: Prisma.TransactionClient, rows: FeedbackOut
 
 type ComplaintRow = Row & { contact_email: string | null; unsubscribed_at: Date | null };
 
+// A complaint unsubscribes the contact: `contact.unsubscribed`, its webhook `data` as it was written before events.
+const unsubscribedEvents = Prisma.raw(
+  recordEventsCtes(
+    "unsubscribed_events",
+    ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "occurred_at", "payload"],
+    `SELECT u.organization_id, u.contact_id, 'contact.unsubscribed', '{"reason": "complaint"}'::jsonb, 'feedback', u.id, u.broadcast_id, x.unsubscribed_at,
+       jsonb_build_object('contact_id', u.contact_id, 'email', x.email,
+         'unsubscribed_at', to_char(x.unsubscribed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+         'email_id', u.id, 'broadcast_id', u.broadcast_id, 'reason', 'complaint')
+     FROM updated u JOIN unsubscribed x ON x.id = u.contact_id`,
+  ),
+);
+
 async function recordComplaints(tx: Prisma.TransactionClient, rows: FeedbackOutcome[]): Promise<ComplaintRow[]> {
   if (rows.length === 0) return [];
   return tx.$queryRaw<ComplaintRow[]>`WITH v AS ${values(rows)},
@@ -133,7 +160,7 @@ async function recordComplaints(tx: Prisma.TransactionClient, rows: FeedbackOutc
         AND e.sent_at IS NOT NULL AND e.complained_at IS NULL
       RETURNING ${returning}
     ),
-    events AS (INSERT INTO email_events (organization_id, email_id, type, data) SELECT organization_id, id, 'complained', ${eventData} FROM updated),
+    ${events("email.complained", "jsonb_build_object('complaint', jsonb_build_object('feedback_type', diagnostic, 'source', source))")},
     counters AS (
       UPDATE broadcasts b SET complained_count = b.complained_count + c.n, updated_at = now()
       FROM (SELECT organization_id, broadcast_id, count(*)::int AS n FROM updated WHERE broadcast_id IS NOT NULL GROUP BY 1, 2) c
@@ -150,7 +177,8 @@ async function recordComplaints(tx: Prisma.TransactionClient, rows: FeedbackOutc
       UPDATE contacts c SET subscribed = false, unsubscribed_at = now(), updated_at = now()
       FROM updated u WHERE c.id = u.contact_id AND c.organization_id = u.organization_id AND c.subscribed
       RETURNING c.id, c.email, c.unsubscribed_at
-    )
+    ),
+    ${unsubscribedEvents}
     SELECT u.*, x.email AS contact_email, x.unsubscribed_at FROM updated u LEFT JOIN unsubscribed x ON x.id = u.contact_id`;
 }
 
@@ -176,31 +204,11 @@ async function leaveSequences(tx: Prisma.TransactionClient, rows: Row[], reason:
     WHERE b.id = c.broadcast_id AND b.organization_id = c.organization_id`;
 }
 
-type Event = { organization_id: string; type: string; payload: string };
-
-/** Queues the deliveries of many webhook events in one INSERT … SELECT, to every subscribed webhook. */
-async function emitEvents(tx: Prisma.TransactionClient, events: Event[]) {
-  if (events.length === 0) return;
-  await tx.$executeRaw`
-    INSERT INTO webhook_deliveries (organization_id, webhook_id, event_type, payload)
-    SELECT w.organization_id, w.id, v.type, v.payload::jsonb
-    FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb) AS v(organization_id uuid, type text, payload text)
-    JOIN webhooks w ON w.organization_id = v.organization_id AND w.active AND v.type = ANY(w.events)`;
-}
-
-const event = (organizationId: string, type: string, data: Record<string, unknown>): Event => ({
-  organization_id: organizationId,
-  type,
-  payload: JSON.stringify({ type, created_at: new Date().toISOString(), data }),
-});
-
-const bounce = (type: "hard" | "soft", row: Row) => ({ bounce: { type, status: row.status, message: row.diagnostic, source: row.source } });
-
 /**
  * Records a batch of report outcomes in the caller's transaction: timestamps, status, bounce
  * details, events, broadcast counters, soft-bounce streaks, suppressions, unsubscriptions,
- * sequence exits and webhook events (`email.delivered`, `email.bounced`, `email.complained`,
- * `contact.unsubscribed`). Answers the ids of the emails it changed.
+ * sequence exits and events (`email.delivered`, `email.bounced`, `email.complained`,
+ * `contact.unsubscribed`: lib/events announces them). Answers the ids of the emails it changed.
  */
 export async function recordFeedback(tx: Prisma.TransactionClient, outcomes: FeedbackOutcome[]): Promise<Set<string>> {
   const of = (kind: FeedbackKind) => outcomes.filter((o) => o.kind === kind);
@@ -210,26 +218,5 @@ export async function recordFeedback(tx: Prisma.TransactionClient, outcomes: Fee
   const complained = await recordComplaints(tx, of("complaint"));
   await leaveSequences(tx, hard, "bounced");
   await leaveSequences(tx, complained, "complained");
-  const events: Event[] = [
-    ...delivered.map((r) =>
-      event(r.organization_id, "email.delivered", emailEventData(r, { delivery: { status: r.status, message: r.diagnostic, source: r.source } })),
-    ),
-    ...soft.map((r) => event(r.organization_id, "email.bounced", emailEventData(r, bounce("soft", r)))),
-    ...hard.map((r) => event(r.organization_id, "email.bounced", emailEventData(r, bounce("hard", r)))),
-    ...complained.map((r) => event(r.organization_id, "email.complained", emailEventData(r, { complaint: { feedback_type: r.diagnostic, source: r.source } }))),
-    ...complained
-      .filter((r) => r.contact_email && r.unsubscribed_at)
-      .map((r) =>
-        event(r.organization_id, "contact.unsubscribed", {
-          contact_id: r.contact_id,
-          email: r.contact_email,
-          unsubscribed_at: new Date(r.unsubscribed_at!).toISOString(),
-          email_id: r.id,
-          broadcast_id: r.broadcast_id,
-          reason: "complaint",
-        }),
-      ),
-  ];
-  await emitEvents(tx, events);
   return new Set([...delivered, ...soft, ...hard, ...complained].map((r) => r.id));
 }

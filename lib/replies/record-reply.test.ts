@@ -6,6 +6,7 @@ import { createTestOrg } from "@/lib/testing/api";
 import { addContacts, addInbox, addSegment, addSentFirstEmail, addSequencedBroadcast, rawReply } from "@/lib/testing/sequence-fixtures";
 import { replyCandidates } from "./message-ids";
 import { recordRawReply } from "./record-reply";
+import { dispatchEventsOf, emailEventsOf } from "@/lib/testing/events";
 import { documentedPayload } from "@/lib/testing/webhook-payloads";
 
 describe("reply matching", () => {
@@ -80,9 +81,15 @@ describe("reply matching", () => {
     const original = await db.email.findUniqueOrThrow({ where: { id: first.id } });
     expect(original.replied_at).toBeInstanceOf(Date);
     expect((await db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } })).replied_count).toBe(1);
-    const events = await db.emailEvent.findMany({ where: { email_id: first.id } });
+    const events = await emailEventsOf(first.id);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: "replied", data: { email_id: reply.id, from: contact.email } });
+    expect(events[0]).toMatchObject({
+      name: "email.replied",
+      contact_id: contact.id,
+      source: "replies",
+      properties: { reply: { email_id: reply.id, from: contact.email } },
+    });
+    await dispatchEventsOf(organizationId);
     const [delivery] = await db.webhookDelivery.findMany({ where: { organization_id: organizationId, event_type: "email.replied" } });
     documentedPayload(delivery.payload);
     expect(delivery.payload).toMatchObject({ type: "email.replied", data: { email_id: first.id, thread_id: first.thread_id, reply: { email_id: reply.id } } });

@@ -7,8 +7,7 @@ import { leaveSequence } from "@/lib/sequences/leave-sequence";
 import { stopForCompany } from "@/lib/sequences/company-stop";
 import { holdForAway } from "@/lib/sequences/hold-sequence";
 import { domainOf } from "@/lib/services/sender-domains";
-import { emailEventData } from "@/lib/webhooks/email-event-data";
-import { emitEvent } from "@/lib/webhooks/emit-event";
+import { recordEvent } from "@/lib/events/record";
 import { isFeedbackReport } from "@/lib/feedback/parse-report";
 import { queueInboxReport } from "@/lib/feedback/process-reports";
 import { categorizeReply } from "./categorize";
@@ -98,11 +97,11 @@ async function ensureThread(tx: Prisma.TransactionClient, original: Original): P
 /**
  * Stores a message that arrived in an inbox as a reply, when its In-Reply-To or References name
  * one of the organization's outbound emails: a `received` inbound email in that email's thread,
- * `replied_at` on the email answered, the broadcast's `replied_count` (once per recipient), an
- * event and the `email.replied` webhooks — and the recipient leaves the sequence, and with
- * `stop_on_company_reply` every colleague at the sender's domain too (not at a free-mail domain).
- * An automatic answer is kept in the thread and holds the sender's follow-ups (holdSender).
- * Anything else is left alone. Receiving the same message twice stores it once.
+ * `replied_at` on the email answered, the broadcast's `replied_count` (once per recipient), the
+ * `email.replied` event (lib/events; webhooks follow) — and the recipient leaves the sequence, and
+ * with `stop_on_company_reply` every colleague at the sender's domain too (not at a free-mail
+ * domain). An automatic answer is kept in the thread and holds the sender's follow-ups
+ * (holdSender). Anything else is left alone. Receiving the same message twice stores it once.
  */
 async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<ReplyOutcome> {
   const candidates = replyCandidates(mail.inReplyTo, mail.references);
@@ -179,13 +178,15 @@ async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<Rep
       await stopForCompany(tx, { organizationId: original.organization_id, broadcastId: original.broadcast_id, domain });
     }
     const replyData = { email_id: reply.id, from: reply.from_email, subject: reply.subject, message_id: messageId, received_at: receivedAt.toISOString() };
-    await tx.emailEvent.create({
-      data: { organization_id: original.organization_id, email_id: original.id, type: "replied", data: replyData, created_at: receivedAt },
-    });
-    await emitEvent(tx, {
+    await recordEvent(tx, {
       organizationId: original.organization_id,
-      type: "email.replied",
-      data: emailEventData({ ...original, thread_id: threadId }, { reply: replyData }),
+      name: "email.replied",
+      source: "replies",
+      contactId: original.contact_id,
+      emailId: original.id,
+      broadcastId: original.broadcast_id,
+      occurredAt: receivedAt,
+      properties: { reply: replyData },
     });
     return { result: "stored" as const, emailId: reply.id, repliedToId: original.id, threadId };
   });

@@ -10,6 +10,7 @@ import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { startBroadcast } from "./fan-out";
 import { createSender } from "./sender";
 import { readUnsubscribeToken } from "./unsubscribe-token";
+import { emailEventsOf } from "@/lib/testing/events";
 
 let sink: SmtpSink;
 beforeAll(async () => {
@@ -93,8 +94,9 @@ describe("a broadcast to a segment, through an inbox", () => {
     expect(broadcast).toMatchObject({ status: "sent", total_recipients: 2, sent_count: 2, bounced_count: 0 });
     expect(broadcast.started_at).toBeInstanceOf(Date);
     expect(broadcast.completed_at).toBeInstanceOf(Date);
-    const events = await db.emailEvent.findMany({ where: { email_id: { in: rows.map((r) => r.id) } } });
-    expect(events.map((e) => e.type)).toEqual(["sent", "sent"]);
+    const events = await db.event.findMany({ where: { email_id: { in: rows.map((r) => r.id) } } });
+    expect(events.map((e) => e.name)).toEqual(["email.sent", "email.sent"]);
+    expect(events.map((e) => e.contact_id).sort()).toEqual(rows.map((r) => r.contact_id).sort());
   });
 
   it("logs in to the inbox's SMTP server with its decrypted password and sends with its identity", async () => {
@@ -160,9 +162,9 @@ describe("a broadcast to a segment, through an inbox", () => {
     const contact = await db.contact.findUniqueOrThrow({ where: { id: contacts[0].id } });
     expect(contact.subscribed).toBe(false);
     expect(contact.unsubscribed_at).toBeInstanceOf(Date);
-    const row = await db.email.findFirstOrThrow({ where: { broadcast_id: broadcastId, to_email: "alice@example.test" }, include: { events: true } });
+    const row = await db.email.findFirstOrThrow({ where: { broadcast_id: broadcastId, to_email: "alice@example.test" } });
     expect(row.unsubscribed_at).toBeInstanceOf(Date);
-    expect(row.events.map((e) => e.type).sort()).toEqual(["sent", "unsubscribed"]);
+    expect((await emailEventsOf(row.id)).map((e) => e.name)).toEqual(["email.sent", "contact.unsubscribed"]);
 
     const again = await post("source=page");
     expect(again.status).toBe(303);

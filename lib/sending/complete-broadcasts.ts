@@ -69,6 +69,7 @@ async function complete(broadcastIds?: string[]): Promise<{ finished: number; lo
         await emitEvent(tx, {
           organizationId: b.organization_id,
           type: "broadcast.sent",
+          source: "broadcasts",
           data: {
             broadcast_id: b.id,
             name: b.name,

@@ -9,6 +9,7 @@ import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { completeFinishedBroadcasts } from "./complete-broadcasts";
 import { startBroadcast, startOverdueBroadcasts } from "./fan-out";
 import { createSender } from "./sender";
+import { dispatchEventsOf } from "@/lib/testing/events";
 import { documentedPayload } from "@/lib/testing/webhook-payloads";
 
 let sink: SmtpSink;
@@ -233,6 +234,7 @@ describe("sequence steps and completion", () => {
 
     const done = await db.broadcast.findUniqueOrThrow({ where: { id: broadcast.id } });
     expect(done).toMatchObject({ status: "sent", sent_count: 2, total_recipients: 1 });
+    await dispatchEventsOf(org.organizationId);
     const deliveries = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId }, orderBy: { created_at: "asc" } });
     expect(deliveries.map((d) => d.event_type)).toEqual(["email.sent", "email.sent", "broadcast.sent"]);
     for (const delivery of deliveries) documentedPayload(delivery.payload);

@@ -84,7 +84,11 @@ describe("taking over a dead worker's claims", () => {
       attempts: 1,
       sent_at: expect.any(Date),
     });
-    expect(await db.emailEvent.count({ where: { email_id: accepted, type: "sent" } })).toBe(1);
+    // Its email.sent is recorded once, announced with it (lib/events), and dated when the relay took it.
+    const [sent] = await db.event.findMany({ where: { organization_id: organizationId, email_id: accepted } });
+    expect(sent).toMatchObject({ name: "email.sent", source: "sending" });
+    expect(await db.event.count({ where: { organization_id: organizationId, email_id: accepted } })).toBe(1);
+    expect(await db.eventOutbox.count({ where: { organization_id: organizationId, event_id: sent.id } })).toBe(1);
     expect(await db.email.findUniqueOrThrow({ where: { id: unsent } })).toMatchObject({ status: "queued", attempts: 0 });
     const deltas = await db.broadcastCounterDelta.aggregate({ where: { broadcast_id: broadcastId }, _sum: { sent_count: true } });
     expect(deltas._sum.sent_count).toBe(1);

@@ -34,11 +34,11 @@ export async function releaseExpiredLeases(organizationId?: string, { databaseUp
     recordSentSql(
       `SELECT c.email_id AS id, c.accepted_at AS sent_at, c.accepted_response AS provider_message_id, e.subject, e.html_content, e.text_content, e.headers
        FROM email_claims c JOIN emails e ON e.id = c.email_id
-       WHERE c.accepted_at IS NOT NULL AND c.locked_until < now() AND ${DATABASE_UP} ${scope(3)}
+       WHERE c.accepted_at IS NOT NULL AND c.locked_until < now() AND ${DATABASE_UP} ${scope(2)}
        LIMIT 5000 FOR UPDATE OF c, e SKIP LOCKED`,
       "SELECT count(*)::int AS n FROM updated",
     ),
-    [databaseUpForMs, new Date().toISOString(), ...org],
+    [databaseUpForMs, ...org],
   );
   const { rows } = await leasePool().query<{ n: number }>(
     `WITH expired AS MATERIALIZED (

@@ -8,6 +8,7 @@ import { classifyFailure } from "./deliver";
 import { startBroadcast } from "./fan-out";
 import { releaseExpiredLeases } from "./leases";
 import { createSender } from "./sender";
+import { emailEventsOf } from "@/lib/testing/events";
 
 let sink: SmtpSink;
 beforeAll(async () => {
@@ -63,7 +64,9 @@ describe("SMTP outcomes", () => {
     await drain(sender, org.organizationId);
     sender.close();
 
-    const rows = await db.email.findMany({ where: { broadcast_id: broadcastId }, include: { events: true } });
+    const rows = await Promise.all(
+      (await db.email.findMany({ where: { broadcast_id: broadcastId } })).map(async (row) => ({ ...row, events: await emailEventsOf(row.id) })),
+    );
     expect(byAddress(rows, busy)).toMatchObject({ status: "sent", attempts: 3, last_error: null });
     expect(byAddress(rows, closing)).toMatchObject({ status: "sent", attempts: 2 });
     expect(byAddress(rows, fine)).toMatchObject({ status: "sent", attempts: 1 });
@@ -74,8 +77,8 @@ describe("SMTP outcomes", () => {
     const bounced = byAddress(rows, gone);
     expect(bounced).toMatchObject({ status: "bounced", attempts: 1, sent_at: null, last_error: expect.stringContaining("550") });
     expect(bounced.bounced_at).toBeInstanceOf(Date);
-    expect(bounced.events.map((e) => e.type)).toEqual(["bounced"]);
-    expect(bounced.events[0].data).toMatchObject({ code: 550 });
+    expect(bounced.events.map((e) => e.name)).toEqual(["email.bounced"]);
+    expect(bounced.events[0].properties).toMatchObject({ bounce: { type: "hard", code: 550 } });
     expect(sink.attempts.get(gone)).toBe(1);
     expect(received(gone)).toHaveLength(0);
     expect(await db.suppression.findFirst({ where: { organization_id: org.organizationId, email: gone } })).toMatchObject({ reason: "hard_bounce" });
@@ -95,9 +98,9 @@ describe("SMTP outcomes", () => {
     const sender = createSender({ organizationId: org.organizationId, retryDelaysMs: [10, 10] });
     await drain(sender, org.organizationId);
     sender.close();
-    const row = await db.email.findFirstOrThrow({ where: { broadcast_id: broadcastId }, include: { events: true } });
+    const row = await db.email.findFirstOrThrow({ where: { broadcast_id: broadcastId } });
     expect(row).toMatchObject({ status: "failed", attempts: 3, last_error: expect.stringContaining("451") });
-    expect(row.events.map((e) => e.type)).toEqual(["failed"]);
+    expect((await emailEventsOf(row.id)).map((e) => e.name)).toEqual(["email.failed"]);
     expect(sink.attempts.get(never)).toBe(3);
     const broadcast = await db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } });
     expect(broadcast).toMatchObject({ status: "failed", sent_count: 0, failure_reason: expect.stringContaining("451") });

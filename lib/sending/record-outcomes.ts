@@ -1,6 +1,6 @@
 import { Prisma } from "@/lib/db";
-import { emailEventData, type EmailForEvent } from "@/lib/webhooks/email-event-data";
-import { emitEvent } from "@/lib/webhooks/emit-event";
+import { recordEventsCtes } from "@/lib/events/sql";
+import type { EmailForEvent } from "@/lib/webhooks/email-event-data";
 import { recordInboxFailures } from "@/lib/services/inbox-health";
 import type { DeliveryResult } from "./deliver";
 import { engineDb, recordPool } from "./engine-db";
@@ -25,9 +25,28 @@ const release = Prisma.raw(RELEASE_UPDATED);
 
 type Returned = EmailForEvent & { organization_id: string };
 
-// What `emailEventData` needs from each changed row.
+// What the events and the broadcasts touched need from each changed row.
 const returning = Prisma.raw(
   "e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.thread_id, e.from_email, e.to_email, e.subject, e.tags, e.created_at",
+);
+
+// The webhook's `bounce`, as the feedback recorder's hard bounces have it but with the SMTP reply's code.
+const bouncedEvents = Prisma.raw(
+  recordEventsCtes(
+    "bounced_events",
+    ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "occurred_at"],
+    `SELECT organization_id, contact_id, 'email.bounced', jsonb_build_object('bounce', jsonb_build_object('type', 'hard', 'code', code, 'message', reason)),
+       'sending', id, broadcast_id, now() FROM updated`,
+  ),
+);
+
+const failedEvents = Prisma.raw(
+  recordEventsCtes(
+    "failed_events",
+    ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "occurred_at"],
+    `SELECT organization_id, contact_id, 'email.failed', jsonb_build_object('reason', reason, 'attempts', attempts), 'sending', id, broadcast_id, now()
+     FROM updated WHERE status = 'failed'`,
+  ),
 );
 
 async function recordBounced(
@@ -60,10 +79,7 @@ async function recordBounced(
        RETURNING ${returning}, v.code, v.reason
      ),
      released AS (${release}),
-     events AS (
-       INSERT INTO email_events (organization_id, email_id, type, data)
-       SELECT organization_id, id, 'bounced', jsonb_build_object('code', code, 'reason', reason) FROM updated
-     ),
+     ${bouncedEvents},
      suppressed AS (
        INSERT INTO suppressions (organization_id, email, reason, email_id)
        SELECT DISTINCT ON (organization_id, lower(trim(to_email))) organization_id, lower(trim(to_email)), 'hard_bounce'::"SuppressionReason", id FROM updated
@@ -90,11 +106,11 @@ async function recordDeferred(tx: Prisma.TransactionClient, deferred: { id: stri
          next_attempt_at = CASE WHEN v.delay_ms IS NULL THEN NULL ELSE now() + v.delay_ms * interval '1 millisecond' END,
          last_error = v.reason, attempts = e.attempts + 1, updated_at = now()
        FROM v WHERE e.id = v.id AND ${claimed}
-       RETURNING e.id, e.organization_id, e.status, e.attempts, v.reason
+       RETURNING e.id, e.organization_id, e.contact_id, e.broadcast_id, e.status, e.attempts, v.reason
      ),
-     released AS (${release})
-     INSERT INTO email_events (organization_id, email_id, type, data)
-     SELECT organization_id, id, 'failed', jsonb_build_object('reason', reason, 'attempts', attempts) FROM updated WHERE status = 'failed'`;
+     released AS (${release}),
+     ${failedEvents}
+     SELECT 1`;
 }
 
 async function recordWithdrawn(tx: Prisma.TransactionClient, withdrawn: Withdrawn[]) {
@@ -150,22 +166,11 @@ async function recordInboxHealth(tx: Prisma.TransactionClient, failing: Map<stri
   );
 }
 
-/** Organizations with an enabled webhook at all: a batch of a thousand emails skips the others' events in one query. */
-async function listeningOrganizations(tx: Prisma.TransactionClient, organizationIds: string[]): Promise<Set<string>> {
-  if (organizationIds.length === 0) return new Set();
-  const rows = await tx.webhook.findMany({
-    where: { organization_id: { in: [...new Set(organizationIds)] }, active: true },
-    select: { organization_id: true },
-    distinct: ["organization_id"],
-  });
-  return new Set(rows.map((r) => r.organization_id));
-}
-
 /**
  * Writes a batch's outcomes: the accepted emails in one statement (record-sent.ts), the rest in one
  * transaction — each email's status and timestamps (only while its claim exists, which ends with
  * it, so a late duplicate never counts twice), its events, the broadcast counters (as deltas, see
- * broadcast-counters.ts), suppressions, webhook events. Answers the broadcasts touched.
+ * broadcast-counters.ts), suppressions. Answers the broadcasts touched.
  */
 export async function recordOutcomes({ results, withdrawn, broken, returned = [] }: Outcomes, delays = RETRY_DELAYS_MS): Promise<string[]> {
   const sent = results.filter((r): r is Extract<DeliveryResult, { kind: "sent" }> => r.kind === "sent");
@@ -207,17 +212,6 @@ export async function recordOutcomes({ results, withdrawn, broken, returned = []
       await recordWithdrawn(tx, withdrawn);
       await recordReturned(tx, returned);
       await recordInboxHealth(tx, failing);
-      const listening = await listeningOrganizations(
-        tx,
-        bouncedRows.map((r) => r.organization_id),
-      );
-      for (const row of bouncedRows.filter((r) => listening.has(r.organization_id))) {
-        await emitEvent(tx, {
-          organizationId: row.organization_id,
-          type: "email.bounced",
-          data: emailEventData(row, { bounce: { type: "hard", code: row.code, message: row.reason } }),
-        });
-      }
       for (const id of [
         ...bouncedRows.map((r) => r.broadcast_id),
         ...deferred.map((d) => d.outgoing.email.broadcast_id),

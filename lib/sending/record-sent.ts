@@ -1,16 +1,17 @@
 import type pg from "pg";
+import { recordEventsCtes } from "@/lib/events/sql";
 import { RELEASE_UPDATED, stillClaimed } from "./claim-sql";
 
 /**
  * Everything that follows an accepted email, in one statement (so one transaction and one round
  * trip, prepared once per connection): the email becomes `sent` (only while this worker's claim
- * exists, which ends with it: a late duplicate never counts twice), its `sent` event, the broadcast's
- * counter delta, the thread's last message, the inbox's error cleared, and an `email.sent`
- * webhook delivery for every subscribed webhook — `data` as emailEventData writes it. This is
- * most of what the engine writes; a Prisma transaction of six statements cost more CPU than the
- * SMTP conversation it records. `rows` is the statement giving the emails as `v` (id, sent_at,
- * provider_message_id, subject, html_content, text_content, headers); $2 is the time the webhooks say;
- * `answer` what it answers from `updated`, the emails it recorded.
+ * exists, which ends with it: a late duplicate never counts twice), its `email.sent` event and the
+ * event's announcement (lib/events: webhooks and other consumers take it from there), the
+ * broadcast's counter delta, the thread's last message, the inbox's error cleared. This is most of
+ * what the engine writes; a Prisma transaction of six statements cost more CPU than the SMTP
+ * conversation it records. `rows` is the statement giving the emails as `v` (id, sent_at,
+ * provider_message_id, subject, html_content, text_content, headers); `answer` what it answers
+ * from `updated`, the emails it recorded.
  */
 export const recordSentSql = (rows: string, answer = "SELECT DISTINCT broadcast_id FROM updated WHERE broadcast_id IS NOT NULL") => `
   WITH v AS MATERIALIZED (${rows}),
@@ -23,10 +24,11 @@ export const recordSentSql = (rows: string, answer = "SELECT DISTINCT broadcast_
       e.to_email, e.subject, e.tags, e.created_at, e.sent_at, e.provider_message_id
   ),
   released AS (${RELEASE_UPDATED}),
-  events AS (
-    INSERT INTO email_events (organization_id, email_id, type, data)
-    SELECT organization_id, id, 'sent', jsonb_build_object('response', provider_message_id) FROM updated
-  ),
+  ${recordEventsCtes(
+    "sent_events",
+    ["organization_id", "contact_id", "name", "source", "email_id", "broadcast_id", "occurred_at"],
+    "SELECT organization_id, contact_id, 'email.sent', 'sending', id, broadcast_id, sent_at FROM updated",
+  )},
   counters AS (
     INSERT INTO broadcast_counter_deltas (broadcast_id, sent_count)
     SELECT broadcast_id, count(*)::int FROM updated WHERE broadcast_id IS NOT NULL GROUP BY broadcast_id
@@ -43,18 +45,10 @@ export const recordSentSql = (rows: string, answer = "SELECT DISTINCT broadcast_
     UPDATE inboxes i SET last_error = NULL, failure_count = 0
     WHERE i.id IN (SELECT DISTINCT inbox_id FROM updated WHERE inbox_id IS NOT NULL) AND i.last_error IS NOT NULL
       AND NOT starts_with(i.last_error, 'Reading replies failed: ')
-  ),
-  deliveries AS (
-    INSERT INTO webhook_deliveries (organization_id, webhook_id, event_type, payload)
-    SELECT w.organization_id, w.id, 'email.sent', jsonb_build_object('type', 'email.sent', 'created_at', $2::text, 'data', jsonb_build_object(
-      'email_id', u.id, 'message_id', u.message_id, 'broadcast_id', u.broadcast_id, 'contact_id', u.contact_id,
-      'thread_id', u.thread_id, 'from', u.from_email, 'to', jsonb_build_array(u.to_email), 'subject', u.subject,
-      'tags', to_jsonb(u.tags), 'created_at', to_char(u.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
-    FROM updated u JOIN webhooks w ON w.organization_id = u.organization_id AND w.active AND 'email.sent' = ANY(w.events)
   )
   ${answer}`;
 
-/** $1: the accepted emails as JSON; $2: when, for the webhooks. */
+/** $1: the accepted emails as JSON. */
 const RECORD_SENT = recordSentSql(`
   SELECT * FROM jsonb_to_recordset($1::jsonb)
     AS v(id uuid, sent_at timestamptz, provider_message_id text, subject text, html_content text, text_content text, headers jsonb)`);
@@ -76,7 +70,7 @@ export async function writeSent(pool: pg.Pool, rows: SentRow[]): Promise<string[
   const { rows: touched } = await pool.query<{ broadcast_id: string }>({
     name: "engine-record-sent",
     text: RECORD_SENT,
-    values: [JSON.stringify(rows), new Date().toISOString()],
+    values: [JSON.stringify(rows)],
   });
   return touched.map((row) => row.broadcast_id);
 }

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { emitEvent } from "@/lib/webhooks/emit-event";
+import { recordEvent } from "@/lib/events/record";
 import { readUnsubscribeToken } from "./unsubscribe-token";
 import type { Email } from "@/lib/generated/prisma/client";
 
@@ -25,7 +25,7 @@ export async function findUnsubscribeTarget(token: string): Promise<UnsubscribeT
 /**
  * The RFC 8058 one-click POST and the page's button: the contact stops receiving marketing mail
  * (subscribed false, unsubscribed_at), the email records when, the broadcast counts it once,
- * `contact.unsubscribed` is emitted. Repeats change nothing. A contact deleted since is kept off
+ * `contact.unsubscribed` is recorded (with the email). Repeats change nothing. A contact deleted since is kept off
  * the list by a suppression. False for a forged token or a deleted email.
  */
 export async function unsubscribeByToken(token: string): Promise<boolean> {
@@ -39,7 +39,6 @@ export async function unsubscribeByToken(token: string): Promise<boolean> {
 
     const marked = await tx.email.updateMany({ where: { id: email.id, unsubscribed_at: null }, data: { unsubscribed_at: now } });
     if (marked.count > 0) {
-      await tx.emailEvent.create({ data: { organization_id: email.organization_id, email_id: email.id, type: "unsubscribed", data: { method: "link" } } });
       if (email.broadcast_id) {
         await tx.broadcast.update({ where: { id: email.broadcast_id }, data: { unsubscribed_count: { increment: 1 } } });
       }
@@ -55,10 +54,22 @@ export async function unsubscribeByToken(token: string): Promise<boolean> {
     }
     const changed = await tx.contact.updateMany({ where: { id: email.contact_id, subscribed: true }, data: { subscribed: false, unsubscribed_at: now } });
     if (changed.count > 0) {
-      await emitEvent(tx, {
+      await recordEvent(tx, {
         organizationId: email.organization_id,
-        type: "contact.unsubscribed",
-        data: { contact_id: email.contact_id, email: email.to_email, unsubscribed_at: now.toISOString(), email_id: email.id, broadcast_id: email.broadcast_id },
+        name: "contact.unsubscribed",
+        source: "unsubscribe",
+        contactId: email.contact_id,
+        emailId: email.id,
+        broadcastId: email.broadcast_id,
+        occurredAt: now,
+        properties: { reason: "link" },
+        payload: {
+          contact_id: email.contact_id,
+          email: email.to_email,
+          unsubscribed_at: now.toISOString(),
+          email_id: email.id,
+          broadcast_id: email.broadcast_id,
+        },
       });
     }
     return true;

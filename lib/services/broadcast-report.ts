@@ -10,9 +10,9 @@ const MAX_LINKS = 100;
 export const REPORT_WORK_MEM = "64MB";
 
 // One statement, so every figure comes from the same snapshot. Opens and clicks were classified
-// when recorded (email_events.machine), so nothing here inspects a user agent: the broadcast's
+// when recorded (events.machine), so nothing here inspects a user agent: the broadcast's
 // emails come from the emails' broadcast index, its engagement from the partial index on
-// email_events (broadcast_id, created_at), each read once.
+// events (broadcast_id, occurred_at) of opens and clicks, each read once.
 export const REPORT_SQL = `
 WITH b AS (
   SELECT id, started_at, created_at FROM broadcasts WHERE id = $1 AND organization_id = $2
@@ -23,9 +23,10 @@ em AS MATERIALIZED (
   FROM emails WHERE broadcast_id = $1 AND organization_id = $2
 ),
 ev AS MATERIALIZED (
-  SELECT email_id, type, machine, created_at, data->>'url' AS url
-  FROM email_events
-  WHERE broadcast_id = $1 AND organization_id = $2 AND type IN ('opened', 'clicked')
+  SELECT email_id, CASE name WHEN 'email.opened' THEN 'opened' ELSE 'clicked' END AS type, machine,
+         occurred_at AS created_at, properties->>'link' AS url
+  FROM events
+  WHERE broadcast_id = $1 AND organization_id = $2 AND name IN ('email.opened', 'email.clicked')
 ),
 per_email AS (
   SELECT email_id,

@@ -154,7 +154,12 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
       RETURNING id
     )
     SELECT id FROM created`;
-    await recordContactEvents(tx, { organizationId: ctx.organizationId, name: "contact.created", source: "contacts", contactIds: created.map((row) => row.id) });
+    await recordContactEvents(tx, {
+      organizationId: ctx.organizationId,
+      name: "contact.created",
+      source: "contacts",
+      contactIds: created.map((row) => row.id),
+    });
     return { imported: created.length, total: input.contacts.length };
   });
   await keepStatisticsCurrent(["contacts"], result.imported);

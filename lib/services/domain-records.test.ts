@@ -8,6 +8,7 @@ let dns: TxtServer;
 let api: typeof import("@/lib/testing/api");
 let db: typeof import("@/lib/db").db;
 let domains: typeof import("./domains");
+let dispatchEventsOf: typeof import("@/lib/testing/events").dispatchEventsOf;
 
 beforeAll(async () => {
   dns = await startTxtServer();
@@ -17,6 +18,7 @@ beforeAll(async () => {
   api = await import("@/lib/testing/api");
   db = (await import("@/lib/db")).db;
   domains = await import("./domains");
+  dispatchEventsOf = (await import("@/lib/testing/events")).dispatchEventsOf;
 });
 
 afterAll(async () => {
@@ -107,6 +109,7 @@ describe("domain records", () => {
     const created = (await org.owner.api.post("/v1/domains", { name: "daily.example.com" })).body;
     publish(created.records);
     await org.owner.api.post(`/v1/domains/${created.id}/verify`);
+    await dispatchEventsOf(org.organizationId);
     await db.webhookDelivery.deleteMany({ where: { organization_id: org.organizationId } });
 
     // Checked less than a day ago: not due.
@@ -128,6 +131,7 @@ describe("domain records", () => {
     expect(byPurpose(shown.records).return_path_spf.status).toBe("verified");
     expect(shown.dkim_signing).toBe(false);
 
+    await dispatchEventsOf(org.organizationId);
     const [delivery] = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId, event_type: "domain.updated" } });
     documentedPayload(delivery.payload);
     expect(delivery.payload).toMatchObject({

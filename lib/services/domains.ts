@@ -207,7 +207,7 @@ async function refreshDomain(domain: Domain, attempts = 2): Promise<Refreshed> {
     if (updated.count === 0) return null;
     const row = await tx.domain.findFirstOrThrow({ where: { id: domain.id, organization_id: domain.organization_id } });
     if (changes.length > 0) {
-      await emitEvent(tx, { organizationId: domain.organization_id, type: "domain.updated", data: { ...serialize(row), changes } });
+      await emitEvent(tx, { organizationId: domain.organization_id, type: "domain.updated", source: "domains", data: { ...serialize(row), changes } });
     }
     return { row, changes };
   });

@@ -117,19 +117,23 @@ export async function listEmailRows(ctx: OrgContext, query: ListEmailsQuery, pag
   return pageRows(ctx, query, filterWhere(ctx, query), (page.page - 1) * page.limit, page.limit);
 }
 
+/**
+ * An email's event as its detail lists it: the built-in event's name without its prefix
+ * (`email.opened` → `opened`; a soft bounce stays `soft_bounced`), its properties as `data`.
+ */
+function emailEvent(event: { id: string; name: string; properties: Prisma.JsonValue; occurred_at: Date }) {
+  const data = (event.properties ?? {}) as Record<string, unknown>;
+  const soft = event.name === "email.bounced" && (data.bounce as { type?: string } | undefined)?.type === "soft";
+  return { id: event.id, type: soft ? "soft_bounced" : event.name.replace(/^(email|contact)\./, ""), data, created_at: event.occurred_at };
+}
+
 export async function getEmail(ctx: OrgContext, id: string) {
-  const row = await db.email.findFirst({
-    where: { id, organization_id: ctx.organizationId },
-    select: {
-      ...emailSelect,
-      headers: true,
-      events: {
-        where: { organization_id: ctx.organizationId },
-        orderBy: [{ created_at: "asc" }, { id: "asc" }],
-        select: { id: true, type: true, data: true, created_at: true },
-      },
-    },
-  });
+  const row = await db.email.findFirst({ where: { id, organization_id: ctx.organizationId }, select: { ...emailSelect, headers: true } });
   if (!row) throw notFound("Email");
-  return row;
+  const events = await db.event.findMany({
+    where: { organization_id: ctx.organizationId, email_id: id },
+    orderBy: [{ occurred_at: "asc" }, { id: "asc" }],
+    select: { id: true, name: true, properties: true, occurred_at: true },
+  });
+  return { ...row, events: events.map(emailEvent) };
 }

@@ -7,6 +7,7 @@ import { machineReason, SCANNER_WINDOW_MS } from "./machine";
 import { recordClick } from "./record-click";
 import { recordOpen } from "./record-open";
 import { signClickToken, signOpenToken } from "./token";
+import { emailEventsOf } from "@/lib/testing/events";
 
 const THUNDERBIRD = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Thunderbird/128.3.0";
 const OUTLOOK = "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17928; Pro)";
@@ -64,7 +65,7 @@ describe("recording machine opens and clicks", () => {
 
   const email = (id: string) => db.email.findUniqueOrThrow({ where: { id } });
   const broadcast = () => db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } });
-  const events = (id: string) => db.emailEvent.findMany({ where: { email_id: id, type: { in: ["opened", "clicked"] } }, orderBy: { created_at: "asc" } });
+  const events = async (id: string) => (await emailEventsOf(id)).filter((e) => e.name === "email.opened" || e.name === "email.clicked");
   const click = (id: string, url: string, at: Date, userAgent = THUNDERBIRD) => recordClick(signClickToken(id, url), person(userAgent), at);
 
   beforeEach(async () => {
@@ -110,10 +111,10 @@ describe("recording machine opens and clicks", () => {
     expect(row.clicked_at).toBeNull();
     expect((row.clicked_links as { machine?: string }[]).map((l) => l.machine)).toEqual(["link_scanner", "link_scanner", "link_scanner"]);
     expect((await broadcast()).clicked_count).toBe(0);
-    expect((await events(id)).map((e) => [e.machine, (e.data as { machine?: string }).machine])).toEqual([
-      [true, "link_scanner"],
-      [true, "link_scanner"],
-      [true, "link_scanner"],
+    expect((await events(id)).map((e) => [e.machine, (e.properties as { machine?: boolean }).machine])).toEqual([
+      [true, true],
+      [true, true],
+      [true, true],
     ]);
 
     // The person who reads it later is counted.
@@ -146,6 +147,7 @@ describe("recording machine opens and clicks", () => {
     const id = await sentEmail(LINKS, new Date(Date.now() - 3_600_000));
     expect(await click(id, LINKS[0], new Date(), "Barracuda Sentinel (EE)")).toBe(LINKS[0]);
     expect((await email(id)).clicked_at).toBeNull();
-    expect((await events(id))[0]).toMatchObject({ machine: true, data: { machine: "bot" } });
+    expect((await events(id))[0]).toMatchObject({ machine: true, properties: { machine: true, first_click: false } });
+    expect((await email(id)).clicked_links).toMatchObject([{ machine: "bot" }]);
   });
 });

@@ -3,7 +3,7 @@ import type { Visitor } from "./tracked-email";
 
 /**
  * Why an open or click was made by a program rather than a person. Decided once, when it is
- * recorded, and kept on the event (`email_events.machine`, the reason in its data): reports count
+ * recorded, and kept on the event (`events.machine`; the reason in the email's `opens` / `clicked_links`): reports count
  * these apart and leave them out of every rate.
  */
 export type MachineReason = "apple_privacy_proxy" | "google_image_proxy" | "yahoo_image_proxy" | "no_user_agent" | "bot" | "link_scanner";

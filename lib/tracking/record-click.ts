@@ -1,7 +1,6 @@
 import { db, type Prisma } from "@/lib/db";
 import { trackableLinks } from "./add-tracking";
-import { emailEventData } from "@/lib/webhooks/email-event-data";
-import { emitEvent } from "@/lib/webhooks/emit-event";
+import { recordEvent } from "@/lib/events/record";
 import { machineReason, SCANNER_MIN_LINKS, SCANNER_WINDOW_MS, type MachineReason } from "./machine";
 import { verifyClickToken } from "./token";
 import { lockTrackedEmail, MAX_ENGAGEMENT_ENTRIES, visitorFields, type TrackedEmail, type Visitor } from "./tracked-email";
@@ -44,16 +43,16 @@ async function sweepLinkScanner(tx: Prisma.TransactionClient, email: TrackedEmai
   if (links.size < SCANNER_MIN_LINKS) return null;
   const cutoff = new Date(email.sent_at.getTime() + SCANNER_WINDOW_MS);
   const earlier = await tx.$queryRaw<{ url: string }[]>`
-    SELECT DISTINCT data->>'url' AS url FROM email_events
-    WHERE email_id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid AND type = 'clicked' AND created_at <= ${cutoff}`;
+    SELECT DISTINCT properties->>'link' AS url FROM events
+    WHERE email_id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid AND name = 'email.clicked' AND occurred_at <= ${cutoff}`;
   const clicked = new Set([url, ...earlier.map((row) => row.url)]);
   if (![...links].every((link) => clicked.has(link))) return null;
 
   const reason: MachineReason = "link_scanner";
   await tx.$executeRaw`
-    UPDATE email_events SET machine = true, data = data || jsonb_build_object('machine', ${reason}::text)
+    UPDATE events SET machine = true, properties = properties || jsonb_build_object('machine', true, 'first_click', false)
     WHERE email_id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid
-      AND type = 'clicked' AND NOT machine AND created_at <= ${cutoff}`;
+      AND name = 'email.clicked' AND NOT machine AND occurred_at <= ${cutoff}`;
   const [after] = await tx.$queryRaw<{ clicked_at: Date | null }[]>`
     UPDATE emails SET
       clicked_links = (
@@ -61,8 +60,8 @@ async function sweepLinkScanner(tx: Prisma.TransactionClient, email: TrackedEmai
                                        THEN x || jsonb_build_object('machine', ${reason}::text) ELSE x END ORDER BY i), '[]'::jsonb)
         FROM jsonb_array_elements(clicked_links) WITH ORDINALITY AS t(x, i)),
       clicked_at = (
-        SELECT min(created_at) FROM email_events
-        WHERE email_id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid AND type = 'clicked' AND NOT machine),
+        SELECT min(occurred_at) FROM events
+        WHERE email_id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid AND name = 'email.clicked' AND NOT machine),
       updated_at = now()
     WHERE id = ${email.id}::uuid AND organization_id = ${email.organization_id}::uuid
     RETURNING clicked_at`;
@@ -78,7 +77,8 @@ async function sweepLinkScanner(tx: Prisma.TransactionClient, email: TrackedEmai
 /**
  * Resolves a click on a rewritten link: the original URL when the token is ours and the link is
  * one of the email's own, otherwise null. When the organization tracks, each click goes to
- * `clicked_links`, the email's events and the `email.clicked` webhooks; a person's first click sets
+ * `clicked_links` (with the visitor) and is recorded as an `email.clicked` event (lib/events; webhooks
+ * follow); a person's first click sets
  * `clicked_at` and counts on the broadcast, a machine's (./machine) is flagged and does neither.
  */
 export async function recordClick(token: string, visitor: Visitor, at = new Date()): Promise<string | null> {
@@ -91,7 +91,7 @@ export async function recordClick(token: string, visitor: Visitor, at = new Date
     const machine = machineReason(visitor) ?? (await sweepLinkScanner(tx, email, verified.url, at));
     const first = machine === null && email.clicked_at === null;
     const kept = email.clicks_count < MAX_ENGAGEMENT_ENTRIES;
-    const entry = { url: verified.url, at: at.toISOString(), ...(machine ? { machine } : {}) };
+    const entry = { url: verified.url, at: at.toISOString(), ...visitorFields(visitor), ...(machine ? { machine } : {}) };
     await tx.$executeRaw`
       UPDATE emails
       SET clicked_at = CASE WHEN ${first} THEN ${at} ELSE clicked_at END,
@@ -102,21 +102,16 @@ export async function recordClick(token: string, visitor: Visitor, at = new Date
       await tx.$executeRaw`UPDATE broadcasts SET clicked_count = clicked_count + 1, updated_at = now() WHERE id = ${email.broadcast_id}::uuid`;
     }
     if (kept) {
-      await tx.emailEvent.create({
-        data: {
-          organization_id: email.organization_id,
-          email_id: email.id,
-          broadcast_id: email.broadcast_id,
-          type: "clicked",
-          machine: machine !== null,
-          data: { ...entry, ...visitorFields(visitor) },
-          created_at: at,
-        },
-      });
-      await emitEvent(tx, {
+      await recordEvent(tx, {
         organizationId: email.organization_id,
-        type: "email.clicked",
-        data: emailEventData(email, { link: verified.url, clicked_at: at.toISOString(), first_click: first, machine: machine !== null }),
+        name: "email.clicked",
+        source: "tracking",
+        contactId: email.contact_id,
+        emailId: email.id,
+        broadcastId: email.broadcast_id,
+        machine: machine !== null,
+        occurredAt: at,
+        properties: { link: verified.url, clicked_at: at.toISOString(), first_click: first, machine: machine !== null },
       });
     }
     return verified.url;

@@ -1,13 +1,12 @@
 import { db } from "@/lib/db";
-import { emailEventData } from "@/lib/webhooks/email-event-data";
-import { emitEvent } from "@/lib/webhooks/emit-event";
+import { recordEvent } from "@/lib/events/record";
 import { machineReason } from "./machine";
 import { verifyOpenToken } from "./token";
 import { lockTrackedEmail, MAX_ENGAGEMENT_ENTRIES, visitorFields, type Visitor } from "./tracked-email";
 
 /**
- * Records an open from the pixel of `token`: each one is added to `opens`, the email's events and
- * the `email.opened` webhooks. A person's first open sets `opened_at` and counts on the broadcast;
+ * Records an open from the pixel of `token`: each one is added to `opens` (with the visitor) and
+ * recorded as an `email.opened` event (lib/events; webhooks follow). A person's first open sets `opened_at` and counts on the broadcast;
  * a machine's (privacy proxy, prefetcher, scanner: see ./machine) is kept and flagged, and
  * neither. Answers whether anything was recorded (not for a foreign token, nor when tracking is off).
  */
@@ -31,21 +30,16 @@ export async function recordOpen(token: string, visitor: Visitor, at = new Date(
       await tx.$executeRaw`UPDATE broadcasts SET opened_count = opened_count + 1, updated_at = now() WHERE id = ${email.broadcast_id}::uuid`;
     }
     if (kept) {
-      await tx.emailEvent.create({
-        data: {
-          organization_id: email.organization_id,
-          email_id: email.id,
-          broadcast_id: email.broadcast_id,
-          type: "opened",
-          machine: machine !== null,
-          data: entry,
-          created_at: at,
-        },
-      });
-      await emitEvent(tx, {
+      await recordEvent(tx, {
         organizationId: email.organization_id,
-        type: "email.opened",
-        data: emailEventData(email, { opened_at: at.toISOString(), first_open: first, machine: machine !== null }),
+        name: "email.opened",
+        source: "tracking",
+        contactId: email.contact_id,
+        emailId: email.id,
+        broadcastId: email.broadcast_id,
+        machine: machine !== null,
+        occurredAt: at,
+        properties: { opened_at: at.toISOString(), first_open: first, machine: machine !== null },
       });
     }
     return true;

@@ -65,7 +65,9 @@ describe("tracking in sent broadcasts", () => {
 
     const after = await db.email.findUniqueOrThrow({ where: { id: row.id } });
     expect(after.opened_at).toBeInstanceOf(Date);
-    expect(after.clicked_links).toEqual([{ url: "https://example.com/launch?x=1&y=2", at: after.clicked_at!.toISOString() }]);
+    expect(after.clicked_links).toEqual([
+      { url: "https://example.com/launch?x=1&y=2", at: after.clicked_at!.toISOString(), user_agent: visit.headers.get("user-agent"), ip: null },
+    ]);
     expect(await db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } })).toMatchObject({ opened_count: 1, clicked_count: 1 });
   });
 

@@ -8,6 +8,7 @@ import { createTestOrg } from "@/lib/testing/api";
 import { addTracking } from "./add-tracking";
 import { handleClick, handleOpen } from "./handlers";
 import { signClickToken, signOpenToken, verifyClickToken, verifyOpenToken } from "./token";
+import { dispatchEventsOf, emailEventsOf } from "@/lib/testing/events";
 import { documentedPayload } from "@/lib/testing/webhook-payloads";
 
 const HTML = `<html><body>
@@ -100,9 +101,12 @@ describe("open and click tracking", () => {
     new Request(url, { headers: { "user-agent": READER, [PEER_HEADER]: "::ffff:203.0.113.7", "x-forwarded-for": "198.51.100.99, 10.0.0.1" } });
   const email = (id: string) => db.email.findUniqueOrThrow({ where: { id } });
   const broadcast = () => db.broadcast.findUniqueOrThrow({ where: { id: broadcastId } });
-  const events = (id: string) => db.emailEvent.findMany({ where: { email_id: id }, orderBy: { created_at: "asc" } });
-  const deliveries = async (type: string) =>
-    (await db.webhookDelivery.findMany({ where: { webhook_id: webhookId, event_type: type } })).map((d) => ({ ...d, payload: documentedPayload(d.payload) }));
+  const events = (id: string) => emailEventsOf(id);
+  // Queued by the events dispatcher (lib/events), as the worker's loop runs it.
+  const deliveries = async (type: string) => {
+    await dispatchEventsOf(organizationId);
+    return (await db.webhookDelivery.findMany({ where: { webhook_id: webhookId, event_type: type } })).map((d) => ({ ...d, payload: documentedPayload(d.payload) }));
+  };
 
   function trackedLinks(html: string) {
     return [...html.matchAll(/href="([^"]*\/t\/c\/[^"]+)"/g)].map((m) => m[1]);
@@ -152,7 +156,7 @@ describe("open and click tracking", () => {
     expect(row.opened_at).toEqual(firstOpen);
     expect(row.opens as unknown[]).toHaveLength(2);
     expect((await broadcast()).opened_count).toBe(1);
-    expect((await events(id)).map((e) => e.type)).toEqual(["opened", "opened"]);
+    expect((await events(id)).map((e) => e.name)).toEqual(["email.opened", "email.opened"]);
     const queued = await deliveries("email.opened");
     expect(queued).toHaveLength(2);
     expect(queued[0].payload).toMatchObject({ type: "email.opened", data: { email_id: id, broadcast_id: broadcastId, to: ["reader@example.net"] } });
@@ -181,7 +185,7 @@ describe("open and click tracking", () => {
 
     let row = await email(id);
     const firstClick = row.clicked_at!;
-    expect(row.clicked_links).toEqual([{ url: "https://example.com/pricing?a=1&b=2", at: firstClick.toISOString() }]);
+    expect(row.clicked_links).toEqual([{ url: "https://example.com/pricing?a=1&b=2", at: firstClick.toISOString(), user_agent: READER, ip: "203.0.113.7" }]);
     expect((await broadcast()).clicked_count).toBe(1);
 
     const second = await handleClick(visit(links[1]), tokenOf(links[1]));
@@ -190,8 +194,8 @@ describe("open and click tracking", () => {
     expect(row.clicked_at).toEqual(firstClick);
     expect((row.clicked_links as { url: string }[]).map((l) => l.url)).toEqual(["https://example.com/pricing?a=1&b=2", "https://example.com/docs"]);
     expect((await broadcast()).clicked_count).toBe(1);
-    const clicked = (await events(id)).filter((e) => e.type === "clicked");
-    expect(clicked.map((e) => (e.data as { url: string }).url)).toEqual(["https://example.com/pricing?a=1&b=2", "https://example.com/docs"]);
+    const clicked = (await events(id)).filter((e) => e.name === "email.clicked");
+    expect(clicked.map((e) => (e.properties as { link: string }).link)).toEqual(["https://example.com/pricing?a=1&b=2", "https://example.com/docs"]);
     const queued = await deliveries("email.clicked");
     expect(queued.map((d) => (d.payload as { data: { link: string } }).data.link).sort()).toEqual([
       "https://example.com/docs",

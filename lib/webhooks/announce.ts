@@ -27,11 +27,11 @@ END`);
  */
 async function queueDeliveries(tx: Prisma.TransactionClient, batch: EventBatch): Promise<void> {
   await tx.$executeRaw`
-    INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, event_type, payload)
+    INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, event_type, payload, created_at)
     SELECT d.organization_id, d.webhook_id, d.event_id, d.name,
-      jsonb_build_object('type', d.name, 'created_at', d.created_at, 'data', d.data)
+      jsonb_build_object('type', d.name, 'created_at', ${Prisma.raw(iso("d.created_at"))}, 'data', d.data), d.created_at
     FROM (
-      SELECT w.organization_id, w.id AS webhook_id, e.id AS event_id, e.name, ${Prisma.raw(iso("e.created_at"))} AS created_at, ${DATA} AS data
+      SELECT w.organization_id, w.id AS webhook_id, e.id AS event_id, e.name, e.created_at, ${DATA} AS data
       FROM unnest(${batch.organizationIds}::uuid[], ${batch.eventIds}::uuid[]) AS b(organization_id, event_id)
       JOIN events e ON e.organization_id = b.organization_id AND e.id = b.event_id
       JOIN webhooks w ON w.organization_id = e.organization_id AND w.active AND e.name = ANY(w.events)
@@ -39,7 +39,9 @@ async function queueDeliveries(tx: Prisma.TransactionClient, batch: EventBatch):
       LEFT JOIN contacts c ON e.payload IS NULL AND c.organization_id = e.organization_id AND c.id = e.contact_id
       WHERE e.source <> ${CUSTOM_EVENT_SOURCE}
     ) d
-    WHERE d.data IS NOT NULL`;
+    WHERE d.data IS NOT NULL
+    -- In the order the events were recorded: a delivery is dated (and listed) as its event.
+    ORDER BY d.event_id, d.webhook_id`;
 }
 
 export const webhookConsumer: EventConsumer = { name: "webhooks", consume: queueDeliveries };

@@ -298,8 +298,14 @@ describe("Emails", () => {
         ["sent", 101],
         ["opened", 103],
       ] as const) {
-        await db.emailEvent.create({
-          data: { organization_id: org.organizationId, email_id: row.id, type, created_at: new Date(BASE + minute * 60_000) },
+        await db.event.create({
+          data: {
+            organization_id: org.organizationId,
+            email_id: row.id,
+            name: `email.${type}`,
+            source: "sending",
+            occurred_at: new Date(BASE + minute * 60_000),
+          },
         });
       }
       const result = await org.owner.api.get(`/v1/emails/${row.id}`);

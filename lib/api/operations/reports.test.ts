@@ -2,7 +2,9 @@ import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
 import { db } from "@/lib/db";
+import { env } from "@/lib/env";
 import { broadcastRecipient, broadcastReport, type BroadcastReport } from "@/lib/schemas/reports";
 import { segment as segmentRecord } from "@/lib/schemas/segments";
 import { createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
@@ -272,8 +274,8 @@ describe("GET /v1/broadcasts/{id}/report", () => {
   });
 });
 
-describe("opens and clicks recorded before machines were told apart", () => {
-  it("count as people's once the migration has given them their broadcast", async () => {
+describe("opens and clicks recorded in email_events before they were events", () => {
+  it("count once the migration has folded them into events, with or without their broadcast", async () => {
     const org = await createTestOrg();
     const broadcast = await db.broadcast.create({
       data: { organization_id: org.organizationId, name: "Old", subject: "S", from_email: "n@example.com", status: "sent", started_at: T0 },
@@ -291,22 +293,42 @@ describe("opens and clicks recorded before machines were told apart", () => {
         opened_at: at(HOUR),
       },
     });
-    // As the old code wrote them: no broadcast_id, no machine flag (the column's default).
-    await db.emailEvent.create({
-      data: { organization_id: org.organizationId, email_id: email.id, type: "opened", data: { user_agent: "Mozilla/5.0" }, created_at: at(HOUR) },
-    });
-    await db.emailEvent.create({
-      data: { organization_id: org.organizationId, email_id: email.id, type: "clicked", data: { url: A }, created_at: at(2 * HOUR) },
-    });
     const report = async () => broadcastReport.parse((await org.owner.api.get(`/v1/broadcasts/${broadcast.id}/report`)).body);
     expect((await report()).totals).toMatchObject({ opened: 0, clicked: 0 });
 
-    const dir = readdirSync("prisma/migrations").find((name) => name.endsWith("_engagement_events_machine_and_broadcast"))!;
-    const backfill = readFileSync(path.join("prisma/migrations", dir, "migration.sql"), "utf8").match(/UPDATE "email_events"[\s\S]*?;/)![0];
-    // Scoped to this test's email, so that it never waits on rows other tests are writing.
-    await db.$executeRawUnsafe(backfill.replace(/;$/, ` AND ev."email_id" = '${email.id}'::uuid;`));
-    expect((await report()).totals).toMatchObject({ opened: 1, unique_opened: 1, clicked: 1, unique_clicked: 1, machine_opens: 0, machine_clicks: 0 });
+    const dir = readdirSync("prisma/migrations").find((name) => name.endsWith("_fold_email_events"))!;
+    const fold = readFileSync(path.join("prisma/migrations", dir, "migration.sql"), "utf8").match(/INSERT INTO "events"[\s\S]*?;/)![0];
+    const client = new pg.Client({ connectionString: env.databaseUrl });
+    await client.connect();
+    try {
+      await client.query("BEGIN");
+      // The table as the old code wrote it (it is gone now): an open without its broadcast (before
+      // machines were told apart), a person's click with it, a proxy's open.
+      await client.query(`CREATE TEMP TABLE email_events (id uuid PRIMARY KEY DEFAULT uuid_v7(), organization_id uuid NOT NULL, email_id uuid NOT NULL,
+        type text NOT NULL, data jsonb NOT NULL DEFAULT '{}', broadcast_id uuid, machine boolean NOT NULL DEFAULT false, created_at timestamptz(3) NOT NULL) ON COMMIT DROP`);
+      await client.query(
+        `INSERT INTO email_events (organization_id, email_id, type, data, broadcast_id, machine, created_at) VALUES
+          ($1, $2, 'opened', '{"user_agent": "Mozilla/5.0"}', NULL, false, $4),
+          ($1, $2, 'clicked', jsonb_build_object('url', $6::text), $3, false, $5),
+          ($1, $2, 'opened', '{"machine": "apple_privacy_proxy"}', $3, true, $5)`,
+        [org.organizationId, email.id, broadcast.id, at(HOUR), at(2 * HOUR), A],
+      );
+      // Scoped to this test's email, so that it never meets rows other tests are writing.
+      await client.query(fold.replace(/;$/, ` WHERE ev."email_id" = '${email.id}'::uuid;`));
+      await client.query("COMMIT");
+    } finally {
+      await client.end();
+    }
+    expect((await report()).totals).toMatchObject({ opened: 1, unique_opened: 1, clicked: 1, unique_clicked: 1, machine_opens: 1, machine_clicks: 0 });
     expect((await report()).links).toEqual([{ url: A, clicks: 1, unique_clicks: 1 }]);
+    const events = await db.event.findMany({ where: { email_id: email.id }, orderBy: { occurred_at: "asc" } });
+    expect(events.map((e) => [e.name, e.source, e.broadcast_id])).toEqual([
+      ["email.opened", "tracking", broadcast.id],
+      ["email.clicked", "tracking", broadcast.id],
+      ["email.opened", "tracking", broadcast.id],
+    ]);
+    expect(events[0].properties).toMatchObject({ first_open: true, machine: false });
+    expect(events[1].properties).toMatchObject({ link: A, machine: false });
   });
 });
 

@@ -33,7 +33,7 @@ describe("test sends", () => {
   const snapshot = async (organizationId: string) => ({
     emails: await db.email.count({ where: { organization_id: organizationId } }),
     threads: await db.thread.count({ where: { organization_id: organizationId } }),
-    events: await db.emailEvent.count({ where: { organization_id: organizationId } }),
+    events: await db.event.count({ where: { organization_id: organizationId } }),
     broadcast: await db.broadcast.findUniqueOrThrow({
       where: { id: broadcastId },
       select: { status: true, total_recipients: true, sent_count: true, updated_at: true },
