@@ -31,7 +31,7 @@ export type Contract<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Zo
   pageQuery?: z.ZodObject;
   /** Body size limit in bytes (default 5 MB). */
   maxBodyBytes?: number;
-  status?: 200 | 201;
+  status?: 200 | 201 | 202;
   response: z.ZodType;
   /** Error codes the operation documents beyond the ones every operation has. */
   errors?: ErrorCode[];

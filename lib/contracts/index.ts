@@ -8,6 +8,7 @@ import type * as ContactProperties from "./contact-properties";
 import type * as Contacts from "./contacts";
 import type * as Domains from "./domains";
 import type * as Emails from "./emails";
+import type * as Events from "./events";
 import type * as Inboxes from "./inboxes";
 import type * as Invitations from "./invitations";
 import type * as Members from "./members";
@@ -33,6 +34,7 @@ type Modules = typeof Account &
   typeof Contacts &
   typeof Domains &
   typeof Emails &
+  typeof Events &
   typeof Inboxes &
   typeof Invitations &
   typeof Members &

@@ -91,6 +91,14 @@ A domain's \`tracking_subdomain\` (a CNAME to the app's host, checked with its r
 redirects use \`https://<subdomain>.<domain>/\` once it and the domain are verified; that host serves only its
 organization's links (404 for others).
 
+## Events
+Every fact about a contact or an email is recorded once as an event: \`contact.created\`,
+\`contact.updated\`, \`contact.unsubscribed\`, \`email.sent\`, \`email.delivered\`, \`email.opened\`,
+\`email.clicked\`, \`email.bounced\`, \`email.complained\`, \`email.replied\`. Your application adds its own
+with \`POST /v1/events\` and \`POST /v1/events/batch\` (names of letters, digits, \`_ . : -\`; the prefixes
+\`email.\`, \`contact.\` and \`automation.\` are the platform's). \`GET /v1/contacts/{id}/events\` lists a
+contact's, newest first; their \`source\` is \`api\` for yours. Webhooks announce the built-in ones.
+
 ## Webhooks
 Events: \`email.sent\`, \`email.delivered\`, \`email.opened\`, \`email.clicked\`, \`email.bounced\`,
 \`email.complained\`, \`email.replied\`, \`contact.created\`, \`contact.updated\`, \`contact.unsubscribed\`,

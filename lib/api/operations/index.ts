@@ -7,6 +7,7 @@ import { contactPropertiesOperations } from "./contact-properties";
 import { contactsOperations } from "./contacts";
 import { domainsOperations } from "./domains";
 import { emailsOperations } from "./emails";
+import { eventsOperations } from "./events";
 import { inboxesOperations } from "./inboxes";
 import { invitationsOperations } from "./invitations";
 import { membersOperations } from "./members";
@@ -31,6 +32,7 @@ export const operations: AnyOperation[] = [
   ...contactsOperations,
   ...domainsOperations,
   ...emailsOperations,
+  ...eventsOperations,
   ...inboxesOperations,
   ...invitationsOperations,
   ...membersOperations,

@@ -1,0 +1,4 @@
+import { recordEventOperation } from "@/lib/api/operations/events";
+import { route } from "@/lib/api/route";
+
+export const POST = route(recordEventOperation);

@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { dateTime, id } from "./common";
+import { contactEmail } from "./contacts";
+
+/** The facts the platform records itself; their prefixes are reserved (and `automation.`, for automations). */
+export const builtInEventNames = [
+  "contact.created",
+  "contact.updated",
+  "contact.unsubscribed",
+  "email.sent",
+  "email.delivered",
+  "email.opened",
+  "email.clicked",
+  "email.bounced",
+  "email.complained",
+  "email.replied",
+] as const;
+
+export const RESERVED_EVENT_PREFIXES = ["email.", "contact.", "automation."] as const;
+
+export const MAX_EVENTS_PER_BATCH = 1000;
+/** Bytes of a custom event's properties as JSON: a purchase with its items fits, a file does not. */
+export const MAX_EVENT_PROPERTIES_BYTES = 32_768;
+/** Nesting of a custom event's properties: deeper JSON is a mistake or an attack on the parser. */
+const MAX_EVENT_PROPERTIES_DEPTH = 8;
+/** An event may be dated a little ahead (clocks differ), not days: filters count events "within n days". */
+const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
+
+const utf8 = new TextEncoder();
+
+function depth(value: unknown): number {
+  if (value === null || typeof value !== "object") return 0;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  return 1 + children.reduce<number>((most, child) => Math.max(most, depth(child)), 0);
+}
+
+export const eventName = z
+  .string()
+  .regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be 1 to 100 letters, digits, _ . : or -")
+  .refine(
+    (name) => !RESERVED_EVENT_PREFIXES.some((prefix) => name.toLowerCase().startsWith(prefix)),
+    "must not start with email., contact. or automation.: those names are the platform's own events",
+  )
+  .meta({ description: "1 to 100 letters, digits, `_ . : -`; the prefixes `email.`, `contact.` and `automation.` are reserved.", example: "purchase" });
+
+// PostgreSQL's jsonb cannot hold U+0000; a string with it would otherwise fail the insert (a 500).
+export const eventProperties = z
+  .record(z.string().min(1).max(100), z.json())
+  .refine((value) => !JSON.stringify(value).includes("\\u0000"), "must not contain NUL characters")
+  .refine((value) => utf8.encode(JSON.stringify(value)).length <= MAX_EVENT_PROPERTIES_BYTES, `must be at most ${MAX_EVENT_PROPERTIES_BYTES / 1024} KB as JSON`)
+  .refine((value) => depth(value) <= MAX_EVENT_PROPERTIES_DEPTH, `must not nest deeper than ${MAX_EVENT_PROPERTIES_DEPTH} levels`)
+  .meta({ description: `Any JSON object, at most ${MAX_EVENT_PROPERTIES_BYTES / 1024} KB.` });
+
+export const customEventInput = z
+  .object({
+    name: eventName,
+    email: contactEmail.optional().meta({ description: "The contact's email; an unknown one creates the contact (subscribed)." }),
+    contact_id: id.optional().meta({ description: "The contact's id." }),
+    properties: eventProperties.optional(),
+    occurred_at: dateTime
+      .refine((value) => Date.parse(value) <= Date.now() + MAX_FUTURE_MS, "must not be more than a day ahead")
+      .optional()
+      .meta({ description: "When it happened; now when not given. At most a day ahead." }),
+  })
+  .superRefine((event, ctx) => {
+    if ((event.email === undefined) === (event.contact_id === undefined)) {
+      ctx.addIssue({ code: "custom", path: ["email"], message: "give exactly one of email and contact_id" });
+    }
+  });
+export type CustomEventInput = z.infer<typeof customEventInput>;
+
+export const customEventBatchInput = z.object({
+  events: z
+    .array(customEventInput)
+    .min(1)
+    .max(MAX_EVENTS_PER_BATCH)
+    .meta({ description: `1 to ${MAX_EVENTS_PER_BATCH} events, validated whole.` }),
+});
+export type CustomEventBatchInput = z.infer<typeof customEventBatchInput>;
+
+export const recordedEvent = z.object({ id });
+export const recordedEvents = z.object({ data: z.array(recordedEvent).meta({ description: "The events' ids, in input order." }) });
+
+export const contactEvent = z.object({
+  id,
+  name: z.string().meta({ description: "A built-in event (`email.opened`, `contact.updated`, …) or a custom one." }),
+  properties: z.record(z.string(), z.unknown()),
+  occurred_at: dateTime,
+  source: z.string().meta({ description: "Who recorded it: `api` for the events your application sent, else the part of the platform that did." }),
+});
+export type ContactEvent = z.infer<typeof contactEvent>;
