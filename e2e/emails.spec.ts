@@ -83,4 +83,22 @@ test("browse emails, open one in a sandbox, comment on it and discard its thread
     .click();
   await expect(page.getByRole("list", { name: "Comments" })).toContainText("Pricing goes out Friday");
   await finalScreenshot(page, testInfo, "email-detail");
+
+  // The prospect's page, from the contacts list: its timeline tells what happened, newest first.
+  await page.getByRole("link", { name: "Contacts", exact: true }).first().click();
+  await page.getByRole("link", { name: /lead-.*@prospect\.test/ }).click();
+  await expect(page.getByRole("heading", { name: /Grace Hopper/ })).toBeVisible();
+  const timeline = page.getByRole("list", { name: "Timeline" });
+  await expect(timeline.getByRole("listitem")).toHaveText([
+    /^demo_booked.*plan: pro.*seats: 12/,
+    /^Clicked link in Quick question about your Q4 plans.*https:\/\/acme\.test\/demo/,
+    /^Opened Quick question about your Q4 plans/,
+    /^Delivered Quick question about your Q4 plans/,
+    /^Sent Quick question about your Q4 plans/,
+  ]);
+  await expect(page.getByRole("list", { name: "Emails" })).toContainText("Re: Quick question about your Q4 plans");
+  await expect(page.getByRole("complementary", { name: "About this contact" })).toContainText("Hopper");
+  await finalScreenshot(page, testInfo, "contact-page");
+  await timeline.getByRole("link", { name: "Quick question about your Q4 plans" }).first().click();
+  await page.waitForURL(`**/emails/${seeded.email_id}`);
 });

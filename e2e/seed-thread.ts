@@ -68,6 +68,8 @@ async function main() {
         occurred_at: at(42 * 60_000),
         properties: { link: "https://acme.test/demo", clicked_at: at(42 * 60_000), first_click: true, machine: false },
       },
+      // What the prospect's application would send with POST /v1/events.
+      { organization_id, contact_id: contact.id, name: "demo_booked", source: "api", occurred_at: at(50 * 60_000), properties: { plan: "pro", seats: 12 } },
     ],
   });
   const reply = await db.email.create({

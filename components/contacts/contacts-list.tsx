@@ -203,13 +203,12 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
               {rows.map((contact) => (
                 <TableRow key={contact.id}>
                   <TableCell className="max-w-80">
-                    <button
-                      type="button"
-                      className="block max-w-full truncate text-left font-medium text-zinc-900 hover:text-brand-700 hover:underline focus-visible:underline focus-visible:outline-none"
-                      onClick={() => setDialog({ open: true, contact })}
+                    <Link
+                      href={`/contacts/${contact.id}`}
+                      className="block max-w-full truncate font-medium text-zinc-900 hover:text-brand-700 hover:underline focus-visible:underline focus-visible:outline-none"
                     >
                       {contact.email}
-                    </button>
+                    </Link>
                     {fullName(contact) && <p className="truncate text-xs text-zinc-500">{fullName(contact)}</p>}
                   </TableCell>
                   <TableCell>

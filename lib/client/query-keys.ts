@@ -58,6 +58,10 @@ export const queryKeys = {
     page: (query: Page) => [...contacts.list(), query] as const,
     /** The placeholder menu: contact fields and the metadata keys present in the organization. */
     fields: () => ["contacts", "fields"] as const,
+    /** The contact page: its timeline (pages of GET /v1/contacts/{id}/events), segments and topics. */
+    events: (id: string) => [...contacts.detail(id), "events"] as const,
+    segments: (id: string) => [...contacts.detail(id), "segments"] as const,
+    topics: (id: string) => [...contacts.detail(id), "topics"] as const,
   },
   emails: {
     ...emails,

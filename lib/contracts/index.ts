@@ -6,6 +6,7 @@ import type * as BroadcastSending from "./broadcast-sending";
 import type * as Broadcasts from "./broadcasts";
 import type * as ContactProperties from "./contact-properties";
 import type * as Contacts from "./contacts";
+import type * as ContactRelations from "./contact-relations";
 import type * as Domains from "./domains";
 import type * as Emails from "./emails";
 import type * as Events from "./events";
@@ -32,6 +33,7 @@ type Modules = typeof Account &
   typeof Broadcasts &
   typeof ContactProperties &
   typeof Contacts &
+  typeof ContactRelations &
   typeof Domains &
   typeof Emails &
   typeof Events &

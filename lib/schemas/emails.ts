@@ -8,6 +8,7 @@ const emailStatus = z.enum(EmailStatus).meta({ description: "Where the email is 
 export const listEmailsQuery = z.object({
   to: text(limits.email).optional().meta({ description: "Recipient address, case-insensitive partial match." }),
   broadcast_id: id.optional(),
+  contact_id: id.optional().meta({ description: "The emails sent to (or received from) one contact." }),
   email_id: id.optional(),
   domain: text(253).optional().meta({ description: "Sender domain: the part of from_email after the @." }),
   template_id: id.optional(),

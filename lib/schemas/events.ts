@@ -87,5 +87,6 @@ export const contactEvent = z.object({
   properties: z.record(z.string(), z.unknown()),
   occurred_at: dateTime,
   source: z.string().meta({ description: "Who recorded it: `api` for the events your application sent, else the part of the platform that did." }),
+  email_id: id.nullable().meta({ description: "Extension: the email a built-in `email.*` event is about (null for custom events)." }),
 });
 export type ContactEvent = z.infer<typeof contactEvent>;

@@ -56,6 +56,7 @@ function filterWhere(ctx: OrgContext, query: ListEmailsQuery): Prisma.EmailWhere
   if (query.to) where.to_email = { contains: literal(query.to.trim()), mode: "insensitive" };
   if (query.domain) where.from_email = { endsWith: `@${literal(query.domain.trim().replace(/^@/, ""))}`, mode: "insensitive" };
   if (query.broadcast_id) where.broadcast_id = query.broadcast_id;
+  if (query.contact_id) where.contact_id = query.contact_id;
   if (query.email_id) where.id = query.email_id;
   if (query.template_id) where.template_id = query.template_id;
   if (query.status) where.status = query.status;
@@ -78,6 +79,7 @@ async function recipientPageIds(ctx: OrgContext, query: ListEmailsQuery & { to: 
   };
   if (query.domain) add((p) => `from_email ILIKE ${p}`, `%@${literal(query.domain.trim().replace(/^@/, ""))}`);
   if (query.broadcast_id) add((p) => `broadcast_id = ${p}::uuid`, query.broadcast_id);
+  if (query.contact_id) add((p) => `contact_id = ${p}::uuid`, query.contact_id);
   if (query.email_id) add((p) => `id = ${p}::uuid`, query.email_id);
   if (query.template_id) add((p) => `template_id = ${p}::uuid`, query.template_id);
   if (query.status) add((p) => `status = ${p}::"EmailStatus"`, query.status);

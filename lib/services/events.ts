@@ -71,7 +71,7 @@ export async function recordCustomEventBatch(ctx: OrgContext, events: CustomEven
   return { data: (await recordCustomEvents(ctx, events)).map((id) => ({ id })) };
 }
 
-const eventSelect = { id: true, name: true, properties: true, occurred_at: true, source: true } satisfies Prisma.EventSelect;
+const eventSelect = { id: true, name: true, properties: true, occurred_at: true, source: true, email_id: true } satisfies Prisma.EventSelect;
 
 /**
  * A contact's events, newest first, by keyset on (occurred_at, id): `after` an event the older

@@ -154,7 +154,7 @@ describe("custom events", () => {
       const all = await org.owner.api.get(`/v1/contacts/${contact.id}/events`);
       expect(all.status).toBe(200);
       for (const item of all.body.data) contactEvent.parse(item);
-      expect(Object.keys(all.body.data[1]).sort()).toEqual(["id", "name", "occurred_at", "properties", "source"]);
+      expect(Object.keys(all.body.data[1]).sort()).toEqual(["email_id", "id", "name", "occurred_at", "properties", "source"]);
       expect(all.body.data.map((e: { name: string }) => e.name)).toEqual(["contact.created", "step_5", "step_4", "step_3", "step_2", "step_1"]);
       expect(all.body.data[1]).toMatchObject({ properties: { n: 5 }, occurred_at: day(5), source: "api" });
 

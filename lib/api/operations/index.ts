@@ -5,6 +5,7 @@ import { broadcastsOperations } from "./broadcasts";
 import { broadcastSendingOperations } from "./broadcast-sending";
 import { contactPropertiesOperations } from "./contact-properties";
 import { contactsOperations } from "./contacts";
+import { contactRelationsOperations } from "./contact-relations";
 import { domainsOperations } from "./domains";
 import { emailsOperations } from "./emails";
 import { eventsOperations } from "./events";
@@ -30,6 +31,7 @@ export const operations: AnyOperation[] = [
   ...broadcastSendingOperations,
   ...contactPropertiesOperations,
   ...contactsOperations,
+  ...contactRelationsOperations,
   ...domainsOperations,
   ...emailsOperations,
   ...eventsOperations,

@@ -1,0 +1,95 @@
+"use client";
+
+import { Pencil, User } from "lucide-react";
+import { useMemo, useState } from "react";
+import { BackLink } from "@/components/ui/back-link";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { PageHeader } from "@/components/ui/page-header";
+import { RecordLoadError } from "@/components/ui/record-load-error";
+import { Skeleton } from "@/components/ui/skeleton";
+import { useContact, useContactEmails } from "@/lib/client/resources/contact-page";
+import { ContactDialog } from "../contact-dialog";
+import { SuppressionBadge } from "../suppression";
+import { ContactDetailsCard, ContactEmailsCard, ContactSegmentsCard, ContactTopicsCard } from "./contact-cards";
+import { ContactTimeline } from "./contact-timeline";
+
+const fullName = (c: { first_name: string | null; last_name: string | null }) => [c.first_name, c.last_name].filter(Boolean).join(" ");
+
+/** One contact: its timeline and emails, its fields and properties, segments and topics. */
+export function ContactPage({ id }: { id: string }) {
+  const query = useContact(id);
+  const emails = useContactEmails(id);
+  const [editing, setEditing] = useState(false);
+  // The subjects of the contact's emails, for the timeline's "Opened *Subject*".
+  const subjects = useMemo(() => new Map((emails.data?.data ?? []).map((email) => [email.id, email.subject])), [emails.data]);
+
+  if (query.isPending) {
+    return (
+      <div role="status" aria-label="Loading the contact">
+        <Skeleton className="mb-2 h-4 w-20" />
+        <Skeleton className="mb-8 h-8 w-80 max-w-full" />
+        <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+          <Skeleton className="h-[480px] rounded-xl" />
+          <Skeleton className="h-80 rounded-xl" />
+        </div>
+      </div>
+    );
+  }
+  if (query.isError) {
+    return (
+      <RecordLoadError
+        query={query}
+        list={{ href: "/contacts", label: "Contacts" }}
+        title="Contact"
+        icon={User}
+        notFoundTitle="Contact not found"
+        errorTitle="Could not load the contact"
+      />
+    );
+  }
+
+  const contact = query.data;
+  return (
+    <>
+      <PageHeader
+        breadcrumb={<BackLink href="/contacts">Contacts</BackLink>}
+        title={
+          <span className="flex flex-wrap items-center gap-3">
+            <span className="min-w-0 break-all">{fullName(contact) || contact.email}</span>
+            {contact.subscribed ? (
+              <Badge tone="success" dot>
+                Subscribed
+              </Badge>
+            ) : (
+              <Badge tone="neutral" dot>
+                Unsubscribed
+              </Badge>
+            )}
+            <SuppressionBadge suppression={contact.suppression} />
+          </span>
+        }
+        description={fullName(contact) ? contact.email : undefined}
+        actions={
+          <Button variant="secondary" onClick={() => setEditing(true)}>
+            <Pencil aria-hidden />
+            Edit contact
+          </Button>
+        }
+      />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+        <div className="flex min-w-0 flex-col gap-6">
+          <ContactTimeline contactId={contact.id} subjects={subjects} />
+          <ContactEmailsCard query={emails} />
+        </div>
+        <aside className="flex flex-col gap-6" aria-label="About this contact">
+          <ContactDetailsCard contact={contact} />
+          <ContactSegmentsCard contactId={contact.id} />
+          <ContactTopicsCard contactId={contact.id} />
+        </aside>
+      </div>
+      {/* Saving refreshes every contact query (its record and its timeline among them). */}
+      <ContactDialog open={editing} onOpenChange={setEditing} contact={contact} />
+    </>
+  );
+}
