@@ -1,6 +1,6 @@
 "use client";
 
-import { Mail, Tags } from "lucide-react";
+import { Mail } from "lucide-react";
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -96,11 +96,7 @@ export function ContactTopicsCard({ contactId }: { contactId: string }) {
         loading={<SkeletonRows rows={2} columns={1} />}
         errorTitle="Could not load the topics"
         isEmpty={topics.length === 0}
-        empty={
-          <EmptyState icon={Tags} title="No topics" className="py-6">
-            Topics let contacts choose which mail they get.
-          </EmptyState>
-        }
+        empty={<p className="px-5 py-4 text-[13px] text-zinc-500">No topics yet. Topics let contacts choose which of your mail they get.</p>}
       >
         <ul className="flex flex-col gap-2 px-5 py-4" aria-label="Topics">
           {topics.map((topic) => (
