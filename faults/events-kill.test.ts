@@ -58,7 +58,12 @@ describe("a worker SIGKILLed in the middle of dispatching events", () => {
   it("delivers every event to the webhook exactly once: no duplicate, none lost", { timeout: 600_000 }, async () => {
     const organizationId = (await database.db.organization.create({ data: { name: "Events kill" } })).id;
     await database.db.webhook.create({
-      data: { organization_id: organizationId, url: receiver.url, events: ["broadcast.sent"], secret_encrypted: sealSecret("whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=") },
+      data: {
+        organization_id: organizationId,
+        url: receiver.url,
+        events: ["broadcast.sent"],
+        secret_encrypted: sealSecret("whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="),
+      },
     });
     // Recorded and announced as recorders do (lib/events), set-based.
     await probe.query(
