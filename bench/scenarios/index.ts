@@ -6,6 +6,7 @@ import { checkEmailsScenario } from "./check-emails";
 import { dashboardScenario } from "./dashboard";
 import { dynamicSegmentScenario } from "./dynamic-segment";
 import { emailBatchScenario } from "./email-batch";
+import { eventsIngestScenario } from "./events-ingest";
 import { getBroadcastScenario } from "./get-broadcast";
 import { imapRepliesScenario } from "./imap-replies";
 import { importScenario } from "./import";
@@ -40,4 +41,5 @@ export const scenarios: Scenario[] = [
   dynamicSegmentScenario,
   threadInboxScenario,
   imapRepliesScenario,
+  eventsIngestScenario,
 ];

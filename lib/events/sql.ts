@@ -1,6 +1,3 @@
-import { Prisma } from "@/lib/db";
-import type { DbClient } from "@/lib/services/owned-records";
-
 /** The columns a recorder's SELECT may fill, by name; the others take their defaults. */
 export type EventColumn =
   "organization_id" | "contact_id" | "name" | "properties" | "source" | "email_id" | "broadcast_id" | "automation_id" | "machine" | "occurred_at" | "payload";
@@ -27,19 +24,3 @@ export function recordEventsCtes(name: string, columns: EventColumn[], select: s
 /** A statement of its own that records and announces the events `select` yields (plain pg, e.g. an import's connection). */
 export const recordEventsStatement = (columns: EventColumn[], select: string) =>
   `WITH ${recordEventsCtes("recorded", columns, select)} SELECT count(*)::int AS recorded FROM recorded`;
-
-/**
- * Records and announces the events `select` yields, in one INSERT … SELECT inside the caller's
- * transaction (Prisma): set-based, for as many rows as the SELECT gives. Answers how many.
- */
-export async function recordEventsFrom(client: DbClient, columns: EventColumn[], select: Prisma.Sql): Promise<number> {
-  const [{ recorded }] = await client.$queryRaw<{ recorded: number }[]>`
-    WITH recorded AS (
-      INSERT INTO events (${Prisma.raw(columns.join(", "))})
-      ${select}
-      RETURNING id, organization_id
-    ),
-    announced AS (INSERT INTO event_outbox (organization_id, event_id) SELECT organization_id, id FROM recorded)
-    SELECT count(*)::int AS recorded FROM recorded`;
-  return recorded;
-}

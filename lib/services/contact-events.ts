@@ -1,14 +1,19 @@
 import type { PoolClient } from "pg";
-import { Prisma } from "@/lib/db";
 import type { Contact } from "@/lib/generated/prisma/client";
 import type { OrgContext } from "@/lib/domain/context";
-import { recordEvents } from "@/lib/events/record";
-import { recordEventsFrom, recordEventsStatement } from "@/lib/events/sql";
+import { recordEvents, runSql, type SqlClient } from "@/lib/events/record";
+import { recordEventsStatement } from "@/lib/events/sql";
 import type { EventSource } from "@/lib/events/types";
 import { CONTACT_JSON_SQL } from "./contact-json-sql";
 import type { DbClient } from "./owned-records";
 
 type ContactEventName = "contact.created" | "contact.updated" | "contact.unsubscribed";
+
+const CONTACT_EVENTS = recordEventsStatement(
+  ["organization_id", "contact_id", "name", "source", "occurred_at", "payload"],
+  `SELECT c.organization_id, c.id, $3, $4, now(), (${CONTACT_JSON_SQL})::jsonb
+   FROM contacts c WHERE c.organization_id = $1::uuid AND c.id = ANY($2::uuid[])`,
+);
 
 /**
  * Records `name` for many contacts at once, in one INSERT … SELECT inside the transaction that wrote
@@ -16,16 +21,11 @@ type ContactEventName = "contact.created" | "contact.updated" | "contact.unsubsc
  * creation and contacts created by a custom event.
  */
 export async function recordContactEvents(
-  client: DbClient,
+  client: SqlClient,
   { organizationId, name, source, contactIds }: { organizationId: string; name: ContactEventName; source: EventSource; contactIds: string[] },
 ): Promise<void> {
   if (contactIds.length === 0) return;
-  await recordEventsFrom(
-    client,
-    ["organization_id", "contact_id", "name", "source", "occurred_at", "payload"],
-    Prisma.sql`SELECT c.organization_id, c.id, ${name}, ${source}, now(), (${Prisma.raw(CONTACT_JSON_SQL)})::jsonb
-      FROM contacts c WHERE c.organization_id = ${organizationId}::uuid AND c.id = ANY(${contactIds}::uuid[])`,
-  );
+  await runSql(client, CONTACT_EVENTS, [organizationId, contactIds, name, source]);
 }
 
 /**

@@ -28,7 +28,12 @@ export async function listContactTopics(ctx: OrgContext, contactId: string) {
   const topics = await db.topic.findMany({
     where: { organization_id: ctx.organizationId },
     orderBy: [{ name: "asc" }, { id: "asc" }],
-    select: { id: true, name: true, default_subscription: true, contacts: { where: { contact_id: id, organization_id: ctx.organizationId }, select: { subscribed: true } } },
+    select: {
+      id: true,
+      name: true,
+      default_subscription: true,
+      contacts: { where: { contact_id: id, organization_id: ctx.organizationId }, select: { subscribed: true } },
+    },
   });
   return topics.map((topic) => ({
     topic_id: topic.id,

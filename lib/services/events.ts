@@ -1,55 +1,83 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { AppError, notFound, PaginationError } from "@/lib/domain/errors";
+import type { PoolClient } from "pg";
 import { db, type Prisma } from "@/lib/db";
+import { pool } from "@/lib/db/pool";
 import { recordEvents } from "@/lib/events/record";
 import { CUSTOM_EVENT_SOURCE } from "@/lib/events/types";
 import type { CursorParams } from "@/lib/schemas/pagination";
 import type { CustomEventInput } from "@/lib/schemas/events";
 import { recordContactEvents } from "./contact-events";
-import type { DbClient } from "./owned-records";
 
 /** A contact_id of no contact of this organization: 404, naming the event in a batch. */
 function unknownContact(path: string | null) {
   return new AppError("NOT_FOUND", "Contact not found", path ? [{ path, message: "no such contact in this organization" }] : undefined);
 }
 
+// The known addresses are read first and only the others inserted: ON CONFLICT on an address that
+// exists costs a speculative insertion each (12 ms for 500, against 1 ms to read them). An address a
+// concurrent request created after this statement's snapshot is in neither half: read again below.
+const RESOLVE_EMAILS = `
+  WITH known AS (
+    SELECT id, email FROM contacts WHERE organization_id = $1::uuid AND email = ANY($2::text[])
+  ),
+  created AS (
+    INSERT INTO contacts (organization_id, email)
+    SELECT $1::uuid, email FROM unnest($2::text[]) AS email WHERE email NOT IN (SELECT email FROM known)
+    ON CONFLICT (organization_id, email) DO NOTHING
+    RETURNING id, email
+  )
+  SELECT id, email, true AS created FROM created
+  UNION ALL
+  SELECT id, email, false FROM known`;
+
 /**
  * The contact of each event: the contact_ids checked against the organization first (nothing is
  * written when one is not its own), then the unknown emails created as subscribed contacts (with
- * their `contact.created`), all with a statement each whatever the number of events.
+ * their `contact.created`), a statement each whatever the number of events.
  */
-async function contactsOf(tx: DbClient, ctx: OrgContext, events: CustomEventInput[], batch: boolean): Promise<string[]> {
+async function contactsOf(client: PoolClient, ctx: OrgContext, events: CustomEventInput[], batch: boolean): Promise<string[]> {
   const ids = [...new Set(events.flatMap((e) => (e.contact_id ? [e.contact_id.toLowerCase()] : [])))];
   if (ids.length > 0) {
-    const found = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM contacts WHERE organization_id = ${ctx.organizationId}::uuid AND id = ANY(${ids}::uuid[])`;
-    const known = new Set(found.map((row) => row.id));
+    const found = await client.query<{ id: string }>("SELECT id FROM contacts WHERE organization_id = $1::uuid AND id = ANY($2::uuid[])", [
+      ctx.organizationId,
+      ids,
+    ]);
+    const known = new Set(found.rows.map((row) => row.id));
     const missing = events.findIndex((e) => e.contact_id !== undefined && !known.has(e.contact_id.toLowerCase()));
     if (missing >= 0) throw unknownContact(batch ? `events.${missing}.contact_id` : null);
   }
   const emails = [...new Set(events.flatMap((e) => (e.email ? [e.email] : [])))];
   const byEmail = new Map<string, string>();
   if (emails.length > 0) {
-    // Waits for a concurrent request creating the same address, then finds its contact below.
-    const created = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO contacts (organization_id, email)
-      SELECT ${ctx.organizationId}::uuid, email FROM unnest(${emails}::text[]) AS email
-      ON CONFLICT (organization_id, email) DO NOTHING
-      RETURNING id`;
-    await recordContactEvents(tx, { organizationId: ctx.organizationId, name: "contact.created", source: "contacts", contactIds: created.map((r) => r.id) });
-    const rows = await tx.$queryRaw<{ id: string; email: string }[]>`
-      SELECT id, email FROM contacts WHERE organization_id = ${ctx.organizationId}::uuid AND email = ANY(${emails}::text[])`;
+    const { rows } = await client.query<{ id: string; email: string; created: boolean }>(RESOLVE_EMAILS, [ctx.organizationId, emails]);
     for (const row of rows) byEmail.set(row.email, row.id);
+    const created = rows.filter((row) => row.created).map((row) => row.id);
+    await recordContactEvents(client, { organizationId: ctx.organizationId, name: "contact.created", source: "contacts", contactIds: created });
+    const late = emails.filter((email) => !byEmail.has(email));
+    if (late.length > 0) {
+      const again = await client.query<{ id: string; email: string }>(
+        "SELECT id, email FROM contacts WHERE organization_id = $1::uuid AND email = ANY($2::text[])",
+        [ctx.organizationId, late],
+      );
+      for (const row of again.rows) byEmail.set(row.email, row.id);
+    }
   }
   return events.map((e) => (e.contact_id ? e.contact_id.toLowerCase() : byEmail.get(e.email!)!));
 }
 
-/** Records custom events (one request's, 1 to 1 000) in one transaction; answers their ids in input order. */
+/**
+ * Records custom events (one request's, 1 to 1 000) in one transaction; answers their ids in input
+ * order, in a handful of statements on one plain pg connection.
+ */
 export async function recordCustomEvents(ctx: OrgContext, events: CustomEventInput[], { batch = true } = {}): Promise<string[]> {
-  return db.$transaction(async (tx) => {
-    const contactIds = await contactsOf(tx, ctx, events, batch);
-    return recordEvents(
-      tx,
+  const client = await pool.connect();
+  let failed = false;
+  try {
+    await client.query("BEGIN");
+    const contactIds = await contactsOf(client, ctx, events, batch);
+    const ids = await recordEvents(
+      client,
       events.map((event, i) => ({
         organizationId: ctx.organizationId,
         name: event.name,
@@ -59,7 +87,15 @@ export async function recordCustomEvents(ctx: OrgContext, events: CustomEventInp
         occurredAt: event.occurred_at ? new Date(event.occurred_at) : undefined,
       })),
     );
-  });
+    await client.query("COMMIT");
+    return ids;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => (failed = true));
+    throw error;
+  } finally {
+    // A connection that failed mid-transaction is closed rather than reused.
+    client.release(failed);
+  }
 }
 
 export async function recordCustomEvent(ctx: OrgContext, event: CustomEventInput) {
