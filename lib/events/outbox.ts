@@ -51,23 +51,30 @@ export async function claimAnnouncements(
   organizationIds: string[],
   share: number,
 ): Promise<{ keys: ClaimedKey[]; events: ClaimedEvent[] }> {
-  const rows = await tx.$queryRaw<(ClaimedKey & { event: ClaimedEvent | null })[]>`
-    SELECT c.organization_id, c.event_id,
-      CASE WHEN e.id IS NULL THEN NULL ELSE json_build_object(
+  // One row of two JSON arrays rather than a row per event: a thousand rows cost Prisma more to read than the query took.
+  const [row] = await tx.$queryRaw<{ keys: ClaimedKey[] | null; events: ClaimedEvent[] | null }[]>`
+    WITH claimed AS (
+      SELECT c.organization_id, c.event_id
+      FROM unnest(${organizationIds}::uuid[]) AS g(id)
+      CROSS JOIN LATERAL (
+        SELECT o.organization_id, o.event_id FROM event_outbox o
+        WHERE o.organization_id = g.id
+        ORDER BY o.event_id
+        LIMIT ${share}::int
+        FOR UPDATE SKIP LOCKED
+      ) c
+    )
+    SELECT
+      json_agg(json_build_object('organization_id', c.organization_id, 'event_id', c.event_id)) AS keys,
+      json_agg(json_build_object(
         'id', e.id, 'organization_id', e.organization_id, 'contact_id', e.contact_id, 'name', e.name, 'source', e.source,
-        'email_id', e.email_id, 'broadcast_id', e.broadcast_id, 'automation_id', e.automation_id, 'occurred_at', e.occurred_at) END AS event
-    FROM unnest(${organizationIds}::uuid[]) AS g(id)
-    CROSS JOIN LATERAL (
-      SELECT o.organization_id, o.event_id FROM event_outbox o
-      WHERE o.organization_id = g.id
-      ORDER BY o.event_id
-      LIMIT ${share}::int
-      FOR UPDATE SKIP LOCKED
-    ) c
+        'email_id', e.email_id, 'broadcast_id', e.broadcast_id, 'automation_id', e.automation_id, 'occurred_at', e.occurred_at)
+      ) FILTER (WHERE e.id IS NOT NULL) AS events
+    FROM claimed c
     LEFT JOIN events e ON e.organization_id = c.organization_id AND e.id = c.event_id`;
   return {
-    keys: rows.map(({ organization_id, event_id }) => ({ organization_id, event_id })),
-    events: rows.flatMap((row) => (row.event ? [{ ...row.event, occurred_at: new Date(row.event.occurred_at) }] : [])),
+    keys: row?.keys ?? [],
+    events: (row?.events ?? []).map((event) => ({ ...event, occurred_at: new Date(event.occurred_at) })),
   };
 }
 

@@ -26,6 +26,10 @@ END`);
  * are not webhook events. The deliveries are sent by deliver.ts, with its retries.
  */
 async function queueDeliveries(tx: Prisma.TransactionClient, batch: EventBatch): Promise<void> {
+  // Most organizations have no webhook: their events (a broadcast's email.sent, …) cost this one lookup.
+  const listening = await tx.$queryRaw<{ organization_id: string }[]>`
+    SELECT DISTINCT organization_id FROM webhooks WHERE organization_id = ANY(${[...new Set(batch.organizationIds)]}::uuid[]) AND active`;
+  if (listening.length === 0) return;
   await tx.$executeRaw`
     INSERT INTO webhook_deliveries (organization_id, webhook_id, event_id, event_type, payload, created_at)
     SELECT d.organization_id, d.webhook_id, d.event_id, d.name,
