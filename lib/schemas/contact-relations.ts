@@ -4,7 +4,8 @@ import { dateTime, id } from "./common";
 export const contactSegment = z.object({
   id,
   name: z.string(),
-  added_at: dateTime.meta({ description: "When the contact joined the segment." }),
+  dynamic: z.boolean().meta({ description: "A dynamic segment: the contact is in it because it matches the segment's filter now." }),
+  added_at: dateTime.nullable().meta({ description: "When the contact was added to a static segment; null for a dynamic one." }),
 });
 
 export const contactSegments = z.object({ object: z.literal("list"), has_more: z.boolean(), data: z.array(contactSegment) });

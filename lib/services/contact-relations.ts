@@ -1,6 +1,7 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { notFound } from "@/lib/domain/errors";
 import { db } from "@/lib/db";
+import { segmentsOfContact } from "@/lib/audience/membership";
 
 /** Segments a contact may show: a contact in more is listed with the first this many (has_more). */
 const MAX_SEGMENTS = 1000;
@@ -11,16 +12,35 @@ async function assertContact(ctx: OrgContext, id: string) {
   return contact.id;
 }
 
+/**
+ * The segments the contact is in now (lib/audience answers static and dynamic ones alike): static
+ * ones most recently joined first, then dynamic ones, whose members are whoever matches, by name.
+ */
 export async function listContactSegments(ctx: OrgContext, contactId: string) {
   const id = await assertContact(ctx, contactId);
-  const rows = await db.segmentContact.findMany({
-    where: { organization_id: ctx.organizationId, contact_id: id },
-    orderBy: [{ created_at: "desc" }, { segment_id: "asc" }],
-    take: MAX_SEGMENTS + 1,
-    select: { created_at: true, segment: { select: { id: true, name: true } } },
-  });
-  const data = rows.slice(0, MAX_SEGMENTS).map((row) => ({ id: row.segment.id, name: row.segment.name, added_at: row.created_at }));
-  return { object: "list" as const, has_more: rows.length > MAX_SEGMENTS, data };
+  const ids = await segmentsOfContact(db, ctx.organizationId, id);
+  const [segments, joined] = await Promise.all([
+    db.segment.findMany({ where: { organization_id: ctx.organizationId, id: { in: ids } }, select: { id: true, name: true, filter: true } }),
+    db.segmentContact.findMany({
+      where: { organization_id: ctx.organizationId, contact_id: id, segment_id: { in: ids } },
+      select: { segment_id: true, created_at: true },
+    }),
+  ]);
+  const addedAt = new Map(joined.map((row) => [row.segment_id, row.created_at]));
+  const rows = segments.map((segment) => ({
+    id: segment.id,
+    name: segment.name,
+    dynamic: segment.filter !== null,
+    added_at: segment.filter === null ? (addedAt.get(segment.id) ?? null) : null,
+  }));
+  rows.sort(
+    (a, b) =>
+      Number(a.dynamic) - Number(b.dynamic) ||
+      (b.added_at?.getTime() ?? 0) - (a.added_at?.getTime() ?? 0) ||
+      a.name.localeCompare(b.name) ||
+      a.id.localeCompare(b.id),
+  );
+  return { object: "list" as const, has_more: rows.length > MAX_SEGMENTS, data: rows.slice(0, MAX_SEGMENTS) };
 }
 
 export async function listContactTopics(ctx: OrgContext, contactId: string) {

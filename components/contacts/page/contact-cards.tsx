@@ -75,7 +75,13 @@ export function ContactSegmentsCard({ contactId }: { contactId: string }) {
                 {segment.name}
               </Link>
               <span className="shrink-0 text-xs text-zinc-500">
-                since <RelativeTime value={segment.added_at} />
+                {segment.added_at ? (
+                  <>
+                    since <RelativeTime value={segment.added_at} />
+                  </>
+                ) : (
+                  "matches its filter"
+                )}
               </span>
             </li>
           ))}

@@ -28,6 +28,23 @@ describe("a contact's segments, topics and emails", () => {
     expect(page.has_more).toBe(false);
   });
 
+  it("lists the dynamic segments whose filter the contact matches now, after the static ones", async () => {
+    const contact = (await org.owner.api.post("/v1/contacts", { email: "dyn@relations.test", metadata: { plan: "pro" } })).body.id;
+    const list = (await org.owner.api.post("/v1/segments", { name: "Hand-picked" })).body;
+    await org.owner.api.post(`/v1/segments/${list.id}/contacts`, { contact_ids: [contact] });
+    const pro = (await org.owner.api.post("/v1/segments", { name: "Pro plan", filter: { field: "metadata.plan", op: "eq", value: "pro" } })).body;
+    await org.owner.api.post("/v1/segments", { name: "Free plan", filter: { field: "metadata.plan", op: "eq", value: "free" } });
+    const segments = async () => contactSegments.parse((await org.owner.api.get(`/v1/contacts/${contact}/segments`)).body).data;
+    expect((await segments()).map((s) => [s.name, s.dynamic, s.added_at === null])).toEqual([
+      ["Hand-picked", false, false],
+      ["Pro plan", true, true],
+    ]);
+    expect((await segments())[1].id).toBe(pro.id);
+    // Its data changes: it leaves the dynamic segment it no longer matches and enters the other.
+    await org.owner.api.put(`/v1/contacts/${contact}`, { metadata: { plan: "free" } });
+    expect((await segments()).map((s) => s.name)).toEqual(["Hand-picked", "Free plan"]);
+  });
+
   it("lists every topic with whether the contact receives it: its choice, else the topic's default", async () => {
     const optIn = (await org.owner.api.post("/v1/topics", { name: "Beta news", default_subscription: "opt_in" })).body;
     const optOut = (await org.owner.api.post("/v1/topics", { name: "Announcements", default_subscription: "opt_out" })).body;
