@@ -8,8 +8,10 @@ import { startBroadcast } from "@/lib/sending/fan-out";
 import { createSender } from "@/lib/sending/sender";
 import { unsubscribeByToken } from "@/lib/sending/unsubscribe";
 import { unsubscribeToken } from "@/lib/sending/unsubscribe-token";
+import { addDomain } from "@/lib/services/domains";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
 import { dispatchEventsOf } from "@/lib/testing/events";
+import { documentedPayload } from "@/lib/testing/webhook-payloads";
 import { rawArf, rawDsn } from "@/lib/testing/reports";
 import { drain, seedSegment, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { rawReply } from "@/lib/testing/sequence-fixtures";
@@ -141,6 +143,8 @@ describe("every built-in fact is recorded once, by its recorder, as an event", (
     const deliveries = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId } });
     expect(await db.eventOutbox.count({ where: { organization_id: org.organizationId } })).toBe(0);
     expect(deliveries.map((d) => d.event_id).sort()).toEqual(all.map((e) => e.id).sort());
+    // Each payload is the one its type documents (lib/schemas/webhook-events.ts), field for field.
+    for (const delivery of deliveries) documentedPayload(delivery.payload);
     const clickDelivery = deliveries.find((d) => d.event_id === clicked.id)!;
     expect(clickDelivery.payload).toMatchObject({
       type: "email.clicked",
@@ -176,5 +180,28 @@ describe("every built-in fact is recorded once, by its recorder, as an event", (
     expect(fresh.map((c) => byContact.get(c.id))).toEqual(["contact.created", "contact.created"]);
     // A webhook listens: each carries the contact as it was imported.
     expect(imported.every((e) => (e.payload as { email?: string } | null)?.email !== undefined)).toBe(true);
+  });
+
+  it("announces an email to several recipients with every To address (not its cc or bcc)", async () => {
+    const tag = org.organizationId.slice(0, 8);
+    const domain = `several-${tag}.example.com`;
+    await addDomain(org.organizationId, domain, { verified: true });
+    const to = [`ada-${tag}@example.net`, `bob-${tag}@example.org`];
+    const created = await org.owner.api.post("/v1/emails", {
+      from: `team@${domain}`,
+      to,
+      cc: [`carol-${tag}@example.com`],
+      bcc: [`dan-${tag}@example.com`],
+      subject: "For both of you",
+      text: "Hello",
+    });
+    expect(created.status).toBe(201);
+    const sender = createSender({ organizationId: org.organizationId, relayUrl: `smtp://${sink.host}:${sink.port}` });
+    await drain(sender, org.organizationId);
+    sender.close();
+    await dispatchEventsOf(org.organizationId);
+    const [sent] = await db.event.findMany({ where: { organization_id: org.organizationId, email_id: created.body.id, name: "email.sent" } });
+    const [delivery] = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId, event_id: sent.id } });
+    expect(documentedPayload(delivery.payload)).toMatchObject({ type: "email.sent", data: { email_id: created.body.id, to } });
   });
 });

@@ -18,7 +18,7 @@ const emailEventData = z
     contact_id: id.nullable(),
     thread_id: id.nullable(),
     from: z.string(),
-    to: z.array(z.string()),
+    to: z.array(z.string()).meta({ description: "The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's." }),
     subject: z.string(),
     tags: z.array(z.string()),
     created_at: dateTime.meta({ description: "When the email was created." }),

@@ -15,7 +15,9 @@ const DATA = Prisma.raw(`CASE
   WHEN e.payload IS NOT NULL THEN e.payload
   WHEN e.name LIKE 'email.%' AND em.id IS NOT NULL THEN jsonb_build_object(
     'email_id', em.id, 'message_id', em.message_id, 'broadcast_id', e.broadcast_id, 'contact_id', e.contact_id,
-    'thread_id', em.thread_id, 'from', em.from_email, 'to', jsonb_build_array(em.to_email), 'subject', em.subject,
+    'thread_id', em.thread_id, 'from', em.from_email, 'subject', em.subject,
+    -- Every To of an email sent to several (POST /v1/emails, SMTP submission); a broadcast's one recipient.
+    'to', CASE WHEN cardinality(em.to_addresses) > 0 THEN to_jsonb(em.to_addresses) ELSE jsonb_build_array(em.to_email) END,
     'tags', to_jsonb(em.tags), 'created_at', ${iso("em.created_at")}) || e.properties
   WHEN e.name LIKE 'contact.%' AND c.id IS NOT NULL THEN (${CONTACT_JSON_SQL})::jsonb
 END`);
