@@ -60,8 +60,75 @@ const audienceRoom = {
         patterns: [
           { group: ["@/lib/services/**", "@/lib/api/**"], message: "The audience is imported by services, not the other way round." },
           {
-            group: ["@/lib/sending/**", "@/lib/sequences/**", "@/lib/replies/**", "@/lib/feedback/**", "@/lib/webhooks/**", "@/lib/tracking/**"],
-            message: "The engine asks the audience who is in; the audience does not import the engine.",
+            group: ["@/lib/sending/**", "@/lib/sequences/**", "@/lib/replies/**", "@/lib/feedback/**", "@/lib/webhooks/**", "@/lib/tracking/**", "@/lib/events/**"],
+            message: "The engine asks the audience who is in; the audience does not import the engine (it reads the events table, not lib/events).",
+          },
+        ],
+      },
+    ],
+  },
+};
+
+// Events (lib/events: every fact recorded once with its announcement, the outbox and its dispatcher)
+// sit below everything that records or consumes them: services, the engine and webhooks import
+// lib/events, never the other way round, so a fact has one recorder and the outbox one owner. The
+// one exception is the list of consumers (consumers.ts), which names each consumer's module.
+const engineAndConsumers = ["@/lib/sending/**", "@/lib/sequences/**", "@/lib/replies/**", "@/lib/feedback/**", "@/lib/tracking/**"];
+const eventsRoom = {
+  files: ["lib/events/**/*.ts"],
+  ignores: ["lib/events/**/*.test.ts", "lib/events/consumers.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          { group: ["@/lib/services/**", "@/lib/api/**"], message: "Services record through lib/events; lib/events imports none of them." },
+          {
+            group: [...engineAndConsumers, "@/lib/webhooks/**", "@/lib/automations/**", "@/lib/audience/**"],
+            message: "Recorders and consumers import lib/events, not the other way round; a consumer is listed in lib/events/consumers.ts alone.",
+          },
+        ],
+      },
+    ],
+  },
+};
+// The list of consumers imports their modules (webhooks, automations), and nothing else of the server's rooms.
+const eventConsumersList = {
+  files: ["lib/events/consumers.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          { group: ["@/lib/services/**", "@/lib/api/**", ...engineAndConsumers], message: "consumers.ts lists consumers (EventConsumer modules) only." },
+        ],
+      },
+    ],
+  },
+};
+// The outbox is the worker's: only its dispatcher loop (worker/) and the tests' helper claim and end
+// announcements. Everything else records (record.ts, sql.ts) or consumes (consumer.ts).
+const eventsDispatchUsers = {
+  files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "cli/**/*.ts", "scripts/**/*.ts"],
+  ignores: [
+    "lib/events/**",
+    "lib/testing/**",
+    "**/*.test.ts",
+    // Rooms with rules of their own (which refuse lib/events whole, or keep to the browser's).
+    "lib/audience/**",
+    "lib/client/**",
+    "lib/contracts/**",
+    "lib/schemas/**",
+    "lib/domain/**",
+  ],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          {
+            group: ["@/lib/events/dispatch", "@/lib/events/outbox", "@/lib/events/consumers"],
+            message: "Announcements are dispatched by the worker's events:dispatch loop alone; record with lib/events/record or lib/events/sql.",
           },
         ],
       },
@@ -100,6 +167,9 @@ const config = [
   browserRoom,
   sharedRoom,
   audienceRoom,
+  eventsRoom,
+  eventConsumersList,
+  eventsDispatchUsers,
   environmentRoom,
   { ignores: [".next/**", "lib/generated/**", "sdk/src/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
 ];

@@ -66,6 +66,36 @@ describe("the rooms, as ESLint keeps them", () => {
     expect(await ruleIds("lib/sending/probe.ts", users)).toEqual([]);
   });
 
+  it("keeps lib/events below the services, the engine and the consumers; its dispatcher is the worker's", { timeout: 60_000 }, async () => {
+    const upward = [
+      'import { db } from "@/lib/db";',
+      'import { listContacts } from "@/lib/services/contacts";',
+      'import { recordSent } from "@/lib/sending/record-sent";',
+      'import { webhookConsumer } from "@/lib/webhooks/announce";',
+      'import { segmentCondition } from "@/lib/audience/membership";',
+      'import { route } from "@/lib/api/route";',
+      "export const used = [db, listContacts, recordSent, webhookConsumer, segmentCondition, route];",
+    ].join("\n");
+    expect(await ruleIds("lib/events/probe.ts", upward)).toEqual([2, 3, 4, 5, 6].map((line) => `${line}:no-restricted-imports`));
+    // The list of consumers names their modules, and only those.
+    const list = 'import { webhookConsumer } from "@/lib/webhooks/announce";\nimport { listContacts } from "@/lib/services/contacts";\nexport const used = [webhookConsumer, listContacts];';
+    expect(await ruleIds("lib/events/consumers.ts", list)).toEqual(["2:no-restricted-imports"]);
+    // Recorders and consumers use record, sql and consumer; the outbox and the dispatcher are the worker's.
+    const recorder = [
+      'import { recordEvents } from "@/lib/events/record";',
+      'import { recordEventsCtes } from "@/lib/events/sql";',
+      'import type { EventConsumer } from "@/lib/events/consumer";',
+      "export const used = [recordEvents, recordEventsCtes];",
+      "export type Used = EventConsumer;",
+    ].join("\n");
+    for (const where of ["lib/services/probe.ts", "lib/sending/probe.ts", "lib/webhooks/probe.ts", "lib/automations/probe.ts"]) expect(await ruleIds(where, recorder)).toEqual([]);
+    const dispatcher = 'import { dispatchEvents } from "@/lib/events/dispatch";\nimport { claimAnnouncements } from "@/lib/events/outbox";\nexport const used = [dispatchEvents, claimAnnouncements];';
+    expect(await ruleIds("lib/services/probe.ts", dispatcher)).toEqual(["1:no-restricted-imports", "2:no-restricted-imports"]);
+    expect(await ruleIds("app/v1/probe/route.ts", dispatcher)).toEqual(["1:no-restricted-imports", "2:no-restricted-imports"]);
+    expect(await ruleIds("worker/probe.ts", dispatcher)).toEqual([]);
+    expect(await ruleIds("lib/audience/probe.ts", 'import { recordEvents } from "@/lib/events/record";\nexport const used = recordEvents;')).toEqual(["1:no-restricted-imports"]);
+  });
+
   it("lets services use the database, and reads process.env only in lib/env.ts", { timeout: 60_000 }, async () => {
     expect(await ruleIds("lib/services/probe.ts", 'import { db } from "@/lib/db";\nexport const used = db;')).toEqual([]);
     expect(await ruleIds("lib/services/probe.ts", "export const port = process.env.PORT;")).toEqual(["1:no-restricted-properties"]);

@@ -1,9 +1,9 @@
 import type { PoolClient } from "pg";
-import type { DbClient } from "@/lib/services/owned-records";
+import type { Db, Prisma } from "@/lib/db";
 import type { NewEvent } from "./types";
 
 /** A Prisma client (or transaction), or a plain pg connection in a transaction of its own. */
-export type SqlClient = DbClient | PoolClient;
+export type SqlClient = Db | Prisma.TransactionClient | PoolClient;
 
 /** Runs one parameterized statement ($1, $2, …) on either kind of client; answers its rows. */
 export async function runSql<T>(client: SqlClient, sql: string, params: unknown[]): Promise<T[]> {
