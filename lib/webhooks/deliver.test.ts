@@ -23,9 +23,12 @@ async function addWebhook(organizationId: string, url: string, events: WebhookEv
   return { ...row, secret };
 }
 
-/** Records the event, then dispatches as the worker's events loop does: its deliveries exist afterwards (not before a transaction commits). */
-async function emitEvent(client: DbClient, event: WebhookEvent) {
-  await recordWebhookEvent(client, event);
+/**
+ * Records the event, then dispatches as the worker's events loop does: its deliveries exist afterwards (not before a transaction
+ * commits). These tests are about delivering, so `data` is any marker, not the payload its type documents.
+ */
+async function emitEvent(client: DbClient, event: { organizationId: string; type: WebhookEventType; data: Record<string, unknown> }) {
+  await recordWebhookEvent(client, event as WebhookEvent);
   if (client === db) await dispatchEventsOf(event.organizationId);
 }
 
