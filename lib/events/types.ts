@@ -13,6 +13,7 @@ export type EventSource =
   | "unsubscribe"
   | "broadcasts"
   | "domains"
+  | "inboxes"
   | "automation"
   /** An announcement made without a more specific recorder (emitEvent). */
   | "system";

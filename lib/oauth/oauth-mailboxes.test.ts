@@ -12,6 +12,7 @@ import { createTestOrg, expectError, sessionCookie, type TestOrg } from "@/lib/t
 import { dovecotAvailable, startDovecot, type Dovecot } from "@/lib/testing/dovecot";
 import { consentAt, INTROSPECTION_CLIENT, startOAuthProvider, type OAuthProvider } from "@/lib/testing/oauth-provider";
 import { drain, seedSegment, sinkInbox } from "@/lib/testing/sending-fixtures";
+import { dispatchEventsOf } from "@/lib/testing/events";
 import { documentedPayload } from "@/lib/testing/webhook-payloads";
 import { rawReply } from "@/lib/testing/sequence-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
@@ -261,6 +262,7 @@ describe.skipIf(!dovecotAvailable())("OAuth mailboxes on loopback (oidc-provider
     const failed = await db.inbox.findUniqueOrThrow({ where: { id: inbox.id } });
     expect(failed.status).toBe("error");
     expect(failed.last_error).toMatch(/refused to renew access \(invalid_grant/);
+    await dispatchEventsOf(org.organizationId);
     const deliveries = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId, event_type: "inbox.failed" } });
     expect(deliveries, JSON.stringify(await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId } }))).toHaveLength(1);
     expect(documentedPayload(deliveries[0].payload)).toMatchObject({ type: "inbox.failed", data: { inbox_id: inbox.id, from_email: MAILBOX } });

@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { pollReplies } from "@/lib/replies/poll-replies";
 import { createTestOrg } from "@/lib/testing/api";
+import { dispatchEventsOf } from "@/lib/testing/events";
 import { addInbox } from "@/lib/testing/sequence-fixtures";
 import { recordInboxFailures } from "./inbox-health";
 
@@ -35,6 +36,8 @@ describe("inbox health", () => {
     expect(await row()).toMatchObject({ status: "error", failure_count: env.inboxFailuresBeforeError });
     await pollReplies({ organizationIds: [organizationId], intervalMs: 0 });
     expect((await row()).failure_count).toBe(env.inboxFailuresBeforeError);
+    await dispatchEventsOf(organizationId);
+    expect(await db.event.count({ where: { organization_id: organizationId, name: "inbox.failed" } })).toBe(1);
     expect(await db.webhookDelivery.count({ where: { organization_id: organizationId, event_type: "inbox.failed" } })).toBe(1);
   });
 
@@ -50,6 +53,8 @@ describe("inbox health", () => {
       ),
     );
     expect(results.flat()).toHaveLength(1);
+    await dispatchEventsOf(organizationId);
+    expect(await db.event.count({ where: { organization_id: organizationId, name: "inbox.failed" } })).toBe(1);
     expect(await db.webhookDelivery.count({ where: { organization_id: organizationId, event_type: "inbox.failed" } })).toBe(1);
     expect(await db.inbox.findUniqueOrThrow({ where: { id: inbox.id } })).toMatchObject({
       status: "error",
