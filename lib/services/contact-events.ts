@@ -7,7 +7,7 @@ import type { EventSource } from "@/lib/events/types";
 import { CONTACT_JSON_SQL } from "./contact-json-sql";
 import type { DbClient } from "./owned-records";
 
-type ContactEventName = "contact.created" | "contact.updated" | "contact.unsubscribed";
+type ContactEventName = "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed";
 
 const CONTACT_EVENTS = recordEventsStatement(
   ["organization_id", "contact_id", "name", "source", "occurred_at", "payload"],
@@ -60,8 +60,8 @@ function changedFields(before: Contact, after: Contact): string[] {
 
 /**
  * A contact written through the API or the dashboard: `contact.created`, or `contact.updated` (its
- * properties name the fields that changed) and `contact.unsubscribed` when it stopped being
- * subscribed; each carries the contact record the request answers (the webhooks' `data`).
+ * properties name the fields that changed) and `contact.unsubscribed` or `contact.subscribed` when
+ * its subscription changed; each carries the contact record the request answers (the webhooks' `data`).
  */
 export async function recordContactChange(
   client: DbClient,
@@ -74,8 +74,12 @@ export async function recordContactChange(
     return;
   }
   const unsubscribed = change.before.subscribed && !change.after.subscribed;
+  // Not a webhook event type (no webhook can subscribe to it), but a built-in event of the filter
+  // language (lib/schemas/filter-language.ts): "subscribed again in the last 30 days".
+  const subscribed = !change.before.subscribed && change.after.subscribed;
   await recordEvents(client, [
     { ...base, name: "contact.updated", properties: { changed: changedFields(change.before, change.after) } },
     ...(unsubscribed ? [{ ...base, name: "contact.unsubscribed", properties: { reason: "api" } }] : []),
+    ...(subscribed ? [{ ...base, name: "contact.subscribed", properties: { reason: "api" } }] : []),
   ]);
 }

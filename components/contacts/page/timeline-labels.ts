@@ -93,6 +93,8 @@ export function timelineLabel(event: TimelineEvent): TimelineLabel {
       const changed = Array.isArray(p.changed) ? p.changed.map((field) => FIELD_NAMES[String(field)] ?? String(field)) : [];
       return { ...base, withSubject: false, action: changed.length ? `Updated ${changed.join(", ")}` : "Updated", icon: Pencil, tone: "neutral" };
     }
+    case "contact.subscribed":
+      return { ...base, withSubject: false, action: "Subscribed again", icon: UserPlus, tone: "success" };
     case "contact.unsubscribed":
       return {
         ...base,
