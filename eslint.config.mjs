@@ -60,7 +60,15 @@ const audienceRoom = {
         patterns: [
           { group: ["@/lib/services/**", "@/lib/api/**"], message: "The audience is imported by services, not the other way round." },
           {
-            group: ["@/lib/sending/**", "@/lib/sequences/**", "@/lib/replies/**", "@/lib/feedback/**", "@/lib/webhooks/**", "@/lib/tracking/**", "@/lib/events/**"],
+            group: [
+              "@/lib/sending/**",
+              "@/lib/sequences/**",
+              "@/lib/replies/**",
+              "@/lib/feedback/**",
+              "@/lib/webhooks/**",
+              "@/lib/tracking/**",
+              "@/lib/events/**",
+            ],
             message: "The engine asks the audience who is in; the audience does not import the engine (it reads the events table, not lib/events).",
           },
         ],

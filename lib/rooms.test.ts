@@ -78,7 +78,8 @@ describe("the rooms, as ESLint keeps them", () => {
     ].join("\n");
     expect(await ruleIds("lib/events/probe.ts", upward)).toEqual([2, 3, 4, 5, 6].map((line) => `${line}:no-restricted-imports`));
     // The list of consumers names their modules, and only those.
-    const list = 'import { webhookConsumer } from "@/lib/webhooks/announce";\nimport { listContacts } from "@/lib/services/contacts";\nexport const used = [webhookConsumer, listContacts];';
+    const list =
+      'import { webhookConsumer } from "@/lib/webhooks/announce";\nimport { listContacts } from "@/lib/services/contacts";\nexport const used = [webhookConsumer, listContacts];';
     expect(await ruleIds("lib/events/consumers.ts", list)).toEqual(["2:no-restricted-imports"]);
     // Recorders and consumers use record, sql and consumer; the outbox and the dispatcher are the worker's.
     const recorder = [
@@ -88,12 +89,16 @@ describe("the rooms, as ESLint keeps them", () => {
       "export const used = [recordEvents, recordEventsCtes];",
       "export type Used = EventConsumer;",
     ].join("\n");
-    for (const where of ["lib/services/probe.ts", "lib/sending/probe.ts", "lib/webhooks/probe.ts", "lib/automations/probe.ts"]) expect(await ruleIds(where, recorder)).toEqual([]);
-    const dispatcher = 'import { dispatchEvents } from "@/lib/events/dispatch";\nimport { claimAnnouncements } from "@/lib/events/outbox";\nexport const used = [dispatchEvents, claimAnnouncements];';
+    for (const where of ["lib/services/probe.ts", "lib/sending/probe.ts", "lib/webhooks/probe.ts", "lib/automations/probe.ts"])
+      expect(await ruleIds(where, recorder)).toEqual([]);
+    const dispatcher =
+      'import { dispatchEvents } from "@/lib/events/dispatch";\nimport { claimAnnouncements } from "@/lib/events/outbox";\nexport const used = [dispatchEvents, claimAnnouncements];';
     expect(await ruleIds("lib/services/probe.ts", dispatcher)).toEqual(["1:no-restricted-imports", "2:no-restricted-imports"]);
     expect(await ruleIds("app/v1/probe/route.ts", dispatcher)).toEqual(["1:no-restricted-imports", "2:no-restricted-imports"]);
     expect(await ruleIds("worker/probe.ts", dispatcher)).toEqual([]);
-    expect(await ruleIds("lib/audience/probe.ts", 'import { recordEvents } from "@/lib/events/record";\nexport const used = recordEvents;')).toEqual(["1:no-restricted-imports"]);
+    expect(await ruleIds("lib/audience/probe.ts", 'import { recordEvents } from "@/lib/events/record";\nexport const used = recordEvents;')).toEqual([
+      "1:no-restricted-imports",
+    ]);
   });
 
   it("lets services use the database, and reads process.env only in lib/env.ts", { timeout: 60_000 }, async () => {

@@ -10,7 +10,8 @@ export const tagDescriptions: Record<string, string> = {
   Contacts: "The people an organization writes to, with their subscription, metadata and tags.",
   Domains: "Sending domains: the DNS records to publish (ownership, DKIM, return path, DMARC) and their checks.",
   Emails: "Transactional emails sent one at a time, and every email the platform sent or received.",
-  Events: "What contacts do, recorded by your application (`purchase`, `signed_up`) beside the platform's own (`email.opened`, `contact.updated`): for filters, automations and the contact's timeline.",
+  Events:
+    "What contacts do, recorded by your application (`purchase`, `signed_up`) beside the platform's own (`email.opened`, `contact.updated`): for filters, automations and the contact's timeline.",
   Inboxes: "Sender mailboxes: the SMTP server mail leaves through and the IMAP server replies are read from.",
   Invitations: "Invitations for people to join the organization.",
   Members: "The people of the organization and their roles.",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dateTime, id } from "./common";
 
-export const contactSegment = z.object({
+const contactSegment = z.object({
   id,
   name: z.string(),
   dynamic: z.boolean().meta({ description: "A dynamic segment: the contact is in it because it matches the segment's filter now." }),
@@ -10,7 +10,7 @@ export const contactSegment = z.object({
 
 export const contactSegments = z.object({ object: z.literal("list"), has_more: z.boolean(), data: z.array(contactSegment) });
 
-export const contactTopic = z.object({
+const contactTopic = z.object({
   topic_id: id,
   name: z.string(),
   subscribed: z.boolean().meta({ description: "Whether the contact receives the topic's mail: its own choice, else the topic's default." }),

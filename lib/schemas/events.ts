@@ -1,26 +1,11 @@
 import { z } from "zod";
 import { dateTime, id } from "./common";
 import { contactEmail } from "./contacts";
-
-/** The facts the platform records itself; their prefixes are reserved (and `automation.`, for automations). */
-export const builtInEventNames = [
-  "contact.created",
-  "contact.updated",
-  "contact.unsubscribed",
-  "email.sent",
-  "email.delivered",
-  "email.opened",
-  "email.clicked",
-  "email.bounced",
-  "email.complained",
-  "email.replied",
-] as const;
-
-export const RESERVED_EVENT_PREFIXES = ["email.", "contact.", "automation."] as const;
+import { EVENT_NAME, RESERVED_EVENT_PREFIXES } from "./filter-language";
 
 export const MAX_EVENTS_PER_BATCH = 1000;
 /** Bytes of a custom event's properties as JSON: a purchase with its items fits, a file does not. */
-export const MAX_EVENT_PROPERTIES_BYTES = 32_768;
+const MAX_EVENT_PROPERTIES_BYTES = 32_768;
 /** Nesting of a custom event's properties: deeper JSON is a mistake or an attack on the parser. */
 const MAX_EVENT_PROPERTIES_DEPTH = 8;
 /** An event may be dated a little ahead (clocks differ), not days: filters count events "within n days". */
@@ -36,9 +21,9 @@ function depth(value: unknown): number {
   return 1 + most;
 }
 
-export const eventName = z
+const eventName = z
   .string()
-  .regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be 1 to 100 letters, digits, _ . : or -")
+  .regex(EVENT_NAME, "must be 1 to 100 letters, digits, _ . : or -")
   .refine(
     (name) => !RESERVED_EVENT_PREFIXES.some((prefix) => name.toLowerCase().startsWith(prefix)),
     "must not start with email., contact. or automation.: those names are the platform's own events",
@@ -48,7 +33,7 @@ export const eventName = z
 // One pass per check over a batch of a thousand: the values are JSON already (the body was
 // parsed as JSON), so they are not validated node by node. PostgreSQL's jsonb cannot hold U+0000:
 // a string with it would fail the insert (a 500).
-export const eventProperties = z
+const eventProperties = z
   .record(z.string().min(1).max(100), z.unknown())
   .superRefine((value, ctx) => {
     const json = JSON.stringify(value);
@@ -86,7 +71,6 @@ export const customEventBatchInput = z.object({
     .max(MAX_EVENTS_PER_BATCH)
     .meta({ description: `1 to ${MAX_EVENTS_PER_BATCH} events, validated whole.` }),
 });
-export type CustomEventBatchInput = z.infer<typeof customEventBatchInput>;
 
 export const recordedEvent = z.object({ id });
 export const recordedEvents = z.object({ data: z.array(recordedEvent).meta({ description: "The events' ids, in input order." }) });
@@ -99,4 +83,3 @@ export const contactEvent = z.object({
   source: z.string().meta({ description: "Who recorded it: `api` for the events your application sent, else the part of the platform that did." }),
   email_id: id.nullable().meta({ description: "Extension: the email a built-in `email.*` event is about (null for custom events)." }),
 });
-export type ContactEvent = z.infer<typeof contactEvent>;

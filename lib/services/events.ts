@@ -70,7 +70,7 @@ async function contactsOf(client: PoolClient, ctx: OrgContext, events: CustomEve
  * Records custom events (one request's, 1 to 1 000) in one transaction; answers their ids in input
  * order, in a handful of statements on one plain pg connection.
  */
-export async function recordCustomEvents(ctx: OrgContext, events: CustomEventInput[], { batch = true } = {}): Promise<string[]> {
+async function recordCustomEvents(ctx: OrgContext, events: CustomEventInput[], { batch = true } = {}): Promise<string[]> {
   const client = await pool.connect();
   let failed = false;
   try {

@@ -105,7 +105,10 @@ describe("open and click tracking", () => {
   // Queued by the events dispatcher (lib/events), as the worker's loop runs it.
   const deliveries = async (type: string) => {
     await dispatchEventsOf(organizationId);
-    return (await db.webhookDelivery.findMany({ where: { webhook_id: webhookId, event_type: type } })).map((d) => ({ ...d, payload: documentedPayload(d.payload) }));
+    return (await db.webhookDelivery.findMany({ where: { webhook_id: webhookId, event_type: type } })).map((d) => ({
+      ...d,
+      payload: documentedPayload(d.payload),
+    }));
   };
 
   function trackedLinks(html: string) {

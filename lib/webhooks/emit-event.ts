@@ -21,6 +21,9 @@ export type WebhookEvent<T extends WebhookEventType = WebhookEventType> = {
  * announces it and the dispatcher queues a delivery for every enabled webhook subscribed to its
  * type. Facts about contacts and emails are recorded by their recorders with recordEvents.
  */
-export async function emitEvent<T extends WebhookEventType>(client: DbClient, { organizationId, type, data, source = "system" }: WebhookEvent<T>): Promise<void> {
+export async function emitEvent<T extends WebhookEventType>(
+  client: DbClient,
+  { organizationId, type, data, source = "system" }: WebhookEvent<T>,
+): Promise<void> {
   await recordEvents(client, [{ organizationId, name: type, source, payload: data }]);
 }

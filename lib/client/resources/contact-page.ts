@@ -5,9 +5,9 @@ import { apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 
 /** Events a timeline page holds. */
-export const TIMELINE_PAGE = 25;
+const TIMELINE_PAGE = 25;
 /** The contact's emails the page reads: the latest are listed, and all of them name the timeline's emails. */
-export const CONTACT_EMAILS = 100;
+const CONTACT_EMAILS = 100;
 
 export function useContact(id: string) {
   return useQuery({ queryKey: queryKeys.contacts.detail(id), queryFn: () => apiCall("GET /v1/contacts/{id}", { params: { id } }) });
