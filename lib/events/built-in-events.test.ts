@@ -51,12 +51,12 @@ describe("every built-in fact is recorded once, by its recorder, as an event", (
 
     // Contacts through the API: created, updated, unsubscribed.
     const created = await org.owner.api.post("/v1/contacts", { email: `api-${tag}@example.test` });
-    await org.owner.api.put(`/v1/contacts/${created.body.id}`, { first_name: "Ada", tags: ["vip"] });
+    await org.owner.api.put(`/v1/contacts/${created.body.id}`, { first_name: "Ada", tags: ["vip"], timezone: "Europe/Berlin" });
     await org.owner.api.put(`/v1/contacts/${created.body.id}`, { subscribed: false });
     await org.owner.api.put(`/v1/contacts/${created.body.id}`, { subscribed: true });
     expect((await eventsOf({ contact_id: created.body.id })).map((e) => [e.name, e.source, e.properties])).toEqual([
       ["contact.created", "contacts", {}],
-      ["contact.updated", "contacts", { changed: ["first_name", "tags"] }],
+      ["contact.updated", "contacts", { changed: ["first_name", "tags", "timezone"] }],
       ["contact.updated", "contacts", { changed: ["subscribed"] }],
       ["contact.unsubscribed", "contacts", { reason: "api" }],
       ["contact.updated", "contacts", { changed: ["subscribed"] }],

@@ -51,7 +51,7 @@ export async function recordImportedContactEvents(client: PoolClient, organizati
   );
 }
 
-const FIELDS = ["email", "first_name", "last_name", "metadata", "subscribed", "tags"] as const satisfies (keyof Contact)[];
+const FIELDS = ["email", "first_name", "last_name", "metadata", "subscribed", "tags", "timezone"] as const satisfies (keyof Contact)[];
 
 /** The contact fields a write changed, for `contact.updated`'s properties ("Updated first name, tags"). */
 function changedFields(before: Contact, after: Contact): string[] {

@@ -21,6 +21,7 @@ export function ContactDetailsCard({ contact }: { contact: ContactRecord }) {
     ["Last name", contact.last_name ?? "—"],
     ["Subscribed", contact.subscribed ? "Yes" : `No, since ${formatDateTime(contact.unsubscribed_at)}`],
     ["Tags", contact.tags.length ? contact.tags.join(", ") : "—"],
+    ["Time zone", contact.timezone ?? "The organization's"],
     ["Added", formatDateTime(contact.created_at)],
     ["Updated", formatDateTime(contact.updated_at)],
   ];

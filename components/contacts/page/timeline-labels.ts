@@ -39,6 +39,7 @@ const FIELD_NAMES: Record<string, string> = {
   metadata: "properties",
   subscribed: "subscription",
   tags: "tags",
+  timezone: "time zone",
 };
 const UNSUBSCRIBED_HOW: Record<string, string> = {
   link: "with the link in an email",
