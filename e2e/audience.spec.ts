@@ -90,6 +90,32 @@ test("type a property, build a dynamic segment with a live count, and see a cont
   await expect(page.getByRole("button", { name: `Actions for ${big}` })).toBeVisible();
   await expect(page.getByRole("button", { name: /^Actions for / })).toHaveCount(2);
 
+  // The grown team's page, from that list: the segment it matches, its property, and what happened to it.
+  await page.getByRole("link", { name: small, exact: true }).click();
+  await expect(page.getByRole("heading", { name: small })).toBeVisible();
+  const about = page.getByRole("complementary", { name: "About this contact" });
+  await expect(about.getByRole("list", { name: "Segments" })).toContainText("Big teams");
+  await expect(about.getByRole("list", { name: "Segments" })).toContainText("matches its filter");
+  await expect(about.getByRole("definition").filter({ hasText: "25" })).toBeVisible();
+  await expect(about).toContainText("The organization's");
+  await expect(page.getByText("No topics yet.")).toBeVisible();
+  const timeline = page.getByRole("list", { name: "Timeline" });
+  await expect(timeline.getByRole("listitem")).toHaveText([/^Updated properties/, /^Became a contact/]);
+
+  // Edited from its page: the header, its details and its timeline follow without a reload.
+  await page.getByRole("button", { name: "Edit contact" }).click();
+  const pageDialog = page.getByRole("dialog", { name: "Edit contact" });
+  await pageDialog.getByLabel("First name").fill("Sam");
+  await pageDialog.getByLabel("Time zone").selectOption("Asia/Tokyo");
+  await pageDialog.getByRole("button", { name: "Save contact" }).click();
+  await expect(pageDialog).toBeHidden();
+  await expect(page.getByRole("heading", { name: /^Sam/ })).toBeVisible();
+  await expect(about).toContainText("Asia/Tokyo");
+  await expect(timeline.getByRole("listitem")).toHaveText([/^Updated first name, time zone/, /^Updated properties/, /^Became a contact/]);
+  await finalScreenshot(page, testInfo, "contact-page-timeline");
+  await page.getByRole("link", { name: "Contacts", exact: true }).first().click();
+  await expect(page.getByRole("link", { name: small, exact: true })).toBeVisible();
+
   // Editing the segment opens the builder with its condition, and its live count.
   await page.getByRole("link", { name: "Segments", exact: true }).click();
   await page.getByRole("link", { name: "Big teams", exact: true }).click();
