@@ -420,6 +420,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contacts/{id}/segments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a contact's segments
+         * @description The segments the contact is in now: static ones it was added to, most recently joined first, then dynamic ones whose filter it matches, by name (at most 1 000).
+         */
+        get: operations["listContactSegments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a contact's topics
+         * @description Every topic of the organization, by name, and whether the contact receives it: its own choice when it made one, else the topic's default (`opt_out` topics are received until unsubscribed, `opt_in` ones only after subscribing).
+         */
+        get: operations["listContactTopics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/domains": {
         parameters: {
             query?: never;
@@ -567,6 +607,66 @@ export interface paths {
          * @description A `scheduled` email becomes `cancelled` and is never sent. Any other status is 400 EMAIL_NOT_CANCELLABLE with the status in `details`: a queued or sent email may already be at the receiving server. A sending key cancels only the emails it created.
          */
         post: operations["cancelEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a custom event
+         * @description Something a contact did in your application (`purchase`, `signed_up`, …), for automations, segment filters and the contact's timeline. Give exactly one of `email` and `contact_id`; an unknown `email` creates the contact, subscribed. A `contact_id` that is not a contact of this organization is 404.
+         */
+        post: operations["createEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record custom events in a batch
+         * @description 1 to 1 000 events, each as `POST /v1/events` takes it. The whole batch is validated first: one invalid event makes the request 400 with its index in `details` (`events.3.name`), and nothing is recorded; so does a `contact_id` of no contact of this organization (404, its index in `details`).
+         */
+        post: operations["batchEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a contact's events
+         * @description Built-in and custom events, newest first (by `occurred_at`), cursor-paginated (default 20 a page).
+         */
+        get: operations["listContactEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2263,6 +2363,7 @@ export interface components {
                 contact_id: components["schemas"]["Uuid"] | null;
                 thread_id: components["schemas"]["Uuid"] | null;
                 from: string;
+                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
                 to: string[];
                 subject: string;
                 tags: string[];
@@ -2302,6 +2403,7 @@ export interface components {
                 contact_id: components["schemas"]["Uuid"] | null;
                 thread_id: components["schemas"]["Uuid"] | null;
                 from: string;
+                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
                 to: string[];
                 subject: string;
                 tags: string[];
@@ -2330,6 +2432,7 @@ export interface components {
                 contact_id: components["schemas"]["Uuid"] | null;
                 thread_id: components["schemas"]["Uuid"] | null;
                 from: string;
+                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
                 to: string[];
                 subject: string;
                 tags: string[];
@@ -2360,6 +2463,7 @@ export interface components {
                 contact_id: components["schemas"]["Uuid"] | null;
                 thread_id: components["schemas"]["Uuid"] | null;
                 from: string;
+                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
                 to: string[];
                 subject: string;
                 tags: string[];
@@ -2730,6 +2834,7 @@ export interface components {
             contact_id: components["schemas"]["Uuid"] | null;
             thread_id: components["schemas"]["Uuid"] | null;
             from: string;
+            /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
             to: string[];
             subject: string;
             tags: string[];
@@ -2750,6 +2855,7 @@ export interface components {
                 contact_id: components["schemas"]["Uuid"] | null;
                 thread_id: components["schemas"]["Uuid"] | null;
                 from: string;
+                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
                 to: string[];
                 subject: string;
                 tags: string[];
@@ -2776,6 +2882,7 @@ export interface components {
                 contact_id: components["schemas"]["Uuid"] | null;
                 thread_id: components["schemas"]["Uuid"] | null;
                 from: string;
+                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
                 to: string[];
                 subject: string;
                 tags: string[];
@@ -4913,6 +5020,83 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listContactSegments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        has_more: boolean;
+                        data: {
+                            id: components["schemas"]["Uuid"];
+                            name: string;
+                            /** @description A dynamic segment: the contact is in it because it matches the segment's filter now. */
+                            dynamic: boolean;
+                            /** @description When the contact was added to a static segment; null for a dynamic one. */
+                            added_at: components["schemas"]["DateTime"] | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listContactTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        topic_id: components["schemas"]["Uuid"];
+                        name: string;
+                        /** @description Whether the contact receives the topic's mail: its own choice, else the topic's default. */
+                        subscribed: boolean;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listDomains: {
         parameters: {
             query?: {
@@ -5127,6 +5311,8 @@ export interface operations {
                 /** @description Recipient address, case-insensitive partial match. */
                 to?: string;
                 broadcast_id?: components["parameters"]["BroadcastId2"];
+                /** @description The emails sent to (or received from) one contact. */
+                contact_id?: components["schemas"]["Uuid"];
                 email_id?: components["schemas"]["Uuid"];
                 /** @description Sender domain: the part of from_email after the @. */
                 domain?: string;
@@ -5355,6 +5541,171 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 1 to 100 letters, digits, `_ . : -`; the prefixes `email.`, `contact.` and `automation.` are reserved.
+                     * @example purchase
+                     */
+                    name: string;
+                    /** @description The contact's email; an unknown one creates the contact (subscribed). */
+                    email?: string;
+                    /** @description The contact's id. */
+                    contact_id?: components["schemas"]["Uuid"];
+                    /** @description Any JSON object, at most 32 KB and 8 levels deep. */
+                    properties?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description When it happened; now when not given. At most a day ahead. */
+                    occurred_at?: components["schemas"]["DateTime"];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: components["schemas"]["Uuid"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    batchEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 1000 events, validated whole. */
+                    events: {
+                        /**
+                         * @description 1 to 100 letters, digits, `_ . : -`; the prefixes `email.`, `contact.` and `automation.` are reserved.
+                         * @example purchase
+                         */
+                        name: string;
+                        /** @description The contact's email; an unknown one creates the contact (subscribed). */
+                        email?: string;
+                        /** @description The contact's id. */
+                        contact_id?: components["schemas"]["Uuid"];
+                        /** @description Any JSON object, at most 32 KB and 8 levels deep. */
+                        properties?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description When it happened; now when not given. At most a day ahead. */
+                        occurred_at?: components["schemas"]["DateTime"];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The events' ids, in input order. */
+                        data: {
+                            id: components["schemas"]["Uuid"];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listContactEvents: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Id of the last item of the current page: the next, older page. */
+                after?: components["parameters"]["After"];
+                /** @description Id of the first item of the current page: the previous, newer page. */
+                before?: components["parameters"]["Before"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        has_more: boolean;
+                        data: {
+                            id: components["schemas"]["Uuid"];
+                            /** @description A built-in event (`email.opened`, `contact.updated`, …) or a custom one. */
+                            name: string;
+                            properties: {
+                                [key: string]: unknown;
+                            };
+                            occurred_at: components["schemas"]["DateTime"];
+                            /** @description Who recorded it: `api` for the events your application sent, else the part of the platform that did. */
+                            source: string;
+                            /** @description Extension: the email a built-in `email.*` event is about (null for custom events). */
+                            email_id: components["schemas"]["Uuid"] | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
