@@ -1,6 +1,7 @@
 "use client";
 
 import { Pencil, User } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useMemo, useState } from "react";
 import { BackLink } from "@/components/ui/back-link";
 import { Badge } from "@/components/ui/badge";
@@ -9,10 +10,12 @@ import { PageHeader } from "@/components/ui/page-header";
 import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useContact, useContactEmails } from "@/lib/client/resources/contact-page";
-import { ContactDialog } from "../contact-dialog";
 import { SuppressionBadge } from "../suppression";
 import { ContactDetailsCard, ContactEmailsCard, ContactSegmentsCard, ContactTopicsCard } from "./contact-cards";
 import { ContactTimeline } from "./contact-timeline";
+
+// The form (react-hook-form, zod) loads after the page, as on /contacts: most visits only read.
+const ContactDialog = dynamic(() => import("../contact-dialog").then((m) => m.ContactDialog), { ssr: false });
 
 const fullName = (c: { first_name: string | null; last_name: string | null }) => [c.first_name, c.last_name].filter(Boolean).join(" ");
 
