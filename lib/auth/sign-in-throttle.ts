@@ -18,7 +18,7 @@ type Keyed = { key: string; policy: Policy };
 
 export type Attempt = { allowed: true; keys: Keyed[]; lockedNow: boolean } | { allowed: false; retryAfterSeconds: number; locked: boolean };
 
-type Row = { failures: number; blocked_until: Date | null; counted: boolean };
+type Row = { failures: number; blocked_until: Date | null };
 
 /**
  * Counts this attempt as a failure before the password is even checked, in one statement per key:
@@ -32,32 +32,38 @@ export async function beginSignInAttempt(keys: Keyed[]): Promise<Attempt> {
   let lockedNow = false;
   for (const { key, policy } of keys) {
     const next = `CASE WHEN t.last_failure_at < now() - interval '1 day' THEN 1 ELSE t.failures + 1 END`;
-    // `prior` locks the row first, so `counted` says what this statement did to the latest version.
+    // Whether this attempt counted is whether the statement wrote a row: the update's WHERE is checked
+    // on the latest version of the row, after waiting for whoever holds it. (Reading the row before
+    // the insert cannot tell: at an address never tried, a burst's statements all start with no row to
+    // read, then all but one meet the row the first inserted — and each took itself as counted.)
     const [row] = await db.$queryRawUnsafe<Row[]>(
-      `WITH prior AS (SELECT blocked_until > now() AS blocked FROM sign_in_throttles WHERE key = $1 FOR UPDATE)
-       INSERT INTO sign_in_throttles AS t (key, failures, last_failure_at, blocked_until)
-       SELECT $1, 1, now(), NULL FROM (SELECT count(*) FROM prior) AS read_prior_first
+      `INSERT INTO sign_in_throttles AS t (key, failures, last_failure_at, blocked_until)
+       VALUES ($1, 1, now(), NULL)
        ON CONFLICT (key) DO UPDATE SET
-         failures = CASE WHEN t.blocked_until > now() THEN t.failures ELSE ${next} END,
-         last_failure_at = CASE WHEN t.blocked_until > now() THEN t.last_failure_at ELSE now() END,
+         failures = ${next},
+         last_failure_at = now(),
          blocked_until = CASE
-           WHEN t.blocked_until > now() THEN t.blocked_until
            WHEN ${next} >= $3::int THEN now() + make_interval(secs => $4::int)
            WHEN ${next} >= $2::int THEN now() + make_interval(secs => least(5 * power(2, ${next} - $2::int), $5::int))
            ELSE NULL END
-       RETURNING failures, blocked_until, NOT coalesce((SELECT blocked FROM prior), false) AS counted`,
+       WHERE t.blocked_until IS NULL OR t.blocked_until <= now()
+       RETURNING failures, blocked_until`,
       key,
       policy.free,
       policy.lockAt,
       policy.lockSeconds,
       policy.maxBackoff,
     );
-    if (!row.counted && row.blocked_until) {
-      retryAfter = Math.max(retryAfter, Math.ceil((row.blocked_until.getTime() - Date.now()) / 1000));
-      locked ||= row.failures >= policy.lockAt;
-    } else if (row.failures === policy.lockAt) {
-      lockedNow = true;
+    if (row) {
+      if (row.failures === policy.lockAt) lockedNow = true;
+      continue;
     }
+    // Blocked: not counted again, refused with the time left (at least a second, should the block
+    // have ended between the two statements).
+    const blocked = await db.signInThrottle.findUnique({ where: { key }, select: { failures: true, blocked_until: true } });
+    const left = blocked?.blocked_until ? Math.ceil((blocked.blocked_until.getTime() - Date.now()) / 1000) : 0;
+    retryAfter = Math.max(retryAfter, left, 1);
+    locked ||= (blocked?.failures ?? 0) >= policy.lockAt;
   }
   if (retryAfter > 0) return { allowed: false, retryAfterSeconds: retryAfter, locked };
   // Every address ever tried leaves a row; now and then the forgotten ones go, so the table stays small.
