@@ -116,32 +116,68 @@ const eventConsumersList = {
 };
 // The outbox is the worker's: only its dispatcher loop (worker/) and the tests' helper claim and end
 // announcements. Everything else records (record.ts, sql.ts) or consumes (consumer.ts).
+const eventsDispatchPattern = {
+  group: ["@/lib/events/dispatch", "@/lib/events/outbox", "@/lib/events/consumers"],
+  message: "Announcements are dispatched by the worker's events:dispatch loop alone; record with lib/events/record or lib/events/sql.",
+};
+
+// The sending engine (lib/sending, lib/replies, lib/sequences, lib/feedback, lib/tracking) sits below
+// the services: services queue, pause and fan out through it, and it never imports them, so a rule
+// they share (proof of sender, an inbox's health, an address's domain) has one owner in a room both
+// import (lib/senders, lib/inboxes, lib/domain, lib/db), not a copy on each side or a cycle. The
+// worker (worker/) is not the engine: it wires the engine and the services' periodic jobs together.
+// The engine's tests may use services as fixtures (creating a domain, sending through the API).
+const engineFiles = ["lib/sending/**", "lib/replies/**", "lib/sequences/**", "lib/feedback/**", "lib/tracking/**"];
+const engineRoom = {
+  files: engineFiles.map((folder) => `${folder}/*.{ts,tsx}`),
+  ignores: ["**/*.test.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          { group: ["@/lib/services/**"], message: "The engine does not import services: move the rule both need to a room below them (ARCHITECTURE.md)." },
+          eventsDispatchPattern,
+        ],
+      },
+    ],
+  },
+};
+// The rooms of rules both services and the engine apply (proof of sender, an inbox's health) import neither.
+const sharedRuleFiles = ["lib/senders/**", "lib/inboxes/**"];
+const sharedRulesRoom = {
+  files: sharedRuleFiles.map((folder) => `${folder}/*.{ts,tsx}`),
+  ignores: ["**/*.test.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          { group: ["@/lib/services/**", "@/lib/api/**"], message: "Services import this room's rule; it imports no service." },
+          { group: engineFiles.map((folder) => `@/${folder}`), message: "The engine imports this room's rule; it imports nothing of the engine." },
+          eventsDispatchPattern,
+        ],
+      },
+    ],
+  },
+};
+
 const eventsDispatchUsers = {
   files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "cli/**/*.ts", "scripts/**/*.ts"],
   ignores: [
     "lib/events/**",
     "lib/testing/**",
     "**/*.test.ts",
-    // Rooms with rules of their own (which refuse lib/events whole, or keep to the browser's).
+    // Rooms with rules of their own (which refuse lib/events whole, keep to the browser's, or refuse the dispatcher too).
     "lib/audience/**",
     "lib/client/**",
     "lib/contracts/**",
     "lib/schemas/**",
     "lib/domain/**",
+    ...engineFiles,
+    ...sharedRuleFiles,
   ],
-  rules: {
-    "no-restricted-imports": [
-      "error",
-      {
-        patterns: [
-          {
-            group: ["@/lib/events/dispatch", "@/lib/events/outbox", "@/lib/events/consumers"],
-            message: "Announcements are dispatched by the worker's events:dispatch loop alone; record with lib/events/record or lib/events/sql.",
-          },
-        ],
-      },
-    ],
-  },
+  rules: { "no-restricted-imports": ["error", { patterns: [eventsDispatchPattern] }] },
 };
 
 // One place reads the environment (lib/env.ts): it validates every setting once, gives defaults and
@@ -178,6 +214,8 @@ const config = [
   eventsRoom,
   eventConsumersList,
   eventsDispatchUsers,
+  engineRoom,
+  sharedRulesRoom,
   environmentRoom,
   { ignores: [".next/**", "lib/generated/**", "sdk/src/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
 ];

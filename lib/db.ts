@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { pool } from "@/lib/db/pool";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { type Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { errorField, log } from "@/lib/log";
 
@@ -20,4 +20,6 @@ export const db: PrismaClient = globalForPrisma.prisma ?? createClient();
 if (!env.isProduction) globalForPrisma.prisma = db;
 
 export type Db = PrismaClient;
+/** The plain client or the one of a transaction in progress. */
+export type DbClient = Db | Prisma.TransactionClient;
 export { Prisma } from "@/lib/generated/prisma/client";

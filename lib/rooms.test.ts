@@ -101,6 +101,38 @@ describe("the rooms, as ESLint keeps them", () => {
     ]);
   });
 
+  it("keeps the engine below the services; the rules both apply live in rooms both import", { timeout: 60_000 }, async () => {
+    const service = 'import { pauseBroadcast } from "@/lib/services/broadcast-sending";\nexport const used = pauseBroadcast;';
+    const engine = ["lib/sending", "lib/replies", "lib/sequences", "lib/feedback", "lib/tracking"];
+    for (const room of [...engine, "lib/events", "lib/audience", "lib/senders", "lib/inboxes"])
+      expect(await ruleIds(`${room}/probe.ts`, service), room).toEqual(["1:no-restricted-imports"]);
+    // The worker wires the engine and the services together; the engine's tests may use services as fixtures.
+    expect(await ruleIds("worker/probe.ts", service)).toEqual([]);
+    expect(await ruleIds("lib/feedback/probe.test.ts", service)).toEqual([]);
+    // What both sides need has one owner below them both.
+    const shared = [
+      'import type { DbClient } from "@/lib/db";',
+      'import { domainOf, returnPathHost } from "@/lib/domain/addresses";',
+      'import type { AttachmentMeta } from "@/lib/domain/attachment-meta";',
+      'import { inboxProvenSql, isInboxProven } from "@/lib/senders/proof";',
+      'import { recordInboxFailures } from "@/lib/inboxes/inbox-health";',
+      "export const used = [domainOf, returnPathHost, inboxProvenSql, isInboxProven, recordInboxFailures];",
+      "export type Used = [DbClient, AttachmentMeta];",
+    ].join("\n");
+    for (const room of [...engine, "lib/services"]) expect(await ruleIds(`${room}/probe.ts`, shared), room).toEqual([]);
+    // The API's pause calls the engine's.
+    expect(
+      await ruleIds("lib/services/probe.ts", 'import { pauseBroadcastIn } from "@/lib/sending/pause-broadcast";\nexport const used = pauseBroadcastIn;'),
+    ).toEqual([]);
+    // Those rooms import neither side, and the engine still leaves the outbox to the worker.
+    const upward = 'import { fanOut } from "@/lib/sending/fan-out";\nimport { route } from "@/lib/api/route";\nexport const used = [fanOut, route];';
+    for (const room of ["lib/senders", "lib/inboxes"])
+      expect(await ruleIds(`${room}/probe.ts`, upward), room).toEqual(["1:no-restricted-imports", "2:no-restricted-imports"]);
+    const dispatcher = 'import { dispatchEvents } from "@/lib/events/dispatch";\nexport const used = dispatchEvents;';
+    for (const room of [...engine, "lib/senders", "lib/inboxes"])
+      expect(await ruleIds(`${room}/probe.ts`, dispatcher), room).toEqual(["1:no-restricted-imports"]);
+  });
+
   it("lets services use the database, and reads process.env only in lib/env.ts", { timeout: 60_000 }, async () => {
     expect(await ruleIds("lib/services/probe.ts", 'import { db } from "@/lib/db";\nexport const used = db;')).toEqual([]);
     expect(await ruleIds("lib/services/probe.ts", "export const port = process.env.PORT;")).toEqual(["1:no-restricted-properties"]);

@@ -1,6 +1,6 @@
 import type { Email, FeedbackReport } from "@/lib/generated/prisma/client";
 import { db, Prisma } from "@/lib/db";
-import { domainOf } from "@/lib/services/sender-domains";
+import { domainOf } from "@/lib/domain/addresses";
 import { reportFingerprint } from "./fingerprint";
 import { arfOutcome, dsnOutcome, parseReport, type FeedbackKind, type ParsedReport } from "./parse-report";
 import { recordFeedback, type FeedbackOutcome } from "./record-feedback";

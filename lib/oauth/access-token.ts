@@ -3,7 +3,7 @@ import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import type { Inbox } from "@/lib/generated/prisma/client";
 import type { OutboundPolicy } from "@/lib/net/outbound-policy";
-import { recordInboxFailures } from "@/lib/services/inbox-health";
+import { recordInboxFailures } from "@/lib/inboxes/inbox-health";
 import { providerConfiguration } from "./providers";
 
 export type OAuthInbox = Pick<Inbox, "id" | "organization_id">;

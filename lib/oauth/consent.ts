@@ -9,7 +9,7 @@ import type { OAuthProvider } from "@/lib/generated/prisma/enums";
 import { errorField, log } from "@/lib/log";
 import type { OAuthStartQuery } from "@/lib/schemas/inboxes";
 import { recordAudit } from "@/lib/services/audit-log";
-import { healthy } from "@/lib/services/inbox-health";
+import { healthy } from "@/lib/inboxes/inbox-health";
 import { oauthProviderTable } from "./provider-table";
 import { OAuthUnavailableError, providerConfiguration } from "./providers";
 

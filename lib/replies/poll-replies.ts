@@ -3,7 +3,7 @@ import { ImapFlow } from "imapflow";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { inboxAccessToken, OAuthGrantError } from "@/lib/oauth/access-token";
-import { READING_REPLIES_FAILED, recordInboxFailures, recordPollSucceeded } from "@/lib/services/inbox-health";
+import { READING_REPLIES_FAILED, recordInboxFailures, recordPollSucceeded } from "@/lib/inboxes/inbox-health";
 import { env } from "@/lib/env";
 import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import { errorField, log } from "@/lib/log";

@@ -6,7 +6,7 @@ import { limits } from "@/lib/schemas/common";
 import { leaveSequence } from "@/lib/sequences/leave-sequence";
 import { stopForCompany } from "@/lib/sequences/company-stop";
 import { holdForAway } from "@/lib/sequences/hold-sequence";
-import { domainOf } from "@/lib/services/sender-domains";
+import { domainOf } from "@/lib/domain/addresses";
 import { recordEvent } from "@/lib/events/record";
 import { isFeedbackReport } from "@/lib/feedback/parse-report";
 import { queueInboxReport } from "@/lib/feedback/process-reports";

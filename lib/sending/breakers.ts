@@ -1,7 +1,7 @@
 import type { BroadcastPauseReason } from "@/lib/generated/prisma/enums";
 import { errorField, log } from "@/lib/log";
-import { pauseBroadcastIn } from "@/lib/services/broadcast-sending";
 import { engineDb } from "./engine-db";
+import { pauseBroadcastIn } from "./pause-broadcast";
 
 /**
  * Circuit breakers. A list full of dead addresses, or a message people report as spam, ruins the

@@ -1,7 +1,7 @@
 import type { Inbox } from "@/lib/generated/prisma/client";
 import { Prisma } from "@/lib/db";
 import type { SendingSpeed } from "@/lib/generated/prisma/enums";
-import { inboxProvenSql } from "@/lib/services/sender-proof";
+import { inboxProvenSql } from "@/lib/senders/proof";
 import { engineDb } from "./engine-db";
 import { dailyCap, pacingGapMs, resolveSpeed, type InboxPacing } from "@/lib/domain/sending-speeds";
 

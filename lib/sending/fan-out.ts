@@ -1,8 +1,8 @@
 import type { Broadcast } from "@/lib/generated/prisma/client";
 import { db, Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
-import { domainOf } from "@/lib/services/sender-domains";
-import { isInboxProven, verifiedDomainNames } from "@/lib/services/sender-proof";
+import { domainOf } from "@/lib/domain/addresses";
+import { isInboxProven, verifiedDomainNames } from "@/lib/senders/proof";
 import { recipientEmail } from "./audience";
 import { reachableCondition } from "@/lib/audience/reachable";
 import { segmentMembersChunkSql } from "@/lib/audience/membership";

@@ -2,14 +2,13 @@ import type Mail from "nodemailer/lib/mailer";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { trackOutgoing } from "@/lib/tracking/track-outgoing";
 import type { Broadcast, Contact, Email, Inbox, SequenceStep, Template } from "@/lib/generated/prisma/client";
-import { domainOf } from "@/lib/services/sender-domains";
+import { domainOf, returnPathHost } from "@/lib/domain/addresses";
 import { engineDb } from "./engine-db";
-import type { AttachmentMeta } from "@/lib/services/email-attachments";
+import type { AttachmentMeta } from "@/lib/domain/attachment-meta";
 import { mimeMessageWithAttachments, type MimeAttachment } from "./mime-attachments";
 import { mimeMessage, normalizeAddress, type MimeInput } from "./mime-message";
 import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "@/lib/templating/render-email";
 import { unsubscribeUrls } from "./unsubscribe-token";
-import { returnPathHost } from "@/lib/services/domain-records";
 import { returnPathEnvelope, signing, type MessageWithDsn } from "@/lib/feedback/outgoing";
 
 export type Outgoing = {

@@ -1,6 +1,6 @@
 import { runMigrations } from "graphile-worker";
 import { z } from "zod";
-import type { DbClient } from "@/lib/services/owned-records";
+import type { DbClient } from "@/lib/db";
 import { env } from "@/lib/env";
 
 export const BROADCAST_START_TASK = "broadcast:start";

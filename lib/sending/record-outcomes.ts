@@ -1,7 +1,7 @@
 import { Prisma } from "@/lib/db";
 import { recordEventsCtes } from "@/lib/events/sql";
 import type { EmailForEvent } from "@/lib/webhooks/email-event-data";
-import { recordInboxFailures } from "@/lib/services/inbox-health";
+import { recordInboxFailures } from "@/lib/inboxes/inbox-health";
 import type { DeliveryResult } from "./deliver";
 import { engineDb, recordPool } from "./engine-db";
 import { RELEASE_UPDATED, RETURNED_STATUS, stillClaimed } from "./claim-sql";

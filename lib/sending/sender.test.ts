@@ -4,8 +4,8 @@ import { db } from "@/lib/db";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
 import { seedSegment, sinkInbox, verifiedDomain } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
-import { pauseBroadcastIn } from "@/lib/services/broadcast-sending";
 import { fanOut, startBroadcast } from "./fan-out";
+import { pauseBroadcastIn } from "./pause-broadcast";
 import { createSender } from "./sender";
 
 let sink: SmtpSink;

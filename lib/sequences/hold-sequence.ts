@@ -1,4 +1,4 @@
-import type { DbClient } from "@/lib/services/owned-records";
+import type { DbClient } from "@/lib/db";
 import { UNPLACED } from "@/lib/sending/windows";
 
 /**

@@ -1,4 +1,4 @@
-import type { DbClient } from "@/lib/services/owned-records";
+import type { DbClient } from "@/lib/db";
 import { SEQUENCE_EXIT_PREFIX } from "./dispatch";
 
 export type LeaveReason = "replied" | "unsubscribed" | "bounced" | "complained";

@@ -2,7 +2,7 @@ import type { OrgContext } from "@/lib/domain/context";
 import { AppError, invalidField, notFound } from "@/lib/domain/errors";
 import { cursorPage } from "@/lib/services/cursor-page";
 import type { CursorParams } from "@/lib/schemas/pagination";
-import { db, Prisma } from "@/lib/db";
+import { db, type DbClient, Prisma } from "@/lib/db";
 import { pool } from "@/lib/db/pool";
 import type { Broadcast } from "@/lib/generated/prisma/client";
 import type { BroadcastStatus, SendingSpeed, SequenceMode } from "@/lib/generated/prisma/enums";
@@ -12,7 +12,7 @@ import type { EmailDocument } from "@/lib/email-doc/document";
 import type { SendingWindow } from "@/lib/domain/sending-window";
 import type { Utm } from "@/lib/schemas/tracking";
 import { inboxSenderDefaults } from "./inbox-sender-defaults";
-import { assertOwned, type DbClient, type Reference } from "./owned-records";
+import { assertOwned, type Reference } from "./owned-records";
 import { assertInboxesVerified } from "./sender-proof";
 
 const EDITABLE_STATUSES: readonly BroadcastStatus[] = ["draft", "scheduled"];

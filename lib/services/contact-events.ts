@@ -5,7 +5,7 @@ import { recordEvents, runSql, type SqlClient } from "@/lib/events/record";
 import { recordEventsStatement } from "@/lib/events/sql";
 import type { EventSource } from "@/lib/events/types";
 import { CONTACT_JSON_SQL } from "./contact-json-sql";
-import type { DbClient } from "./owned-records";
+import type { DbClient } from "@/lib/db";
 
 type ContactEventName = "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed";
 

@@ -1,13 +1,12 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { AppError, notFound } from "@/lib/domain/errors";
-import { db, Prisma } from "@/lib/db";
+import { db, type DbClient, Prisma } from "@/lib/db";
 import type { Contact } from "@/lib/generated/prisma/client";
 import type { BulkContactsInput, CheckEmailsInput, CreateContactInput, UpdateContactInput } from "@/lib/schemas/contacts";
 import { normalizeEmail } from "@/lib/schemas/common";
 import { checkMetadata, typedMetadata } from "@/lib/audience/metadata-types";
 import { propertyTypes } from "@/lib/audience/scope";
 import { recordContactChange, recordContactEvents } from "./contact-events";
-import type { DbClient } from "./owned-records";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
 
 /**

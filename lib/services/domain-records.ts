@@ -1,3 +1,4 @@
+import { returnPathHost } from "@/lib/domain/addresses";
 import { env } from "@/lib/env";
 import { definiteAbsence, lookupCname, lookupMx, lookupTxt } from "@/lib/dns/lookup-txt";
 import type { Domain } from "@/lib/generated/prisma/client";
@@ -19,8 +20,6 @@ type DomainFields = Pick<Domain, "name" | "verification_token" | "dkim_selector"
 
 export const ownershipName = (domain: Pick<Domain, "name">) => `_mailplatform.${domain.name}`;
 export const ownershipValue = (domain: Pick<Domain, "verification_token">) => `mailplatform-verification=${domain.verification_token}`;
-/** The return-path host: where VERP envelope senders live and reports arrive (bounces.example.com). */
-export const returnPathHost = (domain: Pick<Domain, "name" | "return_path">) => `${domain.return_path}.${domain.name}`;
 /** The tracking host (links.example.com), or null when the domain has none. */
 const trackingHost = (domain: Pick<Domain, "name" | "tracking_subdomain">) =>
   domain.tracking_subdomain ? `${domain.tracking_subdomain}.${domain.name}` : null;

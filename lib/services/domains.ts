@@ -1,5 +1,6 @@
 import { generateKeyPair, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
+import { returnPathHost } from "@/lib/domain/addresses";
 import type { OrgContext } from "@/lib/domain/context";
 import { AppError, invalidField, notFound } from "@/lib/domain/errors";
 import { cursorPage } from "@/lib/services/cursor-page";
@@ -17,7 +18,6 @@ import {
   ownershipName,
   ownershipValue,
   readChecks,
-  returnPathHost,
   vouchedChecks,
   type RecordChecks,
   type RecordPurpose,

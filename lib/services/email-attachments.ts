@@ -1,5 +1,6 @@
 import { detectMimeType } from "nodemailer/lib/mime-funcs/mime-types";
 import { Prisma } from "@/lib/db";
+import type { AttachmentMeta } from "@/lib/domain/attachment-meta";
 import type { AttachmentUpload } from "./attachment-upload";
 
 /**
@@ -14,9 +15,6 @@ const PARTS_PER_INSERT = 4;
 
 /** An attachment on its way into an email: what the caller said of it, and its spooled bytes. */
 export type AttachmentFile = { filename: string; content_type?: string; content_id?: string; upload: AttachmentUpload };
-
-/** What the Email record says of an attachment (`attachments`); the engine builds its MIME part from it. */
-export type AttachmentMeta = { filename: string; content_type: string; size: number; content_id: string | null };
 
 export const attachmentMeta = (file: AttachmentFile): AttachmentMeta => ({
   filename: file.filename,

@@ -10,7 +10,7 @@ import { classifyFailure } from "@/lib/sending/deliver";
 import { inboxTransportOptions } from "@/lib/sending/transports";
 import type { ConfirmOutcome } from "@/lib/schemas/inboxes";
 import { getInbox } from "./inboxes";
-import { isInboxProven, verifiedDomainNames } from "./sender-proof";
+import { isInboxProven, verifiedDomainNames } from "@/lib/senders/proof";
 
 /** How long a confirmation link works. */
 const CONFIRMATION_TTL_MS = 24 * 60 * 60_000;

@@ -1,6 +1,6 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { invalidField } from "@/lib/domain/errors";
-import type { DbClient } from "./owned-records";
+import type { DbClient } from "@/lib/db";
 
 type Sender = { from_name?: string | null; from_email?: string | null; reply_to?: string | null };
 

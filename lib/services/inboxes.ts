@@ -10,8 +10,9 @@ import type { CreateInboxInput, UpdateInboxInput } from "@/lib/schemas/inboxes";
 import { env } from "@/lib/env";
 import { recordAudit } from "./audit-log";
 import { testInboxConnection, type CandidateInbox } from "./inbox-connection-test";
-import { healthy } from "./inbox-health";
-import { inboxVerification, verifiedDomainNames } from "./sender-proof";
+import { healthy } from "@/lib/inboxes/inbox-health";
+import { verifiedDomainNames } from "@/lib/senders/proof";
+import { inboxVerification } from "./sender-proof";
 
 function serialize(row: Inbox, verifiedDomains: ReadonlySet<string>) {
   return {

@@ -1,7 +1,7 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { db } from "@/lib/db";
 import type { OrganizationWarning } from "@/lib/schemas/reports";
-import { inboxProvenSql } from "./sender-proof";
+import { inboxProvenSql } from "@/lib/senders/proof";
 
 /** What the sending figures of the last 30 days say, for the rate warnings. */
 export type SendingHealth = { sent: number; bounced: number; complained: number };

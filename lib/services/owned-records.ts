@@ -1,9 +1,6 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { invalidField } from "@/lib/domain/errors";
-import type { Db, Prisma } from "@/lib/db";
-
-/** The plain client or the one of a transaction in progress. */
-export type DbClient = Db | Prisma.TransactionClient;
+import type { DbClient } from "@/lib/db";
 
 /** An id taken from a request body, with the path that names it in a 400. */
 export type Reference = { id: string; path: string };

@@ -1,12 +1,7 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { AppError } from "@/lib/domain/errors";
 import { db } from "@/lib/db";
-
-export const domainOf = (email: string) =>
-  email
-    .slice(email.lastIndexOf("@") + 1)
-    .trim()
-    .toLowerCase();
+import { domainOf } from "@/lib/domain/addresses";
 
 /** A sender address must be at a verified domain of the organization (400 DOMAIN_NOT_VERIFIED). */
 export async function assertVerifiedSenderDomain(ctx: OrgContext, email: string, path: string): Promise<void> {

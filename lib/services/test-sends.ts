@@ -12,7 +12,7 @@ import { unsubscribeUrls } from "@/lib/sending/unsubscribe-token";
 import type { TestSendInput } from "@/lib/schemas/test-sends";
 import type { Utm } from "@/lib/schemas/tracking";
 import { withUtmOnly } from "@/lib/tracking/add-tracking";
-import { domainOf } from "./sender-domains";
+import { domainOf } from "@/lib/domain/addresses";
 import { assertInboxesVerified, assertProvenSender } from "./sender-proof";
 import { consumeQuota } from "./usage-windows";
 

@@ -6,7 +6,7 @@ import type { ReplyToThreadInput } from "@/lib/schemas/threads";
 import { normalizeEmail } from "@/lib/schemas/common";
 import { htmlToText } from "@/lib/templating/html-to-text";
 import { withIdempotency } from "./idempotency";
-import { domainOf } from "./sender-domains";
+import { domainOf } from "@/lib/domain/addresses";
 import { assertInboxesVerified } from "./sender-proof";
 import { emailRecords } from "./transactional";
 import { assertNotSuppressed } from "./transactional-checks";

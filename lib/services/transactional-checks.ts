@@ -1,7 +1,7 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { AppError } from "@/lib/domain/errors";
 import { normalizeEmail } from "@/lib/schemas/common";
-import { domainOf } from "@/lib/services/sender-domains";
+import { domainOf } from "@/lib/domain/addresses";
 
 /** One email's recipients, as the request named them (`to` as a string or an array). */
 export type Recipients = { to: string[]; toGivenAsList: boolean; cc: string[]; bcc: string[] };

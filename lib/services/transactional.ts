@@ -5,7 +5,7 @@ import type { Inbox, Template } from "@/lib/generated/prisma/client";
 import { normalizeEmail } from "@/lib/schemas/common";
 import { parseSender, sendingLimits, type SendEmailInput } from "@/lib/schemas/send-email";
 import { emailSelect } from "@/lib/services/emails";
-import { domainOf } from "@/lib/services/sender-domains";
+import { domainOf } from "@/lib/domain/addresses";
 import { assertInboxesVerified, assertProvenSender } from "@/lib/services/sender-proof";
 import { contactValues, renderEmail, variableValues, type PlaceholderValues, type RenderedEmail } from "@/lib/templating/render-email";
 import { attachmentMeta, storeAttachments, type AttachmentFile } from "./email-attachments";

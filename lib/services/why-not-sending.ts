@@ -3,8 +3,8 @@ import { notFound } from "@/lib/domain/errors";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { Broadcast, Inbox } from "@/lib/generated/prisma/client";
-import { domainOf } from "@/lib/services/sender-domains";
-import { isInboxProven, verifiedDomainNames } from "@/lib/services/sender-proof";
+import { domainOf } from "@/lib/domain/addresses";
+import { isInboxProven, verifiedDomainNames } from "@/lib/senders/proof";
 import { dailyCap, resolveSpeed } from "@/lib/domain/sending-speeds";
 import { waitingReasons } from "./waiting-reasons";
 

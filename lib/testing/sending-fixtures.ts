@@ -31,7 +31,7 @@ export async function seedSegment(organizationId: string, seeds: ContactSeed[]):
 
 /**
  * An inbox whose SMTP server is the sink; the password is sealed as the API stores it. It can send,
- * as a sending inbox must be proven (lib/services/sender-proof.ts): its address is at acme.test,
+ * as a sending inbox must be proven (lib/senders/proof.ts): its address is at acme.test,
  * which becomes a verified domain of the organization, and it is confirmed as well. For an
  * unverified inbox, give `sender_confirmed_at: null` and a from address at another domain.
  */

@@ -41,7 +41,7 @@ export async function addInbox(
       imap_secure: fields.imap ? false : undefined,
       imap_username: fields.imap?.username,
       imap_password_encrypted: fields.imap?.password_encrypted,
-      // Verified, as a sending inbox must be (lib/services/sender-proof.ts).
+      // Verified, as a sending inbox must be (lib/senders/proof.ts).
       sender_confirmed_at: new Date(),
     },
   });

@@ -1,6 +1,6 @@
 import type { Email } from "@/lib/generated/prisma/client";
 import type { Utm } from "@/lib/schemas/tracking";
-import { domainOf } from "@/lib/services/sender-domains";
+import { domainOf } from "@/lib/domain/addresses";
 import { addTracking, trackable } from "./add-tracking";
 import { organizationTracking } from "./tracking-hosts";
 import { textWithUtm } from "./utm";

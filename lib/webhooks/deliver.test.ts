@@ -2,14 +2,13 @@ import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sealSecret } from "@/lib/crypto/secret-box";
-import { db } from "@/lib/db";
+import { db, type DbClient } from "@/lib/db";
 import { outboundPolicy, strictOutboundPolicy } from "@/lib/net/outbound-policy";
 import type { WebhookEventType } from "@/lib/schemas/webhooks";
 import { createTestOrg } from "@/lib/testing/api";
 import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
 import { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, deliverWebhooks } from "./deliver";
 import { dispatchEventsOf } from "@/lib/testing/events";
-import type { DbClient } from "@/lib/services/owned-records";
 import { emitEvent as recordWebhookEvent, type WebhookEvent } from "./emit-event";
 
 // The receiver listens on a random port of 127.0.0.1, which the production policy refuses.

@@ -2,7 +2,7 @@ import { recordEvents } from "@/lib/events/record";
 import type { EventSource } from "@/lib/events/types";
 import type { WebhookEventData } from "@/lib/schemas/webhook-events";
 import type { WebhookEventType } from "@/lib/schemas/webhooks";
-import type { DbClient } from "@/lib/services/owned-records";
+import type { DbClient } from "@/lib/db";
 
 /** A value as code writes it before JSON: a Date where the schema has the ISO string JSON.stringify makes of it. */
 type AsWritten<T> = T extends string ? T | Date : T extends (infer U)[] ? AsWritten<U>[] : T extends object ? { [K in keyof T]: AsWritten<T[K]> } : T;

@@ -1,5 +1,4 @@
-import type { DbClient } from "@/lib/services/owned-records";
-import { Prisma } from "@/lib/db";
+import { type DbClient, Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { Inbox } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
