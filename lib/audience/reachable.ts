@@ -1,20 +1,17 @@
 import { Prisma } from "@/lib/db";
 import { segmentCondition } from "./membership";
 import type { AudienceClient } from "./scope";
+import { receivesTopicSql } from "./topics";
 
 export type Audience = { organizationId: string; segmentId: string; topicId: string | null };
 
 /**
  * The contacts a broadcast may reach, as a SQL condition on `c` (contacts): of the organization,
- * subscribed, whose address is not suppressed, and — for a broadcast with a topic — not opted out
- * of it (an explicit `subscribed = false`, or no choice made and the topic is opt-out).
+ * subscribed, whose address is not suppressed, and — for a broadcast with a topic — receiving that
+ * topic (topics.ts: its own choice, else the topic's default).
  */
 export function reachableCondition({ organizationId, topicId }: Omit<Audience, "segmentId">): Prisma.Sql {
-  const topic = topicId
-    ? Prisma.sql`AND COALESCE(
-        (SELECT ct.subscribed FROM contact_topics ct WHERE ct.contact_id = c.id AND ct.topic_id = ${topicId}::uuid),
-        (SELECT t.default_subscription = 'opt_in' FROM topics t WHERE t.id = ${topicId}::uuid))`
-    : Prisma.empty;
+  const topic = topicId ? Prisma.sql`AND ${receivesTopicSql(topicId)}` : Prisma.empty;
   return Prisma.sql`
     c.organization_id = ${organizationId}::uuid
     AND c.subscribed

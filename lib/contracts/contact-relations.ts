@@ -1,5 +1,5 @@
 import { idParams } from "@/lib/schemas/common";
-import { contactSegments, contactTopics } from "@/lib/schemas/contact-relations";
+import { contactSegments } from "@/lib/schemas/contact-relations";
 import { defineContract } from "@/lib/contracts/contract";
 
 const tag = "Contacts";
@@ -14,19 +14,5 @@ export const listContactSegmentsContract = defineContract({
   auth: "member",
   params: idParams,
   response: contactSegments,
-  errors: ["NOT_FOUND"],
-});
-
-export const listContactTopicsContract = defineContract({
-  method: "GET",
-  path: "/v1/contacts/{id}/topics",
-  tag,
-  summary: "List a contact's topics",
-  description:
-    "Every topic of the organization, by name, and whether the contact receives it: its own choice when it made one, else the " +
-    "topic's default (`opt_out` topics are received until unsubscribed, `opt_in` ones only after subscribing).",
-  auth: "member",
-  params: idParams,
-  response: contactTopics,
   errors: ["NOT_FOUND"],
 });

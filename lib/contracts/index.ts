@@ -5,6 +5,7 @@ import type * as AuditLog from "./audit-log";
 import type * as BroadcastSending from "./broadcast-sending";
 import type * as Broadcasts from "./broadcasts";
 import type * as ContactProperties from "./contact-properties";
+import type * as ContactTopics from "./contact-topics";
 import type * as Contacts from "./contacts";
 import type * as ContactRelations from "./contact-relations";
 import type * as Domains from "./domains";
@@ -32,6 +33,7 @@ type Modules = typeof Account &
   typeof BroadcastSending &
   typeof Broadcasts &
   typeof ContactProperties &
+  typeof ContactTopics &
   typeof Contacts &
   typeof ContactRelations &
   typeof Domains &

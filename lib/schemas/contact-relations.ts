@@ -9,11 +9,3 @@ const contactSegment = z.object({
 });
 
 export const contactSegments = z.object({ object: z.literal("list"), has_more: z.boolean(), data: z.array(contactSegment) });
-
-const contactTopic = z.object({
-  topic_id: id,
-  name: z.string(),
-  subscribed: z.boolean().meta({ description: "Whether the contact receives the topic's mail: its own choice, else the topic's default." }),
-});
-
-export const contactTopics = z.array(contactTopic);

@@ -44,7 +44,7 @@ describe("a broadcast to a segment, through an inbox", () => {
       smtp_username: "anna@acme.test",
       password: "s3cret password",
     });
-    const topic = await db.topic.create({ data: { organization_id, name: "Product news", default_subscription: "opt_in" } });
+    const topic = await db.topic.create({ data: { organization_id, name: "Product news", default_subscription: "opt_out" } });
     const seeded = await seedSegment(organization_id, [
       { email: "alice@example.test", first_name: "Alice", metadata: { company: "Acme & Co" } },
       { email: "bob@example.test" },

@@ -54,20 +54,28 @@ describe("fan-out", () => {
     await verifiedDomain(org.organizationId, "acme.test");
   });
 
-  it("leaves out contacts of an opt-out topic who did not opt in", async () => {
-    const topic = await db.topic.create({ data: { organization_id: org.organizationId, name: "Beta", default_subscription: "opt_out" } });
-    const { segmentId, contacts } = await seedSegment(org.organizationId, [{ first_name: "In" }, { first_name: "Silent" }, { first_name: "Out" }]);
-    await db.contactTopic.createMany({
-      data: [
-        { organization_id: org.organizationId, contact_id: contacts[0].id, topic_id: topic.id, subscribed: true },
-        { organization_id: org.organizationId, contact_id: contacts[2].id, topic_id: topic.id, subscribed: false },
-      ],
-    });
-    const broadcast = await scheduledBroadcast(org.organizationId, { segment_id: segmentId, topic_id: topic.id });
-    expect(await startBroadcast(broadcast.id)).toBe("started");
-    const rows = await db.email.findMany({ where: { broadcast_id: broadcast.id } });
-    expect(rows.map((r) => r.contact_id)).toEqual([contacts[0].id]);
-  });
+  // decisions.md, "Consent": opt_out reaches everyone who did not leave the topic, opt_in only those who joined it.
+  it.each([
+    ["opt_out", ["In", "Silent"]],
+    ["opt_in", ["In"]],
+  ] as const)(
+    "a broadcast to an %s topic reaches %j of a contact that joined it, one that said nothing and one that left it",
+    async (default_subscription, expected) => {
+      const topic = await db.topic.create({ data: { organization_id: org.organizationId, name: "Beta", default_subscription } });
+      const { segmentId, contacts } = await seedSegment(org.organizationId, [{ first_name: "In" }, { first_name: "Silent" }, { first_name: "Out" }]);
+      await db.contactTopic.createMany({
+        data: [
+          { organization_id: org.organizationId, contact_id: contacts[0].id, topic_id: topic.id, subscribed: true },
+          { organization_id: org.organizationId, contact_id: contacts[2].id, topic_id: topic.id, subscribed: false },
+        ],
+      });
+      const broadcast = await scheduledBroadcast(org.organizationId, { segment_id: segmentId, topic_id: topic.id });
+      expect(await startBroadcast(broadcast.id)).toBe("started");
+      const rows = await db.email.findMany({ where: { broadcast_id: broadcast.id } });
+      const names = new Map(contacts.map((c) => [c.id, c.first_name]));
+      expect(rows.map((r) => names.get(r.contact_id!)).sort()).toEqual(expected);
+    },
+  );
 
   it("never duplicates a recipient when it runs again, and gives each email a thread", async () => {
     const { segmentId } = await seedSegment(org.organizationId, [{}, {}, {}]);

@@ -2,6 +2,8 @@ import type Mail from "nodemailer/lib/mailer";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { trackOutgoing } from "@/lib/tracking/track-outgoing";
 import type { Broadcast, Contact, Email, Inbox, SequenceStep, Template } from "@/lib/generated/prisma/client";
+import type { TopicSubscription } from "@/lib/generated/prisma/enums";
+import { receivesTopic } from "@/lib/audience/topics";
 import { domainOf, returnPathHost } from "@/lib/domain/addresses";
 import { engineDb } from "./engine-db";
 import type { AttachmentMeta } from "@/lib/domain/attachment-meta";
@@ -33,7 +35,7 @@ type BatchData = {
   inboxes: Map<string, Inbox>;
   suppressed: Set<string>;
   topicChoices: Map<string, boolean>;
-  optOutTopics: Set<string>;
+  topicDefaults: Map<string, TopicSubscription>;
   /** DKIM keys of the organizations' verified sender domains whose DKIM record is verified, by `organization:domain`. */
   dkim: Map<string, { domainName: string; keySelector: string; privateKey: string }>;
   /** The verified domains among the emails' from domains, by `organization:domain`. */
@@ -91,12 +93,12 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
       return_path_verified_at: true,
     },
   });
-  const [choices, optOutTopics] = await Promise.all([
+  const [choices, topics] = await Promise.all([
     db.contactTopic.findMany({
       where: { topic_id: { in: topicIds }, contact_id: { in: present(emails.map((e) => e.contact_id)) } },
       select: { contact_id: true, topic_id: true, subscribed: true },
     }),
-    db.topic.findMany({ where: { id: { in: topicIds }, default_subscription: "opt_out" }, select: { id: true } }),
+    db.topic.findMany({ where: { id: { in: topicIds } }, select: { id: true, default_subscription: true } }),
   ]);
   return {
     broadcasts: byId(broadcasts),
@@ -106,7 +108,7 @@ async function loadBatchData(emails: Email[]): Promise<BatchData> {
     inboxes: byId(inboxes),
     suppressed: new Set(suppressions.map((s) => suppressionKey(s.organization_id, s.email))),
     topicChoices: new Map(choices.map((c) => [`${c.contact_id}:${c.topic_id}`, c.subscribed])),
-    optOutTopics: new Set(optOutTopics.map((t) => t.id)),
+    topicDefaults: new Map(topics.map((t) => [t.id, t.default_subscription])),
     verifiedDomains: new Set(domains.map((d) => `${d.organization_id}:${d.name}`)),
     returnPaths: new Map(domains.filter((d) => d.return_path_verified_at).map((d) => [`${d.organization_id}:${d.name}`, returnPathHost(d)])),
     dkim: new Map(
@@ -146,8 +148,9 @@ function withdrawal(email: Email, data: BatchData): string | null {
   if (contact && !contact.subscribed) return "The contact unsubscribed";
   if (contact && broadcast.topic_id) {
     const choice = data.topicChoices.get(`${contact.id}:${broadcast.topic_id}`);
-    if (choice === false || (choice === undefined && data.optOutTopics.has(broadcast.topic_id)))
-      return "The contact is not subscribed to the broadcast's topic";
+    // A topic deleted since the fan-out leaves the broadcast without one (topic_id is set null).
+    const defaultSubscription = data.topicDefaults.get(broadcast.topic_id);
+    if (defaultSubscription && !receivesTopic(choice, defaultSubscription)) return "The contact is not subscribed to the broadcast's topic";
   }
   return null;
 }

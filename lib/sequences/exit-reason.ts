@@ -1,4 +1,5 @@
 import { Prisma } from "@/lib/db";
+import { receivesTopicSql } from "@/lib/audience/topics";
 
 /** Why a recipient left when a colleague at their domain replied. */
 export const COMPANY_REPLIED = "a colleague replied";
@@ -29,12 +30,7 @@ export type ExitScope = { organizationId: string; broadcastId: string; topicId: 
  * segments, or missing from any of the "exit if not in" segments that still exist).
  */
 export function exitReasonSql({ organizationId, broadcastId, topicId, inExitSegment, inRequiredSegments }: ExitScope): Prisma.Sql {
-  const topicOptOut = topicId
-    ? Prisma.sql`NOT COALESCE(
-        (SELECT ct.subscribed FROM contact_topics ct WHERE ct.contact_id = c.id AND ct.topic_id = ${topicId}::uuid),
-        (SELECT t.default_subscription = 'opt_in' FROM topics t WHERE t.id = ${topicId}::uuid),
-        true)`
-    : Prisma.sql`false`;
+  const topicOptOut = topicId ? Prisma.sql`NOT ${receivesTopicSql(topicId)}` : Prisma.sql`false`;
   // One probe of the (organization_id, to_email) index reads all of the recipient's emails of the broadcast.
   return Prisma.sql`COALESCE(
     (SELECT CASE

@@ -42,22 +42,3 @@ export async function listContactSegments(ctx: OrgContext, contactId: string) {
   );
   return { object: "list" as const, has_more: rows.length > MAX_SEGMENTS, data: rows.slice(0, MAX_SEGMENTS) };
 }
-
-export async function listContactTopics(ctx: OrgContext, contactId: string) {
-  const id = await assertContact(ctx, contactId);
-  const topics = await db.topic.findMany({
-    where: { organization_id: ctx.organizationId },
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-    select: {
-      id: true,
-      name: true,
-      default_subscription: true,
-      contacts: { where: { contact_id: id, organization_id: ctx.organizationId }, select: { subscribed: true } },
-    },
-  });
-  return topics.map((topic) => ({
-    topic_id: topic.id,
-    name: topic.name,
-    subscribed: topic.contacts[0]?.subscribed ?? topic.default_subscription === "opt_out",
-  }));
-}

@@ -5,20 +5,27 @@ import type { CursorParams } from "@/lib/schemas/pagination";
 import { db } from "@/lib/db";
 import type { Topic } from "@/lib/generated/prisma/client";
 import type { CreateTopicInput, UpdateTopicInput } from "@/lib/schemas/topics";
+import { topicSubscriberCounts } from "@/lib/audience/topic-counts";
 
-const serializeTopic = (t: Topic) => ({
+const serializeTopic = (t: Topic, counts: Map<string, number>) => ({
   id: t.id,
   organization_id: t.organization_id,
   name: t.name,
   description: t.description,
   default_subscription: t.default_subscription,
+  subscribers_count: counts.get(t.id) ?? 0,
   created_at: t.created_at,
   updated_at: t.updated_at,
 });
 
+async function serializeTopics(ctx: OrgContext, rows: Topic[]) {
+  const counts = await topicSubscriberCounts(db, ctx.organizationId, rows);
+  return rows.map((row) => serializeTopic(row, counts));
+}
+
 export async function createTopic(ctx: OrgContext, input: CreateTopicInput) {
   const row = await db.topic.create({ data: { ...input, organization_id: ctx.organizationId } });
-  return serializeTopic(row);
+  return (await serializeTopics(ctx, [row]))[0];
 }
 
 export async function listTopics(ctx: OrgContext, page: CursorParams) {
@@ -28,13 +35,13 @@ export async function listTopics(ctx: OrgContext, page: CursorParams) {
     (args) => db.topic.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take }),
     (id) => db.topic.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
   );
-  return { ...result, data: result.data.map(serializeTopic) };
+  return { ...result, data: await serializeTopics(ctx, result.data) };
 }
 
 export async function getTopic(ctx: OrgContext, id: string) {
   const row = await db.topic.findFirst({ where: { id, organization_id: ctx.organizationId } });
   if (!row) throw notFound("Topic");
-  return serializeTopic(row);
+  return (await serializeTopics(ctx, [row]))[0];
 }
 
 export async function updateTopic(ctx: OrgContext, id: string, input: UpdateTopicInput) {

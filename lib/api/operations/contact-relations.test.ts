@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { contactSegments, contactTopics } from "@/lib/schemas/contact-relations";
+import { contactSegments } from "@/lib/schemas/contact-relations";
+import { contactTopics } from "@/lib/schemas/topics";
 import { createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
 
 describe("a contact's segments, topics and emails", () => {

@@ -4,6 +4,7 @@ import { auditLogOperations } from "./audit-log";
 import { broadcastsOperations } from "./broadcasts";
 import { broadcastSendingOperations } from "./broadcast-sending";
 import { contactPropertiesOperations } from "./contact-properties";
+import { contactTopicsOperations } from "./contact-topics";
 import { contactsOperations } from "./contacts";
 import { contactRelationsOperations } from "./contact-relations";
 import { domainsOperations } from "./domains";
@@ -30,6 +31,7 @@ export const operations: AnyOperation[] = [
   ...broadcastsOperations,
   ...broadcastSendingOperations,
   ...contactPropertiesOperations,
+  ...contactTopicsOperations,
   ...contactsOperations,
   ...contactRelationsOperations,
   ...domainsOperations,

@@ -30,6 +30,7 @@ describe("Topics", () => {
         name: "Product news",
         description: "Monthly updates",
         default_subscription: "opt_out",
+        subscribers_count: 0,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         updated_at: expect.any(String),
       });

@@ -311,6 +311,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contacts/{id}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a contact's topics
+         * @description Every topic of the organization (by name, at most 1 000) and whether the contact receives its mail: its own choice, else the topic's default (`opt_out`: yes, `opt_in`: no).
+         */
+        get: operations["listContactTopics"];
+        /**
+         * Change a contact's topics
+         * @description Takes the list GET answers (`name` ignored) and records each choice; topics left out keep theirs. A topic named twice or not of the organization is 400 naming the entry (`1.topic_id`). Each change is an event of the contact (`contact.topic_subscribed`, `contact.topic_unsubscribed`). Answers the whole list as GET does.
+         */
+        put: operations["updateContactTopics"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts": {
         parameters: {
             query?: never;
@@ -2148,6 +2172,12 @@ export interface components {
             created_at: components["schemas"]["DateTime"];
             data: components["schemas"]["Contact"];
         };
+        ContactTopic: {
+            topic_id: components["schemas"]["Uuid"];
+            name: string;
+            /** @description Whether the contact receives the topic's mail: its own choice, else the topic's default. */
+            subscribed: boolean;
+        };
         /** @description A contact unsubscribed. Changed through the API or the dashboard, `data` is the contact; through an email (its link or a spam complaint), it says which email. */
         ContactUnsubscribedEvent: {
             /** @constant */
@@ -3303,10 +3333,12 @@ export interface components {
             name: string;
             description: string | null;
             /**
-             * @description `opt_in`: contacts receive the topic only after subscribing to it. `opt_out`: until they unsubscribe.
+             * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
              * @enum {string}
              */
             default_subscription: "opt_in" | "opt_out";
+            /** @description Extension: contacts a broadcast to this topic would reach now (subscribed, not suppressed, receiving the topic). */
+            subscribers_count: number;
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
@@ -3805,6 +3837,7 @@ export type BroadcastSentEvent = components['schemas']['BroadcastSentEvent'];
 export type Comment = components['schemas']['Comment'];
 export type Contact = components['schemas']['Contact'];
 export type ContactCreatedEvent = components['schemas']['ContactCreatedEvent'];
+export type ContactTopic = components['schemas']['ContactTopic'];
 export type ContactUnsubscribedEvent = components['schemas']['ContactUnsubscribedEvent'];
 export type ContactUpdatedEvent = components['schemas']['ContactUpdatedEvent'];
 export type DateTime = components['schemas']['DateTime'];
@@ -4682,6 +4715,75 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listContactTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactTopic"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateContactTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    topic_id: components["schemas"]["Uuid"];
+                    subscribed: boolean;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactTopic"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -7499,7 +7601,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     /**
-                     * @description `opt_in`: contacts receive the topic only after subscribing to it. `opt_out`: until they unsubscribe.
+                     * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
                      * @enum {string}
                      */
                     default_subscription: "opt_in" | "opt_out";
@@ -7552,7 +7654,7 @@ export interface operations {
                     name?: string;
                     description?: string | null;
                     /**
-                     * @description `opt_in`: contacts receive the topic only after subscribing to it. `opt_out`: until they unsubscribe.
+                     * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
                      * @enum {string}
                      */
                     default_subscription?: "opt_in" | "opt_out";

@@ -1,4 +1,5 @@
-import { listContactTopicsOperation } from "@/lib/api/operations/contact-relations";
+import { getContactTopicsOperation, setContactTopicsOperation } from "@/lib/api/operations/contact-topics";
 import { route } from "@/lib/api/route";
 
-export const GET = route(listContactTopicsOperation);
+export const GET = route(getContactTopicsOperation);
+export const PUT = route(setContactTopicsOperation);
