@@ -2,13 +2,13 @@
 
 import { Mail } from "lucide-react";
 import Link from "next/link";
-import { Badge, StatusBadge } from "@/components/ui/badge";
+import { StatusBadge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { formatDateTime, RelativeTime } from "@/components/ui/date";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
-import { useContactEmails, useContactSegments, useContactTopics } from "@/lib/client/resources/contact-page";
+import { useContactEmails, useContactSegments } from "@/lib/client/resources/contact-page";
 import type { ContactRecord } from "@/lib/schemas/contacts";
 
 const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
@@ -84,32 +84,6 @@ export function ContactSegmentsCard({ contactId }: { contactId: string }) {
                   "matches its filter"
                 )}
               </span>
-            </li>
-          ))}
-        </ul>
-      </ListState>
-    </Card>
-  );
-}
-
-export function ContactTopicsCard({ contactId }: { contactId: string }) {
-  const query = useContactTopics(contactId);
-  const topics = query.data ?? [];
-  return (
-    <Card>
-      <CardHeader title="Topics" />
-      <ListState
-        query={query}
-        loading={<SkeletonRows rows={2} columns={1} />}
-        errorTitle="Could not load the topics"
-        isEmpty={topics.length === 0}
-        empty={<p className="px-5 py-4 text-[13px] text-zinc-500">No topics yet. Topics let contacts choose which of your mail they get.</p>}
-      >
-        <ul className="flex flex-col gap-2 px-5 py-4" aria-label="Topics">
-          {topics.map((topic) => (
-            <li key={topic.topic_id} className="flex items-center justify-between gap-3 text-[13px]">
-              <span className="truncate text-zinc-900">{topic.name}</span>
-              {topic.subscribed ? <Badge tone="success">Receives</Badge> : <Badge tone="neutral">Does not receive</Badge>}
             </li>
           ))}
         </ul>

@@ -11,15 +11,16 @@ import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useContact, useContactEmails } from "@/lib/client/resources/contact-page";
 import { SuppressionBadge } from "../suppression";
-import { ContactDetailsCard, ContactEmailsCard, ContactSegmentsCard, ContactTopicsCard } from "./contact-cards";
+import { ContactDetailsCard, ContactEmailsCard, ContactSegmentsCard } from "./contact-cards";
 import { ContactTimeline } from "./contact-timeline";
+import { TopicSwitchesCard } from "./topic-switches-card";
 
 // The form (react-hook-form, zod) loads after the page, as on /contacts: most visits only read.
 const ContactDialog = dynamic(() => import("../contact-dialog").then((m) => m.ContactDialog), { ssr: false });
 
 const fullName = (c: { first_name: string | null; last_name: string | null }) => [c.first_name, c.last_name].filter(Boolean).join(" ");
 
-/** One contact: its timeline and emails, its fields and properties, segments and topics. */
+/** One contact: its timeline and emails, its fields and properties, segments and topics (a switch each). */
 export function ContactPage({ id }: { id: string }) {
   const query = useContact(id);
   const emails = useContactEmails(id);
@@ -88,7 +89,7 @@ export function ContactPage({ id }: { id: string }) {
         <aside className="flex flex-col gap-6" aria-label="About this contact">
           <ContactDetailsCard contact={contact} />
           <ContactSegmentsCard contactId={contact.id} />
-          <ContactTopicsCard contactId={contact.id} />
+          <TopicSwitchesCard contactId={contact.id} />
         </aside>
       </div>
       {/* Saving refreshes every contact query (its record and its timeline among them). */}
