@@ -48,10 +48,13 @@ export const config = {
     // per-request work there, next.config.ts gives them their headers. Next.js reads the whole body
     // of a request the proxy sees before the route runs, so routes that take bodies stay out and
     // stop reading at their own limit (lib/api/request-body.ts).
-    "/((?!v1(?:/|$)|api/|t/|_next/static/|_next/image|favicon.ico|icon.svg).*)",
+    // Nor the public forms' submit and the preference page's save, which read bounded bodies themselves.
+    "/((?!v1(?:/|$)|api/|t/|[fp]/[^/]+/(?:submit|save)$|_next/static/|_next/image|favicon.ico|icon.svg).*)",
     // Paths Next.js would fail to decode.
     "/v1/:path(.*%.*)",
     "/api/:path(.*%.*)",
     "/t/:path(.*%.*)",
+    "/f/:path(.*%.*)",
+    "/p/:path(.*%.*)",
   ],
 };

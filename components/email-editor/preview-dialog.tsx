@@ -76,11 +76,12 @@ export function PreviewDialog({
   const [theme, setTheme] = useState<"light" | "dark">("light");
   const rendered = useMemo(() => {
     const unsubscribe = "https://example.com/unsubscribe";
-    const extra = { unsubscribe_url: unsubscribe };
-    const values = contact ? contactValues(contact, extra) : (name: string) => (name === "unsubscribe_url" ? unsubscribe : undefined);
+    const preferences = "https://example.com/preferences";
+    const extra: Record<string, string> = { unsubscribe_url: unsubscribe, preferences_url: preferences };
+    const values = contact ? contactValues(contact, extra) : (name: string) => extra[name];
     return renderEmail(
       { subject: source.subject, html: source.html, text: source.text, previewText: source.previewText },
-      { values, unsubscribeUrl: unsubscribe },
+      { values, unsubscribeUrl: unsubscribe, preferencesUrl: preferences },
     );
   }, [source, contact]);
   const previewLine = useMemo(() => {

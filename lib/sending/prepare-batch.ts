@@ -10,6 +10,7 @@ import type { AttachmentMeta } from "@/lib/domain/attachment-meta";
 import { mimeMessageWithAttachments, type MimeAttachment } from "./mime-attachments";
 import { mimeMessage, normalizeAddress, type MimeInput } from "./mime-message";
 import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "@/lib/templating/render-email";
+import { preferencesUrl } from "./preference-token";
 import { unsubscribeUrls } from "./unsubscribe-token";
 import { returnPathEnvelope, signing, type MessageWithDsn } from "@/lib/feedback/outgoing";
 
@@ -197,8 +198,17 @@ function compose(email: Email, data: BatchData): Draft {
   if (email.broadcast_id) {
     const contact = email.contact_id ? data.contacts.get(email.contact_id) : undefined;
     const unsubscribe = unsubscribeUrls(email.id);
-    const values = contactValues(contact ?? { email: email.to_email, first_name: null, last_name: null, metadata: {} }, { unsubscribe_url: unsubscribe.page });
-    rendered = renderEmail(marketingSource(email, data.broadcasts.get(email.broadcast_id), data), { values, unsubscribeUrl: unsubscribe.page });
+    // The preference page names the contact; an email whose contact was deleted has only the unsubscribe link.
+    const preferences = contact ? preferencesUrl(contact.id) : null;
+    const extra: Record<string, string> = preferences
+      ? { unsubscribe_url: unsubscribe.page, preferences_url: preferences }
+      : { unsubscribe_url: unsubscribe.page };
+    const values = contactValues(contact ?? { email: email.to_email, first_name: null, last_name: null, metadata: {} }, extra);
+    rendered = renderEmail(marketingSource(email, data.broadcasts.get(email.broadcast_id), data), {
+      values,
+      unsubscribeUrl: unsubscribe.page,
+      preferencesUrl: preferences,
+    });
     extraHeaders["List-Unsubscribe"] = `<${unsubscribe.oneClick}>`;
     extraHeaders["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
   } else {

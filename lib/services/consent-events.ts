@@ -4,9 +4,10 @@ import type { DbClient } from "./owned-records";
  * The facts of consent, as events of the contact's timeline that automations start from:
  * `form.submitted`, `contact.subscribed` (a subscription confirmed, or given where no confirmation
  * is asked), `contact.topic_subscribed` / `contact.topic_unsubscribed` (a choice of the preference
- * page or of `PUT /v1/contacts/{id}/topics`).
+ * page or of `PUT /v1/contacts/{id}/topics`), `contact.unsubscribed` (from everything, on the
+ * preference page).
  */
-export type ConsentEventName = "form.submitted" | "contact.subscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed";
+export type ConsentEventName = "form.submitted" | "contact.subscribed" | "contact.unsubscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed";
 
 /** Who recorded it: the public form, the preference page, or a member through the API or the dashboard. */
 export type ConsentEventSource = "forms" | "preferences" | "contacts";

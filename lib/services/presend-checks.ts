@@ -12,7 +12,7 @@ import { replacePlaceholders } from "@/lib/templating/variables";
 const SIZE_LIMIT_BYTES = 100 * 1024;
 const MAX_ITEMS = 20;
 /** Placeholders every recipient has, or that the platform fills itself. */
-const ALWAYS_FILLED = new Set(["email", "unsubscribe_url"]);
+const ALWAYS_FILLED = new Set(["email", "unsubscribe_url", "preferences_url"]);
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*(\|\s*[^{}]*?)?\s*\}\}/g;
 const ANCHOR_HREF = /<a\b[^>]*?\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
@@ -44,7 +44,7 @@ const check = (id: PresendCheck["id"], status: PresendCheck["status"], title: st
 
 /** An href that works for every recipient: http(s), mailto, or the unsubscribe link the platform fills. */
 function resolves(href: string): boolean {
-  if (/^\{\{\s*unsubscribe_url\s*\}\}$/.test(href)) return true;
+  if (/^\{\{\s*(?:unsubscribe_url|preferences_url)\s*\}\}$/.test(href)) return true;
   if (/^mailto:[^\s@]+@[^\s@]+$/i.test(href)) return true;
   // A placeholder inside a URL (…?id={{metadata.id}}) still leaves an http(s) address.
   const probe = replacePlaceholders(href, () => "x");

@@ -8,6 +8,7 @@ import type { Contact, Inbox } from "@/lib/generated/prisma/client";
 import { mimeMessage } from "@/lib/sending/mime-message";
 import { contactValues, renderEmail, type RenderSource } from "@/lib/templating/render-email";
 import { Transports } from "@/lib/sending/transports";
+import { preferencesUrl } from "@/lib/sending/preference-token";
 import { unsubscribeUrls } from "@/lib/sending/unsubscribe-token";
 import type { TestSendInput } from "@/lib/schemas/test-sends";
 import type { Utm } from "@/lib/schemas/tracking";
@@ -100,9 +101,10 @@ async function sendTest(ctx: OrgContext, content: Content, input: TestSendInput)
 
   // A link that looks and works like the real one; it names no email, so the page says it is not valid.
   const unsubscribe = content.marketing ? unsubscribeUrls(randomUUID()).page : null;
-  const extra: Record<string, string> = unsubscribe ? { unsubscribe_url: unsubscribe } : {};
+  const preferences = content.marketing ? preferencesUrl(randomUUID()) : null;
+  const extra: Record<string, string> = unsubscribe && preferences ? { unsubscribe_url: unsubscribe, preferences_url: preferences } : {};
   const values = contact ? contactValues(contact, extra) : (name: string) => (Object.hasOwn(extra, name) ? extra[name] : undefined);
-  const rendered = renderEmail(content.source, { values, unsubscribeUrl: unsubscribe });
+  const rendered = renderEmail(content.source, { values, unsubscribeUrl: unsubscribe, preferencesUrl: preferences });
   const { html, text } = withUtmOnly(rendered, content.utm);
   const subject = `[Test] ${rendered.subject}`;
   const { sender } = content;

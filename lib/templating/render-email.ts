@@ -60,19 +60,43 @@ function beforeBodyClose(html: string, insert: string): string {
   return at < 0 ? html + insert : html.slice(0, at) + insert + html.slice(at);
 }
 
-const unsubscribeFooterHtml = (url: string) =>
-  `<p style="margin:24px 0 0;font-size:12px;line-height:18px;color:#6b7280;text-align:center">` +
-  `You receive this email because you subscribed. <a href="${escapeHtml(url)}" style="color:#6b7280;text-decoration:underline">Unsubscribe</a></p>`;
+const footerLink = (url: string, label: string) => `<a href="${escapeHtml(url)}" style="color:#6b7280;text-decoration:underline">${label}</a>`;
 
-const unsubscribeFooterText = (url: string) => `\n\n--\nUnsubscribe: ${url}`;
+const footerHtml = (links: string[]) => `<p style="margin:24px 0 0;font-size:12px;line-height:18px;color:#6b7280;text-align:center">${links.join(" · ")}</p>`;
+
+/**
+ * The footer marketing mail needs and its content lacks: the unsubscribe link (with "You receive
+ * this email because you subscribed") and the preference page, each added only when the content
+ * does not already show its URL (through `{{unsubscribe_url}}` or `{{preferences_url}}`).
+ */
+function footer(html: string | null, text: string, unsubscribeUrl: string, preferencesUrl: string | null | undefined) {
+  const wanted = (url: string, inHtml: boolean) => (inHtml ? !html!.includes(escapeHtml(url)) : !text.includes(url));
+  const links: [string, string][] = [];
+  if (html !== null) {
+    if (wanted(unsubscribeUrl, true)) links.push([unsubscribeUrl, "Unsubscribe"]);
+    if (preferencesUrl && wanted(preferencesUrl, true)) links.push([preferencesUrl, "Manage preferences"]);
+    if (links.length > 0) {
+      const because = links[0][1] === "Unsubscribe" ? "You receive this email because you subscribed. " : "";
+      html = beforeBodyClose(html, footerHtml([because + footerLink(...links[0]), ...links.slice(1).map((l) => footerLink(...l))]));
+    }
+  }
+  const lines: string[] = [];
+  if (wanted(unsubscribeUrl, false)) lines.push(`Unsubscribe: ${unsubscribeUrl}`);
+  if (preferencesUrl && wanted(preferencesUrl, false)) lines.push(`Manage preferences: ${preferencesUrl}`);
+  if (lines.length > 0) text += `\n\n--\n${lines.join("\n")}`;
+  return { html, text };
+}
 
 /**
  * Fills `{{name}}` / `{{name|fallback}}` placeholders (values HTML-escaped in the HTML part),
  * adds the preview text as a hidden preheader, derives the plain-text part from the HTML when
- * there is none, and for marketing mail (an `unsubscribeUrl`) adds a visible unsubscribe link
- * unless the content already shows it through `{{unsubscribe_url}}`.
+ * there is none, and for marketing mail (an `unsubscribeUrl`) adds visible unsubscribe and
+ * preference links unless the content already shows them.
  */
-export function renderEmail(source: RenderSource, options: { values: PlaceholderValues; unsubscribeUrl?: string | null }): RenderedEmail {
+export function renderEmail(
+  source: RenderSource,
+  options: { values: PlaceholderValues; unsubscribeUrl?: string | null; preferencesUrl?: string | null },
+): RenderedEmail {
   const fill = (escape: boolean) => (name: string, fallback: string | undefined) => {
     const value = options.values(name);
     if (value === undefined || value === "") return fallback ?? "";
@@ -85,10 +109,6 @@ export function renderEmail(source: RenderSource, options: { values: Placeholder
   let text = source.text ? replacePlaceholders(source.text, fill(false)) : html ? htmlToText(html) : "";
   const previewText = source.previewText ? replacePlaceholders(source.previewText, fill(false)).trim() : "";
   if (html && previewText) html = afterBodyOpen(html, preheader(previewText));
-  const url = options.unsubscribeUrl;
-  if (url) {
-    if (html && !html.includes(escapeHtml(url))) html = beforeBodyClose(html, unsubscribeFooterHtml(url));
-    if (!text.includes(url)) text += unsubscribeFooterText(url);
-  }
+  if (options.unsubscribeUrl) ({ html, text } = footer(html, text, options.unsubscribeUrl, options.preferencesUrl));
   return { subject, html, text };
 }
