@@ -8,6 +8,19 @@ export const contactEmail = z.string().trim().toLowerCase().max(limits.email).pi
 
 const personName = text(limits.name);
 
+export const consentSources = ["form", "import", "api", "dashboard"] as const;
+export type ConsentSource = (typeof consentSources)[number];
+
+export const consentRecord = z
+  .object({
+    source: z.enum(consentSources),
+    at: dateTime,
+    ip: z.string().optional().meta({ description: "The address the person subscribed from (forms)." }),
+    form_id: id.optional(),
+  })
+  .meta({ id: "ConsentRecord", description: "One subscription of the contact: how, when and (for a form) from where." });
+export type ConsentRecord = { source: ConsentSource; at: string; ip?: string; form_id?: string };
+
 export const contact = z
   .object({
     id,
@@ -23,6 +36,7 @@ export const contact = z
       .string()
       .nullable()
       .meta({ description: "Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it." }),
+    consent: z.array(consentRecord).meta({ description: "Each subscription, oldest first (the latest 50)." }),
     created_at: dateTime,
     updated_at: dateTime,
     suppression: z

@@ -13,6 +13,7 @@ import type { CsvUpload } from "./csv-upload";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
 import { db } from "@/lib/db";
 import { propertyTypes } from "@/lib/audience/scope";
+import { appendConsentSql, consentRecord } from "./consent";
 import { segmentIsDynamic } from "./segments";
 
 // `given` is the email as the file wrote it, when that differs from the normalized one (for the errors of repeats).
@@ -70,15 +71,17 @@ const UPDATE_EXISTING = `
       SELECT t FROM unnest(string_to_array(s.tags, ',')) AS t WHERE t <> ALL (coalesce(c.tags, '{}'))) END,
     metadata = CASE WHEN s.metadata IS NULL THEN c.metadata ELSE c.metadata || s.metadata END,
     timezone = coalesce(s.timezone, c.timezone),
+    consent = CASE WHEN s.subscribed AND NOT c.subscribed THEN ${appendConsentSql("c.consent", "$2::jsonb")} ELSE c.consent END,
     updated_at = now()
   FROM contact_import s
   WHERE c.organization_id = $1::uuid AND c.email = s.email`;
 
 const insertMissingSql = (onConflict: string) => `
-  INSERT INTO contacts (organization_id, email, first_name, last_name, subscribed, unsubscribed_at, tags, metadata, timezone)
+  INSERT INTO contacts (organization_id, email, first_name, last_name, subscribed, unsubscribed_at, tags, metadata, timezone, consent)
   SELECT $1::uuid, s.email, s.first_name, s.last_name, coalesce(s.subscribed, true),
          CASE WHEN s.subscribed = false THEN now() END,
-         coalesce(string_to_array(s.tags, ','), '{}'), coalesce(s.metadata, '{}'), s.timezone
+         coalesce(string_to_array(s.tags, ','), '{}'), coalesce(s.metadata, '{}'), s.timezone,
+         CASE WHEN s.subscribed = false THEN '[]'::jsonb ELSE $2::jsonb END
   FROM contact_import s
   WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.organization_id = $1::uuid AND c.email = s.email)
   ${onConflict}`;
@@ -89,16 +92,16 @@ const UNIQUE_VIOLATION = "23505";
  * A plain INSERT runs at COPY speed; ON CONFLICT's speculative insertion is markedly slower, so it is
  * only the fallback for when another request created one of these emails since the anti-join looked.
  */
-async function insertMissing(client: PoolClient, organizationId: string): Promise<number> {
+async function insertMissing(client: PoolClient, organizationId: string, consent: string): Promise<number> {
   await client.query("SAVEPOINT insert_missing");
   try {
-    const { rowCount } = await client.query(insertMissingSql(""), [organizationId]);
+    const { rowCount } = await client.query(insertMissingSql(""), [organizationId, consent]);
     await client.query("RELEASE SAVEPOINT insert_missing");
     return rowCount ?? 0;
   } catch (error) {
     if ((error as { code?: string }).code !== UNIQUE_VIOLATION) throw error;
     await client.query("ROLLBACK TO SAVEPOINT insert_missing");
-    const { rowCount } = await client.query(insertMissingSql("ON CONFLICT (organization_id, email) DO NOTHING"), [organizationId]);
+    const { rowCount } = await client.query(insertMissingSql("ON CONFLICT (organization_id, email) DO NOTHING"), [organizationId, consent]);
     return rowCount ?? 0;
   }
 }
@@ -220,9 +223,11 @@ export async function importContacts(ctx: OrgContext, input: Omit<ImportContacts
       dropped.sort((a, b) => a.row - b.row),
     );
     const errorsTotal = invalid.total + droppedTotal;
-    const updated = (await client.query(UPDATE_EXISTING, [ctx.organizationId])).rowCount ?? 0;
+    // Created subscribed, or subscribed again: the import is the consent (decisions.md, "Consent").
+    const consent = JSON.stringify([consentRecord("import")]);
+    const updated = (await client.query(UPDATE_EXISTING, [ctx.organizationId, consent])).rowCount ?? 0;
     // When every staged row was an existing contact there is nothing to create, and no need to look again.
-    const created = input.handle_missing === "create" && updated < staged ? await insertMissing(client, ctx.organizationId) : 0;
+    const created = input.handle_missing === "create" && updated < staged ? await insertMissing(client, ctx.organizationId, consent) : 0;
     if (input.segment_id) await client.query(ADD_TO_SEGMENT, [ctx.organizationId, input.segment_id]);
     await recordImportedContactEvents(client, ctx.organizationId);
     await client.query("COMMIT");

@@ -10,6 +10,7 @@ export const CONTACT_JSON_SQL = `json_build_object(
   'id', c.id, 'organization_id', c.organization_id, 'email', c.email, 'first_name', c.first_name,
   'last_name', c.last_name, 'metadata', COALESCE(c.metadata, '{}'::jsonb), 'subscribed', c.subscribed,
   'unsubscribed_at', ${iso("c.unsubscribed_at")}, 'tags', to_json(COALESCE(c.tags, '{}'::text[])), 'timezone', c.timezone,
+  'consent', c.consent,
   'created_at', ${iso("c.created_at")}, 'updated_at', ${iso("c.updated_at")},
   'suppression', (SELECT json_build_object('reason', s.reason, 'suppressed_at', ${iso("s.created_at")})
     FROM suppressions s WHERE s.organization_id = c.organization_id AND s.email = c.email))`;

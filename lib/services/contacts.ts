@@ -2,11 +2,12 @@ import type { OrgContext } from "@/lib/domain/context";
 import { AppError, notFound } from "@/lib/domain/errors";
 import { db, type DbClient, Prisma } from "@/lib/db";
 import type { Contact } from "@/lib/generated/prisma/client";
-import type { BulkContactsInput, CheckEmailsInput, CreateContactInput, UpdateContactInput } from "@/lib/schemas/contacts";
+import type { BulkContactsInput, CheckEmailsInput, ConsentRecord, CreateContactInput, UpdateContactInput } from "@/lib/schemas/contacts";
 import { normalizeEmail } from "@/lib/schemas/common";
 import { checkMetadata, typedMetadata } from "@/lib/audience/metadata-types";
 import { propertyTypes } from "@/lib/audience/scope";
 import { recordContactChange, recordContactEvents } from "./contact-events";
+import { callerSource, consentRecord, withConsent } from "./consent";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
 
 /**
@@ -28,6 +29,7 @@ export const serializeContact = (row: ContactRow, suppression?: Suppression) => 
   unsubscribed_at: row.unsubscribed_at,
   tags: row.tags ?? [],
   timezone: row.timezone ?? null,
+  consent: (row.consent ?? []) as ConsentRecord[],
   created_at: row.created_at,
   updated_at: row.updated_at,
   // Mail to a suppressed address is never sent, whatever `subscribed` says: shown so nobody wonders why.
@@ -65,6 +67,7 @@ export async function createContact(ctx: OrgContext, input: CreateContactInput) 
           metadata: metadata ?? {},
           tags: input.tags ?? [],
           timezone: input.timezone ?? null,
+          consent: subscribed ? [consentRecord(callerSource(ctx))] : [],
         },
       });
       const contact = serializeContact(row, await suppressionOf(tx, ctx.organizationId, row.email));
@@ -98,6 +101,8 @@ export async function updateContact(ctx: OrgContext, id: string, input: UpdateCo
     data.subscribed = input.subscribed;
     // The first unsubscription is the one that counts; repeating it keeps the original time.
     data.unsubscribed_at = input.subscribed ? null : (current.unsubscribed_at ?? new Date());
+    // Subscribing again is a new consent, recorded as the first one was.
+    if (input.subscribed && !current.subscribed) data.consent = withConsent(current.consent, consentRecord(callerSource(ctx)));
   }
   try {
     return await db.$transaction(async (tx) => {
@@ -136,6 +141,7 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
       timezone: c.timezone ?? null,
     })),
   );
+  const consent = JSON.stringify([consentRecord(callerSource(ctx))]);
   const result = await db.$transaction(async (tx) => {
     const created = await tx.$queryRaw<{ id: string }[]>`
     WITH input AS (
@@ -145,9 +151,10 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
         WITH ORDINALITY AS x(email, first_name, last_name, subscribed, metadata, tags, timezone, position)
       ORDER BY x.email, x.position
     ), created AS (
-      INSERT INTO contacts (organization_id, email, first_name, last_name, subscribed, unsubscribed_at, metadata, tags, timezone)
+      INSERT INTO contacts (organization_id, email, first_name, last_name, subscribed, unsubscribed_at, metadata, tags, timezone, consent)
       SELECT ${ctx.organizationId}::uuid, email, first_name, last_name, subscribed,
-             CASE WHEN subscribed THEN NULL ELSE now() END, metadata, tags, timezone
+             CASE WHEN subscribed THEN NULL ELSE now() END, metadata, tags, timezone,
+             CASE WHEN subscribed THEN ${consent}::jsonb ELSE '[]'::jsonb END
       FROM input
       ON CONFLICT (organization_id, email) DO NOTHING
       RETURNING id
