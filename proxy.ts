@@ -33,7 +33,7 @@ export function proxy(request: NextRequest) {
     return response;
   }
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const policy = pageContentSecurityPolicy(nonce, { development: !env.isProduction, https });
+  const policy = pageContentSecurityPolicy(nonce, { development: !env.isProduction, https, anyFormTarget: path.startsWith("/f/") });
   const headers = new Headers(request.headers);
   headers.set("Content-Security-Policy", policy);
   const response = NextResponse.next({ request: { headers } });

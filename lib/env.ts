@@ -31,6 +31,7 @@ const schema = z.object({
   ORGANIZATIONS_PER_USER: z.coerce.number().int().min(1).default(10),
   PASSWORD_RESETS_PER_HOUR: z.coerce.number().int().min(1).default(5),
   PASSWORD_RESETS_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  FORM_SUBMISSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_ORGANIZATION_PER_SECOND: z.coerce.number().min(0).default(100),
   RATE_LIMIT_AUTH_FAILURES_PER_MINUTE: z.coerce.number().min(0).default(30),
   // How many proxies in front of the app append to X-Forwarded-For; 0 (or false): the header is not believed.
@@ -179,6 +180,8 @@ export const env = {
   passwordResetsPerHour: raw.PASSWORD_RESETS_PER_HOUR,
   /** "Forgot password?" requests from one client address in an hour, whatever addresses they name. */
   passwordResetsPerClientPerHour: raw.PASSWORD_RESETS_PER_CLIENT_PER_HOUR,
+  /** Submissions of public forms from one client address in a minute (a burst of this many, refilled over the minute). */
+  formSubmissionsPerMinute: raw.FORM_SUBMISSIONS_PER_MINUTE,
   /**
    * Private endpoints tenants' inboxes and webhooks may reach although the outbound address policy
    * refuses private addresses (`host:port`, or `host:*` for every port of a host); empty by default.

@@ -1,5 +1,6 @@
 import {
   BookOpen,
+  ClipboardList,
   FileText,
   Filter,
   Inbox,
@@ -26,6 +27,7 @@ export const navSections: { label?: string; items: NavItem[] }[] = [
       { href: "/contacts", label: "Contacts", icon: Users },
       { href: "/segments", label: "Segments", icon: Filter },
       { href: "/topics", label: "Topics", icon: Tags },
+      { href: "/forms", label: "Forms", icon: ClipboardList },
       { href: "/templates", label: "Templates", icon: FileText },
       { href: "/emails", label: "Emails", icon: Mail },
       { href: "/suppressions", label: "Suppressions", icon: ShieldBan },

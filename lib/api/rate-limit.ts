@@ -163,6 +163,8 @@ const addressKey = (address: string | null) => `ip:${address ?? "unknown"}`;
 // Every request is counted in the shared bucket (lease 1): these limits are a few an hour.
 const resetsPerClientPolicy = policy("password-resets-client", env.passwordResetsPerClientPerHour / 3600, env.passwordResetsPerClientPerHour, 1);
 const resetsPerAddressPolicy = policy("password-resets-address", env.passwordResetsPerHour / 3600, env.passwordResetsPerHour, 1);
+// Public forms: one bucket per client address across every form, leased a few tokens at a time like the API's.
+const formSubmissionsPolicy = policy("form-submissions", env.formSubmissionsPerMinute / 60, env.formSubmissionsPerMinute);
 
 /** The RateLimit-Policy and RateLimit headers (draft-ietf-httpapi-ratelimit-headers) of these verdicts. */
 export function rateLimitHeaders(verdicts: Verdict[]): Record<string, string> {
@@ -218,6 +220,11 @@ export const rateLimits = {
     const named = await limiter.take(`password-reset:email:${normalizeEmail(email).slice(0, 320)}`, resetsPerAddressPolicy);
     if (!named.allowed)
       throw rateLimited(`Too many password reset requests for this email address; try again in ${Math.ceil(named.retryAfter / 60)} min`, named.retryAfter);
+  },
+
+  /** A public form's submission from `address`: refused (with its Retry-After) past FORM_SUBMISSIONS_PER_MINUTE. */
+  formSubmission(address: string | null): Promise<Verdict> {
+    return limiter.take(`form:${addressKey(address)}`, formSubmissionsPolicy);
   },
 
   /** Counts a failed authentication against the address. */

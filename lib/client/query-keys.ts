@@ -43,6 +43,7 @@ export const queryKeys = {
   templates: resource("templates"),
   inboxes: resource("inboxes"),
   topics: resource("topics"),
+  forms: resource("forms"),
   segments: {
     ...resource("segments"),
     /** The live count and sample of a filter being built (its JSON). */

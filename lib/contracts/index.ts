@@ -11,6 +11,7 @@ import type * as ContactRelations from "./contact-relations";
 import type * as Domains from "./domains";
 import type * as Emails from "./emails";
 import type * as Events from "./events";
+import type * as Forms from "./forms";
 import type * as Inboxes from "./inboxes";
 import type * as Invitations from "./invitations";
 import type * as Members from "./members";
@@ -39,6 +40,7 @@ type Modules = typeof Account &
   typeof Domains &
   typeof Emails &
   typeof Events &
+  typeof Forms &
   typeof Inboxes &
   typeof Invitations &
   typeof Members &

@@ -19,7 +19,7 @@ export const dataContentSecurityPolicy = "default-src 'none'; frame-ancestors 'n
  * srcdoc documents inherit this policy, so styles, fonts and images may come from anywhere, as they
  * do in a mail client; the sandbox keeps their scripts from running at all.
  */
-export function pageContentSecurityPolicy(nonce: string, { development = false, https = false } = {}): string {
+export function pageContentSecurityPolicy(nonce: string, { development = false, https = false, anyFormTarget = false } = {}): string {
   return [
     "default-src 'self'",
     // React's development build evaluates code for its error overlay.
@@ -31,7 +31,9 @@ export function pageContentSecurityPolicy(nonce: string, { development = false, 
     "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    // A public form's pages post to our endpoint, which may redirect to the form's own site: browsers
+    // hold that redirect to form-action too.
+    anyFormTarget ? "form-action 'self' https: http:" : "form-action 'self'",
     "frame-ancestors 'none'",
     ...(https ? ["upgrade-insecure-requests"] : []),
   ].join("; ");

@@ -9,6 +9,7 @@ export const tagDescriptions: Record<string, string> = {
   "Contact properties": "Typed keys of contacts' metadata (string, number, boolean, date): enforced on every write, compared by type in filters.",
   Contacts: "The people an organization writes to, with their subscription, metadata and tags.",
   Domains: "Sending domains: the DNS records to publish (ownership, DKIM, return path, DMARC) and their checks.",
+  Forms: "Public signup forms (hosted page, embeddable HTML, `POST /f/{id}/submit`), with double opt-in by default.",
   Emails: "Transactional emails sent one at a time, and every email the platform sent or received.",
   Events:
     "What contacts do, recorded by your application (`purchase`, `signed_up`) beside the platform's own (`email.opened`, `contact.updated`): for filters, automations and the contact's timeline.",
@@ -22,7 +23,7 @@ export const tagDescriptions: Record<string, string> = {
   Suppressions: "Addresses nothing is sent to: bounces, complaints, unsubscriptions and additions by hand.",
   Templates: "Reusable content with `{{placeholders}}` for broadcasts, steps and emails.",
   Threads: "Conversations: an email, its replies, the team's comments and a draft reply.",
-  Topics: "Categories of broadcasts that contacts subscribe to or leave one by one (opt-in or opt-out).",
+  Topics: "Kinds of broadcast contacts choose on their preference page: `opt_out` ones reach a contact until it leaves, `opt_in` ones once it joins.",
   Webhooks: "Endpoints that receive signed events, and the deliveries made to them.",
   "Webhook events": "The events POSTed to webhooks: one payload schema per event type.",
 };

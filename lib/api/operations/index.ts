@@ -10,6 +10,7 @@ import { contactRelationsOperations } from "./contact-relations";
 import { domainsOperations } from "./domains";
 import { emailsOperations } from "./emails";
 import { eventsOperations } from "./events";
+import { formsOperations } from "./forms";
 import { inboxesOperations } from "./inboxes";
 import { invitationsOperations } from "./invitations";
 import { membersOperations } from "./members";
@@ -37,6 +38,7 @@ export const operations: AnyOperation[] = [
   ...domainsOperations,
   ...emailsOperations,
   ...eventsOperations,
+  ...formsOperations,
   ...inboxesOperations,
   ...invitationsOperations,
   ...membersOperations,
