@@ -59,7 +59,11 @@ export function AudienceCard() {
             )}
           />
         </FormField>
-        <FormField label="Topic" error={errors.topic_id?.message} hint="Only contacts who receive the topic get it (its default, or their own choice on the preference page).">
+        <FormField
+          label="Topic"
+          error={errors.topic_id?.message}
+          hint="Only contacts who receive the topic get it (its default, or their own choice on the preference page)."
+        >
           <Controlled
             control={control}
             name="topic_id"

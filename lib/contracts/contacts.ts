@@ -5,6 +5,7 @@ import {
   checkEmailsInput,
   checkEmailsResult,
   contact,
+  deleteContactQuery,
   contactList,
   createContactInput,
   importContactsInput,
@@ -81,9 +82,12 @@ export const deleteContactContract = defineContract({
   path: "/v1/contacts/{id}",
   tag,
   summary: "Delete a contact",
-  description: "Also removes it from its segments.",
+  description:
+    "Also removes it from its segments. With `erase=true` its address and names also leave its emails, events, threads and webhook deliveries " +
+    "(the rows stay, so reports keep their counts, with the address as a hash), and a suppression of it keeps only the hash.",
   auth: "member",
   params: idParams,
+  query: deleteContactQuery,
   response: successResponse,
   errors: ["NOT_FOUND"],
 });

@@ -32,6 +32,8 @@ export type Contract<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Zo
   /** Body size limit in bytes (default 5 MB). */
   maxBodyBytes?: number;
   status?: 200 | 201 | 202;
+  /** The success answer's media type when it is not JSON (a CSV export streams `text/csv`). */
+  mediaType?: "text/csv";
   response: z.ZodType;
   /** Error codes the operation documents beyond the ones every operation has. */
   errors?: ErrorCode[];

@@ -1,6 +1,6 @@
 import { cursorQuery, listEnvelope } from "@/lib/schemas/pagination";
 import { idParams, successResponse } from "@/lib/schemas/common";
-import { createFormInput, form, updateFormInput } from "@/lib/schemas/forms";
+import { form, formInput } from "@/lib/schemas/forms";
 import { defineContract } from "@/lib/contracts/contract";
 
 const tag = "Forms";
@@ -14,7 +14,7 @@ export const createFormContract = defineContract({
     "With double opt-in (the default) a submission creates an unsubscribed contact and emails it a link that subscribes it " +
     "(`contact.subscribed`, a consent record with the form and address); without, it subscribes at once.",
   auth: "member",
-  body: createFormInput,
+  body: formInput,
   status: 201,
   response: form,
   errors: ["VALIDATION_ERROR", "DOMAIN_NOT_VERIFIED"],
@@ -48,7 +48,7 @@ export const updateFormContract = defineContract({
   summary: "Update a form",
   auth: "member",
   params: idParams,
-  body: updateFormInput,
+  body: formInput,
   response: form,
   errors: ["VALIDATION_ERROR", "DOMAIN_NOT_VERIFIED", "NOT_FOUND"],
 });

@@ -4,6 +4,7 @@ import type * as ApiKeys from "./api-keys";
 import type * as AuditLog from "./audit-log";
 import type * as BroadcastSending from "./broadcast-sending";
 import type * as Broadcasts from "./broadcasts";
+import type * as ContactData from "./contact-data";
 import type * as ContactProperties from "./contact-properties";
 import type * as ContactTopics from "./contact-topics";
 import type * as Contacts from "./contacts";
@@ -33,6 +34,7 @@ type Modules = typeof Account &
   typeof AuditLog &
   typeof BroadcastSending &
   typeof Broadcasts &
+  typeof ContactData &
   typeof ContactProperties &
   typeof ContactTopics &
   typeof Contacts &

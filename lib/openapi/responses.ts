@@ -51,8 +51,8 @@ export function responseWriter(refs: { error: JsonSchema; paginationError: JsonS
   const successes: Record<string, unknown> = {};
 
   /** The success answer; one whose body is a named schema is shared too, under that name. */
-  function successResponse(schema: JsonSchema) {
-    const answer = { description: "Success", headers: rateLimitHeaderRefs, content: { "application/json": { schema } } };
+  function successResponse(schema: JsonSchema, mediaType = "application/json") {
+    const answer = { description: "Success", headers: rateLimitHeaderRefs, content: { [mediaType]: { schema } } };
     const named = typeof schema.$ref === "string" && Object.keys(schema).length === 1 ? schema.$ref.split("/").pop()! : undefined;
     if (!named) return answer;
     successes[named] ??= answer;
@@ -60,7 +60,7 @@ export function responseWriter(refs: { error: JsonSchema; paginationError: JsonS
   }
 
   function responses(op: AnyOperation, success: JsonSchema) {
-    const result: Record<string, unknown> = { [String(op.status ?? 200)]: successResponse(success) };
+    const result: Record<string, unknown> = { [String(op.status ?? 200)]: successResponse(success, op.mediaType) };
     const codes = new Set<ErrorCode>(["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE", ...(op.errors ?? [])]);
     if (op.params || op.query || op.body) codes.add("VALIDATION_ERROR");
     if (op.auth === "admin") codes.add("FORBIDDEN");

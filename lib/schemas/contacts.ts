@@ -155,3 +155,21 @@ export const importContactsResult = z.object({
   errors_total: z.number().int().meta({ description: "Extension: every rejected row, listed in `errors` or not." }),
 });
 export type ImportContactsResult = z.infer<typeof importContactsResult>;
+
+const row = z.record(z.string(), z.unknown());
+
+export const contactExport = z
+  .object({
+    contact,
+    topics: z.array(z.object({ topic_id: id, name: z.string(), subscribed: z.boolean() })),
+    segments: z.array(z.object({ id, name: z.string(), added_at: dateTime })),
+    form_submissions: z.array(row).meta({ description: "`form_id`, `values`, `ip`, `created_at`, `confirmed_at`." }),
+    events: z.array(row).meta({ description: "`id`, `name`, `properties`, `source`, `occurred_at`, newest first." }),
+    emails: z.array(row).meta({ description: "`id`, `broadcast_id`, `from_email`, `to_email`, `subject`, `status` and its times, newest first." }),
+    truncated: z.boolean().meta({ description: "Events or emails past the newest 10 000 were left out." }),
+  })
+  .meta({ id: "ContactExport" });
+
+export const deleteContactQuery = z.object({
+  erase: z.enum(["true", "false"]).optional().meta({ description: "`true` also erases the address and names from its emails and events (kept, as counts)." }),
+});

@@ -47,11 +47,10 @@ const checked = <T extends z.ZodType<{ confirmation_html?: string }>>(schema: T)
     message: "must contain {{confirm_url}}, the link that subscribes",
   });
 
-export const createFormInput = checked(formFields.partial().required({ name: true }).extend({ fields: formFields.shape.fields.optional() }));
-export type CreateFormInput = z.infer<typeof createFormInput>;
-
-export const updateFormInput = checked(formFields.partial());
-export type UpdateFormInput = z.infer<typeof updateFormInput>;
+// One named body for create and update (the document stays small): `name` is required on create, checked by the service.
+export const formInput = checked(formFields.partial()).meta({ id: "FormInput", description: "`name` is required on create." });
+export type CreateFormInput = z.infer<typeof formInput>;
+export type UpdateFormInput = z.infer<typeof formInput>;
 
 export const form = formFields
   .extend({

@@ -14,6 +14,7 @@ import { keepStatisticsCurrent } from "@/lib/db/statistics";
 import { db } from "@/lib/db";
 import { propertyTypes } from "@/lib/audience/scope";
 import { appendConsentSql, consentRecord } from "./consent";
+import { resuppressErasedSql } from "./erased-suppressions";
 import { segmentIsDynamic } from "./segments";
 
 // `given` is the email as the file wrote it, when that differs from the normalized one (for the errors of repeats).
@@ -228,6 +229,7 @@ export async function importContacts(ctx: OrgContext, input: Omit<ImportContacts
     const updated = (await client.query(UPDATE_EXISTING, [ctx.organizationId, consent])).rowCount ?? 0;
     // When every staged row was an existing contact there is nothing to create, and no need to look again.
     const created = input.handle_missing === "create" && updated < staged ? await insertMissing(client, ctx.organizationId, consent) : 0;
+    if (created > 0) await client.query(resuppressErasedSql("SELECT email FROM contact_import"), [ctx.organizationId]);
     if (input.segment_id) await client.query(ADD_TO_SEGMENT, [ctx.organizationId, input.segment_id]);
     await recordImportedContactEvents(client, ctx.organizationId);
     await client.query("COMMIT");

@@ -32,7 +32,8 @@ const tagList = (raw: string | undefined) => [
   ),
 ];
 
-async function filterSql(ctx: OrgContext, query: ListContactsQuery): Promise<Prisma.Sql> {
+/** The list's filters as one condition on `c` (contacts): the list, its stream and the CSV export read the same rows. */
+export async function contactsWhere(ctx: OrgContext, query: ListContactsQuery): Promise<Prisma.Sql> {
   const conditions = [Prisma.sql`c.organization_id = ${ctx.organizationId}::uuid`];
   if (query.subscribed) conditions.push(Prisma.sql`c.subscribed = ${query.subscribed === "true"}`);
   const search = query.search?.trim();
@@ -64,7 +65,7 @@ async function countContacts(where: Prisma.Sql) {
  * a streamed JSON body read in keyset batches, so memory stays flat however many there are.
  */
 export async function listContacts(ctx: OrgContext, query: ListContactsQuery, page: ContactsPage) {
-  const where = await filterSql(ctx, query);
+  const where = await contactsWhere(ctx, query);
   if (page.limit === undefined) return streamContacts(where, page.offset, await countContacts(where));
   const [contacts, total] = await Promise.all([pageRows(where, query, { limit: page.limit, offset: page.offset }), countContacts(where)]);
   return { contacts, total, limit: page.limit, offset: page.offset };
@@ -72,7 +73,7 @@ export async function listContacts(ctx: OrgContext, query: ListContactsQuery, pa
 
 /** One page of listContacts without its total: what the dashboard renders with the page, before the total is counted. */
 export async function listContactRows(ctx: OrgContext, query: ListContactsQuery, page: Required<ContactsPage>) {
-  return pageRows(await filterSql(ctx, query), query, page);
+  return pageRows(await contactsWhere(ctx, query), query, page);
 }
 
 async function pageRows(where: Prisma.Sql, query: ListContactsQuery, page: Required<ContactsPage>) {

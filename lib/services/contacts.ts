@@ -8,6 +8,7 @@ import { checkMetadata, typedMetadata } from "@/lib/audience/metadata-types";
 import { propertyTypes } from "@/lib/audience/scope";
 import { recordContactChange, recordContactEvents } from "./contact-events";
 import { callerSource, consentRecord, withConsent } from "./consent";
+import { resuppressErasedSql } from "./erased-suppressions";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
 
 /**
@@ -70,6 +71,7 @@ export async function createContact(ctx: OrgContext, input: CreateContactInput) 
           consent: subscribed ? [consentRecord(callerSource(ctx))] : [],
         },
       });
+      await tx.$executeRawUnsafe(resuppressErasedSql("SELECT $2::text AS email"), ctx.organizationId, row.email);
       const contact = serializeContact(row, await suppressionOf(tx, ctx.organizationId, row.email));
       await recordContactChange(tx, ctx, { name: "contact.created", contact });
       return contact;
@@ -160,6 +162,12 @@ export async function bulkCreateContacts(ctx: OrgContext, input: BulkContactsInp
       RETURNING id
     )
     SELECT id FROM created`;
+    if (created.length > 0)
+      await tx.$executeRawUnsafe(
+        resuppressErasedSql("SELECT email FROM contacts WHERE id = ANY($2::uuid[])"),
+        ctx.organizationId,
+        created.map((row) => row.id),
+      );
     await recordContactEvents(tx, {
       organizationId: ctx.organizationId,
       name: "contact.created",

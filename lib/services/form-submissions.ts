@@ -12,6 +12,7 @@ import { contactEmail } from "@/lib/schemas/contacts";
 import { HONEYPOT_FIELD } from "@/lib/schemas/forms";
 import { emitEvent } from "@/lib/webhooks/emit-event";
 import { recordConsentEvents } from "./consent-events";
+import { resuppressErasedSql } from "./erased-suppressions";
 import { subscribeFromForm } from "./form-subscribe";
 import { serializeContact } from "./contacts";
 import { formProperties } from "./forms";
@@ -104,7 +105,11 @@ export async function submitForm(formId: string, raw: Record<string, unknown>, i
       data: { id: submissionId, organization_id: organizationId, form_id: form.id, contact_id: contact.id, values: values as Prisma.InputJsonValue, ip },
     });
     await recordConsentEvents(tx, [{ organizationId, contactId: contact.id, name: "form.submitted", source: "forms", properties: { form_id: form.id } }]);
-    if (contact.created) await emitEvent(tx, { organizationId, type: "contact.created", data: serializeContact(contact.row) });
+    if (contact.created) {
+      // An erased address that comes back is suppressed again, and gets no confirmation.
+      if ((await tx.$executeRawUnsafe(resuppressErasedSql("SELECT $2::text AS email"), organizationId, values.email)) > 0) contact.suppressed = true;
+      await emitEvent(tx, { organizationId, type: "contact.created", data: serializeContact(contact.row) });
+    }
     if (!form.double_opt_in) {
       await subscribeFromForm(tx, { form, contactId: contact.id, submissionId, values, ip });
       return;

@@ -95,6 +95,7 @@ async function checkForm(ctx: OrgContext, form: FormState): Promise<FormState> {
 }
 
 export async function createForm(ctx: OrgContext, input: CreateFormInput) {
+  if (!input.name) throw invalidField("name", "is required");
   const data = await checkForm(ctx, {
     name: input.name,
     fields: input.fields ?? ["email"],

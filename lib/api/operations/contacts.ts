@@ -2,6 +2,7 @@ import { defineOperation } from "@/lib/api/operation";
 import { parseLimit, parseNonNegative } from "@/lib/api/pagination";
 import { importContacts } from "@/lib/services/contact-import";
 import { spoolBase64Csv } from "@/lib/services/csv-upload";
+import { eraseContact } from "@/lib/services/contact-erasure";
 import { bulkCreateContacts, checkEmails, createContact, deleteContact, getContact, updateContact } from "@/lib/services/contacts";
 import { listContacts, type ContactsPage } from "@/lib/services/contacts-list";
 import {
@@ -43,7 +44,7 @@ export const updateContactOperation = defineOperation({
 
 export const deleteContactOperation = defineOperation({
   ...deleteContactContract,
-  handler: (ctx, { params }) => deleteContact(ctx, params.id),
+  handler: (ctx, { params, query }) => (query.erase === "true" ? eraseContact(ctx, params.id) : deleteContact(ctx, params.id)),
 });
 
 export const bulkCreateContactsOperation = defineOperation({

@@ -55,6 +55,7 @@ describe("/v1/forms", () => {
     const dynamic = (await org.owner.api.post("/v1/segments", { name: "Dyn", filter: { field: "first_name", op: "exists" } })).body.id;
     const before = await db.form.count({ where: { organization_id: org.organizationId } });
     for (const [body, path] of [
+      [{ inbox_id: inboxId }, "name"],
       [{ name: "x", fields: ["favourite_colour"], inbox_id: inboxId }, "fields.0"],
       [{ name: "x", topic_ids: [theirTopic], inbox_id: inboxId }, "topic_ids.0"],
       [{ name: "x", segment_id: dynamic, inbox_id: inboxId }, "segment_id"],

@@ -3,6 +3,7 @@ import { apiKeyOperations } from "./api-keys";
 import { auditLogOperations } from "./audit-log";
 import { broadcastsOperations } from "./broadcasts";
 import { broadcastSendingOperations } from "./broadcast-sending";
+import { contactDataOperations } from "./contact-data";
 import { contactPropertiesOperations } from "./contact-properties";
 import { contactTopicsOperations } from "./contact-topics";
 import { contactsOperations } from "./contacts";
@@ -31,6 +32,7 @@ export const operations: AnyOperation[] = [
   ...auditLogOperations,
   ...broadcastsOperations,
   ...broadcastSendingOperations,
+  ...contactDataOperations,
   ...contactPropertiesOperations,
   ...contactTopicsOperations,
   ...contactsOperations,

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBroadcast } from "@/lib/sending/fan-out";
+import { createSender } from "@/lib/sending/sender";
+import { sealSecret } from "@/lib/crypto/secret-box";
+import { db } from "@/lib/db";
+import { createTestOrg, expectError, request, type TestOrg } from "@/lib/testing/api";
+import { drain, sinkInbox } from "@/lib/testing/sending-fixtures";
+import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
+import { erasedAddress } from "./contact-erasure";
+
+const ADDRESS = "zelda.quintessa@erasure.example";
+const NAMES = ["Zeldarine", "Quintessabel"];
+
+/** Rows of every table of the database whose text holds `needle` (case-insensitive), by table. */
+async function tablesHolding(needle: string): Promise<Record<string, number>> {
+  const tables = await db.$queryRaw<{ name: string }[]>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`;
+  const found: Record<string, number> = {};
+  for (const { name } of tables) {
+    const [{ n }] = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "${name}" t WHERE t::text ILIKE $1`, `%${needle}%`);
+    if (n > 0) found[name] = n;
+  }
+  return found;
+}
+
+// decisions.md, "Consent": DELETE /v1/contacts/{id}?erase=true erases the address and names from
+// its emails and events, keeping counts; the issue: after erasure the address is in no API answer
+// and no table except as a hash.
+describe("erasing a contact", () => {
+  let sink: SmtpSink;
+  let org: TestOrg;
+  let contactId: string;
+  let broadcastId: string;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    org = await createTestOrg();
+    const inbox = await sinkInbox(org.organizationId, sink);
+    // A webhook, so the contact's events are in webhook_deliveries' payloads.
+    await db.webhook.create({
+      data: {
+        organization_id: org.organizationId,
+        url: "https://hooks.example/x",
+        events: ["contact.created", "contact.updated"],
+        secret_encrypted: sealSecret("whsec_x"),
+      },
+    });
+    const topic = (await org.owner.api.post("/v1/topics", { name: "News", default_subscription: "opt_in" })).body.id;
+    const segment = (await org.owner.api.post("/v1/segments", { name: "All" })).body.id;
+    contactId = (await org.owner.api.post("/v1/contacts", { email: ADDRESS, first_name: NAMES[0], last_name: NAMES[1] })).body.id;
+    await org.owner.api.put(`/v1/contacts/${contactId}/topics`, [{ topic_id: topic, subscribed: true }]);
+    await org.owner.api.post(`/v1/segments/${segment}/contacts`, { contact_ids: [contactId] });
+    const form = (await org.owner.api.post("/v1/forms", { name: "F", double_opt_in: false })).body.id;
+    await db.formSubmission.create({
+      data: { organization_id: org.organizationId, form_id: form, contact_id: contactId, values: { email: ADDRESS }, ip: "192.0.2.1" },
+    });
+    const created = await org.owner.api.post("/v1/broadcasts", {
+      name: "B",
+      subject: "Hello {{first_name}}",
+      html_content: "<p>Dear {{first_name}} {{last_name}} ({{email}})</p>",
+      inbox_id: inbox.id,
+      segment_id: segment,
+      topic_id: topic,
+      sending_speed: "instant",
+    });
+    broadcastId = created.body.id;
+    await org.owner.api.post(`/v1/broadcasts/${broadcastId}/send`, {});
+    await startBroadcast(broadcastId);
+    // A transactional email too, with an Idempotency-Key whose stored answer names the email.
+    const sent = await request("POST", "/v1/emails", {
+      token: org.owner.token,
+      headers: { "idempotency-key": "erase-test" },
+      body: { inbox_id: inbox.id, to: ADDRESS, subject: `For ${NAMES[0]}`, html: `<p>${NAMES[1]}</p>` },
+    });
+    expect(sent.status).toBe(201);
+    const sender = createSender({ organizationId: org.organizationId });
+    await drain(sender, org.organizationId);
+    sender.close();
+    const email = await db.email.findFirstOrThrow({ where: { broadcast_id: broadcastId } });
+    await db.emailEvent.create({
+      data: {
+        organization_id: org.organizationId,
+        email_id: email.id,
+        broadcast_id: broadcastId,
+        type: "bounced",
+        data: { diagnostic: `550 <${ADDRESS}> mailbox full` },
+      },
+    });
+    await db.event.create({
+      data: {
+        organization_id: org.organizationId,
+        contact_id: contactId,
+        name: "purchase",
+        properties: { buyer: NAMES[0] },
+        source: "api",
+        occurred_at: new Date(),
+      },
+    });
+    await db.suppression.create({ data: { organization_id: org.organizationId, email: ADDRESS, reason: "complaint" } });
+  });
+  afterAll(() => sink.close());
+
+  it("leaves the address and names in no table but as a hash, and the reports their counts", async () => {
+    expect(Object.keys(await tablesHolding(ADDRESS)).sort()).toEqual(
+      expect.arrayContaining(["contacts", "emails", "email_events", "suppressions", "webhook_deliveries", "form_submissions"]),
+    );
+    const report = (await org.owner.api.get(`/v1/broadcasts/${broadcastId}`)).body;
+    const emails = await db.email.count({ where: { organization_id: org.organizationId } });
+
+    const erased = await org.owner.api.delete(`/v1/contacts/${contactId}?erase=true`);
+    expect(erased.status).toBe(200);
+    expect(erased.body).toEqual({ success: true });
+
+    expect(await tablesHolding(ADDRESS)).toEqual({});
+    for (const name of NAMES) expect(await tablesHolding(name), name).toEqual({});
+    expect(await db.email.count({ where: { organization_id: org.organizationId } })).toBe(emails);
+    const after = (await org.owner.api.get(`/v1/broadcasts/${broadcastId}`)).body;
+    expect(after).toMatchObject({ total_recipients: report.total_recipients, sent_count: report.sent_count });
+    const hash = erasedAddress(org.organizationId, ADDRESS);
+    expect(await db.suppression.findMany({ where: { organization_id: org.organizationId }, select: { email: true, reason: true, erased: true } })).toEqual([
+      { email: hash, reason: "complaint", erased: true },
+    ]);
+  });
+
+  it("answers the address in no API answer", async () => {
+    const answers = await Promise.all(
+      [
+        "/v1/contacts",
+        `/v1/contacts?search=${encodeURIComponent("zelda")}`,
+        "/v1/emails?limit=100",
+        "/v1/suppressions",
+        `/v1/broadcasts/${broadcastId}/recipients?limit=100`,
+      ].map((path) => org.owner.api.get(path).catch(() => null)),
+    );
+    for (const answer of answers) if (answer) expect(JSON.stringify(answer.body).toLowerCase()).not.toContain("zelda");
+    expectError(await org.owner.api.get(`/v1/contacts/${contactId}`), 404, "NOT_FOUND");
+  });
+
+  it("suppresses the address again when it comes back, through the API, a bulk creation or an import", async () => {
+    const again = await org.owner.api.post("/v1/contacts", { email: ADDRESS });
+    expect(again.body.suppression).toMatchObject({ reason: "complaint" });
+    await db.suppression.deleteMany({ where: { organization_id: org.organizationId, email: ADDRESS } });
+    await org.owner.api.delete(`/v1/contacts/${again.body.id}`);
+    const csv = `email\n${ADDRESS}\n`;
+    await org.owner.api.post("/v1/contacts/import", {
+      file_content: Buffer.from(csv).toString("base64"),
+      column_mappings: [{ csv_column: "email", property_name: "email" }],
+      handle_missing: "create",
+    });
+    expect(await db.suppression.count({ where: { organization_id: org.organizationId, email: ADDRESS } })).toBe(1);
+    // Another organization's contact with the address is not touched by this one's erasure.
+    const other = await createTestOrg();
+    expect((await other.owner.api.post("/v1/contacts", { email: ADDRESS })).body.suppression).toBeNull();
+  });
+
+  it("is 404 for another organization's contact, and erases nothing there", async () => {
+    const other = await createTestOrg();
+    const theirs = (await other.owner.api.post("/v1/contacts", { email: "kept@erasure.example" })).body.id;
+    expectError(await org.owner.api.delete(`/v1/contacts/${theirs}?erase=true`), 404, "NOT_FOUND");
+    expect((await other.owner.api.get(`/v1/contacts/${theirs}`)).status).toBe(200);
+    expectError(await org.owner.api.delete(`/v1/contacts/${theirs}?erase=yes`), 400, "VALIDATION_ERROR");
+  });
+});
+
+describe("one contact's export", () => {
+  it("answers the record with its consent, topics, segments, submissions, events and emails", async () => {
+    const org = await createTestOrg();
+    const id = (await org.owner.api.post("/v1/contacts", { email: "export@example.test", first_name: "Ex" })).body.id;
+    const topic = (await org.owner.api.post("/v1/topics", { name: "T", default_subscription: "opt_out" })).body.id;
+    await org.owner.api.put(`/v1/contacts/${id}/topics`, [{ topic_id: topic, subscribed: false }]);
+    const exported = await org.owner.api.get(`/v1/contacts/${id}/export`);
+    expect(exported.status).toBe(200);
+    expect(exported.body).toMatchObject({
+      contact: { id, email: "export@example.test", consent: [{ source: "api" }] },
+      topics: [{ topic_id: topic, name: "T", subscribed: false }],
+      segments: [],
+      form_submissions: [],
+      events: [{ name: "contact.topic_unsubscribed" }],
+      emails: [],
+      truncated: false,
+    });
+    expectError(await (await createTestOrg()).owner.api.get(`/v1/contacts/${id}/export`), 404, "NOT_FOUND");
+  });
+});
