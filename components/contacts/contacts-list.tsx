@@ -29,7 +29,8 @@ import { apiCall } from "@/lib/client/api";
 import type { FirstPage } from "@/lib/client/first-page";
 import type { ContactRecord } from "@/lib/schemas/contacts";
 import type { Filter } from "@/lib/schemas/filter-language";
-import { CONTACTS_PAGE_SIZE as PAGE_SIZE, type ContactFilters } from "./contact-query";
+import { CONTACTS_PAGE_SIZE as PAGE_SIZE, contactFilterQuery, type ContactFilters } from "./contact-query";
+import { ExportButton } from "./export-button";
 import { SuppressionBadge } from "./suppression";
 import { contactsKey, useContactPage } from "./use-contacts";
 
@@ -76,6 +77,8 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
   };
 
   const data = query.data;
+  // The export takes the list's filters, without its page.
+  const exportQuery = contactFilterQuery({ ...filters, search: debouncedSearch });
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : undefined;
   const segmentOptions = [{ value: "", label: "All segments" }, ...(segments.data ?? []).map((s) => ({ value: s.id, label: s.name }))];
   if (filters.segment_id && !segmentOptions.some((o) => o.value === filters.segment_id))
@@ -103,6 +106,7 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
         description="Everyone you can email. Contacts are matched by email address."
         actions={
           <>
+            <ExportButton query={exportQuery} total={data?.total} />
             {importButton}
             {addButton}
           </>

@@ -31,7 +31,7 @@ export type ApiFetchOptions = {
 };
 
 /** `/api-keys` and `/v1/api-keys` name the same endpoint; `/api/…` routes are taken as they are. */
-function apiUrl(path: string, query?: Record<string, QueryValue>): string {
+export function apiUrl(path: string, query?: Record<string, QueryValue>): string {
   const base = path.startsWith("/v1/") || path.startsWith("/api/") ? path : `/v1${path.startsWith("/") ? "" : "/"}${path}`;
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
@@ -48,7 +48,7 @@ function detailsOf(raw: unknown): ApiErrorDetail[] {
     .map((d) => ({ path: String(d.path ?? ""), message: String(d.message ?? "") }));
 }
 
-async function errorFrom(response: Response): Promise<ApiError> {
+export async function errorFrom(response: Response): Promise<ApiError> {
   const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
   if (body && typeof body.error === "string") {
     return new ApiError(response.status, typeof body.code === "string" ? body.code : "ERROR", body.error, detailsOf(body.details));

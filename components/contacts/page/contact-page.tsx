@@ -11,6 +11,7 @@ import { RecordLoadError } from "@/components/ui/record-load-error";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useContact, useContactEmails } from "@/lib/client/resources/contact-page";
 import { SuppressionBadge } from "../suppression";
+import { ConsentCard } from "./consent-card";
 import { ContactDetailsCard, ContactEmailsCard, ContactSegmentsCard } from "./contact-cards";
 import { ContactTimeline } from "./contact-timeline";
 import { TopicSwitchesCard } from "./topic-switches-card";
@@ -90,6 +91,7 @@ export function ContactPage({ id }: { id: string }) {
           <ContactDetailsCard contact={contact} />
           <ContactSegmentsCard contactId={contact.id} />
           <TopicSwitchesCard contactId={contact.id} />
+          <ConsentCard contact={contact} />
         </aside>
       </div>
       {/* Saving refreshes every contact query (its record and its timeline among them). */}
