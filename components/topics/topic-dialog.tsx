@@ -22,7 +22,7 @@ const toBody = (values: Values) => ({ ...values, description: values.description
 const resolver = bodyResolver<Values, typeof createTopicInput>(createTopicInput, toBody);
 
 /** The two defaults in the words of decisions.md, where a marketer chooses them. */
-export const subscriptionOptions = [
+const subscriptionOptions = [
   { value: "opt_out", label: "Everyone, until they leave it", description: "Contacts receive it unless they switch it off on their preference page." },
   { value: "opt_in", label: "Only those who join it", description: "Contacts receive nothing of it until they switch it on." },
 ];

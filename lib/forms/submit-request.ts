@@ -2,7 +2,7 @@ import { readBodyBytes } from "@/lib/api/request-body";
 import { AppError } from "@/lib/domain/errors";
 
 /** A submission carries a few short fields; this is ample for twenty of them and refuses anything bulky. */
-export const MAX_SUBMISSION_BYTES = 16 * 1024;
+const MAX_SUBMISSION_BYTES = 16 * 1024;
 
 /** Whether the caller wants JSON back (a script's fetch) rather than a page or a redirect (a plain HTML form). */
 export function wantsJson(request: Request): boolean {

@@ -11,7 +11,7 @@ const personName = text(limits.name);
 export const consentSources = ["form", "import", "api", "dashboard"] as const;
 export type ConsentSource = (typeof consentSources)[number];
 
-export const consentRecord = z
+const consentRecord = z
   .object({
     source: z.enum(consentSources),
     at: dateTime,

@@ -3,12 +3,12 @@ import { dateTime, emailAddress, id, limits, requiredText, text } from "./common
 
 /** The contact fields a form may ask for; any other key must be a typed contact property. */
 export const FORM_CONTACT_FIELDS = ["email", "first_name", "last_name"] as const;
-export const MAX_FORM_FIELDS = 20;
-export const MAX_FORM_TOPICS = 50;
+const MAX_FORM_FIELDS = 20;
+const MAX_FORM_TOPICS = 50;
 /** The honeypot: an input people never see, which bots fill in. */
 export const HONEYPOT_FIELD = "_hp";
 /** The placeholder the confirmation email must carry, replaced by the link that subscribes. */
-export const CONFIRM_PLACEHOLDER = "{{confirm_url}}";
+const CONFIRM_PLACEHOLDER = "{{confirm_url}}";
 
 export const DEFAULT_CONFIRMATION_SUBJECT = "Please confirm your subscription";
 export const DEFAULT_CONFIRMATION_HTML =

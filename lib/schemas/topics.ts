@@ -32,7 +32,7 @@ export const topic = z.object({
 });
 topic.register(z.globalRegistry, { id: "Topic" });
 
-export const contactTopic = z
+const contactTopic = z
   .object({
     topic_id: id,
     name: z.string(),
@@ -45,7 +45,7 @@ export const contactTopics = z.array(contactTopic);
 /** At most this many choices in one PUT: more topics than an organization would ever show on one page. */
 export const MAX_TOPIC_CHOICES = 1000;
 
-export const contactTopicChoice = z.object({
+const contactTopicChoice = z.object({
   topic_id: id,
   subscribed: z.boolean(),
 });

@@ -5,7 +5,7 @@ import { getContactTopics } from "./contact-topics";
 import { serializeContact } from "./contacts";
 
 /** Events and emails one contact's export lists at most (newest first); `truncated` says when there were more. */
-export const MAX_EXPORTED_ROWS = 10_000;
+const MAX_EXPORTED_ROWS = 10_000;
 
 /**
  * GET /v1/contacts/{id}/export: what the organization holds on one contact, for a person's access

@@ -35,7 +35,7 @@ function literal(value: unknown): string {
 }
 
 /** The statement with its values written in (for COPY); the same rows as the parameterized statement. */
-export function inlineSql(sql: Prisma.Sql): string {
+function inlineSql(sql: Prisma.Sql): string {
   let text = sql.strings[0];
   sql.values.forEach((value, i) => (text += literal(value) + sql.strings[i + 1]));
   return text;

@@ -19,14 +19,14 @@ import { formProperties } from "./forms";
 import { createEmails } from "./transactional";
 
 /** A confirmation link works this long after the submission. */
-export const CONFIRMATION_DAYS = 7;
+const CONFIRMATION_DAYS = 7;
 /** Confirmation emails one address gets in an hour, whatever the forms and submitters: more would let anyone flood an inbox. */
 export const CONFIRMATIONS_PER_ADDRESS_PER_HOUR = 3;
 
 // The confirmation link names a submission, under a key of its own.
 const confirmationTokens = signedIds("form-confirmation");
-export const readConfirmationToken = (token: string) => confirmationTokens.read(token);
-export const confirmationUrl = (submissionId: string) => `${env.appUrl}/f/confirm/${confirmationTokens.sign(submissionId)}`;
+const readConfirmationToken = (token: string) => confirmationTokens.read(token);
+const confirmationUrl = (submissionId: string) => `${env.appUrl}/f/confirm/${confirmationTokens.sign(submissionId)}`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

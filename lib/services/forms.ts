@@ -11,7 +11,7 @@ import { cursorPage } from "./cursor-page";
 import { assertOwned, type DbClient } from "./owned-records";
 import { assertProvenSender } from "./sender-proof";
 
-export const formUrls = (id: string) => ({ hosted_url: `${env.appUrl}/f/${id}`, submit_url: `${env.appUrl}/f/${id}/submit` });
+const formUrls = (id: string) => ({ hosted_url: `${env.appUrl}/f/${id}`, submit_url: `${env.appUrl}/f/${id}/submit` });
 
 /** The organization's typed properties with their labels, for a form's inputs. */
 export async function formProperties(client: DbClient, organizationId: string) {
