@@ -8,6 +8,10 @@ export const contactEmail = z.string().trim().toLowerCase().max(limits.email).pi
 
 const personName = text(limits.name);
 
+/** What an import flags in a valid address (lib/audience/address-flags.ts). */
+export const addressFlags = ["disposable", "role"] as const;
+export type AddressFlag = (typeof addressFlags)[number];
+
 export const consentSources = ["form", "import", "api", "dashboard"] as const;
 export type ConsentSource = (typeof consentSources)[number];
 
@@ -133,6 +137,10 @@ export const importContactsInput = z.object({
   column_mappings: z.array(columnMapping).min(1).max(500),
   handle_missing: z.enum(["create", "skip"]).meta({ description: "`create` adds emails not found in contacts; `skip` leaves them out." }),
   segment_id: id.optional().meta({ description: "Imported contacts (created and updated) are added to this segment." }),
+  skip_flagged: z.array(z.enum(addressFlags)).max(addressFlags.length).optional().meta({
+    description:
+      "Extension: leave out the rows whose address is flagged so (see `flagged`): `disposable`, `role`. Without it flagged rows are imported, and listed.",
+  }),
 });
 export type ImportContactsInput = z.infer<typeof importContactsInput>;
 export type ColumnMapping = z.infer<typeof columnMapping>;
@@ -147,12 +155,30 @@ export const importError = z.object({
 });
 export type ImportError = z.infer<typeof importError>;
 
+export const flaggedRow = z.object({
+  row: z.number().int(),
+  email: z.string(),
+  flags: z.array(z.enum(addressFlags)),
+  skipped: z.boolean().meta({ description: "Left out, as `skip_flagged` asked." }),
+});
+
+const importFlags = z
+  .object({
+    invalid: z.number().int().meta({ description: "Rows whose email is missing or not a valid address (each is in `errors`)." }),
+    disposable: z.number().int().meta({ description: "Rows of a throwaway mailbox's domain (mailinator.com, …)." }),
+    role: z.number().int().meta({ description: "Rows of a function's mailbox rather than a person's (info@, sales@, …)." }),
+    skipped: z.number().int().meta({ description: "Flagged rows left out, as `skip_flagged` asked (also counted in `skipped`)." }),
+    rows: z.array(flaggedRow).meta({ description: "The first 1 000 flagged rows, in row order." }),
+  })
+  .meta({ id: "ImportFlags", description: "Extension: the file's address hygiene." });
+
 export const importContactsResult = z.object({
   created: z.number().int(),
   updated: z.number().int(),
-  skipped: z.number().int().meta({ description: "Rows left out: invalid, repeated, or missing with `handle_missing: skip`." }),
+  skipped: z.number().int().meta({ description: "Rows left out: invalid, repeated, flagged with `skip_flagged`, or missing with `handle_missing: skip`." }),
   errors: z.array(importError).meta({ description: "The first 1 000 rejected rows, in row order." }),
   errors_total: z.number().int().meta({ description: "Extension: every rejected row, listed in `errors` or not." }),
+  flagged: importFlags,
 });
 export type ImportContactsResult = z.infer<typeof importContactsResult>;
 

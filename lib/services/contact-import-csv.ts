@@ -214,13 +214,18 @@ const NUL = "\u0000";
 // The pattern z.email() checks, applied directly: a million rows should not pay for a million safeParse calls.
 const EMAIL = z.regexes.email;
 
+const EMAIL_MISSING = "email is missing";
+const EMAIL_INVALID = "email is not a valid email address";
+/** Whether a rejected row was rejected for its address's syntax (an import's `flagged.invalid`). */
+export const invalidAddress = (row: RejectedRow) => row.error === EMAIL_MISSING || row.error === EMAIL_INVALID;
+
 /** Reads one data row; `null` for a blank line. */
 export function readRow(cells: string[], plan: ColumnPlan): StagedRow | RejectedRow | null {
   const cell = (index: number | undefined) => (index === undefined ? "" : (cells[index] ?? "").trim());
   const given = cell(plan.email);
-  if (!given) return cells.every((value) => value.trim() === "") ? null : reject(given, "email is missing");
+  if (!given) return cells.every((value) => value.trim() === "") ? null : reject(given, EMAIL_MISSING);
   const email = given.toLowerCase();
-  if (email.length > limits.email || !EMAIL.test(email)) return reject(given, "email is not a valid email address");
+  if (email.length > limits.email || !EMAIL.test(email)) return reject(given, EMAIL_INVALID);
 
   const firstName = cell(plan.first_name);
   const lastName = cell(plan.last_name);

@@ -8,13 +8,14 @@ import { pool } from "@/lib/db/pool";
 import { limits } from "@/lib/schemas/common";
 import { recordImportedContactEvents } from "./contact-events";
 import { MAX_IMPORT_ERRORS, type ImportContactsInput, type ImportContactsResult, type ImportError } from "@/lib/schemas/contacts";
-import { copyText, openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
+import { copyText, invalidAddress, openCsv, planColumns, readRow, type ColumnPlan } from "./contact-import-csv";
 import type { CsvUpload } from "./csv-upload";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
 import { db } from "@/lib/db";
 import { propertyTypes } from "@/lib/audience/scope";
 import { appendConsentSql, consentRecord } from "./consent";
 import { resuppressErasedSql } from "./erased-suppressions";
+import { ImportFlags } from "./import-flags";
 import { segmentIsDynamic } from "./segments";
 
 // `given` is the email as the file wrote it, when that differs from the normalized one (for the errors of repeats).
@@ -128,10 +129,10 @@ class RejectedRows {
 
 /**
  * Streams the valid rows into the staging table with COPY, each with its row number; rows with an
- * error are counted in `rejected` instead. Answers the number of rows staged, and whether any has
- * tags or metadata.
+ * error are counted in `rejected` instead, and flagged addresses in `flags` (left out when the
+ * caller skips their flag). Answers the number of rows staged, and whether any has tags or metadata.
  */
-async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][] | null>, plan: ColumnPlan, rejected: RejectedRows) {
+async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][] | null>, plan: ColumnPlan, rejected: RejectedRows, flags: ImportFlags) {
   let staged = 0;
   let tagged = false;
   let withMetadata = false;
@@ -144,8 +145,10 @@ async function stageRows(client: PoolClient, nextBatch: () => Promise<string[][]
         row++;
         const result = readRow(record, plan);
         if (!result) continue;
-        if (!result.ok) rejected.add({ row, email: result.email, error: result.error });
-        else {
+        if (!result.ok) {
+          rejected.add({ row, email: result.email, error: result.error });
+          if (invalidAddress(result)) flags.invalidAddress();
+        } else if (!flags.leavesOut(row, result.email, result.given)) {
           staged++;
           tagged ||= result.tagged;
           withMetadata ||= result.withMetadata;
@@ -204,7 +207,8 @@ export async function importContacts(ctx: OrgContext, input: Omit<ImportContacts
     }
     await client.query(STAGING_TABLE);
     const invalid = new RejectedRows();
-    const copied = await stageRows(client, batches, plan, invalid);
+    const flags = new ImportFlags(new Set(input.skip_flagged ?? []));
+    const copied = await stageRows(client, batches, plan, invalid, flags);
     // Without statistics the planner guesses the staging table's size, and guesses badly for a million rows.
     await client.query("ANALYZE contact_import");
     const dropped: ImportError[] = [];
@@ -235,7 +239,14 @@ export async function importContacts(ctx: OrgContext, input: Omit<ImportContacts
     await client.query("COMMIT");
     // A list imported to be sent at once must not be planned as the tables were before it.
     await keepStatisticsCurrent(input.segment_id ? ["contacts", "segment_contacts"] : ["contacts"], created + updated, undefined, { vacuum: true });
-    return { created, updated, skipped: errorsTotal + staged - updated - created, errors, errors_total: errorsTotal };
+    return {
+      created,
+      updated,
+      skipped: errorsTotal + flags.skipped + staged - updated - created,
+      errors,
+      errors_total: errorsTotal,
+      flagged: flags.result(),
+    };
   } catch (error) {
     failed = true;
     throw error;

@@ -2,6 +2,7 @@
 
 import { CheckCircle2, Download, FileUp, Users } from "lucide-react";
 import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
@@ -28,6 +29,63 @@ function Stat({ label, value, tone }: { label: string; value: number; tone: stri
       <dt className="text-[13px] text-zinc-500">{label}</dt>
       <dd className={`mt-1 text-2xl font-semibold tabular-nums ${tone}`}>{value.toLocaleString()}</dd>
     </div>
+  );
+}
+
+const flagLabels = { disposable: "Disposable", role: "Role account" } as const;
+
+/** The file's address hygiene: how many rows were invalid, disposable or role accounts, and the first of the flagged. */
+function FlaggedCard({ flagged }: { flagged: ImportContactsResult["flagged"] }) {
+  const total = flagged.disposable + flagged.role;
+  if (total === 0 && flagged.invalid === 0) return null;
+  return (
+    <Card>
+      <CardHeader
+        title="Address check"
+        description={
+          flagged.skipped > 0
+            ? `${flagged.skipped.toLocaleString()} flagged row${flagged.skipped === 1 ? " was" : "s were"} left out, as you asked.`
+            : "Flagged rows were imported. Import again with the options under Risky addresses to leave them out."
+        }
+      />
+      <CardBody className="flex flex-col gap-4">
+        <dl className="grid gap-3 sm:grid-cols-3">
+          <Stat label="Invalid addresses" value={flagged.invalid} tone={flagged.invalid ? "text-red-700" : "text-zinc-900"} />
+          <Stat label="Disposable" value={flagged.disposable} tone={flagged.disposable ? "text-amber-700" : "text-zinc-900"} />
+          <Stat label="Role accounts" value={flagged.role} tone={flagged.role ? "text-amber-700" : "text-zinc-900"} />
+        </dl>
+      </CardBody>
+      {flagged.rows.length > 0 && (
+        <Table>
+          <TableHead>
+            <tr>
+              <TableHeaderCell className="w-20">Row</TableHeaderCell>
+              <TableHeaderCell>Email</TableHeaderCell>
+              <TableHeaderCell>Flag</TableHeaderCell>
+              <TableHeaderCell>Imported</TableHeaderCell>
+            </tr>
+          </TableHead>
+          <TableBody>
+            {flagged.rows.slice(0, SHOWN_ERRORS).map((row) => (
+              <TableRow key={row.row}>
+                <TableCell className="tabular-nums">{row.row}</TableCell>
+                <TableCell className="max-w-64 truncate">{row.email}</TableCell>
+                <TableCell>
+                  <span className="flex gap-1.5">
+                    {row.flags.map((flag) => (
+                      <Badge key={flag} tone="warning">
+                        {flagLabels[flag]}
+                      </Badge>
+                    ))}
+                  </span>
+                </TableCell>
+                <TableCell>{row.skipped ? "No, skipped" : "Yes"}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </Card>
   );
 }
 
@@ -77,6 +135,7 @@ export function ImportResult({
           </dl>
         </CardBody>
       </Card>
+      <FlaggedCard flagged={result.flagged} />
       {result.errors_total > 0 && (
         <Card>
           <CardHeader

@@ -7,6 +7,7 @@ import { Controller, useForm, useWatch } from "react-hook-form";
 import { BackLink } from "@/components/ui/back-link";
 import { Button } from "@/components/ui/button";
 import { Callout } from "@/components/ui/callout";
+import { Checkbox } from "@/components/ui/checkbox";
 import { Card, CardBody, CardFooter, CardHeader } from "@/components/ui/card";
 import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -26,7 +27,7 @@ import { contactsKey } from "../use-contacts";
 import { FileDrop } from "./file-drop";
 import { guessTargets, targetLabels, type ImportTarget } from "./guess-property";
 import { ImportResult } from "./import-result";
-import { mappedColumns, mappingResolver, type ImportValues } from "./mapping-values";
+import { mappedColumns, mappingResolver, skippedFlags, type ImportValues } from "./mapping-values";
 import { readCsv, type CsvPreview } from "./read-csv";
 import { uploadImport, type ImportPhase } from "./upload-import";
 
@@ -36,6 +37,19 @@ const missingOptions = [
   { value: "create", label: "Create them", description: "Emails not in your contacts yet become new contacts." },
   { value: "skip", label: "Skip them", description: "Only update contacts you already have; new emails are left out." },
 ];
+
+const hygieneOptions = [
+  {
+    name: "skip_disposable",
+    label: "Skip disposable addresses",
+    description: "Throwaway mailboxes (mailinator.com and thousands more) that stop existing within hours.",
+  },
+  {
+    name: "skip_role",
+    label: "Skip role accounts",
+    description: "Addresses of a function, not a person: info@, sales@, support@, noreply@…",
+  },
+] as const;
 
 const delimiterNames: Record<string, string> = { ",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe" };
 
@@ -58,6 +72,8 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
       mappings: guessTargets(preview.headers).map((target, index) => ({ target, custom_key: target === "custom" ? preview.headers[index] : "" })),
       handle_missing: "create",
       segment_id: "",
+      skip_disposable: false,
+      skip_role: false,
     },
   });
   const mappings = useWatch({ control: form.control, name: "mappings" });
@@ -69,7 +85,13 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
     const mapped = mappedColumns(preview.headers, values.mappings);
     try {
       const result = await uploadImport(
-        { file, column_mappings: mapped.map((m) => m.mapping), handle_missing: values.handle_missing, segment_id: values.segment_id || undefined },
+        {
+          file,
+          column_mappings: mapped.map((m) => m.mapping),
+          handle_missing: values.handle_missing,
+          segment_id: values.segment_id || undefined,
+          skip_flagged: skippedFlags(values),
+        },
         setPhase,
       );
       void queryClient.invalidateQueries({ queryKey: contactsKey });
@@ -241,6 +263,26 @@ function MappingForm({ file, preview, onDone }: { file: File; preview: CsvPrevie
           >
             <NativeSelect options={segmentOptions} {...form.register("segment_id")} />
           </FormField>
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1 text-sm font-medium text-zinc-800">Risky addresses</legend>
+            {hygieneOptions.map((option) => (
+              <Controller
+                key={option.name}
+                control={form.control}
+                name={option.name}
+                render={({ field }) => (
+                  <label className="flex items-start gap-2 text-sm text-zinc-800">
+                    <Checkbox className="mt-0.5" checked={field.value} onCheckedChange={(checked) => field.onChange(checked === true)} />
+                    <span>
+                      <span className="block font-medium">{option.label}</span>
+                      <span className="block text-[13px] text-zinc-500">{option.description}</span>
+                    </span>
+                  </label>
+                )}
+              />
+            ))}
+            <p className="text-[13px] text-zinc-500">Either way, the result lists the invalid, disposable and role addresses the file has.</p>
+          </fieldset>
         </CardBody>
         <CardFooter className="flex-col items-stretch gap-3 sm:flex-row sm:items-center sm:justify-between">
           <div className="min-w-0 flex-1">

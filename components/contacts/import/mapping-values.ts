@@ -1,9 +1,15 @@
 import type { FieldErrors, Resolver } from "react-hook-form";
-import { importContactsInput, type ColumnMapping } from "@/lib/schemas/contacts";
+import { importContactsInput, type AddressFlag, type ColumnMapping } from "@/lib/schemas/contacts";
 import { contactProperties, targetLabels, type ImportTarget } from "./guess-property";
 
 export type MappingRow = { target: ImportTarget; custom_key: string };
-export type ImportValues = { mappings: MappingRow[]; handle_missing: "create" | "skip"; segment_id: string };
+export type ImportValues = { mappings: MappingRow[]; handle_missing: "create" | "skip"; segment_id: string; skip_disposable: boolean; skip_role: boolean };
+
+/** The flags the import is asked to leave out (`skip_flagged`). */
+export const skippedFlags = (values: Pick<ImportValues, "skip_disposable" | "skip_role">): AddressFlag[] => [
+  ...(values.skip_disposable ? (["disposable"] as const) : []),
+  ...(values.skip_role ? (["role"] as const) : []),
+];
 
 /** The column_mappings for the mapped columns, with the index of each column in the file. */
 export function mappedColumns(headers: string[], mappings: MappingRow[]): { column: number; mapping: ColumnMapping }[] {

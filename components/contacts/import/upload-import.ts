@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/client/api";
-import type { ColumnMapping, ImportContactsResult } from "@/lib/schemas/contacts";
+import type { AddressFlag, ColumnMapping, ImportContactsResult } from "@/lib/schemas/contacts";
 
 // A multiple of 3 bytes, so the base64 pieces join into one valid string; small enough that
 // String.fromCharCode never hits the engine's argument limit.
@@ -23,7 +23,13 @@ async function base64Pieces(file: File, onProgress: (share: number) => void): Pr
 
 export type ImportPhase = { phase: "encoding" | "uploading"; share: number } | { phase: "processing" };
 
-export type ImportRequest = { file: File; column_mappings: ColumnMapping[]; handle_missing: "create" | "skip"; segment_id?: string };
+export type ImportRequest = {
+  file: File;
+  column_mappings: ColumnMapping[];
+  handle_missing: "create" | "skip";
+  segment_id?: string;
+  skip_flagged: AddressFlag[];
+};
 
 function apiErrorFrom(status: number, text: string): ApiError {
   try {
@@ -47,6 +53,7 @@ export async function uploadImport(request: ImportRequest, onPhase: (phase: Impo
     column_mappings: request.column_mappings,
     handle_missing: request.handle_missing,
     ...(request.segment_id ? { segment_id: request.segment_id } : {}),
+    ...(request.skip_flagged.length ? { skip_flagged: request.skip_flagged } : {}),
   });
   const body = new Blob(['{"file_content":"', ...pieces, '",', rest.slice(1)], { type: "application/json" });
 

@@ -6,6 +6,7 @@ import { pool } from "@/lib/db/pool";
 import { client, createTestOrg, expectError, randomId, request, type TestOrg } from "@/lib/testing/api";
 
 const base64 = (text: string | Buffer) => Buffer.from(text).toString("base64");
+const NO_FLAGS = { invalid: 0, disposable: 0, role: 0, skipped: 0, rows: [] };
 
 const standard = [
   { csv_column: "Email", property_name: "email" },
@@ -36,7 +37,7 @@ describe("POST /v1/contacts/import", () => {
       },
     );
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [], errors_total: 0 });
+    expect(result.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [], errors_total: 0, flagged: NO_FLAGS });
     const ada = await contact(fresh, "ada@example.test");
     expect(ada).toMatchObject({
       first_name: "Ada",
@@ -85,7 +86,7 @@ describe("POST /v1/contacts/import", () => {
     const result = await importCsv(org, "Email,First Name,Last Name,Company,Tags\nKNOWN@example.test,New,,After,new; Other ,old\nfresh@example.test,F,L,,\n", {
       column_mappings: [...standard, { csv_column: "Company", property_name: "company" }, { csv_column: "Tags", property_name: "tags" }],
     });
-    expect(result.body).toEqual({ created: 1, updated: 1, skipped: 0, errors: [], errors_total: 0 });
+    expect(result.body).toEqual({ created: 1, updated: 1, skipped: 0, errors: [], errors_total: 0, flagged: NO_FLAGS });
     const known = await contact(org, "known@example.test");
     expect(known).toMatchObject({ first_name: "New", last_name: "Keep", metadata: { a: 1, company: "After" }, tags: ["old", "new", "other"] });
     expect(known!.updated_at.getTime()).toBeGreaterThan(known!.created_at.getTime() - 1);
@@ -97,7 +98,7 @@ describe("POST /v1/contacts/import", () => {
     const result = await importCsv(org, "Email,First Name,Last Name\nskipmode@example.test,After,\nnot-there@example.test,X,Y\nalso-not@example.test,,\n", {
       handle_missing: "skip",
     });
-    expect(result.body).toEqual({ created: 0, updated: 1, skipped: 2, errors: [], errors_total: 0 });
+    expect(result.body).toEqual({ created: 0, updated: 1, skipped: 2, errors: [], errors_total: 0, flagged: NO_FLAGS });
     expect((await contact(org, "skipmode@example.test"))!.first_name).toBe("After");
     expect(await contact(org, "not-there@example.test")).toBeNull();
   });
@@ -107,7 +108,7 @@ describe("POST /v1/contacts/import", () => {
     const semicolon =
       '\uFEFFEmail;First Name;Last Name;Note\r\n"semi@example.test";"Smith; Jr";"O""Brien";"line one\r\nline two"\r\nsemi2@example.test;A;B;plain\r\n';
     const r1 = await importCsv(fresh, semicolon, { column_mappings: [...standard, { csv_column: "Note", property_name: "note" }] });
-    expect(r1.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [], errors_total: 0 });
+    expect(r1.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [], errors_total: 0, flagged: NO_FLAGS });
     expect(await contact(fresh, "semi@example.test")).toMatchObject({
       first_name: "Smith; Jr",
       last_name: 'O"Brien',
@@ -121,10 +122,11 @@ describe("POST /v1/contacts/import", () => {
       skipped: 0,
       errors: [],
       errors_total: 0,
+      flagged: NO_FLAGS,
     });
     expect((await contact(fresh, "tab@example.test"))!.first_name).toBe("Tab, with comma");
     const headerOnly = await importCsv(fresh, "Email,First Name,Last Name\n");
-    expect(headerOnly.body).toEqual({ created: 0, updated: 0, skipped: 0, errors: [], errors_total: 0 });
+    expect(headerOnly.body).toEqual({ created: 0, updated: 0, skipped: 0, errors: [], errors_total: 0, flagged: NO_FLAGS });
   });
 
   it("skips rows without a valid email, repeated emails and invalid values, reporting each by spreadsheet row", async () => {
@@ -214,7 +216,7 @@ describe("POST /v1/contacts/import", () => {
         { csv_column: "Subscribed", property_name: "subscribed" },
       ],
     });
-    expect(result.body).toEqual({ created: 6, updated: 2, skipped: 0, errors: [], errors_total: 0 });
+    expect(result.body).toEqual({ created: 6, updated: 2, skipped: 0, errors: [], errors_total: 0, flagged: NO_FLAGS });
     const flags = await Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => (await contact(fresh, `s${i}@example.test`))!.subscribed));
     expect(flags).toEqual([true, false, true, false, true, false]);
     expect(await contact(fresh, "was-off@example.test")).toMatchObject({ subscribed: true, unsubscribed_at: null });
@@ -254,6 +256,7 @@ describe("POST /v1/contacts/import", () => {
       skipped: 1,
       errors: [{ row: 3, email: "full@example.test", error: "would give the contact more than 20 tags" }],
       errors_total: 1,
+      flagged: NO_FLAGS,
     });
     expect(await contact(fresh, "fits@example.test")).toMatchObject({ first_name: "Fitted", tags: tags(0, 20) });
     expect(await contact(fresh, "full@example.test")).toMatchObject({ first_name: "Full", tags: tags(0, 18) });
@@ -356,7 +359,7 @@ describe("POST /v1/contacts/import", () => {
     expect(csv[64 * 1024] & 0xc0).toBe(0x80);
     const note = csv.includes("Notes") ? "Notes" : "Note";
     const result = await importCsv(fresh, csv, { column_mappings: [...mappings, { csv_column: note, property_name: "note" }] });
-    expect(result.body).toEqual({ created: 1500, updated: 0, skipped: 0, errors: [], errors_total: 0 });
+    expect(result.body).toEqual({ created: 1500, updated: 0, skipped: 0, errors: [], errors_total: 0, flagged: NO_FLAGS });
     const notes = await db.contact.findMany({ where: { organization_id: fresh.organizationId }, select: { metadata: true } });
     expect(notes.every((c) => (c.metadata as { note: string }).note === "é".repeat(30))).toBe(true);
 
@@ -420,12 +423,73 @@ describe("POST /v1/contacts/import", () => {
       await racer.query("COMMIT");
       const result = await pending;
       expect(result.status).toBe(200);
-      expect(result.body).toEqual({ created: 1, updated: 0, skipped: 1, errors: [], errors_total: 0 });
+      expect(result.body).toEqual({ created: 1, updated: 0, skipped: 1, errors: [], errors_total: 0, flagged: NO_FLAGS });
     } finally {
       racer.release();
     }
     expect((await contact(fresh, "race@example.test"))!.first_name).toBe("Racer");
     expect((await contact(fresh, "calm@example.test"))!.first_name).toBe("Calm");
+  });
+
+  // Issue 27, import hygiene: invalid syntax, disposable domains and role accounts flagged in the
+  // result, and left out when asked.
+  describe("address hygiene", () => {
+    const csv = [
+      "Email,First Name,Last Name",
+      "person@acme.test,Pat,",
+      "Info@Acme.test,Front,Desk",
+      "not-an-address,Bad,",
+      "temp@mailinator.com,Temp,",
+      ",No address,",
+      "sales+promo@x.mailinator.com,Both,",
+      "ops@acme.test,Ops,",
+      "ops@acme.test,Ops again,",
+    ].join("\n");
+    const rows = [
+      { row: 3, email: "Info@Acme.test", flags: ["role"] },
+      { row: 5, email: "temp@mailinator.com", flags: ["disposable"] },
+      { row: 7, email: "sales+promo@x.mailinator.com", flags: ["disposable", "role"] },
+      { row: 8, email: "ops@acme.test", flags: ["role"] },
+      { row: 9, email: "ops@acme.test", flags: ["role"] },
+    ];
+
+    it("flags invalid, disposable and role addresses in the result, and imports them unless asked not to", async () => {
+      const fresh = await createTestOrg();
+      const result = await importCsv(fresh, csv);
+      expect(result.status).toBe(200);
+      expect(result.body).toMatchObject({ created: 5, updated: 0, skipped: 3, errors_total: 3 });
+      expect(result.body.errors.map((e: { row: number }) => e.row)).toEqual([4, 6, 9]);
+      expect(result.body.flagged).toEqual({
+        invalid: 2,
+        disposable: 2,
+        role: 4,
+        skipped: 0,
+        rows: rows.map((r) => ({ ...r, skipped: false })),
+      });
+      expect(await contact(fresh, "info@acme.test")).not.toBeNull();
+      expect(await contact(fresh, "temp@mailinator.com")).not.toBeNull();
+    });
+
+    it("leaves out the flags named in skip_flagged, new and existing contacts alike, counted in skipped", async () => {
+      const fresh = await createTestOrg();
+      await db.contact.create({ data: { organization_id: fresh.organizationId, email: "ops@acme.test", first_name: "Kept" } });
+      const result = await importCsv(fresh, csv, { skip_flagged: ["disposable", "role"] });
+      expect(result.body).toMatchObject({ created: 1, updated: 0, skipped: 7, errors_total: 2 });
+      expect(result.body.flagged).toMatchObject({ invalid: 2, disposable: 2, role: 4, skipped: 5 });
+      expect(result.body.flagged.rows.every((r: { skipped: boolean }) => r.skipped)).toBe(true);
+      expect(await contact(fresh, "info@acme.test")).toBeNull();
+      expect(await contact(fresh, "temp@mailinator.com")).toBeNull();
+      expect((await contact(fresh, "ops@acme.test"))!.first_name).toBe("Kept");
+
+      const onlyDisposable = await importCsv(await createTestOrg(), csv, { skip_flagged: ["disposable"] });
+      expect(onlyDisposable.body).toMatchObject({ created: 3, skipped: 5 });
+      // A row of both flags is left out when either is skipped.
+      expect(onlyDisposable.body.flagged.rows.map((r: { skipped: boolean }) => r.skipped)).toEqual([false, true, true, false, false]);
+    });
+
+    it("refuses an unknown flag", async () => {
+      expectError(await importCsv(org, csv, { skip_flagged: ["spam"] }), 400, "VALIDATION_ERROR");
+    });
   });
 
   it("answers 401 without a credential", async () => {
