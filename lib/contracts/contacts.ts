@@ -83,8 +83,9 @@ export const deleteContactContract = defineContract({
   tag,
   summary: "Delete a contact",
   description:
-    "Also removes it from its segments. With `erase=true` its address and names also leave its emails, events, threads and webhook deliveries " +
-    "(the rows stay, so reports keep their counts, with the address as a hash), and a suppression of it keeps only the hash.",
+    "Also removes it from its segments. With `erase=true` its address and names also leave its emails, events, threads, comments, audit entries " +
+    "and webhook deliveries (the rows stay, so reports keep their counts, with the address as a hash), opens and clicks lose the IP and device, " +
+    "emails not sent yet are cancelled, and a suppression of it keeps only the hash.",
   auth: "member",
   params: idParams,
   query: deleteContactQuery,

@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   "webhook.updated",
   "webhook.toggled",
   "webhook.deleted",
+  "contact.erased",
   "suppression.created",
   "suppression.deleted",
   "organization.created",

@@ -6,10 +6,17 @@ import { db } from "@/lib/db";
 import { createTestOrg, expectError, request, type TestOrg } from "@/lib/testing/api";
 import { drain, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
+import { recordRawReply } from "@/lib/replies/record-reply";
+import { recordClick } from "@/lib/tracking/record-click";
+import { recordOpen } from "@/lib/tracking/record-open";
+import { signOpenToken } from "@/lib/tracking/token";
 import { erasedAddress } from "./contact-erasure";
 
 const ADDRESS = "zelda.quintessa@erasure.example";
 const NAMES = ["Zeldarine", "Quintessabel"];
+// What the person's opens and clicks recorded about them: their network address and their device.
+const IP = "198.51.100.77";
+const DEVICE = "ZeldaPhone";
 
 /** Rows of every table of the database whose text holds `needle` (case-insensitive), by table. */
 async function tablesHolding(needle: string): Promise<Record<string, number>> {
@@ -30,6 +37,8 @@ describe("erasing a contact", () => {
   let org: TestOrg;
   let contactId: string;
   let broadcastId: string;
+  let scheduledId: string;
+  let broadcastEmailId: string;
 
   beforeAll(async () => {
     sink = await startSmtpSink();
@@ -40,7 +49,7 @@ describe("erasing a contact", () => {
       data: {
         organization_id: org.organizationId,
         url: "https://hooks.example/x",
-        events: ["contact.created", "contact.updated"],
+        events: ["contact.created", "contact.updated", "email.sent", "email.opened", "email.clicked"],
         secret_encrypted: sealSecret("whsec_x"),
       },
     });
@@ -56,7 +65,7 @@ describe("erasing a contact", () => {
     const created = await org.owner.api.post("/v1/broadcasts", {
       name: "B",
       subject: "Hello {{first_name}}",
-      html_content: "<p>Dear {{first_name}} {{last_name}} ({{email}})</p>",
+      html_content: '<p>Dear {{first_name}} {{last_name}} ({{email}})</p><p><a href="https://shop.example/welcome?who={{email}}">Shop</a></p>',
       inbox_id: inbox.id,
       segment_id: segment,
       topic_id: topic,
@@ -72,10 +81,52 @@ describe("erasing a contact", () => {
       body: { inbox_id: inbox.id, to: ADDRESS, subject: `For ${NAMES[0]}`, html: `<p>${NAMES[1]}</p>` },
     });
     expect(sent.status).toBe(201);
+    // One still to go (scheduled), and one to a colleague that names the person as its Reply-To.
+    const scheduled = await org.owner.api.post("/v1/emails", {
+      inbox_id: inbox.id,
+      to: ADDRESS,
+      subject: "Later",
+      html: "<p>Later</p>",
+      scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    expect(scheduled.status).toBe(201);
+    scheduledId = scheduled.body.id;
+    const colleague = await org.owner.api.post("/v1/emails", {
+      inbox_id: inbox.id,
+      to: "colleague@elsewhere.example",
+      reply_to: ADDRESS,
+      subject: `Introducing ${NAMES[0]}`,
+      html: "<p>Meet her</p>",
+    });
+    expect(colleague.status).toBe(201);
     const sender = createSender({ organizationId: org.organizationId });
     await drain(sender, org.organizationId);
     sender.close();
     const email = await db.email.findFirstOrThrow({ where: { broadcast_id: broadcastId } });
+    broadcastEmailId = email.id;
+    // The person opens it and clicks a link that carries their address, from their phone.
+    const visitor = { ip: IP, userAgent: `Mozilla/5.0 (${DEVICE}; like Gecko) Mobile Safari/605.1.15` };
+    expect(await recordOpen(signOpenToken(email.id), visitor)).toBe(true);
+    const clickToken = /\/t\/c\/([A-Za-z0-9_.~-]+)/.exec(email.html_content ?? "")?.[1];
+    expect(await recordClick(clickToken ?? "", visitor)).toMatch(/^https:\/\/shop\.example\/welcome\?who=zelda/);
+    // They answer the transactional email; the reply is threaded.
+    const transactional = await db.email.findFirstOrThrow({ where: { id: sent.body.id } });
+    const reply = [
+      `From: ${NAMES[0]} ${NAMES[1]} <${ADDRESS}>`,
+      `To: ${transactional.from_email}`,
+      `Subject: Re: ${transactional.subject}`,
+      `Message-ID: <reply-${Date.now()}@erasure.example>`,
+      `In-Reply-To: ${transactional.message_id}`,
+      "Date: " + new Date().toUTCString(),
+      "",
+      `Thanks! ${NAMES[0]}, ${ADDRESS}, +1 555 0100`,
+      "",
+    ].join("\r\n");
+    expect(await recordRawReply({ id: inbox.id, organization_id: org.organizationId }, reply)).toMatchObject({ result: "stored" });
+    // A member's note on the email, a soft-bounce streak, and an audit entry naming the address.
+    const comment = await org.owner.api.post(`/v1/threads/emails/${email.id}/comments`, { content: `Called ${NAMES[0]} at ${ADDRESS}` });
+    expect(comment.status).toBe(201);
+    await db.softBounceStreak.create({ data: { organization_id: org.organizationId, email: ADDRESS, count: 1, last_email_id: email.id } });
     await db.emailEvent.create({
       data: {
         organization_id: org.organizationId,
@@ -95,14 +146,27 @@ describe("erasing a contact", () => {
         occurred_at: new Date(),
       },
     });
-    await db.suppression.create({ data: { organization_id: org.organizationId, email: ADDRESS, reason: "complaint" } });
+    expect((await org.owner.api.post("/v1/suppressions", { emails: [ADDRESS] })).status).toBeLessThan(300);
+    await db.suppression.updateMany({ where: { organization_id: org.organizationId, email: ADDRESS }, data: { reason: "complaint" } });
   });
   afterAll(() => sink.close());
 
   it("leaves the address and names in no table but as a hash, and the reports their counts", async () => {
     expect(Object.keys(await tablesHolding(ADDRESS)).sort()).toEqual(
-      expect.arrayContaining(["contacts", "emails", "email_events", "suppressions", "webhook_deliveries", "form_submissions"]),
+      expect.arrayContaining([
+        "audit_logs",
+        "contacts",
+        "email_comments",
+        "emails",
+        "email_events",
+        "form_submissions",
+        "soft_bounce_streaks",
+        "suppressions",
+        "webhook_deliveries",
+      ]),
     );
+    expect(Object.keys(await tablesHolding(DEVICE)).sort()).toEqual(expect.arrayContaining(["email_events", "emails"]));
+    expect(Object.keys(await tablesHolding(NAMES[0])).sort()).toEqual(expect.arrayContaining(["emails", "threads", "webhook_deliveries"]));
     const report = (await org.owner.api.get(`/v1/broadcasts/${broadcastId}`)).body;
     const emails = await db.email.count({ where: { organization_id: org.organizationId } });
 
@@ -111,7 +175,17 @@ describe("erasing a contact", () => {
     expect(erased.body).toEqual({ success: true });
 
     expect(await tablesHolding(ADDRESS)).toEqual({});
+    expect(await tablesHolding(encodeURIComponent(ADDRESS))).toEqual({});
     for (const name of NAMES) expect(await tablesHolding(name), name).toEqual({});
+    expect(await tablesHolding(IP)).toEqual({});
+    expect(await tablesHolding(DEVICE)).toEqual({});
+    // The open and the click still count, and the email not yet sent is not sent to anyone.
+    const opened = await db.email.findUniqueOrThrow({ where: { id: broadcastEmailId } });
+    expect(opened.opened_at).not.toBeNull();
+    expect([(opened.opens as unknown[]).length, (opened.clicked_links as unknown[]).length]).toEqual([1, 1]);
+    expect(await db.emailEvent.count({ where: { email_id: broadcastEmailId, type: { in: ["opened", "clicked"] } } })).toBe(2);
+    expect(await db.email.findUniqueOrThrow({ where: { id: scheduledId }, select: { status: true } })).toEqual({ status: "cancelled" });
+    expect(await db.auditLog.count({ where: { organization_id: org.organizationId, action: "contact.erased", target_id: contactId } })).toBe(1);
     expect(await db.email.count({ where: { organization_id: org.organizationId } })).toBe(emails);
     const after = (await org.owner.api.get(`/v1/broadcasts/${broadcastId}`)).body;
     expect(after).toMatchObject({ total_recipients: report.total_recipients, sent_count: report.sent_count });
@@ -158,6 +232,29 @@ describe("erasing a contact", () => {
     expectError(await org.owner.api.delete(`/v1/contacts/${theirs}?erase=true`), 404, "NOT_FOUND");
     expect((await other.owner.api.get(`/v1/contacts/${theirs}`)).status).toBe(200);
     expectError(await org.owner.api.delete(`/v1/contacts/${theirs}?erase=yes`), 400, "VALIDATION_ERROR");
+  });
+});
+
+describe("erasing a contact named like the keys of a payload", () => {
+  it("takes the names out of values and leaves the keys: the payloads keep their shape", async () => {
+    const org = await createTestOrg();
+    await db.webhook.create({
+      data: { organization_id: org.organizationId, url: "https://hooks.example/y", events: ["contact.created"], secret_encrypted: sealSecret("whsec_y") },
+    });
+    const id = (
+      await org.owner.api.post("/v1/contacts", {
+        email: "data.subject@erasure.example",
+        first_name: "Data",
+        last_name: "Subject",
+        metadata: { note: "Data Subject's note" },
+      })
+    ).body.id;
+    expect((await org.owner.api.delete(`/v1/contacts/${id}?erase=true`)).status).toBe(200);
+    const [delivery] = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId } });
+    const payload = delivery.payload as { type: string; data: Record<string, unknown> };
+    expect(payload.type).toBe("contact.created");
+    expect(payload.data).toMatchObject({ id, first_name: null, last_name: null, metadata: { note: "[erased] [erased]'s note" } });
+    expect(payload.data.email).toBe(erasedAddress(org.organizationId, "data.subject@erasure.example"));
   });
 });
 
