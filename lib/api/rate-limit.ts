@@ -227,6 +227,15 @@ export const rateLimits = {
     return limiter.take(`form:${addressKey(address)}`, formSubmissionsPolicy);
   },
 
+  /**
+   * A preference page's save or a form's confirmation from `address`: no credential but a signed
+   * link, so only the client's address bounds how often one link can write choices and events. The
+   * allowance of submissions, each in a bucket of its own.
+   */
+  consentPageWrite(page: "preferences" | "confirmation", address: string | null): Promise<Verdict> {
+    return limiter.take(`${page}:${addressKey(address)}`, formSubmissionsPolicy);
+  },
+
   /** Counts a failed authentication against the address. */
   async failedAuthentication(address: string | null): Promise<Verdict[]> {
     if (authFailurePolicy.perSecond <= 0) return [];

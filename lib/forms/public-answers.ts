@@ -26,6 +26,12 @@ export function messagePage(status: number, title: string, message: string, head
   });
 }
 
+/** A refusal of a per-address limit, as a page a person understands (429 with Retry-After). */
+export const tryAgainPage = (retryAfter: number) =>
+  messagePage(429, "Please try again shortly", `Too many requests from your network; please try again in ${retryAfter} seconds.`, {
+    "retry-after": String(retryAfter),
+  });
+
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...corsHeaders, ...headers, "content-type": "application/json" } });
 }

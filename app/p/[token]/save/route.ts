@@ -1,5 +1,8 @@
+import { clientAddress } from "@/lib/api/client-address";
+import { rateLimits } from "@/lib/api/rate-limit";
 import { readBodyBytes } from "@/lib/api/request-body";
 import { AppError } from "@/lib/domain/errors";
+import { tryAgainPage } from "@/lib/forms/public-answers";
 import { savePreferences } from "@/lib/services/preferences";
 
 type Context = { params: Promise<{ token: string }> };
@@ -17,6 +20,8 @@ const plain = (status: number, text: string) => new Response(`${text}\n`, { stat
  */
 export async function POST(request: Request, { params }: Context): Promise<Response> {
   const { token } = await params;
+  const verdict = await rateLimits.consentPageWrite("preferences", clientAddress(request));
+  if (!verdict.allowed) return tryAgainPage(verdict.retryAfter);
   let form: URLSearchParams;
   try {
     form = new URLSearchParams((await readBodyBytes(request, MAX_BODY)).toString("utf8"));

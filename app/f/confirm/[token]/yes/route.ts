@@ -1,4 +1,6 @@
 import { clientAddress } from "@/lib/api/client-address";
+import { rateLimits } from "@/lib/api/rate-limit";
+import { tryAgainPage } from "@/lib/forms/public-answers";
 import { confirmSubmission } from "@/lib/services/form-submissions";
 
 type Context = { params: Promise<{ token: string }> };
@@ -9,6 +11,8 @@ type Context = { params: Promise<{ token: string }> };
  */
 export async function POST(request: Request, { params }: Context): Promise<Response> {
   const { token } = await params;
+  const verdict = await rateLimits.consentPageWrite("confirmation", clientAddress(request));
+  if (!verdict.allowed) return tryAgainPage(verdict.retryAfter);
   const result = await confirmSubmission(token, clientAddress(request));
   if (result.kind === "not_found")
     return new Response("Unknown confirmation link\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
