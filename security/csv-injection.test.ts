@@ -2,6 +2,8 @@ import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
 import { importErrorsCsv } from "@/components/contacts/import/import-errors-csv";
 import { csvCell } from "@/lib/domain/csv";
+import { execute } from "@/lib/api/route";
+import { exportContactsOperation } from "@/lib/api/operations/contact-data";
 import { createTestOrg } from "@/lib/testing/api";
 
 // Trust, second pass: the import-errors CSV the dashboard offers for download kept cells as the file
@@ -36,6 +38,34 @@ describe("CSV exports", () => {
     for (const email of echoed) expect(email).toMatch(/^[=+\-@]/);
     expect(download.slice(1).map((row) => row[1])).toEqual(echoed.map((email) => `'${email}`));
     for (const row of download.slice(1)) for (const cell of row) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+
+  // The contacts export is written by PostgreSQL (COPY … TO STDOUT), which takes no parameters: the
+  // list's filter values are written into the statement as literals, and its cells neutralised in SQL.
+  it("neutralise formula cells in the contacts export, whose filter values cannot leave their literals", async () => {
+    const org = await createTestOrg();
+    const other = await createTestOrg();
+    await other.owner.api.post("/v1/contacts", { email: "other-tenant@example.test", first_name: "x" });
+    await org.owner.api.post("/v1/contacts/bulk", {
+      contacts: HOSTILE.map((value, i) => ({ email: `hostile-${i}@example.test`, first_name: value, last_name: value.slice(0, 20), tags: ["x"] })),
+    });
+    const exportCsv = async (query: string) => {
+      const response = await execute(
+        exportContactsOperation,
+        new Request(`http://localhost/v1/contacts/export${query}`, { headers: { authorization: `Bearer ${org.owner.token}` } }),
+      );
+      return Papa.parse<Record<string, string>>(await response.text(), { header: true, skipEmptyLines: true }).data;
+    };
+    const all = await exportCsv("");
+    expect(all).toHaveLength(HOSTILE.length);
+    for (const row of all) for (const cell of Object.values(row)) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
+    expect(all.map((row) => row.first_name).sort()).toEqual(HOSTILE.map((value) => `'${value}`).sort());
+    // Values that would end a literal, or an E'' literal's backslash, and widen the statement to every tenant.
+    for (const value of ["x' OR true OR '", "x\\' OR true --", "x'); SELECT 1; --", "\\x27 OR true"]) {
+      const filter = encodeURIComponent(JSON.stringify({ field: "first_name", op: "eq", value }));
+      expect(await exportCsv(`?filter=${filter}`), value).toEqual([]);
+      expect(await exportCsv(`?search=${encodeURIComponent(value)}`), value).toEqual([]);
+    }
   });
 
   it("neutralise every formula start, in one function any export can use", () => {
