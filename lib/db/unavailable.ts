@@ -21,6 +21,7 @@ const CODES = new Set([
   "57P03",
   "53300",
   // Prisma: can't reach, timed out, closed the connection, no connection from the pool in time, too many connections
+  // (an interactive transaction that waited past its maxWait for a connection is P2028 with its own message, matched below)
   "P1001",
   "P1002",
   "P1008",
@@ -30,7 +31,7 @@ const CODES = new Set([
 ]);
 const KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 const MESSAGES =
-  /connection terminated|connection ended unexpectedly|timeout exceeded when trying to connect|can't reach database server|server closed the connection|the database system is (starting up|shutting down|in recovery)|terminating connection due to administrator command|encountered a connection error|ECONNREFUSED|ECONNRESET|Timed out fetching a new connection/i;
+  /connection terminated|connection ended unexpectedly|timeout exceeded when trying to connect|can't reach database server|server closed the connection|the database system is (starting up|shutting down|in recovery)|terminating connection due to administrator command|encountered a connection error|ECONNREFUSED|ECONNRESET|Timed out fetching a new connection|Unable to start a transaction in the given time/i;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 5) return false;

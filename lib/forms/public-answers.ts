@@ -1,3 +1,7 @@
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { isWriteConflict } from "@/lib/db/write-conflict";
+import { log, errorField } from "@/lib/log";
+
 /** Any site may post to a form's endpoint and read its answer: it carries no credential and says nothing private. */
 export const corsHeaders = {
   "access-control-allow-origin": "*",
@@ -31,6 +35,19 @@ export const tryAgainPage = (retryAfter: number) =>
   messagePage(429, "Please try again shortly", `Too many requests from your network; please try again in ${retryAfter} seconds.`, {
     "retry-after": String(retryAfter),
   });
+
+/**
+ * A public page's answer when the database is out of reach or out of connections (a flood of
+ * signups), or a write lost a conflict: 503 with Retry-After, a page or JSON, never a 500. Null for
+ * any other error, which stays one.
+ */
+export function unavailableAnswer(error: unknown, asJson: boolean): Response | null {
+  if (!isDatabaseUnavailable(error) && !isWriteConflict(error)) return null;
+  log.warn({ err: errorField(error) }, "public consent page: database busy or unavailable; answering 503");
+  const headers = { "retry-after": "5" };
+  const message = "We could not take this just now; please try again in a few seconds.";
+  return asJson ? json(503, { error: message, code: "SERVICE_UNAVAILABLE" }, headers) : messagePage(503, "Please try again shortly", message, headers);
+}
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { ...corsHeaders, ...headers, "content-type": "application/json" } });

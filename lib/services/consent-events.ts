@@ -20,14 +20,23 @@ export type ConsentEvent = {
   properties?: Record<string, unknown>;
 };
 
+/**
+ * SQL (text) recording as events the rows of `rows`, a query answering `organization_id, contact_id,
+ * name, properties, source`: for a statement that records the fact with the change it describes
+ * (a CTE of the form submission's one statement), and for recordConsentEvents.
+ */
+export const consentEventsSql = (rows: string) => `
+  INSERT INTO events (organization_id, contact_id, name, properties, source, occurred_at)
+  SELECT organization_id, contact_id, name, properties, source, now() FROM (${rows}) AS consent_event`;
+
 /** Records the events in the caller's transaction, so they exist exactly when the change they describe does. */
 export async function recordConsentEvents(client: DbClient, events: ConsentEvent[]): Promise<void> {
   if (events.length === 0) return;
   const rows = JSON.stringify(
     events.map((e) => ({ organization_id: e.organizationId, contact_id: e.contactId, name: e.name, source: e.source, properties: e.properties ?? {} })),
   );
-  await client.$executeRaw`
-    INSERT INTO events (organization_id, contact_id, name, properties, source, occurred_at)
-    SELECT organization_id, contact_id, name, properties, source, now()
-    FROM jsonb_to_recordset(${rows}::jsonb) AS x(organization_id uuid, contact_id uuid, name text, properties jsonb, source text)`;
+  await client.$executeRawUnsafe(
+    consentEventsSql("SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(organization_id uuid, contact_id uuid, name text, properties jsonb, source text)"),
+    rows,
+  );
 }

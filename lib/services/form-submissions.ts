@@ -11,11 +11,10 @@ import { limits } from "@/lib/schemas/common";
 import { contactEmail } from "@/lib/schemas/contacts";
 import { HONEYPOT_FIELD } from "@/lib/schemas/forms";
 import { emitEvent } from "@/lib/webhooks/emit-event";
-import { recordConsentEvents } from "./consent-events";
+import { consentEventsSql } from "./consent-events";
 import { resuppressErasedSql } from "./erased-suppressions";
 import { subscribeFromForm } from "./form-subscribe";
 import { serializeContact } from "./contacts";
-import { formProperties } from "./forms";
 import { createEmails } from "./transactional";
 
 /** A confirmation link works this long after the submission. */
@@ -30,10 +29,25 @@ const confirmationUrl = (submissionId: string) => `${env.appUrl}/f/confirm/${con
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A public form as its page and endpoint read it: any id a visitor types is a 404 unless it names a form. */
-export async function findPublicForm(id: string) {
+type FormProperty = { label: string; type: "string" | "number" | "boolean" | "date" };
+export type PublicForm = Form & { organization: { name: string }; properties: Map<string, FormProperty> };
+
+/**
+ * A public form as its page and endpoint read it, with its organization's name and the typed
+ * properties its fields name, in one query (the endpoint's hot path); any id a visitor types is a
+ * 404 unless it names a form.
+ */
+export async function findPublicForm(id: string): Promise<PublicForm | null> {
   if (!UUID.test(id)) return null;
-  return db.form.findUnique({ where: { id }, include: { organization: { select: { name: true } } } });
+  const [row] = await db.$queryRaw<(Form & { organization_name: string; properties: ({ key: string } & FormProperty)[] })[]>`
+    SELECT f.*, o.name AS organization_name,
+      coalesce((SELECT json_agg(json_build_object('key', p.key, 'label', p.label, 'type', p.type))
+                FROM contact_properties p WHERE p.organization_id = f.organization_id AND p.key = ANY(f.fields)), '[]') AS properties
+    FROM forms f JOIN organizations o ON o.id = f.organization_id
+    WHERE f.id = ${id}::uuid`;
+  if (!row) return null;
+  const { organization_name, properties, ...form } = row;
+  return { ...form, organization: { name: organization_name }, properties: new Map(properties.map(({ key, ...p }) => [key, p])) };
 }
 
 export type SubmittedValues = { email: string; first_name?: string; last_name?: string; metadata: Record<string, MetadataValue> };
@@ -50,7 +64,7 @@ const cellOf = (value: unknown): string | MetadataValue | null => {
  * contact's, names as text, typed properties converted from text as a CSV cell is (`"42"`, `yes`,
  * ISO dates) or taken as JSON of their type. Empty inputs are left out.
  */
-function readValues(form: Form, raw: Record<string, unknown>, types: Map<string, { type: "string" | "number" | "boolean" | "date" }>) {
+function readValues(form: Form, raw: Record<string, unknown>, types: Map<string, FormProperty>) {
   const issues: Issue[] = [];
   const values: SubmittedValues = { email: "", metadata: {} };
   for (const key of form.fields) {
@@ -94,17 +108,13 @@ export async function submitForm(formId: string, raw: Record<string, unknown>, i
   const honeypot = raw[HONEYPOT_FIELD];
   if (typeof honeypot === "string" ? honeypot.trim() !== "" : honeypot !== undefined && honeypot !== null && honeypot !== false)
     return { kind: "accepted", form };
-  const { values, issues } = readValues(form, raw, await formProperties(db, form.organization_id));
+  const { values, issues } = readValues(form, raw, form.properties);
   if (issues.length > 0) return { kind: "invalid", issues };
 
   const organizationId = form.organization_id;
   await db.$transaction(async (tx) => {
-    const contact = await upsertContact(tx, organizationId, values);
     const submissionId = randomUUID();
-    await tx.formSubmission.create({
-      data: { id: submissionId, organization_id: organizationId, form_id: form.id, contact_id: contact.id, values: values as Prisma.InputJsonValue, ip },
-    });
-    await recordConsentEvents(tx, [{ organizationId, contactId: contact.id, name: "form.submitted", source: "forms", properties: { form_id: form.id } }]);
+    const contact = await recordSubmission(tx, form, submissionId, values, ip);
     if (contact.created) {
       // An erased address that comes back is suppressed again, and gets no confirmation.
       if ((await tx.$executeRawUnsafe(resuppressErasedSql("SELECT $2::text AS email"), organizationId, values.email)) > 0) contact.suppressed = true;
@@ -122,25 +132,48 @@ export async function submitForm(formId: string, raw: Record<string, unknown>, i
 
 type Upserted = { id: string; created: boolean; suppressed: boolean; recentSubmissions: number; row: Parameters<typeof serializeContact>[0] };
 
-/**
- * The submitted address's contact: created unsubscribed with the submitted data when new (ON CONFLICT
- * locks an existing one, so two submissions of one address serialize), with whether the address is
- * suppressed and how many submissions it had in the last hour, in one round trip.
- */
-async function upsertContact(tx: Prisma.TransactionClient, organizationId: string, values: SubmittedValues): Promise<Upserted> {
-  const [row] = await tx.$queryRaw<(Upserted["row"] & { created: boolean; suppressed: boolean; recent: number })[]>`
+const RECORD_SUBMISSION = `
+  WITH c AS (
     INSERT INTO contacts AS c (organization_id, email, first_name, last_name, metadata, subscribed)
-    VALUES (${organizationId}::uuid, ${values.email}, ${values.first_name ?? null}, ${values.last_name ?? null}, ${JSON.stringify(values.metadata)}::jsonb, false)
+    VALUES ($1::uuid, $2, $3, $4, $5::jsonb, false)
     ON CONFLICT (organization_id, email) DO UPDATE SET email = EXCLUDED.email
-    RETURNING c.*, (xmax = 0) AS created,
-      EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = c.organization_id AND s.email = c.email) AS suppressed,
-      (SELECT count(*)::int FROM form_submissions f WHERE f.contact_id = c.id AND f.created_at > now() - interval '1 hour') AS recent`;
+    RETURNING c.*, (xmax = 0) AS created
+  ), submission AS (
+    INSERT INTO form_submissions (id, organization_id, form_id, contact_id, values, ip)
+    SELECT $6::uuid, $1::uuid, $7::uuid, c.id, $8::jsonb, $9 FROM c
+  ), event AS (${consentEventsSql(
+    "SELECT c.organization_id, c.id AS contact_id, 'form.submitted' AS name, jsonb_build_object('form_id', $7::text) AS properties, 'forms' AS source FROM c",
+  )})
+  SELECT c.*,
+    EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = c.organization_id AND s.email = c.email) AS suppressed,
+    (SELECT count(*)::int FROM form_submissions f WHERE f.contact_id = c.id AND f.created_at > now() - interval '1 hour') AS recent
+  FROM c`;
+
+/**
+ * One statement: the submitted address's contact, created unsubscribed with the submitted data when
+ * new (ON CONFLICT locks an existing one, so two submissions of one address serialize), the
+ * submission and its `form.submitted` event, with whether the address is suppressed and how many
+ * submissions it had in the last hour before this one (the statement's snapshot).
+ */
+async function recordSubmission(tx: Prisma.TransactionClient, form: Form, submissionId: string, values: SubmittedValues, ip: string | null): Promise<Upserted> {
+  const [row] = await tx.$queryRawUnsafe<(Upserted["row"] & { created: boolean; suppressed: boolean; recent: number })[]>(
+    RECORD_SUBMISSION,
+    form.organization_id,
+    values.email,
+    values.first_name ?? null,
+    values.last_name ?? null,
+    JSON.stringify(values.metadata),
+    submissionId,
+    form.id,
+    JSON.stringify(values),
+    ip,
+  );
   return { id: row.id, created: row.created, suppressed: row.suppressed, recentSubmissions: row.recent, row };
 }
 
 /** The confirmation email, queued as the organization's own transactional email from the form's sender. */
-async function sendConfirmation(tx: Prisma.TransactionClient, form: Form, values: SubmittedValues, link: string) {
-  const organization = await tx.organization.findUniqueOrThrow({ where: { id: form.organization_id }, select: { name: true } });
+async function sendConfirmation(tx: Prisma.TransactionClient, form: PublicForm, values: SubmittedValues, link: string) {
+  const { organization } = form;
   // The form acts for the organization, as no member: no key scope, no user.
   const ctx: OrgContext = { organizationId: form.organization_id, role: "owner", userId: "", userEmail: "", apiKeyId: null };
   const from = form.from_email ? (form.from_name ? `"${form.from_name.replace(/["<>\\]/g, "")}" <${form.from_email}>` : form.from_email) : undefined;

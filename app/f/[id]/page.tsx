@@ -4,9 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { formInputs } from "@/lib/forms/form-inputs";
 import { HONEYPOT_FIELD } from "@/lib/schemas/forms";
-import { formProperties } from "@/lib/services/forms";
 import { findPublicForm } from "@/lib/services/form-submissions";
-import { db } from "@/lib/db";
 
 export const metadata: Metadata = { title: "Subscribe", robots: { index: false, follow: false } };
 export const dynamic = "force-dynamic";
@@ -22,7 +20,7 @@ export default async function HostedFormPage({ params, searchParams }: Props) {
   const search = await searchParams;
   const form = await findPublicForm(id);
   if (!form) notFound();
-  const inputs = formInputs(form.fields, await formProperties(db, form.organization_id));
+  const inputs = formInputs(form.fields, form.properties);
   const invalid = new Set(typeof search.invalid === "string" ? search.invalid.split(",") : []);
   const submitted = search.submitted === "1";
 

@@ -1,7 +1,7 @@
 import { clientAddress } from "@/lib/api/client-address";
 import { rateLimits } from "@/lib/api/rate-limit";
 import { AppError } from "@/lib/domain/errors";
-import { corsHeaders, json, messagePage, seeOther } from "@/lib/forms/public-answers";
+import { corsHeaders, json, messagePage, seeOther, unavailableAnswer } from "@/lib/forms/public-answers";
 import { readSubmission, wantsJson } from "@/lib/forms/submit-request";
 import { submitForm } from "@/lib/services/form-submissions";
 
@@ -29,7 +29,14 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
     const status = error.code === "PAYLOAD_TOO_LARGE" ? 413 : 400;
     return asJson ? json(status, { error: error.message, code: error.code, details: error.details }) : messagePage(status, "Not sent", error.message);
   }
-  const result = await submitForm(id, raw, clientAddress(request));
+  let result: Awaited<ReturnType<typeof submitForm>>;
+  try {
+    result = await submitForm(id, raw, clientAddress(request));
+  } catch (error) {
+    const answer = unavailableAnswer(error, asJson);
+    if (answer) return answer;
+    throw error;
+  }
   if (result.kind === "not_found") {
     return asJson ? json(404, { error: "No such form", code: "NOT_FOUND" }) : messagePage(404, "Form not found", "This signup form does not exist any more.");
   }

@@ -2,7 +2,7 @@ import { clientAddress } from "@/lib/api/client-address";
 import { rateLimits } from "@/lib/api/rate-limit";
 import { readBodyBytes } from "@/lib/api/request-body";
 import { AppError } from "@/lib/domain/errors";
-import { tryAgainPage } from "@/lib/forms/public-answers";
+import { tryAgainPage, unavailableAnswer } from "@/lib/forms/public-answers";
 import { savePreferences } from "@/lib/services/preferences";
 
 type Context = { params: Promise<{ token: string }> };
@@ -37,7 +37,15 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
       .map((id) => [id.toLowerCase(), on.has(id.toLowerCase())]),
   );
   const unsubscribeAll = form.get("action") === "unsubscribe_all";
-  if (!(await savePreferences(token, { topics, unsubscribeAll }))) return plain(404, "Unknown preference link");
+  let saved: boolean;
+  try {
+    saved = await savePreferences(token, { topics, unsubscribeAll });
+  } catch (error) {
+    const answer = unavailableAnswer(error, false);
+    if (answer) return answer;
+    throw error;
+  }
+  if (!saved) return plain(404, "Unknown preference link");
   // A relative Location keeps the person on whatever host they reached us through.
   return new Response(null, { status: 303, headers: { location: `/p/${encodeURIComponent(token)}?saved=${unsubscribeAll ? "all" : "1"}` } });
 }
