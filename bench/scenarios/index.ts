@@ -3,10 +3,12 @@ import { broadcastReportScenario } from "./broadcast-report";
 import { broadcastSendScenario } from "./broadcast-send";
 import { bulkScenario } from "./bulk";
 import { checkEmailsScenario } from "./check-emails";
+import { contactsExportScenario } from "./contacts-export";
 import { dashboardScenario } from "./dashboard";
 import { dynamicSegmentScenario } from "./dynamic-segment";
 import { emailBatchScenario } from "./email-batch";
 import { eventsIngestScenario } from "./events-ingest";
+import { formSubmitScenario } from "./form-submit";
 import { getBroadcastScenario } from "./get-broadcast";
 import { imapRepliesScenario } from "./imap-replies";
 import { importScenario } from "./import";
@@ -42,4 +44,6 @@ export const scenarios: Scenario[] = [
   threadInboxScenario,
   imapRepliesScenario,
   eventsIngestScenario,
+  contactsExportScenario,
+  formSubmitScenario,
 ];
