@@ -127,7 +127,11 @@ test("consent: settings, topics, a form with double opt-in confirmed from its em
   await expect(visitor.getByRole("status")).toContainText("Check your inbox");
 
   // Not subscribed until the link in the confirmation email is followed and its button pressed.
-  const contacts = await api<{ contacts: { id: string; email: string; subscribed: boolean }[] }>(page, "GET", `/v1/contacts?search=${encodeURIComponent(subscriber)}`);
+  const contacts = await api<{ contacts: { id: string; email: string; subscribed: boolean }[] }>(
+    page,
+    "GET",
+    `/v1/contacts?search=${encodeURIComponent(subscriber)}`,
+  );
   expect(contacts.contacts).toMatchObject([{ email: subscriber, subscribed: false }]);
   const contactId = contacts.contacts[0].id;
   const confirmation = await mailTo(subscriber, "Please confirm your subscription");

@@ -155,7 +155,7 @@ export const importError = z.object({
 });
 export type ImportError = z.infer<typeof importError>;
 
-export const flaggedRow = z.object({
+const flaggedRow = z.object({
   row: z.number().int(),
   email: z.string(),
   flags: z.array(z.enum(addressFlags)),

@@ -14,7 +14,7 @@ import { assertProvenSender } from "./sender-proof";
 const formUrls = (id: string) => ({ hosted_url: `${env.appUrl}/f/${id}`, submit_url: `${env.appUrl}/f/${id}/submit` });
 
 /** The organization's typed properties with their labels, for a form's inputs. */
-export async function formProperties(client: DbClient, organizationId: string) {
+async function formProperties(client: DbClient, organizationId: string) {
   const rows = await client.contactProperty.findMany({ where: { organization_id: organizationId }, select: { key: true, label: true, type: true } });
   return new Map(rows.map((row) => [row.key, { label: row.label, type: row.type }]));
 }
