@@ -1,4 +1,4 @@
-import { DEFAULT_CONFIRMATION_HTML, DEFAULT_CONFIRMATION_SUBJECT } from "@/lib/schemas/forms";
+import { DEFAULT_CONFIRMATION_HTML, DEFAULT_CONFIRMATION_SUBJECT } from "@/lib/schemas/form-defaults";
 import type { FormRecord } from "@/lib/client/resources/forms";
 
 /** The editor's state: the form's body, with "none" as an empty string where the API takes null. */

@@ -1,6 +1,7 @@
 "use client";
 
 import { Plus, Tags } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -15,7 +16,9 @@ import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useTopics, type Topic } from "@/lib/client/resources/topics";
-import { TopicDialog } from "./topic-dialog";
+
+// The dialog's form (react-hook-form, the topic schema) loads on first use, not with the page.
+const TopicDialog = dynamic(() => import("./topic-dialog").then((m) => m.TopicDialog), { ssr: false });
 
 /** The Topics screen: what contacts can choose to receive, with who receives each now. */
 export function TopicsList() {

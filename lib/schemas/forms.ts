@@ -10,10 +10,7 @@ export const HONEYPOT_FIELD = "_hp";
 /** The placeholder the confirmation email must carry, replaced by the link that subscribes. */
 const CONFIRM_PLACEHOLDER = "{{confirm_url}}";
 
-export const DEFAULT_CONFIRMATION_SUBJECT = "Please confirm your subscription";
-export const DEFAULT_CONFIRMATION_HTML =
-  "<p>Hello{{first_name| }} {{first_name}},</p><p>Please confirm that you want to receive emails from {{organization_name}}.</p>" +
-  '<p><a href="{{confirm_url}}">Yes, subscribe me</a></p><p>If you did not ask for this, ignore this email: you will not be subscribed.</p>';
+export { DEFAULT_CONFIRMATION_HTML, DEFAULT_CONFIRMATION_SUBJECT } from "./form-defaults";
 
 const fieldKey = z
   .string()
