@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dateTime, id } from "./common";
 
-const contactSegment = z.object({
+export const contactSegment = z.object({
   id,
   name: z.string(),
   dynamic: z.boolean().meta({ description: "A dynamic segment: the contact is in it because it matches the segment's filter now." }),

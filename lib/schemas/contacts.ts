@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dateTime, emailAddress, id, limits, metadata, tags, text } from "./common";
+import { contactSegment } from "./contact-relations";
 import { filterQueryParam } from "./filters";
 import { timeZone } from "./sending-window";
 
@@ -188,7 +189,7 @@ export const contactExport = z
   .object({
     contact,
     topics: z.array(z.object({ topic_id: id, name: z.string(), subscribed: z.boolean() })),
-    segments: z.array(z.object({ id, name: z.string(), added_at: dateTime })),
+    segments: z.array(contactSegment).meta({ description: "As `GET /v1/contacts/{id}/segments` lists them: static ones and the dynamic ones it matches now." }),
     form_submissions: z.array(row).meta({ description: "`form_id`, `values`, `ip`, `created_at`, `confirmed_at`." }),
     events: z.array(row).meta({ description: "`id`, `name`, `properties`, `source`, `occurred_at`, newest first." }),
     emails: z.array(row).meta({ description: "`id`, `broadcast_id`, `from_email`, `to_email`, `subject`, `status` and its times, newest first." }),

@@ -1,6 +1,7 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { notFound } from "@/lib/domain/errors";
 import { db } from "@/lib/db";
+import { listContactSegments } from "./contact-relations";
 import { getContactTopics } from "./contact-topics";
 import { serializeContact } from "./contacts";
 
@@ -21,7 +22,7 @@ export async function exportContact(ctx: OrgContext, id: string) {
   });
   const [topics, segments, submissions, events, emails] = await Promise.all([
     getContactTopics(ctx, id),
-    db.segmentContact.findMany({ where: { organization_id, contact_id: id }, select: { created_at: true, segment: { select: { id: true, name: true } } } }),
+    listContactSegments(ctx, id),
     db.formSubmission.findMany({
       where: { organization_id, contact_id: id },
       orderBy: { created_at: "desc" },
@@ -55,7 +56,7 @@ export async function exportContact(ctx: OrgContext, id: string) {
   return {
     contact: serializeContact(row, suppression),
     topics,
-    segments: segments.map((s) => ({ id: s.segment.id, name: s.segment.name, added_at: s.created_at })),
+    segments: segments.data,
     form_submissions: submissions,
     events: events.slice(0, MAX_EXPORTED_ROWS),
     emails: emails.slice(0, MAX_EXPORTED_ROWS),

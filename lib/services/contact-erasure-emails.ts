@@ -20,7 +20,7 @@ const VISITOR_KEYS = ["ip", "user_agent"];
  * keep their rows (reports count them) with the address as its hash: subject and content go, and
  * names and the address leave headers, metadata, errors and diagnostics. Opens and clicks stay
  * counted without the reader's IP and device. One not sent yet is cancelled rather than sent to a
- * hash. Their events, delivery reports, comments, threads and drafts follow. Answers the emails' ids.
+ * hash. Their delivery reports, comments, threads and drafts follow (their events: contact-erasure.ts). Answers the emails' ids.
  */
 export async function eraseEmails(tx: Prisma.TransactionClient, organizationId: string, contactId: string, p: ErasurePatterns): Promise<string[]> {
   const swap = (column: string) => `CASE WHEN lower(${column}) = $3 THEN $4 ELSE ${column} END`;
@@ -60,15 +60,6 @@ export async function eraseEmails(tx: Prisma.TransactionClient, organizationId: 
   const threadIds = [...new Set(rows.map((row) => row.thread_id).filter((t): t is string => t !== null))];
   if (ids.length > 0) {
     await tx.$executeRaw`DELETE FROM email_attachments WHERE organization_id = ${organizationId}::uuid AND email_id = ANY(${ids}::uuid[])`;
-    await tx.$executeRawUnsafe(
-      `UPDATE email_events SET data = regexp_replace(regexp_replace(data::text, $3, $4, 'gi'), $5, '[erased]', 'gi')::jsonb ${VISITOR_KEYS.map((k) => `- '${k}'`).join(" ")}
-       WHERE organization_id = $1::uuid AND email_id = ANY($2::uuid[])`,
-      organizationId,
-      ids,
-      p.addressPattern,
-      p.hash,
-      p.jsonNamePattern,
-    );
     await tx.$executeRaw`UPDATE feedback_reports SET raw = NULL WHERE organization_id = ${organizationId}::uuid AND email_id = ANY(${ids}::uuid[])`;
     // A member's notes on them may name the person.
     await tx.$executeRaw`

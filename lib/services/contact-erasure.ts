@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { OrgContext } from "@/lib/domain/context";
 import { notFound } from "@/lib/domain/errors";
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { recordAudit } from "./audit-log";
 import { eraseEmails, type ErasurePatterns } from "./contact-erasure-emails";
 
@@ -36,6 +36,31 @@ function patterns(organizationId: string, address: string, names: (string | null
 }
 
 /**
+ * The contact's events and those of its emails stay (reports and filters count them) without the
+ * person: no longer the contact's; an email's event keeps its properties (a report's links) with the
+ * address as its hash, no names and no reader's IP or device, any other its properties emptied (a
+ * custom event's are whatever the tenant sent); a recorded contact record (the webhooks' `data`,
+ * lib/events) keeps the hash alone, without names or consent records (their addresses).
+ */
+async function eraseEvents(tx: Prisma.TransactionClient, organizationId: string, contactId: string, emailIds: string[], p: ErasurePatterns) {
+  const scrub = (json: string) => `regexp_replace(regexp_replace(${json}::text, $4, $5, 'gi'), $6, '[erased]', 'gi')::jsonb`;
+  await tx.$executeRawUnsafe(
+    `UPDATE events SET contact_id = NULL,
+       properties = CASE WHEN email_id = ANY($3::uuid[]) AND name LIKE 'email.%' THEN ${scrub("properties")} - 'ip' - 'user_agent' ELSE '{}'::jsonb END,
+       payload = CASE WHEN jsonb_typeof(payload) = 'object'
+         THEN jsonb_set(jsonb_set(jsonb_set(${scrub("payload")}, '{first_name}', 'null', false), '{last_name}', 'null', false), '{consent}', '[]', false)
+         ELSE ${scrub("payload")} END
+     WHERE organization_id = $1::uuid AND (contact_id = $2::uuid OR email_id = ANY($3::uuid[]))`,
+    organizationId,
+    contactId,
+    emailIds,
+    p.addressPattern,
+    p.hash,
+    p.jsonNamePattern,
+  );
+}
+
+/**
  * Erases a contact (DELETE /v1/contacts/{id}?erase=true, decisions.md "Consent"): the contact and
  * what hangs off it (topics, segments, form submissions, its consent records) are deleted, and
  * wherever a row must stay for the reports' counts its address becomes its hash and its names and
@@ -57,16 +82,15 @@ export async function eraseContact(ctx: OrgContext, id: string) {
       const address = contact.email.trim().toLowerCase();
       const p = patterns(organizationId, address, [contact.first_name, contact.last_name]);
       const emailIds = await eraseEmails(tx, organizationId, id, p);
-      await tx.$executeRaw`
-        UPDATE events SET contact_id = NULL, properties = '{}'::jsonb
-        WHERE organization_id = ${organizationId}::uuid AND (contact_id = ${id}::uuid OR email_id = ANY(${emailIds}::uuid[]))`;
+      await eraseEvents(tx, organizationId, id, emailIds, p);
       // Payloads that carried the contact, or one of its emails (their subjects may name the person).
       await tx.$executeRaw`
         UPDATE webhook_deliveries SET payload = (
           SELECT CASE WHEN s.p->'data' ? 'subject' THEN jsonb_set(s.p, '{data,subject}', '"[erased]"') ELSE s.p END
             #- '{data,ip}' #- '{data,user_agent}'
-          FROM (SELECT jsonb_set(jsonb_set(regexp_replace(regexp_replace(payload::text, ${p.addressPattern}, ${p.hash}, 'gi'),
-                  ${p.jsonNamePattern}, '[erased]', 'gi')::jsonb, '{data,first_name}', 'null', false), '{data,last_name}', 'null', false) AS p) s)
+          FROM (SELECT jsonb_set(jsonb_set(jsonb_set(regexp_replace(regexp_replace(payload::text, ${p.addressPattern}, ${p.hash}, 'gi'),
+                  ${p.jsonNamePattern}, '[erased]', 'gi')::jsonb, '{data,first_name}', 'null', false), '{data,last_name}', 'null', false),
+                  '{data,consent}', '[]', false) AS p) s)
         WHERE organization_id = ${organizationId}::uuid
           AND (payload::text ILIKE ${likeContaining(address)} OR payload->'data'->>'contact_id' = ${id} OR payload->'data'->>'id' = ${id}
             OR payload->'data'->>'email_id' = ANY(${emailIds}::text[]))`;

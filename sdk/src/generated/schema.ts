@@ -267,6 +267,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contacts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export contacts as CSV
+         * @description The contacts `GET /v1/contacts` would list for the same query, newest first, streamed. A cell starting with `= + - @`, a tab or CR gets a leading `'`. Two exports of an organization at a time (429).
+         */
+        get: operations["getContactsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export one contact's data */
+        get: operations["getContactExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contact-properties": {
         parameters: {
             query?: never;
@@ -436,7 +473,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a contact
-         * @description Also removes it from its segments.
+         * @description Also removes it from its segments. With `erase=true` its address and names also leave its emails, events, threads, comments, audit entries and webhook deliveries (the rows stay, so reports keep their counts, with the address as a hash), opens and clicks lose the IP and device, emails not sent yet are cancelled, and a suppression of it keeps only the hash.
          */
         delete: operations["deleteContact"];
         options?: never;
@@ -456,26 +493,6 @@ export interface paths {
          * @description The segments the contact is in now: static ones it was added to, most recently joined first, then dynamic ones whose filter it matches, by name (at most 1 000).
          */
         get: operations["listContactSegments"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/contacts/{id}/topics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List a contact's topics
-         * @description Every topic of the organization, by name, and whether the contact receives it: its own choice when it made one, else the topic's default (`opt_out` topics are received until unsubscribed, `opt_in` ones only after subscribing).
-         */
-        get: operations["listContactTopics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -692,6 +709,49 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List forms */
+        get: operations["listForms"];
+        put?: never;
+        /**
+         * Create a form
+         * @description With double opt-in (the default) a submission creates an unsubscribed contact and emails it a link that subscribes it (`contact.subscribed`, a consent record with the form and address); without, it subscribes at once.
+         */
+        post: operations["createForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a form */
+        get: operations["getForm"];
+        /** Update a form */
+        put: operations["updateForm"];
+        post?: never;
+        /**
+         * Delete a form
+         * @description Its page and endpoint answer 404; contacts it made stay.
+         */
+        delete: operations["deleteForm"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2140,6 +2200,15 @@ export interface components {
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
+        /** @description One subscription of the contact: how, when and (for a form) from where. */
+        ConsentRecord: {
+            /** @enum {string} */
+            source: "form" | "import" | "api" | "dashboard";
+            at: components["schemas"]["DateTime"];
+            /** @description The address the person subscribed from (forms). */
+            ip?: string;
+            form_id?: components["schemas"]["Uuid"];
+        };
         /** @description A contact. Its email is stored lowercase and is unique in the organization. */
         Contact: {
             id: components["schemas"]["Uuid"];
@@ -2155,6 +2224,8 @@ export interface components {
             tags: string[];
             /** @description Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it. */
             timezone: string | null;
+            /** @description Each subscription, oldest first (the latest 50). */
+            consent: components["schemas"]["ConsentRecord"][];
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
             /** @description Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED). */
@@ -2171,6 +2242,37 @@ export interface components {
             /** @description When the event happened. */
             created_at: components["schemas"]["DateTime"];
             data: components["schemas"]["Contact"];
+        };
+        ContactExport: {
+            contact: components["schemas"]["Contact"];
+            topics: {
+                topic_id: components["schemas"]["Uuid"];
+                name: string;
+                subscribed: boolean;
+            }[];
+            /** @description As `GET /v1/contacts/{id}/segments` lists them: static ones and the dynamic ones it matches now. */
+            segments: {
+                id: components["schemas"]["Uuid"];
+                name: string;
+                /** @description A dynamic segment: the contact is in it because it matches the segment's filter now. */
+                dynamic: boolean;
+                /** @description When the contact was added to a static segment; null for a dynamic one. */
+                added_at: components["schemas"]["DateTime"] | null;
+            }[];
+            /** @description `form_id`, `values`, `ip`, `created_at`, `confirmed_at`. */
+            form_submissions: {
+                [key: string]: unknown;
+            }[];
+            /** @description `id`, `name`, `properties`, `source`, `occurred_at`, newest first. */
+            events: {
+                [key: string]: unknown;
+            }[];
+            /** @description `id`, `broadcast_id`, `from_email`, `to_email`, `subject`, `status` and its times, newest first. */
+            emails: {
+                [key: string]: unknown;
+            }[];
+            /** @description Events or emails past the newest 10 000 were left out. */
+            truncated: boolean;
         };
         ContactTopic: {
             topic_id: components["schemas"]["Uuid"];
@@ -2944,6 +3046,78 @@ export interface components {
             /** @description For VALIDATION_ERROR: a list of `{ path, message }`. */
             details?: unknown;
         };
+        Form: {
+            name: string;
+            /** @description Inputs in order; `email` is always asked, first when not listed. */
+            fields: string[];
+            segment_id: components["schemas"]["Uuid"] | null;
+            /** @description Topics a confirmed contact is subscribed to. */
+            topic_ids: components["schemas"]["Uuid"][];
+            /** @description Default true: subscribed only once the confirmation email's link is opened. */
+            double_opt_in: boolean;
+            /** @description Where a plain HTML form goes after submitting; a thank-you page otherwise. */
+            redirect_url: string | null;
+            confirmation_subject: string;
+            /** @description Must hold `{{confirm_url}}`; may use `{{organization_name}}` and the form's fields. */
+            confirmation_html: string;
+            /** @description Sends the confirmation through this inbox (its address unless `from_email`). */
+            inbox_id: components["schemas"]["Uuid"] | null;
+            /** @description At a verified domain; required with double opt-in unless `inbox_id`. */
+            from_email: string | null;
+            from_name: string | null;
+            id: components["schemas"]["Uuid"];
+            organization_id: components["schemas"]["Uuid"];
+            /** @description The hosted page. */
+            hosted_url: string;
+            /** @description The public endpoint: POST form-encoded or JSON, CORS allowed, no key. */
+            submit_url: string;
+            /** @description An HTML form to paste into another site. */
+            embed_html: string;
+            submissions_count: number;
+            confirmed_count: number;
+            created_at: components["schemas"]["DateTime"];
+            updated_at: components["schemas"]["DateTime"];
+        };
+        /** @description `name` is required on create. */
+        FormInput: {
+            name?: string;
+            /** @description Inputs in order; `email` is always asked, first when not listed. */
+            fields?: string[];
+            segment_id?: components["schemas"]["Uuid"] | null;
+            /** @description Topics a confirmed contact is subscribed to. */
+            topic_ids?: components["schemas"]["Uuid"][];
+            /** @description Default true: subscribed only once the confirmation email's link is opened. */
+            double_opt_in?: boolean;
+            /** @description Where a plain HTML form goes after submitting; a thank-you page otherwise. */
+            redirect_url?: string | null;
+            confirmation_subject?: string;
+            /** @description Must hold `{{confirm_url}}`; may use `{{organization_name}}` and the form's fields. */
+            confirmation_html?: string;
+            /** @description Sends the confirmation through this inbox (its address unless `from_email`). */
+            inbox_id?: components["schemas"]["Uuid"] | null;
+            /** @description At a verified domain; required with double opt-in unless `inbox_id`. */
+            from_email?: string | null;
+            from_name?: string | null;
+        };
+        /** @description Extension: the file's address hygiene. */
+        ImportFlags: {
+            /** @description Rows whose email is missing or not a valid address (each is in `errors`). */
+            invalid: number;
+            /** @description Rows of a throwaway mailbox's domain (mailinator.com, …). */
+            disposable: number;
+            /** @description Rows of a function's mailbox rather than a person's (info@, sales@, …). */
+            role: number;
+            /** @description Flagged rows left out, as `skip_flagged` asked (also counted in `skipped`). */
+            skipped: number;
+            /** @description The first 1 000 flagged rows, in row order. */
+            rows: {
+                row: number;
+                email: string;
+                flags: ("disposable" | "role")[];
+                /** @description Left out, as `skip_flagged` asked. */
+                skipped: boolean;
+            }[];
+        };
         Inbox: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -3486,6 +3660,17 @@ export interface components {
             };
         };
         /** @description Success */
+        ContactExport: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContactExport"];
+            };
+        };
+        /** @description Success */
         Domain: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3538,6 +3723,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Success */
+        Form: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Form"];
             };
         };
         /** @description Error: INVITATION_EXPIRED */
@@ -3806,6 +4002,16 @@ export interface components {
         Id: components["schemas"]["Uuid"];
         BroadcastId: components["schemas"]["Uuid"];
         StepId: components["schemas"]["Uuid"];
+        /** @description Only subscribed (`true`) or unsubscribed (`false`) contacts. */
+        Subscribed: "true" | "false";
+        /** @description Case-insensitive substring of the email, first name or last name. */
+        Search: string;
+        /** @description Comma-separated tags; a contact must carry all of them. */
+        Tags: string;
+        /** @description Only contacts in this segment. */
+        SegmentId: components["schemas"]["Uuid"];
+        /** @description A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND. */
+        Filter: string;
         BroadcastId2: components["schemas"]["Uuid"];
         UserId: components["schemas"]["Uuid"];
         ThreadId: components["schemas"]["Uuid"];
@@ -3835,8 +4041,10 @@ export type BroadcastReport = components['schemas']['BroadcastReport'];
 export type BroadcastSendingStatus = components['schemas']['BroadcastSendingStatus'];
 export type BroadcastSentEvent = components['schemas']['BroadcastSentEvent'];
 export type Comment = components['schemas']['Comment'];
+export type ConsentRecord = components['schemas']['ConsentRecord'];
 export type Contact = components['schemas']['Contact'];
 export type ContactCreatedEvent = components['schemas']['ContactCreatedEvent'];
+export type ContactExport = components['schemas']['ContactExport'];
 export type ContactTopic = components['schemas']['ContactTopic'];
 export type ContactUnsubscribedEvent = components['schemas']['ContactUnsubscribedEvent'];
 export type ContactUpdatedEvent = components['schemas']['ContactUpdatedEvent'];
@@ -3885,6 +4093,9 @@ export type EmailOpenedEvent = components['schemas']['EmailOpenedEvent'];
 export type EmailRepliedEvent = components['schemas']['EmailRepliedEvent'];
 export type EmailSentEvent = components['schemas']['EmailSentEvent'];
 export type Error = components['schemas']['Error'];
+export type Form = components['schemas']['Form'];
+export type FormInput = components['schemas']['FormInput'];
+export type ImportFlags = components['schemas']['ImportFlags'];
 export type Inbox = components['schemas']['Inbox'];
 export type InboxFailedEvent = components['schemas']['InboxFailedEvent'];
 export type Invitation = components['schemas']['Invitation'];
@@ -3920,11 +4131,13 @@ export type ResponseBroadcastSendingStatus = components['responses']['BroadcastS
 export type ResponseComment = components['responses']['Comment'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseContact = components['responses']['Contact'];
+export type ResponseContactExport = components['responses']['ContactExport'];
 export type ResponseDomain = components['responses']['Domain'];
 export type ResponseEmail = components['responses']['Email'];
 export type ResponseEmailBatch = components['responses']['EmailBatch'];
 export type ResponseEmailDetail = components['responses']['EmailDetail'];
 export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseForm = components['responses']['Form'];
 export type ResponseGone = components['responses']['Gone'];
 export type ResponseInbox = components['responses']['Inbox'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
@@ -3954,6 +4167,11 @@ export type ParameterBefore = components['parameters']['Before'];
 export type ParameterId = components['parameters']['Id'];
 export type ParameterBroadcastId = components['parameters']['BroadcastId'];
 export type ParameterStepId = components['parameters']['StepId'];
+export type ParameterSubscribed = components['parameters']['Subscribed'];
+export type ParameterSearch = components['parameters']['Search'];
+export type ParameterTags = components['parameters']['Tags'];
+export type ParameterSegmentId = components['parameters']['SegmentId'];
+export type ParameterFilter = components['parameters']['Filter'];
 export type ParameterBroadcastId2 = components['parameters']['BroadcastId2'];
 export type ParameterUserId = components['parameters']['UserId'];
 export type ParameterThreadId = components['parameters']['ThreadId'];
@@ -4605,6 +4823,64 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getContactsExport: {
+        parameters: {
+            query?: {
+                /** @description Only subscribed (`true`) or unsubscribed (`false`) contacts. */
+                subscribed?: components["parameters"]["Subscribed"];
+                /** @description Case-insensitive substring of the email, first name or last name. */
+                search?: components["parameters"]["Search"];
+                /** @description Comma-separated tags; a contact must carry all of them. */
+                tags?: components["parameters"]["Tags"];
+                /** @description Only contacts in this segment. */
+                segment_id?: components["parameters"]["SegmentId"];
+                /** @description A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND. */
+                filter?: components["parameters"]["Filter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getContactExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContactExport"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listContactProperties: {
         parameters: {
             query?: never;
@@ -4794,15 +5070,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only subscribed (`true`) or unsubscribed (`false`) contacts. */
-                subscribed?: "true" | "false";
+                subscribed?: components["parameters"]["Subscribed"];
                 /** @description Case-insensitive substring of the email, first name or last name. */
-                search?: string;
+                search?: components["parameters"]["Search"];
                 /** @description Comma-separated tags; a contact must carry all of them. */
-                tags?: string;
+                tags?: components["parameters"]["Tags"];
                 /** @description Only contacts in this segment. */
-                segment_id?: components["schemas"]["Uuid"];
+                segment_id?: components["parameters"]["SegmentId"];
                 /** @description A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND. */
-                filter?: string;
+                filter?: components["parameters"]["Filter"];
                 /** @description Page size, 1 to 100. Without it every matching contact is returned. */
                 limit?: number;
                 /** @description Matching contacts to skip, default 0. */
@@ -4999,6 +5275,8 @@ export interface operations {
                     handle_missing: "create" | "skip";
                     /** @description Imported contacts (created and updated) are added to this segment. */
                     segment_id?: components["schemas"]["Uuid"];
+                    /** @description Extension: leave out the rows whose address is flagged so (see `flagged`): `disposable`, `role`. Without it flagged rows are imported, and listed. */
+                    skip_flagged?: ("disposable" | "role")[];
                 };
             };
         };
@@ -5014,7 +5292,7 @@ export interface operations {
                     "application/json": {
                         created: number;
                         updated: number;
-                        /** @description Rows left out: invalid, repeated, or missing with `handle_missing: skip`. */
+                        /** @description Rows left out: invalid, repeated, flagged with `skip_flagged`, or missing with `handle_missing: skip`. */
                         skipped: number;
                         /** @description The first 1 000 rejected rows, in row order. */
                         errors: {
@@ -5026,6 +5304,7 @@ export interface operations {
                         }[];
                         /** @description Extension: every rejected row, listed in `errors` or not. */
                         errors_total: number;
+                        flagged: components["schemas"]["ImportFlags"];
                     };
                 };
             };
@@ -5103,7 +5382,10 @@ export interface operations {
     };
     deleteContact: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` also erases the address and names from its emails and events (kept, as counts). */
+                erase?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: components["parameters"]["Id"];
@@ -5154,41 +5436,6 @@ export interface operations {
                             added_at: components["schemas"]["DateTime"] | null;
                         }[];
                     };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listContactTopics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["Id"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        topic_id: components["schemas"]["Uuid"];
-                        name: string;
-                        /** @description Whether the contact receives the topic's mail: its own choice, else the topic's default. */
-                        subscribed: boolean;
-                    }[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5808,6 +6055,137 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["PaginationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listForms: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Id of the last item of the current page: the next, older page. */
+                after?: components["parameters"]["After"];
+                /** @description Id of the first item of the current page: the previous, newer page. */
+                before?: components["parameters"]["Before"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        has_more: boolean;
+                        data: components["schemas"]["Form"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["PaginationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FormInput"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Form"];
+            /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Form"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FormInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Form"];
+            /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Success"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
