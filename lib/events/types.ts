@@ -15,6 +15,10 @@ export type EventSource =
   | "domains"
   | "inboxes"
   | "automation"
+  /** A signup form: its submissions and their confirmations. */
+  | "forms"
+  /** A contact's own choices on its preference page. */
+  | "preferences"
   /** An announcement made without a more specific recorder (emitEvent). */
   | "system";
 

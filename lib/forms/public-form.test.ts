@@ -6,11 +6,13 @@ import { OPTIONS, POST as submit } from "@/app/f/[id]/submit/route";
 import ConfirmPage from "@/app/f/confirm/[token]/page";
 import { POST as confirm } from "@/app/f/confirm/[token]/yes/route";
 import { PEER_HEADER } from "@/lib/api/client-address";
+import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { CONFIRMATIONS_PER_ADDRESS_PER_HOUR } from "@/lib/services/form-submissions";
 import { createSender } from "@/lib/sending/sender";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
+import { dispatchEventsOf } from "@/lib/testing/events";
 import { config as proxyConfig } from "@/proxy";
 import { drain, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
@@ -46,6 +48,14 @@ describe("a public form with double opt-in", () => {
     sink = await startSmtpSink();
     org = await createTestOrg("Acme Coffee");
     const inbox = await sinkInbox(org.organizationId, sink);
+    await db.webhook.create({
+      data: {
+        organization_id: org.organizationId,
+        url: "https://hooks.example.com/",
+        events: ["contact.created", "contact.updated", "contact.unsubscribed"],
+        secret_encrypted: sealSecret("whsec_AAAA"),
+      },
+    });
     topicId = (await org.owner.api.post("/v1/topics", { name: "Roasts", default_subscription: "opt_in" })).body.id;
     segmentId = (await org.owner.api.post("/v1/segments", { name: "Signups" })).body.id;
     const created = await org.owner.api.post("/v1/forms", {
@@ -91,10 +101,27 @@ describe("a public form with double opt-in", () => {
     expect(subscribed.body.consent).toEqual([{ source: "form", at: expect.any(String), ip: "198.51.100.7", form_id: formId }]);
     expect((await org.owner.api.get(`/v1/contacts/${created!.id}/topics`)).body).toEqual([{ topic_id: topicId, name: "Roasts", subscribed: true }]);
     expect(await db.segmentContact.count({ where: { segment_id: segmentId, contact_id: created!.id } })).toBe(1);
-    const events = await db.event.findMany({ where: { contact_id: created!.id }, orderBy: { id: "asc" } });
-    expect(events.map((e) => e.name).sort()).toEqual(["contact.subscribed", "contact.topic_subscribed", "form.submitted"]);
     // Once only.
     expect((await yes()).status).toBe(303);
+    // Each fact is one event of the contact's timeline (GET /v1/contacts/{id}/events, newest first): the
+    // submission (automations start from form.submitted), its email, then the confirmation, none twice.
+    const timeline = await org.owner.api.get(`/v1/contacts/${created!.id}/events?limit=100`);
+    const recorded = (timeline.body.data as { id: string; name: string; source: string; properties: unknown }[]).reverse();
+    expect(recorded.map((e) => [e.name, e.source, e.properties])).toEqual([
+      ["contact.created", "forms", {}],
+      ["form.submitted", "forms", { form_id: formId, form_name: "Coffee letter" }],
+      ["email.sent", "sending", {}], // the confirmation email
+      ["contact.updated", "forms", { changed: ["subscribed"] }],
+      ["contact.subscribed", "forms", { reason: "form", form_id: formId }],
+      ["contact.topic_subscribed", "forms", { topic_id: topicId, topic_name: "Roasts" }],
+    ]);
+    // And announced once: the webhook gets one delivery of each event of a type it subscribes to.
+    await dispatchEventsOf(org.organizationId);
+    const deliveries = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId, event_id: { in: recorded.map((e) => e.id) } } });
+    expect(deliveries.map((d) => d.event_type).sort()).toEqual(["contact.created", "contact.updated"]);
+    expect(deliveries.find((d) => d.event_type === "contact.updated")?.payload).toMatchObject({
+      data: { id: created!.id, subscribed: true, consent: [{ source: "form", form_id: formId }] },
+    });
     expect((await contact("ada@example.test"))?.consent).toHaveLength(1);
     expect(renderToStaticMarkup(await ConfirmPage({ params: Promise.resolve({ token }) }))).toContain("You are subscribed");
     const form = await org.owner.api.get(`/v1/forms/${formId}`);

@@ -140,7 +140,7 @@ export const webhookEventPayloads = {
   "contact.unsubscribed": event(
     "contact.unsubscribed",
     z.union([contact, recipientUnsubscribed]),
-    "A contact unsubscribed. Changed through the API or the dashboard, `data` is the contact; through an email (its link or a spam complaint), it says which email.",
+    "A contact unsubscribed. Changed through the API, the dashboard or its preference page, `data` is the contact; through an email (its link or a spam complaint), it says which email.",
   ),
   "broadcast.sent": event("broadcast.sent", broadcastSent, "A broadcast finished sending."),
   "domain.updated": event("domain.updated", domainUpdated, "A check changed the status of a domain's DNS records."),

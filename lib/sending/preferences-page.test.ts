@@ -2,9 +2,11 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import PreferencesPage from "@/app/p/[token]/page";
 import { POST as save } from "@/app/p/[token]/save/route";
+import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
+import { dispatchEventsOf } from "@/lib/testing/events";
 import { config as proxyConfig } from "@/proxy";
 import { drain, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
@@ -42,6 +44,14 @@ describe("the preference page", () => {
     sink = await startSmtpSink();
     org = await createTestOrg("Acme Mail & Co");
     const inbox = await sinkInbox(org.organizationId, sink);
+    await db.webhook.create({
+      data: {
+        organization_id: org.organizationId,
+        url: "https://hooks.example.com/",
+        events: ["contact.unsubscribed"],
+        secret_encrypted: sealSecret("whsec_AAAA"),
+      },
+    });
     topics.news = (await org.owner.api.post("/v1/topics", { name: "Product news", description: "Once a month", default_subscription: "opt_out" })).body.id;
     topics.events = (await org.owner.api.post("/v1/topics", { name: "Events", default_subscription: "opt_in" })).body.id;
     contactId = (await org.owner.api.post("/v1/contacts", { email: "reader@example.test", first_name: "Rea" })).body.id;
@@ -77,6 +87,7 @@ describe("the preference page", () => {
   });
 
   it("shows the organization's topics with their state, and opening it changes nothing", async () => {
+    const before = await db.event.count({ where: { contact_id: contactId } });
     const html = await page(token);
     expect(html).toContain("Acme Mail &amp; Co");
     expect(html).toContain("reader@example.test");
@@ -86,7 +97,7 @@ describe("the preference page", () => {
     expect(switchOf(topics.events)).not.toBe("");
     expect(switchOf(topics.events)).not.toContain(`checked=""`);
     expect(html).toContain(`action="/p/${token}/save"`);
-    expect(await db.event.count({ where: { contact_id: contactId } })).toBe(0);
+    expect(await db.event.count({ where: { contact_id: contactId } })).toBe(before);
   });
 
   it("records the switches as choices the API answers, with an event per change", async () => {
@@ -100,10 +111,15 @@ describe("the preference page", () => {
     expect(response.headers.get("location")).toBe(`/p/${token}?saved=1`);
     expect(await received(topics.news)).toBe(false);
     expect(await received(topics.events)).toBe(true);
-    const events = await db.event.findMany({ where: { organization_id: org.organizationId, contact_id: contactId } });
-    expect(events.map((e) => [e.name, e.source]).sort()).toEqual([
-      ["contact.topic_subscribed", "preferences"],
-      ["contact.topic_unsubscribed", "preferences"],
+    // Each change is one event of the contact's timeline (GET /v1/contacts/{id}/events), recorded once.
+    const timeline = (await org.owner.api.get(`/v1/contacts/${contactId}/events?limit=100`)).body.data as {
+      name: string;
+      source: string;
+      properties: unknown;
+    }[];
+    expect(timeline.filter((e) => e.source === "preferences").map((e) => [e.name, e.properties])).toEqual([
+      ["contact.topic_subscribed", { topic_id: topics.events, topic_name: "Events" }],
+      ["contact.topic_unsubscribed", { topic_id: topics.news, topic_name: "Product news" }],
     ]);
     expect(await page(token, { saved: "1" })).toContain("Your preferences are saved.");
     // A topic id the page never showed (another organization's) is not taken from the form.
@@ -126,7 +142,17 @@ describe("the preference page", () => {
     expect(contact.body.subscribed).toBe(false);
     expect(contact.body.unsubscribed_at).not.toBeNull();
     expect(await page(token, { saved: "all" })).toContain("You are unsubscribed from all emails of Acme Mail &amp; Co.");
-    expect(await db.event.count({ where: { contact_id: contactId, name: "contact.unsubscribed", source: "preferences" } })).toBe(1);
+    // One event, on the timeline and announced once: the webhook's delivery carries the contact as it is now.
+    const timeline = (await org.owner.api.get(`/v1/contacts/${contactId}/events?limit=100`)).body.data as { id: string; name: string; source: string }[];
+    const unsubscribed = timeline.filter((e) => e.name === "contact.unsubscribed");
+    expect(unsubscribed.map((e) => [e.source, (e as { properties?: unknown }).properties])).toEqual([["preferences", { reason: "preferences" }]]);
+    expect((await post(token, [["action", "unsubscribe_all"]])).status).toBe(303); // again: nothing more
+    expect(await db.event.count({ where: { contact_id: contactId, name: "contact.unsubscribed" } })).toBe(1);
+    await dispatchEventsOf(org.organizationId);
+    const deliveries = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId, event_id: unsubscribed[0].id } });
+    expect(deliveries.map((d) => d.payload)).toEqual([
+      expect.objectContaining({ type: "contact.unsubscribed", data: expect.objectContaining({ id: contactId, subscribed: false }) }),
+    ]);
   });
 
   it("answers 404 for a forged, altered or other-purpose token, and for a deleted contact", async () => {

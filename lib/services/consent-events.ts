@@ -1,11 +1,13 @@
-import type { DbClient } from "./owned-records";
+import { recordEvents, type SqlClient } from "@/lib/events/record";
+import { recordEventsCtes } from "@/lib/events/sql";
 
 /**
  * The facts of consent, as events of the contact's timeline that automations start from:
  * `form.submitted`, `contact.subscribed` (a subscription confirmed, or given where no confirmation
  * is asked), `contact.topic_subscribed` / `contact.topic_unsubscribed` (a choice of the preference
  * page or of `PUT /v1/contacts/{id}/topics`), `contact.unsubscribed` (from everything, on the
- * preference page).
+ * preference page). They are recorded through lib/events like every other fact, so each is one row
+ * of `events`, announced once (webhooks deliver those of a type they subscribe to).
  */
 export type ConsentEventName = "form.submitted" | "contact.subscribed" | "contact.unsubscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed";
 
@@ -18,25 +20,34 @@ export type ConsentEvent = {
   name: ConsentEventName;
   source: ConsentEventSource;
   properties?: Record<string, unknown>;
+  /** The contact record as the API answers it, when the fact changed it (the webhooks' `data`). */
+  payload?: unknown;
 };
 
 /**
- * SQL (text) recording as events the rows of `rows`, a query answering `organization_id, contact_id,
- * name, properties, source`: for a statement that records the fact with the change it describes
- * (a CTE of the form submission's one statement), and for recordConsentEvents.
+ * SQL (text) of two CTEs that record and announce as events the rows of `rows`, a query answering
+ * `organization_id, contact_id, name, properties, source, payload` (payload a jsonb or NULL): for a
+ * statement that records the fact with the change it describes (a form submission, a subscription
+ * confirmed, an unsubscription from the preference page, each one statement). `name` names the CTEs.
  */
-export const consentEventsSql = (rows: string) => `
-  INSERT INTO events (organization_id, contact_id, name, properties, source, occurred_at)
-  SELECT organization_id, contact_id, name, properties, source, now() FROM (${rows}) AS consent_event`;
-
-/** Records the events in the caller's transaction, so they exist exactly when the change they describe does. */
-export async function recordConsentEvents(client: DbClient, events: ConsentEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const rows = JSON.stringify(
-    events.map((e) => ({ organization_id: e.organizationId, contact_id: e.contactId, name: e.name, source: e.source, properties: e.properties ?? {} })),
+export const consentEventsCtes = (name: string, rows: string) =>
+  recordEventsCtes(
+    name,
+    ["organization_id", "contact_id", "name", "properties", "source", "occurred_at", "payload"],
+    `SELECT organization_id, contact_id, name, properties, source, now(), payload FROM (${rows}) AS consent_event`,
   );
-  await client.$executeRawUnsafe(
-    consentEventsSql("SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(organization_id uuid, contact_id uuid, name text, properties jsonb, source text)"),
-    rows,
+
+/** Records the events in the caller's transaction, so they exist (and are announced) exactly when the change they describe does. */
+export async function recordConsentEvents(client: SqlClient, events: ConsentEvent[]): Promise<void> {
+  await recordEvents(
+    client,
+    events.map((e) => ({
+      organizationId: e.organizationId,
+      contactId: e.contactId,
+      name: e.name,
+      source: e.source,
+      properties: e.properties,
+      ...(e.payload === undefined ? {} : { payload: e.payload }),
+    })),
   );
 }

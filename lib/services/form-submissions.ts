@@ -10,11 +10,10 @@ import { signedIds } from "@/lib/sending/signed-id";
 import { limits } from "@/lib/schemas/common";
 import { contactEmail } from "@/lib/schemas/contacts";
 import { HONEYPOT_FIELD } from "@/lib/schemas/forms";
-import { emitEvent } from "@/lib/webhooks/emit-event";
-import { consentEventsSql } from "./consent-events";
+import { consentEventsCtes } from "./consent-events";
+import { CONTACT_JSON_SQL } from "./contact-json-sql";
 import { resuppressErasedSql } from "./erased-suppressions";
 import { subscribeFromForm } from "./form-subscribe";
-import { serializeContact } from "./contacts";
 import { createEmails } from "./transactional";
 
 /** A confirmation link works this long after the submission. */
@@ -111,15 +110,9 @@ export async function submitForm(formId: string, raw: Record<string, unknown>, i
   const { values, issues } = readValues(form, raw, form.properties);
   if (issues.length > 0) return { kind: "invalid", issues };
 
-  const organizationId = form.organization_id;
   await db.$transaction(async (tx) => {
     const submissionId = randomUUID();
     const contact = await recordSubmission(tx, form, submissionId, values, ip);
-    if (contact.created) {
-      // An erased address that comes back is suppressed again, and gets no confirmation.
-      if ((await tx.$executeRawUnsafe(resuppressErasedSql("SELECT $2::text AS email"), organizationId, values.email)) > 0) contact.suppressed = true;
-      await emitEvent(tx, { organizationId, type: "contact.created", data: serializeContact(contact.row) });
-    }
     if (!form.double_opt_in) {
       await subscribeFromForm(tx, { form, contactId: contact.id, submissionId, values, ip });
       return;
@@ -130,8 +123,11 @@ export async function submitForm(formId: string, raw: Record<string, unknown>, i
   return { kind: "accepted", form };
 }
 
-type Upserted = { id: string; created: boolean; suppressed: boolean; recentSubmissions: number; row: Parameters<typeof serializeContact>[0] };
+type Upserted = { id: string; suppressed: boolean; recentSubmissions: number };
 
+// `c` is the contact; `created` whether this statement made it. Its events are recorded through
+// lib/events in the same statement (consentEventsCtes): `contact.created` with the record as made
+// (the webhooks' data), then `form.submitted`, the event automations start from.
 const RECORD_SUBMISSION = `
   WITH c AS (
     INSERT INTO contacts AS c (organization_id, email, first_name, last_name, metadata, subscribed)
@@ -141,22 +137,32 @@ const RECORD_SUBMISSION = `
   ), submission AS (
     INSERT INTO form_submissions (id, organization_id, form_id, contact_id, values, ip)
     SELECT $6::uuid, $1::uuid, $7::uuid, c.id, $8::jsonb, $9 FROM c
-  ), event AS (${consentEventsSql(
-    "SELECT c.organization_id, c.id AS contact_id, 'form.submitted' AS name, jsonb_build_object('form_id', $7::text) AS properties, 'forms' AS source FROM c",
-  )})
-  SELECT c.*,
-    EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = c.organization_id AND s.email = c.email) AS suppressed,
+  ), resuppressed AS (
+    -- An erased address that comes back is suppressed again, and gets no confirmation.
+    ${resuppressErasedSql("SELECT email FROM c WHERE created")}
+    RETURNING 1
+  ), ${consentEventsCtes(
+    "recorded",
+    `SELECT c.organization_id, c.id AS contact_id, 'contact.created' AS name, '{}'::jsonb AS properties, 'forms' AS source,
+            (${CONTACT_JSON_SQL})::jsonb AS payload
+     FROM c WHERE c.created
+     UNION ALL
+     SELECT c.organization_id, c.id, 'form.submitted', jsonb_build_object('form_id', $7::text, 'form_name', $10::text), 'forms', NULL::jsonb FROM c`,
+  )}
+  SELECT c.id,
+    EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = c.organization_id AND s.email = c.email)
+      OR EXISTS (SELECT 1 FROM resuppressed) AS suppressed,
     (SELECT count(*)::int FROM form_submissions f WHERE f.contact_id = c.id AND f.created_at > now() - interval '1 hour') AS recent
   FROM c`;
 
 /**
  * One statement: the submitted address's contact, created unsubscribed with the submitted data when
- * new (ON CONFLICT locks an existing one, so two submissions of one address serialize), the
- * submission and its `form.submitted` event, with whether the address is suppressed and how many
- * submissions it had in the last hour before this one (the statement's snapshot).
+ * new (ON CONFLICT locks an existing one, so two submissions of one address serialize), suppressed
+ * again if it was erased, the submission and its events, with whether the address is suppressed
+ * and how many submissions it had in the last hour before this one (the statement's snapshot).
  */
 async function recordSubmission(tx: Prisma.TransactionClient, form: Form, submissionId: string, values: SubmittedValues, ip: string | null): Promise<Upserted> {
-  const [row] = await tx.$queryRawUnsafe<(Upserted["row"] & { created: boolean; suppressed: boolean; recent: number })[]>(
+  const [row] = await tx.$queryRawUnsafe<{ id: string; suppressed: boolean; recent: number }[]>(
     RECORD_SUBMISSION,
     form.organization_id,
     values.email,
@@ -167,8 +173,9 @@ async function recordSubmission(tx: Prisma.TransactionClient, form: Form, submis
     form.id,
     JSON.stringify(values),
     ip,
+    form.name,
   );
-  return { id: row.id, created: row.created, suppressed: row.suppressed, recentSubmissions: row.recent, row };
+  return { id: row.id, suppressed: row.suppressed, recentSubmissions: row.recent };
 }
 
 /** The confirmation email, queued as the organization's own transactional email from the form's sender. */

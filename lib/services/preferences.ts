@@ -1,9 +1,8 @@
 import { db } from "@/lib/db";
 import { readPreferenceToken } from "@/lib/sending/preference-token";
-import { emitEvent } from "@/lib/webhooks/emit-event";
-import { recordConsentEvents } from "./consent-events";
+import { consentEventsCtes } from "./consent-events";
+import { CONTACT_JSON_SQL } from "./contact-json-sql";
 import { chooseTopics, topicsOfContact, type ContactTopicState } from "./contact-topics";
-import { serializeContact } from "./contacts";
 
 export type Preferences = {
   organizationName: string;
@@ -30,6 +29,22 @@ export async function findPreferences(token: string): Promise<Preferences | null
   };
 }
 
+// "Unsubscribe from everything", once: the contact's subscription ends and `contact.unsubscribed` is
+// recorded through lib/events in the same statement, with the record as the API answers it (the
+// webhooks' data, as for a change through the API). Already unsubscribed, nothing is written.
+const UNSUBSCRIBE = `
+  WITH c AS (
+    UPDATE contacts SET subscribed = false, unsubscribed_at = now(), updated_at = now()
+    WHERE organization_id = $1::uuid AND id = $2::uuid AND subscribed
+    RETURNING *
+  ), ${consentEventsCtes(
+    "recorded",
+    `SELECT c.organization_id, c.id AS contact_id, 'contact.unsubscribed' AS name, '{"reason": "preferences"}'::jsonb AS properties,
+            'preferences' AS source, (${CONTACT_JSON_SQL})::jsonb AS payload
+     FROM c`,
+  )}
+  SELECT 1`;
+
 export type PreferenceChoices = { topics: Map<string, boolean>; unsubscribeAll: boolean };
 
 /**
@@ -47,14 +62,7 @@ export async function savePreferences(token: string, choices: PreferenceChoices)
     const given = [...choices.topics].filter(([id]) => existing.has(id)).map(([topic_id, subscribed]) => ({ topic_id, subscribed }));
     await chooseTopics(tx, organizationId, found.id, given, "preferences");
     if (!choices.unsubscribeAll) return;
-    const now = new Date();
-    const changed = await tx.contact.updateManyAndReturn({
-      where: { id: found.id, organization_id: organizationId, subscribed: true },
-      data: { subscribed: false, unsubscribed_at: now },
-    });
-    if (changed.length === 0) return;
-    await emitEvent(tx, { organizationId, type: "contact.unsubscribed", data: serializeContact(changed[0]) });
-    await recordConsentEvents(tx, [{ organizationId, contactId: found.id, name: "contact.unsubscribed", source: "preferences" }]);
+    await tx.$queryRawUnsafe(UNSUBSCRIBE, organizationId, found.id);
   });
   return true;
 }

@@ -1,6 +1,7 @@
 import {
   Ban,
   Bot,
+  ClipboardCheck,
   CircleAlert,
   Inbox,
   MailCheck,
@@ -10,6 +11,8 @@ import {
   Pencil,
   Send,
   Sparkles,
+  ToggleLeft,
+  ToggleRight,
   UserPlus,
   Workflow,
   type LucideIcon,
@@ -45,6 +48,13 @@ const UNSUBSCRIBED_HOW: Record<string, string> = {
   link: "with the link in an email",
   complaint: "by reporting an email as spam",
   api: "through the API or the dashboard",
+  preferences: "on the preference page",
+};
+/** Who made a topic choice, by the event's source. */
+const CHOSEN_HOW: Record<string, string> = {
+  preferences: "on the preference page",
+  forms: "through a form",
+  contacts: "through the API or the dashboard",
 };
 
 const asRecord = (value: unknown) => (value && typeof value === "object" ? (value as Record<string, unknown>) : {});
@@ -95,7 +105,30 @@ export function timelineLabel(event: TimelineEvent): TimelineLabel {
       return { ...base, withSubject: false, action: changed.length ? `Updated ${changed.join(", ")}` : "Updated", icon: Pencil, tone: "neutral" };
     }
     case "contact.subscribed":
-      return { ...base, withSubject: false, action: "Subscribed again", icon: UserPlus, tone: "success" };
+      return {
+        ...base,
+        withSubject: false,
+        action: event.source === "forms" ? "Subscribed through a form" : "Subscribed again",
+        icon: UserPlus,
+        tone: "success",
+      };
+    case "contact.topic_subscribed":
+    case "contact.topic_unsubscribed": {
+      const joined = event.name === "contact.topic_subscribed";
+      const topic = text(p.topic_name) || "a topic";
+      return {
+        ...base,
+        withSubject: false,
+        action: joined ? `Subscribed to ${topic}` : `Unsubscribed from ${topic}`,
+        details: [CHOSEN_HOW[event.source] ?? ""].filter(Boolean),
+        icon: joined ? ToggleRight : ToggleLeft,
+        tone: joined ? "success" : "warning",
+      };
+    }
+    case "form.submitted":
+      // Not a reserved name: an application may send its own form.submitted, told as a custom event.
+      if (event.source !== "forms") break;
+      return { ...base, withSubject: false, action: `Submitted the form ${text(p.form_name)}`.trim(), icon: ClipboardCheck, tone: "brand" };
     case "contact.unsubscribed":
       return {
         ...base,

@@ -1835,7 +1835,7 @@ export interface webhooks {
         put?: never;
         /**
          * contact.unsubscribed
-         * @description A contact unsubscribed. Changed through the API or the dashboard, `data` is the contact; through an email (its link or a spam complaint), it says which email.
+         * @description A contact unsubscribed. Changed through the API, the dashboard or its preference page, `data` is the contact; through an email (its link or a spam complaint), it says which email.
          */
         post: operations["contactUnsubscribed"];
         delete?: never;
@@ -2280,7 +2280,7 @@ export interface components {
             /** @description Whether the contact receives the topic's mail: its own choice, else the topic's default. */
             subscribed: boolean;
         };
-        /** @description A contact unsubscribed. Changed through the API or the dashboard, `data` is the contact; through an email (its link or a spam complaint), it says which email. */
+        /** @description A contact unsubscribed. Changed through the API, the dashboard or its preference page, `data` is the contact; through an email (its link or a spam complaint), it says which email. */
         ContactUnsubscribedEvent: {
             /** @constant */
             type: "contact.unsubscribed";
