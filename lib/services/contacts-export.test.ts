@@ -33,6 +33,7 @@ describe("GET /v1/contacts/export", () => {
         { email: "plain@example.test", first_name: "Ann", tags: ["vip"], metadata: { plan: "pro", seats: -3, note: "x" } },
         { email: "hostile@example.test", first_name: "=cmd|' /C calc'!A0", last_name: "+1", metadata: { plan: "@SUM(A1)" } },
         { email: "-minus@example.test", first_name: 'O\'Brien \\ "quoted"', subscribed: false, metadata: { plan: "\tTab" } },
+        { email: "elise@example.test", first_name: "Élise", last_name: "\rCR", tags: ["=1+1", "ok"] },
       ],
     });
   });
@@ -65,6 +66,16 @@ describe("GET /v1/contacts/export", () => {
       plan: "'\tTab",
       subscribed: "f",
     });
+    // Only the first character counts: a name starting with a letter beyond ASCII stays as it is.
+    expect(byEmail.get("elise@example.test")).toMatchObject({ first_name: "Élise", last_name: "'\rCR", tags: "'=1+1,ok" });
+    // Times in ISO 8601, UTC, the instants the API answers.
+    const listed = (await org.owner.api.get("/v1/contacts")).body.contacts as { email: string; created_at: string; unsubscribed_at: string | null }[];
+    for (const contact of listed) {
+      const row = byEmail.get(contact.email)!;
+      expect(row.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,3})?Z$/);
+      expect(new Date(row.created_at).toISOString()).toBe(contact.created_at);
+      expect(row.unsubscribed_at ? new Date(row.unsubscribed_at).toISOString() : null).toBe(contact.unsubscribed_at);
+    }
     // Numbers stay numbers: -3 is not a formula.
     expect(byEmail.get("plain@example.test")).toMatchObject({ tags: "vip", plan: "pro", seats: "-3" });
     expect(JSON.parse(byEmail.get("plain@example.test")!.metadata)).toEqual({ plan: "pro", seats: -3, note: "x" });

@@ -42,8 +42,14 @@ function inlineSql(sql: Prisma.Sql): string {
 }
 
 // A cell a spreadsheet would read as a formula gets a leading ' (decisions.md; lib/domain/csv.ts does the same in TypeScript).
-const safe = (expression: string) => `CASE WHEN ${expression} ~ '^[=+@\\t\\r-]' THEN '''' || ${expression} ELSE ${expression} END`;
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+// Only cells starting with = + - @, a tab or a CR need it, so only the first character's code is read
+// (ascii()): a regular expression per cell cost the export of a million rows about a third of its time.
+const FORMULA_FIRST_CODES = [0x09, 0x0d, 0x2b, 0x2d, 0x3d, 0x40].join(", ");
+const safe = (expression: string) => `CASE WHEN ascii(${expression}) IN (${FORMULA_FIRST_CODES}) THEN '''' || ${expression} ELSE ${expression} END`;
+// ISO 8601 in UTC from the timestamp's own text output (DateStyle ISO, which pg's driver needs too):
+// to_char with its format cost more than the other columns together. Trailing zeros of the
+// milliseconds are left out (12:00:00.5Z), as ISO 8601 allows.
+const iso = (column: string) => `replace((${column} AT TIME ZONE 'UTC')::text, ' ', 'T') || 'Z'`;
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
