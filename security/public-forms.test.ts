@@ -51,7 +51,7 @@ function post(formId: string, fields: Record<string, string>, headers: Record<st
   );
 }
 
-/** An organization with a double opt-in form (its confirmations are queued; nothing here sends them). */
+/** An organization with a double opt-in form (its confirmations are owed, then queued; nothing here sends them). */
 async function formOf(name = "Signup") {
   const org = await api.createTestOrg();
   const inbox = await sinkInbox(org.organizationId, sink);
@@ -60,8 +60,11 @@ async function formOf(name = "Signup") {
   return { org, formId: form.body.id as string };
 }
 
-const confirmations = (organizationId: string, to: string) =>
-  db.email.count({ where: { organization_id: organizationId, to_email: to, tags: { has: "form-confirmation" } } });
+/** Confirmation emails to `to`, once the worker has made emails of those owed. */
+async function confirmations(organizationId: string, to: string) {
+  await (await import("@/lib/services/form-confirmations")).queueDueConfirmations({ organizationIds: [organizationId] });
+  return db.email.count({ where: { organization_id: organizationId, to_email: to, tags: { has: "form-confirmation" } } });
+}
 
 describe("a public form", () => {
   it("answers alike for a new, an existing and a suppressed address, and changes no existing contact before it confirms", async () => {

@@ -12,6 +12,7 @@ import { deliverWebhooks } from "@/lib/webhooks/deliver";
 import { dispatchEvents } from "@/lib/events/dispatch";
 import { processFeedbackReports, pruneFeedbackReports } from "@/lib/feedback/process-reports";
 import { recheckDomains } from "@/lib/services/domains";
+import { queueDueConfirmations } from "@/lib/services/form-confirmations";
 
 /**
  * A background loop: `run` does one round and answers how much it did; it runs again at once when
@@ -121,6 +122,9 @@ export const workerTasks: WorkerTask[] = [
       return processFeedbackReports();
     },
   },
+  // Signup forms' confirmation emails (double opt-in), owed by submissions and made emails here,
+  // so the public endpoint renders and writes no email while the visitor waits.
+  { name: "forms:confirmations", intervalMs: 250, run: () => queueDueConfirmations() },
   // Verified domains' DNS records, each checked again once a day.
   { name: "domains:recheck", intervalMs: 10 * 60_000, run: () => recheckDomains() },
 ];

@@ -9,6 +9,7 @@ import { PEER_HEADER } from "@/lib/api/client-address";
 import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
+import { queueDueConfirmations } from "@/lib/services/form-confirmations";
 import { CONFIRMATIONS_PER_ADDRESS_PER_HOUR } from "@/lib/services/form-submissions";
 import { createSender } from "@/lib/sending/sender";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
@@ -36,7 +37,9 @@ describe("a public form with double opt-in", () => {
   let topicId: string;
   let segmentId: string;
 
+  // The worker's rounds: the confirmations owed made emails (forms:confirmations), then sent.
   const deliver = async () => {
+    await queueDueConfirmations({ organizationIds: [org.organizationId] });
     const sender = createSender({ organizationId: org.organizationId });
     await drain(sender, org.organizationId);
     sender.close();
@@ -77,6 +80,9 @@ describe("a public form with double opt-in", () => {
     expect(await answer.json()).toEqual({ success: true, double_opt_in: true });
     const created = await contact("ada@example.test");
     expect(created).toMatchObject({ subscribed: false, first_name: "Ada", consent: [] });
+    // The confirmation is owed, not written: the request rendered no email.
+    expect(await db.formConfirmation.count({ where: { organization_id: org.organizationId } })).toBe(1);
+    expect(await db.email.count({ where: { organization_id: org.organizationId } })).toBe(0);
 
     await deliver();
     const [mail] = mailsTo("ada@example.test");
@@ -192,6 +198,7 @@ describe("a public form with double opt-in", () => {
     for (let i = 0; i < CONFIRMATIONS_PER_ADDRESS_PER_HOUR + 2; i++) expect((await post(formId, { email: "flood@example.test" })).status).toBe(200);
     await db.suppression.create({ data: { organization_id: org.organizationId, email: "gone@example.test", reason: "hard_bounce" } });
     expect((await post(formId, { email: "gone@example.test" })).status).toBe(200);
+    await queueDueConfirmations({ organizationIds: [org.organizationId] });
     const queued = (to: string) => db.email.count({ where: { organization_id: org.organizationId, to_email: to, tags: { has: "form-confirmation" } } });
     expect(await queued("flood@example.test")).toBe(CONFIRMATIONS_PER_ADDRESS_PER_HOUR);
     expect(await queued("gone@example.test")).toBe(0);
@@ -231,6 +238,26 @@ describe("a public form without double opt-in", () => {
     expect(row.consent).toEqual([{ source: "form", at: expect.any(String), ip: "192.0.2.44", form_id: form.id }]);
     const bad = await post(form.id, { email: "open2@example.test", seats: "twelve" });
     expect(await bad.json()).toMatchObject({ details: [{ path: "seats", message: "must be a number" }] });
+  });
+});
+
+describe("the form the endpoint takes submissions for", () => {
+  it("is read again when changed or deleted through the API, and a form deleted elsewhere answers 404, writing nothing", async () => {
+    const org = await createTestOrg();
+    const form = (await org.owner.api.post("/v1/forms", { name: "Kept", double_opt_in: false, fields: ["email"] })).body;
+    const firstName = async (email: string) =>
+      (await db.contact.findFirst({ where: { organization_id: org.organizationId, email }, select: { first_name: true } }))?.first_name;
+    expect((await post(form.id, { email: "first@example.test", first_name: "Ann" })).status).toBe(200);
+    expect(await firstName("first@example.test")).toBeNull();
+    // Changed through the API (this process): the next submission follows it.
+    expect((await org.owner.api.put(`/v1/forms/${form.id}`, { fields: ["email", "first_name"] })).status).toBe(200);
+    expect((await post(form.id, { email: "second@example.test", first_name: "Bo" })).status).toBe(200);
+    expect(await firstName("second@example.test")).toBe("Bo");
+    // Deleted by another process (behind this one's back): the submission's statement finds it gone.
+    await db.form.delete({ where: { id: form.id } });
+    const gone = await post(form.id, { email: "third@example.test" });
+    expect(gone.status).toBe(404);
+    expect(await db.contact.count({ where: { organization_id: org.organizationId, email: "third@example.test" } })).toBe(0);
   });
 });
 

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { OrgContext } from "@/lib/domain/context";
-import { AppError } from "@/lib/domain/errors";
+import type { Pool } from "pg";
 import { db, type Prisma } from "@/lib/db";
+import { pool } from "@/lib/db/pool";
 import { env } from "@/lib/env";
 import type { Form } from "@/lib/generated/prisma/client";
-import { log, errorField } from "@/lib/log";
 import { convertCell, checkPropertyValue, type MetadataValue } from "@/lib/audience/property-values";
 import { signedIds } from "@/lib/sending/signed-id";
 import { limits } from "@/lib/schemas/common";
@@ -14,7 +13,6 @@ import { consentEventsCtes } from "./consent-events";
 import { CONTACT_JSON_SQL } from "./contact-json-sql";
 import { resuppressErasedSql } from "./erased-suppressions";
 import { subscribeFromForm } from "./form-subscribe";
-import { createEmails } from "./transactional";
 
 /** A confirmation link works this long after the submission. */
 const CONFIRMATION_DAYS = 7;
@@ -24,30 +22,67 @@ export const CONFIRMATIONS_PER_ADDRESS_PER_HOUR = 3;
 // The confirmation link names a submission, under a key of its own.
 const confirmationTokens = signedIds("form-confirmation");
 const readConfirmationToken = (token: string) => confirmationTokens.read(token);
-const confirmationUrl = (submissionId: string) => `${env.appUrl}/f/confirm/${confirmationTokens.sign(submissionId)}`;
+export const confirmationUrl = (submissionId: string) => `${env.appUrl}/f/confirm/${confirmationTokens.sign(submissionId)}`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type FormProperty = { label: string; type: "string" | "number" | "boolean" | "date" };
 export type PublicForm = Form & { organization: { name: string }; properties: Map<string, FormProperty> };
 
+const PUBLIC_FORM = `
+  SELECT f.*, o.name AS organization_name,
+    coalesce((SELECT json_agg(json_build_object('key', p.key, 'label', p.label, 'type', p.type))
+              FROM contact_properties p WHERE p.organization_id = f.organization_id AND p.key = ANY(f.fields)), '[]') AS properties
+  FROM forms f JOIN organizations o ON o.id = f.organization_id
+  WHERE f.id = $1::uuid`;
+
 /**
  * A public form as its page and endpoint read it, with its organization's name and the typed
- * properties its fields name, in one query (the endpoint's hot path); any id a visitor types is a
- * 404 unless it names a form.
+ * properties its fields name, in one query (the endpoint's hot path, on plain pg: Prisma's own work
+ * per query is CPU the endpoint's rate cannot spare); any id a visitor types is a 404 unless it
+ * names a form.
  */
 export async function findPublicForm(id: string): Promise<PublicForm | null> {
   if (!UUID.test(id)) return null;
-  const [row] = await db.$queryRaw<(Form & { organization_name: string; properties: ({ key: string } & FormProperty)[] })[]>`
-    SELECT f.*, o.name AS organization_name,
-      coalesce((SELECT json_agg(json_build_object('key', p.key, 'label', p.label, 'type', p.type))
-                FROM contact_properties p WHERE p.organization_id = f.organization_id AND p.key = ANY(f.fields)), '[]') AS properties
-    FROM forms f JOIN organizations o ON o.id = f.organization_id
-    WHERE f.id = ${id}::uuid`;
+  const {
+    rows: [row],
+  } = await pool.query<Form & { organization_name: string; properties: ({ key: string } & FormProperty)[] }>(PUBLIC_FORM, [id]);
   if (!row) return null;
   const { organization_name, properties, ...form } = row;
   return { ...form, organization: { name: organization_name }, properties: new Map(properties.map(({ key, ...p }) => [key, p])) };
 }
+
+/** How long the endpoint trusts a form it read: a form changed or deleted by another web process reaches it within this time. */
+const FORM_CACHE_MS = 2000;
+/** Forms kept at most: the endpoint of a platform with many busy forms still reads each at most every FORM_CACHE_MS. */
+const FORM_CACHE_SIZE = 1000;
+const recentForms = new Map<string, { form: PublicForm; until: number }>();
+
+/**
+ * The form as the endpoint takes submissions for it, read at most every FORM_CACHE_MS (one round
+ * trip fewer per submission of a busy form; unknown ids are never kept, so made-up ids cannot fill
+ * the cache). A change or deletion through this process is seen at once (forgetPublicForm).
+ */
+async function formToSubmit(id: string): Promise<PublicForm | null> {
+  const now = Date.now();
+  const kept = recentForms.get(id);
+  if (kept && kept.until > now) return kept.form;
+  const form = await findPublicForm(id);
+  recentForms.delete(id);
+  if (!form) return null;
+  if (recentForms.size >= FORM_CACHE_SIZE) recentForms.delete(recentForms.keys().next().value!);
+  recentForms.set(id, { form, until: now + FORM_CACHE_MS });
+  return form;
+}
+
+/** A form updated or deleted: the endpoint reads it afresh. */
+export function forgetPublicForm(id: string) {
+  recentForms.delete(id);
+}
+
+/** A submission for a form deleted since the endpoint read it: the submission's foreign key says so. */
+const formGone = (error: unknown) =>
+  error instanceof Error && /form_submissions_form_id_fkey/.test(`${(error as { constraint?: string }).constraint ?? ""} ${error.message}`);
 
 export type SubmittedValues = { email: string; first_name?: string; last_name?: string; metadata: Record<string, MetadataValue> };
 type Issue = { path: string; message: string };
@@ -96,13 +131,15 @@ export type SubmitResult = { kind: "not_found" } | { kind: "invalid"; issues: Is
 
 /**
  * A public submission: the honeypot filled means a bot, answered as a person would be and nothing
- * written. Otherwise, in one transaction: the contact (created unsubscribed when new, its other
- * data left as it is until the confirmation when it exists), the submission and its
- * `form.submitted` event; with double opt-in the confirmation email (not to a suppressed address,
- * nor more than CONFIRMATIONS_PER_ADDRESS_PER_HOUR an hour), else the subscription at once.
+ * written. Otherwise one statement (recordSubmission): the contact (created unsubscribed when new,
+ * its other data left as it is until the confirmation when it exists), the submission and its
+ * events, and with double opt-in the confirmation it is owed (not to a suppressed address, nor more
+ * than CONFIRMATIONS_PER_ADDRESS_PER_HOUR an hour), which the worker makes an email
+ * (form-confirmations.ts): nothing is rendered while the visitor waits. Without double opt-in, the
+ * subscription at once, in the same transaction.
  */
 export async function submitForm(formId: string, raw: Record<string, unknown>, ip: string | null): Promise<SubmitResult> {
-  const form = await findPublicForm(formId);
+  const form = await formToSubmit(formId);
   if (!form) return { kind: "not_found" };
   const honeypot = raw[HONEYPOT_FIELD];
   if (typeof honeypot === "string" ? honeypot.trim() !== "" : honeypot !== undefined && honeypot !== null && honeypot !== false)
@@ -110,24 +147,30 @@ export async function submitForm(formId: string, raw: Record<string, unknown>, i
   const { values, issues } = readValues(form, raw, form.properties);
   if (issues.length > 0) return { kind: "invalid", issues };
 
-  await db.$transaction(async (tx) => {
-    const submissionId = randomUUID();
-    const contact = await recordSubmission(tx, form, submissionId, values, ip);
-    if (!form.double_opt_in) {
-      await subscribeFromForm(tx, { form, contactId: contact.id, submissionId, values, ip });
-      return;
+  const submissionId = randomUUID();
+  try {
+    if (form.double_opt_in) {
+      // One statement, atomic on its own: no transaction to open, on plain pg (as findPublicForm).
+      await recordSubmission(pool, form, submissionId, values, ip);
+    } else {
+      await db.$transaction(async (tx) => {
+        const contactId = await recordSubmission(tx, form, submissionId, values, ip);
+        await subscribeFromForm(tx, { form, contactId, submissionId, values, ip });
+      });
     }
-    if (contact.suppressed || contact.recentSubmissions >= CONFIRMATIONS_PER_ADDRESS_PER_HOUR) return;
-    await sendConfirmation(tx, form, values, confirmationUrl(submissionId));
-  });
+  } catch (error) {
+    if (!formGone(error)) throw error;
+    forgetPublicForm(formId);
+    return { kind: "not_found" };
+  }
   return { kind: "accepted", form };
 }
 
-type Upserted = { id: string; suppressed: boolean; recentSubmissions: number };
-
 // `c` is the contact; `created` whether this statement made it. Its events are recorded through
 // lib/events in the same statement (consentEventsCtes): `contact.created` with the record as made
-// (the webhooks' data), then `form.submitted`, the event automations start from.
+// (the webhooks' data), then `form.submitted`, the event automations start from. The confirmation
+// is owed ($11: double opt-in) unless the address is suppressed (or suppressed again here) or had
+// $12 submissions in the last hour before this one (the statement's snapshot).
 const RECORD_SUBMISSION = `
   WITH c AS (
     INSERT INTO contacts AS c (organization_id, email, first_name, last_name, metadata, subscribed)
@@ -141,6 +184,13 @@ const RECORD_SUBMISSION = `
     -- An erased address that comes back is suppressed again, and gets no confirmation.
     ${resuppressErasedSql("SELECT email FROM c WHERE created")}
     RETURNING 1
+  ), confirmation AS (
+    INSERT INTO form_confirmations (submission_id, organization_id)
+    SELECT $6::uuid, $1::uuid FROM c
+    WHERE $11::boolean
+      AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = c.organization_id AND s.email = c.email)
+      AND NOT EXISTS (SELECT 1 FROM resuppressed)
+      AND (SELECT count(*) FROM form_submissions f WHERE f.contact_id = c.id AND f.created_at > now() - interval '1 hour') < $12::int
   ), ${consentEventsCtes(
     "recorded",
     `SELECT c.organization_id, c.id AS contact_id, 'contact.created' AS name, '{}'::jsonb AS properties, 'forms' AS source,
@@ -149,21 +199,21 @@ const RECORD_SUBMISSION = `
      UNION ALL
      SELECT c.organization_id, c.id, 'form.submitted', jsonb_build_object('form_id', $7::text, 'form_name', $10::text), 'forms', NULL::jsonb FROM c`,
   )}
-  SELECT c.id,
-    EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = c.organization_id AND s.email = c.email)
-      OR EXISTS (SELECT 1 FROM resuppressed) AS suppressed,
-    (SELECT count(*)::int FROM form_submissions f WHERE f.contact_id = c.id AND f.created_at > now() - interval '1 hour') AS recent
-  FROM c`;
+  SELECT c.id FROM c`;
 
 /**
- * One statement: the submitted address's contact, created unsubscribed with the submitted data when
- * new (ON CONFLICT locks an existing one, so two submissions of one address serialize), suppressed
- * again if it was erased, the submission and its events, with whether the address is suppressed
- * and how many submissions it had in the last hour before this one (the statement's snapshot).
+ * One statement, atomic on its own: the submitted address's contact (ON CONFLICT locks an existing
+ * one, so two submissions of one address serialize), suppressed again if it was erased, the
+ * submission, its events and the confirmation owed. Answers the contact's id.
  */
-async function recordSubmission(tx: Prisma.TransactionClient, form: Form, submissionId: string, values: SubmittedValues, ip: string | null): Promise<Upserted> {
-  const [row] = await tx.$queryRawUnsafe<{ id: string; suppressed: boolean; recent: number }[]>(
-    RECORD_SUBMISSION,
+async function recordSubmission(
+  client: Prisma.TransactionClient | Pool,
+  form: Form,
+  submissionId: string,
+  values: SubmittedValues,
+  ip: string | null,
+): Promise<string> {
+  const params = [
     form.organization_id,
     values.email,
     values.first_name ?? null,
@@ -174,44 +224,14 @@ async function recordSubmission(tx: Prisma.TransactionClient, form: Form, submis
     JSON.stringify(values),
     ip,
     form.name,
-  );
-  return { id: row.id, suppressed: row.suppressed, recentSubmissions: row.recent };
-}
-
-/** The confirmation email, queued as the organization's own transactional email from the form's sender. */
-async function sendConfirmation(tx: Prisma.TransactionClient, form: PublicForm, values: SubmittedValues, link: string) {
-  const { organization } = form;
-  // The form acts for the organization, as no member: no key scope, no user.
-  const ctx: OrgContext = { organizationId: form.organization_id, role: "owner", userId: "", userEmail: "", apiKeyId: null };
-  const from = form.from_email ? (form.from_name ? `"${form.from_name.replace(/["<>\\]/g, "")}" <${form.from_email}>` : form.from_email) : undefined;
-  try {
-    await tx.$executeRaw`SAVEPOINT confirmation`;
-    await createEmails(
-      tx,
-      ctx,
-      [
-        {
-          input: {
-            to: values.email,
-            from,
-            inbox_id: form.inbox_id ?? undefined,
-            subject: form.confirmation_subject,
-            html: form.confirmation_html,
-            variables: { confirm_url: link, organization_name: organization.name, ...(values.first_name ? { first_name: values.first_name } : {}) },
-            tags: ["form-confirmation"],
-          },
-          attachments: [],
-        },
-      ],
-      { idempotencyKey: null, batch: false },
-    );
-    await tx.$executeRaw`RELEASE SAVEPOINT confirmation`;
-  } catch (error) {
-    // A sender unverified since the form was saved: the submission stands, and the log says why no email went.
-    if (!(error instanceof AppError)) throw error;
-    await tx.$executeRaw`ROLLBACK TO SAVEPOINT confirmation`;
-    log.warn({ err: errorField(error), form_id: form.id, organization_id: form.organization_id }, "form confirmation not sent");
-  }
+    form.double_opt_in,
+    CONFIRMATIONS_PER_ADDRESS_PER_HOUR,
+  ];
+  const [row] =
+    "$queryRawUnsafe" in client
+      ? await client.$queryRawUnsafe<{ id: string }[]>(RECORD_SUBMISSION, ...params)
+      : (await client.query<{ id: string }>(RECORD_SUBMISSION, params)).rows;
+  return row.id;
 }
 
 export type ConfirmResult =

@@ -8,6 +8,7 @@ import { formInputs } from "@/lib/forms/form-inputs";
 import type { CursorParams } from "@/lib/schemas/pagination";
 import { DEFAULT_CONFIRMATION_HTML, DEFAULT_CONFIRMATION_SUBJECT, FORM_CONTACT_FIELDS, type CreateFormInput, type UpdateFormInput } from "@/lib/schemas/forms";
 import { cursorPage } from "./cursor-page";
+import { forgetPublicForm } from "./form-submissions";
 import { assertOwned, type DbClient } from "./owned-records";
 import { assertProvenSender } from "./sender-proof";
 
@@ -151,12 +152,14 @@ export async function updateForm(ctx: OrgContext, id: string, input: UpdateFormI
   const defined = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as Partial<FormState>;
   const data = await checkForm(ctx, { ...current, ...defined });
   const { count } = await db.form.updateMany({ where: { id, organization_id: ctx.organizationId }, data });
+  forgetPublicForm(id);
   if (count === 0) throw notFound("Form");
   return getForm(ctx, id);
 }
 
 export async function deleteForm(ctx: OrgContext, id: string) {
   const { count } = await db.form.deleteMany({ where: { id, organization_id: ctx.organizationId } });
+  forgetPublicForm(id);
   if (count === 0) throw notFound("Form");
   return { success: true };
 }
