@@ -148,6 +148,12 @@ test("consent: settings, topics, a form with double opt-in confirmed from its em
   await expect(consent.getByText("Signup form")).toBeVisible();
   await expect(page.getByRole("switch", { name: "Receives Roast of the month" })).toBeChecked();
   await expect(page.getByRole("switch", { name: "Receives Offers" })).toBeChecked();
+  // Its timeline tells the submission and the confirmation, each once.
+  const timeline = page.getByRole("list", { name: "Timeline" });
+  const told = (text: RegExp) => timeline.getByRole("listitem").filter({ hasText: text });
+  await expect(told(/^Submitted the form Coffee letter/)).toHaveCount(1);
+  await expect(told(/^Subscribed through a form/)).toHaveCount(1);
+  await expect(told(/^Subscribed to Roast of the month/)).toHaveCount(1);
 
   // A broadcast of the Offers topic reaches the subscriber; its preference link switches Offers off.
   const segment = await api<{ id: string }>(page, "POST", "/v1/segments", { name: `Subscribers ${tag}` });
@@ -184,6 +190,7 @@ test("consent: settings, topics, a form with double opt-in confirmed from its em
   await page.reload();
   await expect(page.getByRole("switch", { name: "Receives Offers" })).not.toBeChecked();
   await expect(page.getByRole("switch", { name: "Receives Roast of the month" })).toBeChecked();
+  await expect(told(/^Unsubscribed from Offers.*on the preference page/)).toHaveCount(1);
   await finalScreenshot(page, testInfo, "consent-contact-page");
   await finalScreenshot(visitor, testInfo, "consent-preference-page");
 });
