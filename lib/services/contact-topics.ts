@@ -1,10 +1,9 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { invalidField, notFound } from "@/lib/domain/errors";
-import { db } from "@/lib/db";
+import { db, type DbClient } from "@/lib/db";
 import { receivesTopic } from "@/lib/audience/topics";
 import { MAX_TOPIC_CHOICES, type SetContactTopicsInput } from "@/lib/schemas/topics";
 import { recordConsentEvents, type ConsentEventSource } from "./consent-events";
-import type { DbClient } from "./owned-records";
 
 export type ContactTopicState = { topic_id: string; name: string; description: string | null; subscribed: boolean };
 

@@ -1,6 +1,6 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { invalidField, notFound } from "@/lib/domain/errors";
-import { db } from "@/lib/db";
+import { db, type DbClient } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { Form } from "@/lib/generated/prisma/client";
 import { embedHtml } from "@/lib/forms/embed-html";
@@ -9,7 +9,7 @@ import type { CursorParams } from "@/lib/schemas/pagination";
 import { DEFAULT_CONFIRMATION_HTML, DEFAULT_CONFIRMATION_SUBJECT, FORM_CONTACT_FIELDS, type CreateFormInput, type UpdateFormInput } from "@/lib/schemas/forms";
 import { cursorPage } from "./cursor-page";
 import { forgetPublicForm } from "./form-submissions";
-import { assertOwned, type DbClient } from "./owned-records";
+import { assertOwned } from "./owned-records";
 import { assertProvenSender } from "./sender-proof";
 
 const formUrls = (id: string) => ({ hosted_url: `${env.appUrl}/f/${id}`, submit_url: `${env.appUrl}/f/${id}/submit` });
