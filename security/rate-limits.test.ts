@@ -27,12 +27,17 @@ describe("rate limits", () => {
   it("limit an organization as a whole: a second key does not add to the allowance", async () => {
     const org = await api.createTestOrg("Two keys");
     const second = await api.client((await import("@/lib/services/api-keys").then((m) => m.issueApiKey(org.organizationId, org.owner.userId, "second"))).token);
-    const statuses: number[] = [];
-    // Burst of 4 for the organization (twice 2 per second): 8 quick requests over two keys.
-    for (let i = 0; i < 8; i++) statuses.push((await (i % 2 ? second : org.owner.api).get("/v1/api-keys")).status);
-    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(5);
-    expect(statuses).toContain(429);
-    const refused = await org.owner.api.get("/v1/api-keys");
+    // Burst of 4 for the organization (twice 2 per second): 8 requests at once over two keys. The
+    // bucket refills 2 a second while they are answered, so the bound counts the time they took (a
+    // loaded machine took 4.7 s for them one after another, and let 6 through).
+    const started = Date.now();
+    const statuses = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? second : org.owner.api).get("/v1/api-keys").then((r) => r.status)));
+    const refilled = Math.ceil(((Date.now() - started) / 1000) * 2);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(4 + refilled);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(Math.max(1, 4 - refilled));
+    // Asked again until refused (a token may have come back meanwhile), the refusal says why and when.
+    let refused = await org.owner.api.get("/v1/api-keys");
+    for (let i = 0; i < 10 && refused.status !== 429; i++) refused = await org.owner.api.get("/v1/api-keys");
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe("RATE_LIMITED");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
