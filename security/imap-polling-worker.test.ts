@@ -69,7 +69,7 @@ describe.skipIf(!dovecotAvailable() || process.platform !== "linux")("a worker p
     return { organizationId: org.id, inbox, email };
   }
 
-  it("records another organization's reply within one interval + 10 s and stays within +100 MB", { timeout: 240_000 }, async () => {
+  it("records another organization's reply within one interval + 10 s and stays within +100 MB", { timeout: 480_000 }, async () => {
     database = await createIsolatedDatabase("imap_hostile");
     dovecot = await startDovecot({ [USER]: PASSWORD });
     const honest = await tenant(dovecot, "honest");
@@ -102,7 +102,9 @@ describe.skipIf(!dovecotAvailable() || process.platform !== "linux")("a worker p
     wellBehaved.setMessages(Array.from({ length: 100 }, (_, i) => ({ uid: i + 1, headers: headers(busy.email), bodyBytes: 256 * 1024 })));
     await deliver(reply());
     const busyReplies = () => database.db.email.count({ where: { organization_id: busy.organizationId, direction: "inbound" } });
-    await waitUntil(async () => (await replies()) === 1 && (await busyReplies()) === 100, 120_000, `the first replies${context()}`);
+    // Setting up, not what is asserted: a worker starting on a loaded 2-core CI machine took over 120 s
+    // to record these 101 (41 s alone), so the wait is generous.
+    await waitUntil(async () => (await replies()) === 1 && (await busyReplies()) === 100, 300_000, `the first replies${context()}`);
     const baseline = memory(pid).rss;
     writeFileSync(`/proc/${pid}/clear_refs`, "5"); // resets the peak (VmHWM) to the current RSS
     const byteAtATime = await startHostileImap({ dribble: "fetch", dribbleMs: 1_000 });
