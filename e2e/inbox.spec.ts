@@ -1,7 +1,6 @@
 import { execFileSync } from "node:child_process";
-import type { Page } from "@playwright/test";
 import { startSmtpSink, type SmtpSink } from "../lib/testing/smtp-sink";
-import { expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
+import { api, expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
 
 type Seeded = { interested: string; question: string; pricingReplyId: string };
 
@@ -13,23 +12,6 @@ function seedThreads(userEmail: string, inboxId: string): Seeded {
     encoding: "utf8",
   });
   return JSON.parse(out.slice(out.indexOf("{"))) as Seeded;
-}
-
-/** A /v1 call from inside the signed-in page, as the dashboard itself makes it (same origin, session cookie). */
-async function api<T = Record<string, unknown>>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, json: await response.json() };
-    },
-    { method, path, body },
-  );
-  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
-  return answer.json as T;
 }
 
 let sink: SmtpSink;
