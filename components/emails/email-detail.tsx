@@ -11,7 +11,8 @@ import { formatDateTime } from "@/components/ui/date";
 import { ErrorState } from "@/components/ui/error-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { RecordLoadError } from "@/components/ui/record-load-error";
-import { Skeleton, SkeletonRows } from "@/components/ui/skeleton";
+import { DetailList } from "@/components/ui/detail-list";
+import { SkeletonRecordPage, SkeletonRows } from "@/components/ui/skeleton";
 import { apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { ActivityCard } from "./activity-card";
@@ -92,14 +93,7 @@ function Details({ email }: { email: EmailDetailRecord }) {
     <Card>
       <CardHeader title="Details" />
       <CardBody>
-        <dl className="flex flex-col gap-2.5">
-          {rows.map(([label, value]) => (
-            <div key={label}>
-              <dt className="text-xs text-zinc-500">{label}</dt>
-              <dd className="text-[13px] break-words text-zinc-900">{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <DetailList rows={rows} />
       </CardBody>
     </Card>
   );
@@ -110,16 +104,7 @@ export function EmailDetail({ id }: { id: string }) {
   const query = useQuery({ queryKey: queryKeys.emails.detail(id), queryFn: () => apiCall("GET /v1/emails/{id}", { params: { id } }) });
 
   if (query.isPending) {
-    return (
-      <div role="status" aria-label="Loading the email">
-        <Skeleton className="mb-2 h-4 w-20" />
-        <Skeleton className="mb-8 h-8 w-96 max-w-full" />
-        <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
-          <Skeleton className="h-[600px] rounded-xl" />
-          <Skeleton className="h-80 rounded-xl" />
-        </div>
-      </div>
-    );
+    return <SkeletonRecordPage label="Loading the email" titleClassName="w-96" mainClassName="h-[600px]" />;
   }
   if (query.isError) {
     return (

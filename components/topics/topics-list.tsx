@@ -11,7 +11,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-actions";
-import { Skeleton } from "@/components/ui/skeleton";
+import { SkeletonCards } from "@/components/ui/skeleton";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
@@ -48,12 +48,7 @@ export function TopicsList() {
       <Card>
         <ListState
           query={topics}
-          loading={
-            <div className="flex flex-col gap-4 p-5" role="status" aria-label="Loading topics">
-              <Skeleton className="h-12 w-full" />
-              <Skeleton className="h-12 w-full" />
-            </div>
-          }
+          loading={<SkeletonCards label="Loading topics" className="h-12" />}
           errorTitle="Could not load topics"
           isEmpty={rows.length === 0}
           empty={

@@ -18,3 +18,28 @@ export function SkeletonRows({ rows = 5, columns = 4, className }: { rows?: numb
     </div>
   );
 }
+
+/** Placeholder cards while a short list of cards loads (forms, topics, webhooks). */
+export function SkeletonCards({ label, count = 2, className }: { label: string; count?: number; className?: string }) {
+  return (
+    <div className="flex flex-col gap-4 p-5" role="status" aria-label={label}>
+      {Array.from({ length: count }, (_, index) => (
+        <Skeleton key={index} className={cn("w-full", className)} />
+      ))}
+    </div>
+  );
+}
+
+/** A record's screen while it loads: its breadcrumb and title, the main column beside a 320 px aside. */
+export function SkeletonRecordPage({ label, titleClassName, mainClassName }: { label: string; titleClassName: string; mainClassName: string }) {
+  return (
+    <div role="status" aria-label={label}>
+      <Skeleton className="mb-2 h-4 w-20" />
+      <Skeleton className={cn("mb-8 h-8 max-w-full", titleClassName)} />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
+        <Skeleton className={cn("rounded-xl", mainClassName)} />
+        <Skeleton className="h-80 rounded-xl" />
+      </div>
+    </div>
+  );
+}

@@ -12,7 +12,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { RowActions, RowDeleteItem, RowEditItem } from "@/components/ui/row-actions";
-import { Skeleton } from "@/components/ui/skeleton";
+import { SkeletonCards } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { toast } from "@/components/ui/toast";
 import { useDeleteAction } from "@/components/ui/use-delete-action";
@@ -124,12 +124,7 @@ export function WebhooksList() {
       <Card>
         <ListState
           query={webhooks}
-          loading={
-            <div className="flex flex-col gap-4 p-5" role="status" aria-label="Loading webhooks">
-              <Skeleton className="h-14 w-full" />
-              <Skeleton className="h-14 w-full" />
-            </div>
-          }
+          loading={<SkeletonCards label="Loading webhooks" className="h-14" />}
           errorTitle="Could not load webhooks"
           isEmpty={rows.length === 0}
           empty={

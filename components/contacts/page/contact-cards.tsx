@@ -5,6 +5,7 @@ import Link from "next/link";
 import { StatusBadge } from "@/components/ui/badge";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { formatDateTime, RelativeTime } from "@/components/ui/date";
+import { DetailList } from "@/components/ui/detail-list";
 import { EmptyState } from "@/components/ui/empty-state";
 import { ListState } from "@/components/ui/list-state";
 import { SkeletonRows } from "@/components/ui/skeleton";
@@ -30,14 +31,7 @@ export function ContactDetailsCard({ contact }: { contact: ContactRecord }) {
     <Card>
       <CardHeader title="Details" />
       <CardBody>
-        <dl className="flex flex-col gap-2.5">
-          {rows.map(([label, value]) => (
-            <div key={label}>
-              <dt className="text-xs text-zinc-500">{label}</dt>
-              <dd className="text-[13px] break-words text-zinc-900">{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <DetailList rows={rows} />
         <h3 className="mt-5 mb-2 text-xs font-medium text-zinc-500 uppercase">Properties</h3>
         {properties.length === 0 ? (
           <p className="text-[13px] text-zinc-500">No properties. Add them when editing the contact, in an import or through the API.</p>

@@ -8,7 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { RecordLoadError } from "@/components/ui/record-load-error";
-import { Skeleton } from "@/components/ui/skeleton";
+import { SkeletonRecordPage } from "@/components/ui/skeleton";
 import { useContact, useContactEmails } from "@/lib/client/resources/contact-page";
 import { SuppressionBadge } from "../suppression";
 import { ConsentCard } from "./consent-card";
@@ -30,16 +30,7 @@ export function ContactPage({ id }: { id: string }) {
   const subjects = useMemo(() => new Map((emails.data?.data ?? []).map((email) => [email.id, email.subject])), [emails.data]);
 
   if (query.isPending) {
-    return (
-      <div role="status" aria-label="Loading the contact">
-        <Skeleton className="mb-2 h-4 w-20" />
-        <Skeleton className="mb-8 h-8 w-80 max-w-full" />
-        <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_320px]">
-          <Skeleton className="h-[480px] rounded-xl" />
-          <Skeleton className="h-80 rounded-xl" />
-        </div>
-      </div>
-    );
+    return <SkeletonRecordPage label="Loading the contact" titleClassName="w-80" mainClassName="h-[480px]" />;
   }
   if (query.isError) {
     return (
