@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { processFeedbackReports, queueInboxReport } from "@/lib/feedback/process-reports";
 import { recordRawReply } from "@/lib/replies/record-reply";
@@ -19,6 +18,7 @@ import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { recordClick } from "@/lib/tracking/record-click";
 import { recordOpen } from "@/lib/tracking/record-open";
 import { signClickToken, signOpenToken } from "@/lib/tracking/token";
+import { addTestWebhook } from "@/lib/testing/webhook-fixtures";
 
 const LINK = "https://example.com/offer";
 const READER = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15";
@@ -30,14 +30,7 @@ describe("every built-in fact is recorded once, by its recorder, as an event", (
   beforeAll(async () => {
     sink = await startSmtpSink();
     org = await createTestOrg();
-    await db.webhook.create({
-      data: {
-        organization_id: org.organizationId,
-        url: "https://hooks.example.com/",
-        events: [...webhookEventTypes],
-        secret_encrypted: sealSecret("whsec_AAAA"),
-      },
-    });
+    await addTestWebhook(org.organizationId, [...webhookEventTypes]);
   });
   afterAll(() => sink.close());
 

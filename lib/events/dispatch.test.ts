@@ -1,6 +1,5 @@
 import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
-import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { createTestOrg } from "@/lib/testing/api";
@@ -11,14 +10,13 @@ import { dispatchEvents } from "./dispatch";
 import { claimAnnouncements } from "./outbox";
 import { recordEvents } from "./record";
 import type { NewEvent } from "./types";
+import { addTestWebhook } from "@/lib/testing/webhook-fixtures";
 
 const broadcastSent = (organizationId: string, n: number): NewEvent[] =>
   Array.from({ length: n }, (_, i) => ({ organizationId, name: "broadcast.sent", source: "broadcasts", payload: { n: i } }));
 
 async function addWebhook(organizationId: string) {
-  return db.webhook.create({
-    data: { organization_id: organizationId, url: "https://hooks.example.com/", events: ["broadcast.sent"], secret_encrypted: sealSecret("whsec_AAAA") },
-  });
+  return addTestWebhook(organizationId, ["broadcast.sent"]);
 }
 
 const waiting = (organizationId: string) => db.eventOutbox.count({ where: { organization_id: organizationId } });

@@ -6,7 +6,6 @@ import { OPTIONS, POST as submit } from "@/app/f/[id]/submit/route";
 import ConfirmPage from "@/app/f/confirm/[token]/page";
 import { POST as confirm } from "@/app/f/confirm/[token]/yes/route";
 import { PEER_HEADER } from "@/lib/api/client-address";
-import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { queueDueConfirmations } from "@/lib/services/form-confirmations";
@@ -17,6 +16,7 @@ import { dispatchEventsOf } from "@/lib/testing/events";
 import { config as proxyConfig } from "@/proxy";
 import { drain, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
+import { addTestWebhook } from "@/lib/testing/webhook-fixtures";
 
 const peer = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}-${randomUUID().slice(0, 6)}`;
 
@@ -51,14 +51,7 @@ describe("a public form with double opt-in", () => {
     sink = await startSmtpSink();
     org = await createTestOrg("Acme Coffee");
     const inbox = await sinkInbox(org.organizationId, sink);
-    await db.webhook.create({
-      data: {
-        organization_id: org.organizationId,
-        url: "https://hooks.example.com/",
-        events: ["contact.created", "contact.updated", "contact.unsubscribed"],
-        secret_encrypted: sealSecret("whsec_AAAA"),
-      },
-    });
+    await addTestWebhook(org.organizationId, ["contact.created", "contact.updated", "contact.unsubscribed"]);
     topicId = (await org.owner.api.post("/v1/topics", { name: "Roasts", default_subscription: "opt_in" })).body.id;
     segmentId = (await org.owner.api.post("/v1/segments", { name: "Signups" })).body.id;
     const created = await org.owner.api.post("/v1/forms", {

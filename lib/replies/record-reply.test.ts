@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
-import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { createTestOrg } from "@/lib/testing/api";
 import { addContacts, addInbox, addSegment, addSentFirstEmail, addSequencedBroadcast, rawReply } from "@/lib/testing/sequence-fixtures";
@@ -8,6 +7,7 @@ import { replyCandidates } from "./message-ids";
 import { recordRawReply } from "./record-reply";
 import { dispatchEventsOf, emailEventsOf } from "@/lib/testing/events";
 import { documentedPayload } from "@/lib/testing/webhook-payloads";
+import { addTestWebhook } from "@/lib/testing/webhook-fixtures";
 
 describe("reply matching", () => {
   let organizationId: string;
@@ -29,9 +29,7 @@ describe("reply matching", () => {
     });
     broadcastId = broadcast.id;
     first = await addSentFirstEmail(broadcast, contact, 10);
-    await db.webhook.create({
-      data: { organization_id: organizationId, url: "https://hooks.example.com/", events: ["email.replied"], secret_encrypted: sealSecret("whsec_AAAA") },
-    });
+    await addTestWebhook(organizationId, ["email.replied"]);
   });
 
   it("orders candidates: In-Reply-To, then References newest first", () => {

@@ -2,7 +2,6 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import PreferencesPage from "@/app/p/[token]/page";
 import { POST as save } from "@/app/p/[token]/save/route";
-import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
@@ -14,6 +13,7 @@ import { startBroadcast } from "./fan-out";
 import { readPreferenceToken } from "./preference-token";
 import { createSender } from "./sender";
 import { unsubscribeToken } from "./unsubscribe-token";
+import { addTestWebhook } from "@/lib/testing/webhook-fixtures";
 
 // decisions.md, "Consent": every marketing email links /p/<token>, a page of the organization's
 // topics with switches and "unsubscribe from everything"; the token names one contact and cannot be forged.
@@ -44,14 +44,7 @@ describe("the preference page", () => {
     sink = await startSmtpSink();
     org = await createTestOrg("Acme Mail & Co");
     const inbox = await sinkInbox(org.organizationId, sink);
-    await db.webhook.create({
-      data: {
-        organization_id: org.organizationId,
-        url: "https://hooks.example.com/",
-        events: ["contact.unsubscribed"],
-        secret_encrypted: sealSecret("whsec_AAAA"),
-      },
-    });
+    await addTestWebhook(org.organizationId, ["contact.unsubscribed"]);
     topics.news = (await org.owner.api.post("/v1/topics", { name: "Product news", description: "Once a month", default_subscription: "opt_out" })).body.id;
     topics.events = (await org.owner.api.post("/v1/topics", { name: "Events", default_subscription: "opt_in" })).body.id;
     contactId = (await org.owner.api.post("/v1/contacts", { email: "reader@example.test", first_name: "Rea" })).body.id;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBroadcast } from "@/lib/sending/fan-out";
 import { createSender } from "@/lib/sending/sender";
-import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { createTestOrg, expectError, request, type TestOrg } from "@/lib/testing/api";
 import { dispatchEventsOf } from "@/lib/testing/events";
@@ -12,6 +11,7 @@ import { recordClick } from "@/lib/tracking/record-click";
 import { recordOpen } from "@/lib/tracking/record-open";
 import { signOpenToken } from "@/lib/tracking/token";
 import { erasedAddress } from "./contact-erasure";
+import { addTestWebhook } from "@/lib/testing/webhook-fixtures";
 
 const ADDRESS = "zelda.quintessa@erasure.example";
 const NAMES = ["Zeldarine", "Quintessabel"];
@@ -46,13 +46,9 @@ describe("erasing a contact", () => {
     org = await createTestOrg();
     const inbox = await sinkInbox(org.organizationId, sink);
     // A webhook, so the contact's events are in webhook_deliveries' payloads.
-    await db.webhook.create({
-      data: {
-        organization_id: org.organizationId,
-        url: "https://hooks.example/x",
-        events: ["contact.created", "contact.updated", "email.sent", "email.opened", "email.clicked"],
-        secret_encrypted: sealSecret("whsec_x"),
-      },
+    await addTestWebhook(org.organizationId, ["contact.created", "contact.updated", "email.sent", "email.opened", "email.clicked"], {
+      url: "https://hooks.example/x",
+      secret: "whsec_x",
     });
     const topic = (await org.owner.api.post("/v1/topics", { name: "News", default_subscription: "opt_in" })).body.id;
     const segment = (await org.owner.api.post("/v1/segments", { name: "All" })).body.id;
@@ -245,9 +241,7 @@ describe("erasing a contact", () => {
 describe("erasing a contact named like the keys of a payload", () => {
   it("takes the names out of values and leaves the keys: the payloads keep their shape, recorded or delivered", async () => {
     const org = await createTestOrg();
-    await db.webhook.create({
-      data: { organization_id: org.organizationId, url: "https://hooks.example/y", events: ["contact.created"], secret_encrypted: sealSecret("whsec_y") },
-    });
+    await addTestWebhook(org.organizationId, ["contact.created"], { url: "https://hooks.example/y", secret: "whsec_y" });
     const id = (
       await org.owner.api.post("/v1/contacts", {
         email: "data.subject@erasure.example",

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { PEER_HEADER } from "@/lib/api/client-address";
-import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { createTestOrg } from "@/lib/testing/api";
@@ -10,6 +9,7 @@ import { handleClick, handleOpen } from "./handlers";
 import { signClickToken, signOpenToken, verifyClickToken, verifyOpenToken } from "./token";
 import { dispatchEventsOf, emailEventsOf } from "@/lib/testing/events";
 import { documentedPayload } from "@/lib/testing/webhook-payloads";
+import { addTestWebhook } from "@/lib/testing/webhook-fixtures";
 
 const HTML = `<html><body>
 <p>Hello <a href="https://example.com/pricing?a=1&amp;b=2">pricing</a></p>
@@ -123,16 +123,7 @@ describe("open and click tracking", () => {
     broadcastId = (
       await db.broadcast.create({ data: { organization_id: organizationId, name: "B", subject: "S", from_email: "news@example.com", status: "sending" } })
     ).id;
-    webhookId = (
-      await db.webhook.create({
-        data: {
-          organization_id: organizationId,
-          url: "https://hooks.example.com/",
-          events: ["email.opened", "email.clicked"],
-          secret_encrypted: sealSecret("whsec_AAAA"),
-        },
-      })
-    ).id;
+    webhookId = (await addTestWebhook(organizationId, ["email.opened", "email.clicked"])).id;
   });
 
   it("serves the pixel and records each open, counting the first one on the broadcast", async () => {

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
 import { dispatchEventsOf } from "@/lib/testing/events";
 import { documentedPayload } from "@/lib/testing/webhook-payloads";
+import { addTestWebhook } from "@/lib/testing/webhook-fixtures";
 
 describe("contact events", () => {
   let org: TestOrg;
@@ -11,16 +11,7 @@ describe("contact events", () => {
 
   beforeEach(async () => {
     org = await createTestOrg();
-    webhookId = (
-      await db.webhook.create({
-        data: {
-          organization_id: org.organizationId,
-          url: "https://hooks.example.com/",
-          events: ["contact.created", "contact.updated", "contact.unsubscribed"],
-          secret_encrypted: sealSecret("whsec_AAAA"),
-        },
-      })
-    ).id;
+    webhookId = (await addTestWebhook(org.organizationId, ["contact.created", "contact.updated", "contact.unsubscribed"])).id;
   });
 
   // Deliveries are queued by the events dispatcher (lib/events), as the worker's loop runs it.

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { sealSecret } from "@/lib/crypto/secret-box";
 import { db } from "@/lib/db";
 import { contactEvent, MAX_EVENTS_PER_BATCH } from "@/lib/schemas/events";
 import { webhookEventTypes } from "@/lib/schemas/webhooks";
 import { createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
 import { dispatchEventsOf } from "@/lib/testing/events";
+import { addTestWebhook } from "@/lib/testing/webhook-fixtures";
 
 const paths = (body: { details?: { path: string }[] }) => (body.details ?? []).map((d) => d.path);
 
@@ -88,14 +88,7 @@ describe("custom events", () => {
 
     it("announces custom events to no webhook, even one named like a webhook event", async () => {
       const hooked = await createTestOrg();
-      await db.webhook.create({
-        data: {
-          organization_id: hooked.organizationId,
-          url: "https://hooks.example.com/",
-          events: [...webhookEventTypes],
-          secret_encrypted: sealSecret("whsec_AAAA"),
-        },
-      });
+      await addTestWebhook(hooked.organizationId, [...webhookEventTypes]);
       const { body: contact } = await hooked.owner.api.post("/v1/contacts", { email: "c@events.test" });
       expect((await hooked.owner.api.post("/v1/events", { name: "broadcast.sent", contact_id: contact.id })).status).toBe(202);
       await dispatchEventsOf(hooked.organizationId);
