@@ -23,6 +23,8 @@ const schema = z.object({
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TEST_SENDS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(50),
+  WEBHOOK_MANUAL_DELIVERIES_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(60),
+  WEBHOOK_MANUAL_DELIVERIES_PER_ORGANIZATION_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(300),
   SPAMASSASSIN_PATH: z.string().default("spamassassin"),
   SPAMASSASSIN_CHECKS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(100).default(2),
   INVITATIONS_PER_DAY: z.coerce.number().int().min(1).default(50),
@@ -164,6 +166,10 @@ export const env = {
   workerLeaseSeconds: raw.WORKER_LEASE_SECONDS,
   /** Test emails (each address counts) an organization may send per clock hour, across every web process. */
   testSendsPerHour: raw.TEST_SENDS_PER_HOUR,
+  /** Test events and replays (POST /v1/webhooks/{id}/test, …/replay) one webhook may be sent per clock hour, across every web process. */
+  webhookManualDeliveriesPerHour: raw.WEBHOOK_MANUAL_DELIVERIES_PER_HOUR,
+  /** The same for all the webhooks of one organization together. */
+  webhookManualDeliveriesPerOrganizationPerHour: raw.WEBHOOK_MANUAL_DELIVERIES_PER_ORGANIZATION_PER_HOUR,
   /** The SpamAssassin program of the pre-send spam check; the check says so when it is not installed. */
   spamassassinPath: raw.SPAMASSASSIN_PATH,
   /** Spam checks one organization may have running or waiting in a web process; more are answered "busy" at once. */

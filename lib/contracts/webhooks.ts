@@ -1,6 +1,15 @@
 import { cursorQuery, listEnvelope } from "@/lib/schemas/pagination";
 import { idParams, successResponse } from "@/lib/schemas/common";
-import { createdWebhook, createWebhookInput, toggledWebhook, updateWebhookInput, webhook, webhookDelivery } from "@/lib/schemas/webhooks";
+import {
+  createdWebhook,
+  createWebhookInput,
+  toggledWebhook,
+  updateWebhookInput,
+  webhook,
+  webhookDelivery,
+  webhookDeliveryDetail,
+  webhookDeliveryParams,
+} from "@/lib/schemas/webhooks";
 import { defineContract } from "@/lib/contracts/contract";
 
 const tag = "Webhooks";
@@ -86,10 +95,55 @@ export const listWebhookDeliveriesContract = defineContract({
   path: "/v1/webhooks/{id}/deliveries",
   tag,
   summary: "List the deliveries of a webhook",
-  description: "Every attempt to deliver an event, newest first, with the last answer or error.",
+  description: "Every delivery of an event, newest first, with its last answer or error and how long it took.",
   auth: "member",
   params: idParams,
   pageQuery: cursorQuery,
   response: listEnvelope(webhookDelivery),
   errors: ["NOT_FOUND"],
+});
+
+export const getWebhookDeliveryContract = defineContract({
+  method: "GET",
+  path: "/v1/webhooks/{id}/deliveries/{deliveryId}",
+  tag,
+  summary: "Retrieve a delivery",
+  description:
+    "The delivery log of one event: the body sent, and for each attempt the request headers (signature included), the answer's status and first 2 KB, the error and the duration.",
+  auth: "member",
+  params: webhookDeliveryParams,
+  response: webhookDeliveryDetail,
+  errors: ["NOT_FOUND"],
+});
+
+// The two below make the server POST to the webhook's URL while the request waits (10 s at most).
+const sendsNow =
+  "The request is answered once the attempt is over (10 s at most), with the delivery and its log, whether or not the endpoint accepted it. " +
+  "Limited per webhook and per organization in each clock hour (429 with Retry-After).";
+
+export const testWebhookContract = defineContract({
+  method: "POST",
+  path: "/v1/webhooks/{id}/test",
+  tag,
+  summary: "Send a test event",
+  description: `Delivers a signed \`webhook.test\` event, also to a disabled webhook; it is tried once, never retried. ${sendsNow}`,
+  auth: "member",
+  params: idParams,
+  status: 201,
+  response: webhookDeliveryDetail,
+  errors: ["NOT_FOUND", "RATE_LIMITED"],
+});
+
+export const replayWebhookDeliveryContract = defineContract({
+  method: "POST",
+  path: "/v1/webhooks/{id}/deliveries/{deliveryId}/replay",
+  tag,
+  summary: "Replay a delivery",
+  description:
+    "Delivers the event again now, with the same `webhook-id` and body, signed anew; the attempt joins its log and counts as one of its attempts. " +
+    `A success marks it \`succeeded\`; a failure changes neither its status nor its retries. 409 when the webhook is disabled. ${sendsNow}`,
+  auth: "member",
+  params: webhookDeliveryParams,
+  response: webhookDeliveryDetail,
+  errors: ["NOT_FOUND", "CONFLICT", "RATE_LIMITED"],
 });

@@ -113,5 +113,8 @@ a redirect included (they are not followed), is a failure, retried after 30 s, 2
 row over more than 24 hours is disabled, with the reason in \`disabled_reason\`; enabling it again
 resumes its pending deliveries. Webhooks only reach public addresses: a URL whose host is or resolves
 to a loopback, private, shared, link-local (cloud metadata included), multicast or reserved address
-is refused when connecting. \`GET /v1/webhooks/{id}/deliveries\` lists each delivery with its attempts.
+is refused when connecting. \`GET /v1/webhooks/{id}/deliveries\` lists each delivery; one delivery's log
+(\`GET …/deliveries/{deliveryId}\`) shows the body sent and, per attempt, the headers, status, first 2 KB of
+the answer, error and duration. \`POST /v1/webhooks/{id}/test\` sends a \`webhook.test\` event and
+\`POST …/deliveries/{deliveryId}/replay\` a delivery again (same \`webhook-id\`), each answered once tried.
 `.trim();

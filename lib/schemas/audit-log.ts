@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = [
   "webhook.toggled",
   "webhook.deleted",
   "contact.erased",
+  "webhook.delivery_replayed",
   "suppression.created",
   "suppression.deleted",
   "organization.created",

@@ -125,7 +125,7 @@ function event<T extends string, D extends z.ZodType>(type: T, data: D, descript
 }
 
 /** The event POSTed when a webhook is tested (`POST /v1/webhooks/{id}/test`); webhooks do not subscribe to it. */
-const WEBHOOK_TEST_EVENT = "webhook.test";
+export const WEBHOOK_TEST_EVENT = "webhook.test";
 
 export const webhookEventPayloads = {
   "email.sent": event("email.sent", emailEventData, "The receiving server accepted the email."),

@@ -22,19 +22,6 @@ const webhookSelect = {
   updated_at: true,
 } satisfies Prisma.WebhookSelect;
 
-const deliverySelect = {
-  id: true,
-  webhook_id: true,
-  event_type: true,
-  status: true,
-  attempts: true,
-  response_status: true,
-  last_error: true,
-  created_at: true,
-  delivered_at: true,
-  next_attempt_at: true,
-} satisfies Prisma.WebhookDeliverySelect;
-
 /** A Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes. */
 const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
@@ -109,14 +96,4 @@ export async function toggleWebhook(ctx: OrgContext, id: string) {
   if (rows.length === 0) throw notFound("Webhook");
   await recordAudit(ctx, { action: "webhook.toggled", target: { type: "webhook", id }, details: { active: rows[0].active } });
   return { success: true, active: rows[0].active };
-}
-
-export async function listWebhookDeliveries(ctx: OrgContext, webhookId: string, page: CursorParams) {
-  await getWebhook(ctx, webhookId);
-  const where = { organization_id: ctx.organizationId, webhook_id: webhookId };
-  return cursorPage(
-    page,
-    (args) => db.webhookDelivery.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take, select: deliverySelect }),
-    (id) => db.webhookDelivery.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
-  );
 }

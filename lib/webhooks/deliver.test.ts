@@ -168,6 +168,17 @@ describe("webhook delivery", () => {
     expect(receiver.received).toHaveLength(1);
   });
 
+  it("records a failure whose answer holds NUL characters, and retries it", async () => {
+    const hook = await addWebhook(organizationId, receiver.url);
+    await emitEvent(db, { organizationId, type: "email.opened", data: {} });
+    // PostgreSQL text cannot hold NUL: the answer once made the attempt unrecordable, and the
+    // delivery was sent again every lease (5 min) for ever, never counted nor given up.
+    receiver.answer({ status: 500, body: Buffer.from("no\u0000pe") });
+    expect(await deliverWebhooks({ organizationId, policy: loopbackAllowed })).toBe(1);
+    const [delivery] = await deliveriesOf(hook.id);
+    expect(delivery).toMatchObject({ status: "pending", attempts: 1, response_status: 500, last_error: "HTTP 500: no\uFFFDpe" });
+  });
+
   it("does not disable a webhook for a short burst of failures", async () => {
     const hook = await addWebhook(organizationId, receiver.url);
     for (let i = 0; i < DISABLE_AFTER_FAILURES + 2; i++) await emitEvent(db, { organizationId, type: "email.opened", data: { i } });

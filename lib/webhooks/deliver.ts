@@ -1,9 +1,8 @@
 import type { Webhook as WebhookRow, WebhookDelivery } from "@/lib/generated/prisma/client";
-import { Webhook } from "standardwebhooks";
-import { openSecret } from "@/lib/crypto/secret-box";
-import { db } from "@/lib/db";
-import type { OutboundPolicy } from "@/lib/net/outbound-policy";
-import { safePost } from "./safe-post";
+import { db, Prisma } from "@/lib/db";
+import { WEBHOOK_TEST_EVENT } from "@/lib/schemas/webhook-events";
+import { attemptDelivery, type AttemptOptions, type AttemptResult } from "./attempt";
+import { lastAnswerSql, recordAttemptSql } from "./attempt-log";
 
 /** Wait before attempt n+1 after n failed attempts; the last failure ends the delivery (about 43 hours in all). */
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 3_600, 6 * 3_600, 12 * 3_600, 24 * 3_600] as const;
@@ -18,19 +17,15 @@ const DISABLE_AFTER_HOURS = 24;
 // is in flight; a worker that dies mid-delivery leaves it to be retried when the lease runs out.
 const LEASE_SECONDS = 300;
 
-export type DeliverOptions = {
+export type DeliverOptions = AttemptOptions & {
   batchSize?: number;
   /** Only this organization's deliveries (tests share one database). */
   organizationId?: string;
   concurrency?: number;
-  timeoutMs?: number;
-  /** Where webhooks may go; the operator's policy (ALLOWED_PRIVATE_HOSTS) when not given. */
-  policy?: OutboundPolicy;
 };
 
-type Claimed = Pick<WebhookDelivery, "id" | "webhook_id" | "attempts"> & Pick<WebhookRow, "url" | "secret_encrypted"> & { payload: unknown };
-
-type Outcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+type Claimed = Pick<WebhookDelivery, "id" | "organization_id" | "webhook_id" | "attempts"> &
+  Pick<WebhookRow, "url" | "secret_encrypted"> & { payload: unknown };
 
 async function claim(batchSize: number, organizationId: string | null): Promise<Claimed[]> {
   return db.$queryRaw<Claimed[]>`
@@ -45,41 +40,15 @@ async function claim(batchSize: number, organizationId: string | null): Promise<
         ORDER BY p.next_attempt_at
         LIMIT ${batchSize}
         FOR UPDATE OF p SKIP LOCKED)
-    RETURNING d.id, d.webhook_id, d.payload, d.attempts, w.url, w.secret_encrypted`;
+    RETURNING d.id, d.organization_id, d.webhook_id, d.payload, d.attempts, w.url, w.secret_encrypted`;
 }
 
-async function send(delivery: Claimed, options: DeliverOptions): Promise<Outcome> {
-  const body = JSON.stringify(delivery.payload);
-  const sentAt = new Date();
-  let signature: string;
-  try {
-    signature = new Webhook(openSecret(delivery.secret_encrypted)).sign(delivery.id, sentAt, body);
-  } catch {
-    return { ok: false, status: null, error: "The signing secret cannot be read" };
-  }
-  const headers = {
-    "content-type": "application/json",
-    "user-agent": "Mailplatform-Webhooks/1.0",
-    "webhook-id": delivery.id,
-    "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
-    "webhook-signature": signature,
-  };
-  try {
-    const response = await safePost(delivery.url, body, headers, { policy: options.policy, timeoutMs: options.timeoutMs });
-    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
-    const why = response.status >= 300 && response.status < 400 ? "redirects are not followed" : response.body.trim().slice(0, 200);
-    return { ok: false, status: response.status, error: `HTTP ${response.status}${why ? `: ${why}` : ""}` };
-  } catch (error) {
-    return { ok: false, status: null, error: error instanceof Error ? error.message.slice(0, 500) : "Request failed" };
-  }
-}
-
-async function recordSuccess(delivery: Claimed, status: number) {
+async function recordSuccess(delivery: Claimed, attempt: AttemptResult) {
   await db.$transaction([
+    db.$executeRaw(recordAttemptSql(delivery.organization_id, delivery.id, "automatic", attempt)),
     db.$executeRaw`
       UPDATE webhook_deliveries
-      SET status = 'succeeded', attempts = attempts + 1, response_status = ${status}, last_error = NULL,
-          delivered_at = now(), next_attempt_at = NULL, updated_at = now()
+      SET status = 'succeeded', attempts = attempts + 1, delivered_at = now(), next_attempt_at = NULL, ${lastAnswerSql(attempt)}
       WHERE id = ${delivery.id}::uuid`,
     db.$executeRaw`
       UPDATE webhooks SET failure_count = 0, updated_at = now()
@@ -87,26 +56,32 @@ async function recordSuccess(delivery: Claimed, status: number) {
   ]);
 }
 
-async function recordFailure(delivery: Claimed, status: number | null, error: string) {
-  const attempts = delivery.attempts + 1;
-  const delay = attempts < MAX_ATTEMPTS ? RETRY_DELAYS_SECONDS[attempts - 1] : null;
+async function recordFailure(delivery: Claimed, attempt: AttemptResult) {
+  const error = attempt.error ?? "Request failed";
+  // The wait before the next attempt, read from the row's own count in the statement: a replay
+  // (lib/webhooks/manual.ts) may have added an attempt since the claim, and counts as one.
+  const delay = Prisma.sql`(${[...RETRY_DELAYS_SECONDS]}::int[])[attempts + 1]`;
   await db.$transaction([
+    db.$executeRaw(recordAttemptSql(delivery.organization_id, delivery.id, "automatic", attempt)),
+    // A replay that got through meanwhile keeps the delivery succeeded.
     db.$executeRaw`
       UPDATE webhook_deliveries
-      SET attempts = ${attempts}, response_status = ${status}, last_error = ${error},
-          status = CASE WHEN ${delay}::int IS NULL THEN 'failed'::"WebhookDeliveryStatus" ELSE 'pending'::"WebhookDeliveryStatus" END,
-          next_attempt_at = CASE WHEN ${delay}::int IS NULL THEN NULL ELSE now() + make_interval(secs => ${delay}::int) END,
-          updated_at = now()
+      SET attempts = attempts + 1,
+          status = CASE WHEN status = 'succeeded' THEN status
+                        WHEN ${delay} IS NULL THEN 'failed'::"WebhookDeliveryStatus" ELSE 'pending'::"WebhookDeliveryStatus" END,
+          next_attempt_at = CASE WHEN status = 'succeeded' OR ${delay} IS NULL THEN NULL ELSE now() + make_interval(secs => ${delay}) END,
+          ${lastAnswerSql(attempt)}
       WHERE id = ${delivery.id}::uuid`,
-    // The failure streak starts at the oldest delivery that has failed since the last success.
+    // The failure streak starts at the oldest delivery that has failed since the last success
+    // (test events, which are never retried, tell nothing of the event stream).
     db.$executeRaw`
       WITH streak AS (
         SELECT min(d.created_at) AS started_at
         FROM webhook_deliveries d
-        WHERE d.webhook_id = ${delivery.webhook_id}::uuid AND d.attempts > 0 AND d.status <> 'succeeded'
+        WHERE d.webhook_id = ${delivery.webhook_id}::uuid AND d.attempts > 0 AND d.status <> 'succeeded' AND d.event_type <> ${WEBHOOK_TEST_EVENT}
           AND d.created_at > coalesce(
             (SELECT max(s.delivered_at) FROM webhook_deliveries s
-             WHERE s.webhook_id = ${delivery.webhook_id}::uuid AND s.status = 'succeeded'),
+             WHERE s.webhook_id = ${delivery.webhook_id}::uuid AND s.status = 'succeeded' AND s.event_type <> ${WEBHOOK_TEST_EVENT}),
             '-infinity')
       ), counted AS (
         SELECT w.id, w.failure_count + 1 AS failures,
@@ -129,9 +104,10 @@ async function recordFailure(delivery: Claimed, status: number | null, error: st
 }
 
 async function deliverOne(delivery: Claimed, options: DeliverOptions) {
-  const outcome = await send(delivery, options);
-  if (outcome.ok) await recordSuccess(delivery, outcome.status);
-  else await recordFailure(delivery, outcome.status, outcome.error);
+  const target = { deliveryId: delivery.id, url: delivery.url, secretEncrypted: delivery.secret_encrypted, payload: delivery.payload };
+  const attempt = await attemptDelivery(target, options);
+  if (attempt.ok) await recordSuccess(delivery, attempt);
+  else await recordFailure(delivery, attempt);
 }
 
 /**

@@ -84,6 +84,14 @@ export function resources(client: Client<paths>) {
       create: async (body: BodyOf<"/v1/webhooks", "post">) => unwrap(await client.POST("/v1/webhooks", { body })),
       update: async (id: string, body: BodyOf<"/v1/webhooks/{id}", "put">) => unwrap(await client.PUT("/v1/webhooks/{id}", { ...byId(id), body })),
       delete: async (id: string) => unwrap(await client.DELETE("/v1/webhooks/{id}", byId(id))),
+      /** Sends a signed `webhook.test` event now; answers the delivery with its log once it was tried. */
+      test: async (id: string) => unwrap(await client.POST("/v1/webhooks/{id}/test", byId(id))),
+      /** One delivery with the body sent and each attempt's request and answer. */
+      getDelivery: async (id: string, deliveryId: string) =>
+        unwrap(await client.GET("/v1/webhooks/{id}/deliveries/{deliveryId}", { params: { path: { id, deliveryId } } })),
+      /** Sends a delivery again now, with the same `webhook-id`; answers it with its log. */
+      replay: async (id: string, deliveryId: string) =>
+        unwrap(await client.POST("/v1/webhooks/{id}/deliveries/{deliveryId}/replay", { params: { path: { id, deliveryId } } })),
     },
   };
 }

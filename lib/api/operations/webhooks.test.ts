@@ -284,6 +284,8 @@ describe("Webhooks", () => {
         created_at: "2026-03-01T00:00:00.000Z",
         delivered_at: "2026-03-01T00:00:01.000Z",
         next_attempt_at: expect.any(String),
+        last_attempt_at: null,
+        duration_ms: null,
       });
       const all = await org.owner.api.get(`/v1/webhooks/${created.body.id}/deliveries`);
       expect(all.body.data).toHaveLength(5);
@@ -324,7 +326,7 @@ describe("Webhooks", () => {
       });
       const before = await state();
       for (const op of webhooksOperations) {
-        const path = op.path.replace("{id}", created.body.id);
+        const path = op.path.replace("{id}", created.body.id).replace("{deliveryId}", randomId());
         for (const token of [null, revoked.body.token as string]) {
           const result = await request(op.method, path, {
             token,

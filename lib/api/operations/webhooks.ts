@@ -1,6 +1,7 @@
 import { defineOperation } from "@/lib/api/operation";
 import { parseCursorParams, parseOptionalCursorParams } from "@/lib/api/pagination";
-import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, toggleWebhook, updateWebhook } from "@/lib/services/webhooks";
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, toggleWebhook, updateWebhook } from "@/lib/services/webhooks";
+import { getWebhookDelivery, listWebhookDeliveries, replayWebhookDelivery, testWebhook } from "@/lib/services/webhook-deliveries";
 import {
   createWebhookContract,
   listWebhooksContract,
@@ -9,6 +10,9 @@ import {
   deleteWebhookContract,
   toggleWebhookContract,
   listWebhookDeliveriesContract,
+  getWebhookDeliveryContract,
+  testWebhookContract,
+  replayWebhookDeliveryContract,
 } from "@/lib/contracts/webhooks";
 
 export const createWebhookOperation = defineOperation({
@@ -48,6 +52,21 @@ export const listWebhookDeliveriesOperation = defineOperation({
   handler: (ctx, { params, page }) => listWebhookDeliveries(ctx, params.id, page),
 });
 
+export const getWebhookDeliveryOperation = defineOperation({
+  ...getWebhookDeliveryContract,
+  handler: (ctx, { params }) => getWebhookDelivery(ctx, params.id, params.deliveryId),
+});
+
+export const testWebhookOperation = defineOperation({
+  ...testWebhookContract,
+  handler: (ctx, { params }) => testWebhook(ctx, params.id),
+});
+
+export const replayWebhookDeliveryOperation = defineOperation({
+  ...replayWebhookDeliveryContract,
+  handler: (ctx, { params }) => replayWebhookDelivery(ctx, params.id, params.deliveryId),
+});
+
 export const webhooksOperations = [
   createWebhookOperation,
   listWebhooksOperation,
@@ -56,4 +75,7 @@ export const webhooksOperations = [
   deleteWebhookOperation,
   toggleWebhookOperation,
   listWebhookDeliveriesOperation,
+  getWebhookDeliveryOperation,
+  testWebhookOperation,
+  replayWebhookDeliveryOperation,
 ];

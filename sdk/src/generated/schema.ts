@@ -1631,11 +1631,71 @@ export interface paths {
         };
         /**
          * List the deliveries of a webhook
-         * @description Every attempt to deliver an event, newest first, with the last answer or error.
+         * @description Every delivery of an event, newest first, with its last answer or error and how long it took.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a delivery
+         * @description The delivery log of one event: the body sent, and for each attempt the request headers (signature included), the answer's status and first 2 KB, the error and the duration.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Delivers a signed `webhook.test` event, also to a disabled webhook; it is tried once, never retried. The request is answered once the attempt is over (10 s at most), with the delivery and its log, whether or not the endpoint accepted it. Limited per webhook and per organization in each clock hour (429 with Retry-After).
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a delivery
+         * @description Delivers the event again now, with the same `webhook-id` and body, signed anew; the attempt joins its log and counts as one of its attempts. A success marks it `succeeded`; a failure changes neither its status nor its retries. 409 when the webhook is disabled. The request is answered once the attempt is over (10 s at most), with the delivery and its log, whether or not the endpoint accepted it. Limited per webhook and per organization in each clock hour (429 with Retry-After).
+         */
+        post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3544,17 +3604,76 @@ export interface components {
             updated_at: components["schemas"]["DateTime"];
         };
         WebhookDelivery: {
+            /** @description The delivery, and the `webhook-id` header of every attempt to deliver it (replays included). */
             id: components["schemas"]["Uuid"];
             webhook_id: components["schemas"]["Uuid"];
             event_type: string;
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
+            /** @description Requests made so far, replays included. */
             attempts: number;
+            /** @description The HTTP status of the last attempt's answer; null when none came. */
             response_status: number | null;
             last_error: string | null;
             created_at: components["schemas"]["DateTime"];
             delivered_at: components["schemas"]["DateTime"] | null;
             next_attempt_at: components["schemas"]["DateTime"] | null;
+            last_attempt_at: components["schemas"]["DateTime"] | null;
+            /** @description How long the last attempt took to be answered or to fail. */
+            duration_ms: number | null;
+        };
+        /** @description One request of a delivery, as sent and answered. */
+        WebhookDeliveryAttempt: {
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description `automatic`: the first try or a scheduled retry; `test`: a test event; `replay`: a replay asked for.
+             * @enum {string}
+             */
+            trigger: "automatic" | "test" | "replay";
+            attempted_at: components["schemas"]["DateTime"];
+            duration_ms: number;
+            /** @description Answered 2xx. */
+            succeeded: boolean;
+            request: {
+                url: string;
+                /** @description As sent, the Standard Webhooks signature included (the secret never is). */
+                headers: {
+                    [key: string]: string;
+                };
+            };
+            /** @description Null when no answer came (refused address, connection error, timeout). */
+            response: {
+                status: number;
+                /** @description The start of the answer, at most 2 KB. */
+                body: string;
+                /** @description The answer was longer than `body`. */
+                body_truncated: boolean;
+            } | null;
+            error: string | null;
+        };
+        /** @description A delivery with what was sent and what came back, attempt by attempt. */
+        WebhookDeliveryDetail: {
+            /** @description The delivery, and the `webhook-id` header of every attempt to deliver it (replays included). */
+            id: components["schemas"]["Uuid"];
+            webhook_id: components["schemas"]["Uuid"];
+            event_type: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Requests made so far, replays included. */
+            attempts: number;
+            /** @description The HTTP status of the last attempt's answer; null when none came. */
+            response_status: number | null;
+            last_error: string | null;
+            created_at: components["schemas"]["DateTime"];
+            delivered_at: components["schemas"]["DateTime"] | null;
+            next_attempt_at: components["schemas"]["DateTime"] | null;
+            last_attempt_at: components["schemas"]["DateTime"] | null;
+            /** @description How long the last attempt took to be answered or to fail. */
+            duration_ms: number | null;
+            /** @description The JSON body every attempt sent (the event's payload), byte for byte as signed. */
+            request_body: string;
+            /** @description Its attempts, newest first (the last 30). */
+            attempt_log: components["schemas"]["WebhookDeliveryAttempt"][];
         };
         /** @description A test sent from the dashboard or the API to check an endpoint. */
         WebhookTestEvent: {
@@ -3991,6 +4110,17 @@ export interface components {
                 "application/json": components["schemas"]["Webhook"];
             };
         };
+        /** @description Success */
+        WebhookDeliveryDetail: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryDetail"];
+            };
+        };
     };
     parameters: {
         /** @description Page size, 1 to 100. */
@@ -4016,6 +4146,7 @@ export interface components {
         UserId: components["schemas"]["Uuid"];
         ThreadId: components["schemas"]["Uuid"];
         EmailId: components["schemas"]["Uuid"];
+        DeliveryId: components["schemas"]["Uuid"];
         /** @description The delivery's id, the same on every retry: a receiver that saw it already can skip the event. */
         "webhook-id": string;
         /** @description When this attempt was signed, in Unix seconds: refuse deliveries too far from your clock. */
@@ -4122,6 +4253,8 @@ export type UtmInput = components['schemas']['UtmInput'];
 export type Uuid = components['schemas']['Uuid'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
+export type WebhookDeliveryDetail = components['schemas']['WebhookDeliveryDetail'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type ResponseBadGateway = components['responses']['BadGateway'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
@@ -4161,6 +4294,7 @@ export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseWebhook = components['responses']['Webhook'];
+export type ResponseWebhookDeliveryDetail = components['responses']['WebhookDeliveryDetail'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterAfter = components['parameters']['After'];
 export type ParameterBefore = components['parameters']['Before'];
@@ -4176,6 +4310,7 @@ export type ParameterBroadcastId2 = components['parameters']['BroadcastId2'];
 export type ParameterUserId = components['parameters']['UserId'];
 export type ParameterThreadId = components['parameters']['ThreadId'];
 export type ParameterEmailId = components['parameters']['EmailId'];
+export type ParameterDeliveryId = components['parameters']['DeliveryId'];
 export type ParameterWebhookId = components['parameters']['webhook-id'];
 export type ParameterWebhookTimestamp = components['parameters']['webhook-timestamp'];
 export type ParameterWebhookSignature = components['parameters']['webhook-signature'];
@@ -8311,6 +8446,71 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["PaginationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookDeliveryDetail"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: components["responses"]["WebhookDeliveryDetail"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["WebhookDeliveryDetail"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
