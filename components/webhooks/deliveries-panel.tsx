@@ -8,14 +8,18 @@ import { ListState } from "@/components/ui/list-state";
 import { CursorPagination } from "@/components/ui/pagination";
 import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from "@/components/ui/table";
+import { focusRing } from "@/components/ui/focus-ring";
 import { cn } from "@/lib/client/cn";
 import { useCursorList } from "@/lib/client/use-cursor-list";
+import { useState } from "react";
+import { DeliveryDialog } from "./delivery-dialog";
 import { deliveriesKey } from "./webhook-types";
 
-/** Every attempt to deliver events to one webhook, newest first. */
-export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
+/** Every delivery of events to one webhook, newest first; each opens on its log. */
+export function DeliveriesPanel({ webhookId, webhookActive }: { webhookId: string; webhookActive: boolean }) {
   const { query: deliveries, pager } = useCursorList(deliveriesKey(webhookId), "GET /v1/webhooks/{id}/deliveries", 10, { id: webhookId });
   const rows = deliveries.data?.data ?? [];
+  const [opened, setOpened] = useState<string | null>(null);
 
   return (
     <div className="border-t border-zinc-100 bg-zinc-50/50">
@@ -31,7 +35,11 @@ export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
         loading={<SkeletonRows rows={3} columns={5} />}
         errorTitle="Could not load deliveries"
         isEmpty={rows.length === 0}
-        empty={<p className="px-5 pb-4 text-sm text-zinc-500">No deliveries yet. They appear here as soon as one of the chosen events happens.</p>}
+        empty={
+          <p className="px-5 pb-4 text-sm text-zinc-500">
+            No deliveries yet. They appear here as soon as one of the chosen events happens, or when you send a test event.
+          </p>
+        }
       >
         <Table>
           <TableHead>
@@ -47,7 +55,16 @@ export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
           <TableBody>
             {rows.map((delivery) => (
               <TableRow key={delivery.id}>
-                <TableCell className="font-mono text-[12.5px] whitespace-nowrap">{delivery.event_type}</TableCell>
+                <TableCell className="whitespace-nowrap">
+                  <button
+                    type="button"
+                    onClick={() => setOpened(delivery.id)}
+                    className={cn("rounded font-mono text-[12.5px] text-brand-700 underline-offset-2 hover:underline", focusRing)}
+                    aria-label={`Open the delivery of ${delivery.event_type}`}
+                  >
+                    {delivery.event_type}
+                  </button>
+                </TableCell>
                 <TableCell>
                   <StatusBadge status={delivery.status} />
                   {delivery.status === "pending" && delivery.next_attempt_at && (
@@ -63,6 +80,9 @@ export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
                       {delivery.response_status}
                     </span>
                   )}
+                  {delivery.duration_ms !== null && (
+                    <span className="ml-1.5 text-xs whitespace-nowrap text-zinc-500 tabular-nums">{delivery.duration_ms} ms</span>
+                  )}
                 </TableCell>
                 <TableCell className="max-w-64">
                   {delivery.last_error ? (
@@ -74,7 +94,7 @@ export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
                   )}
                 </TableCell>
                 <TableCell className="text-[13px] whitespace-nowrap text-zinc-600">
-                  <RelativeTime value={delivery.delivered_at ?? delivery.created_at} />
+                  <RelativeTime value={delivery.last_attempt_at ?? delivery.created_at} />
                 </TableCell>
               </TableRow>
             ))}
@@ -82,6 +102,7 @@ export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
         </Table>
         <CursorPagination {...pager.controls(deliveries.data)} loading={deliveries.isFetching} />
       </ListState>
+      <DeliveryDialog webhookId={webhookId} webhookActive={webhookActive} deliveryId={opened} onClose={() => setOpened(null)} />
     </div>
   );
 }

@@ -1,9 +1,15 @@
 import type { z } from "zod";
 import { queryKeys } from "@/lib/client/query-keys";
-import type { createdWebhook, webhook, WebhookEventType } from "@/lib/schemas/webhooks";
+import type { createdWebhook, webhook, webhookDeliveryDetail, WebhookEventType } from "@/lib/schemas/webhooks";
 
 export type Webhook = z.infer<typeof webhook>;
 export type CreatedWebhook = z.infer<typeof createdWebhook>;
+export type WebhookDeliveryDetail = z.infer<typeof webhookDeliveryDetail>;
+export type WebhookDeliveryAttempt = WebhookDeliveryDetail["attempt_log"][number];
+
+/** "200 in 12 ms", "No answer within 10000 ms": how the last attempt of a delivery went, for a toast. */
+export const outcomeOf = (d: Pick<WebhookDeliveryDetail, "response_status" | "last_error" | "duration_ms">) =>
+  d.last_error ?? `HTTP ${d.response_status ?? "—"}${d.duration_ms === null ? "" : ` in ${d.duration_ms} ms`}`;
 
 export const webhooksKey = queryKeys.webhooks.all();
 export const deliveriesKey = queryKeys.webhooks.deliveries;

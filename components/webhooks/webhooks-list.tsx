@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { AlertTriangle, ChevronDown, Plus, Webhook as WebhookIcon } from "lucide-react";
+import { AlertTriangle, ChevronDown, Plus, Send, Webhook as WebhookIcon } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -22,7 +22,7 @@ import { webhookEventTypes } from "@/lib/schemas/webhooks";
 import { DeliveriesPanel } from "./deliveries-panel";
 import { SecretDialog } from "./secret-dialog";
 import { WebhookDialog } from "./webhook-dialog";
-import { webhooksKey, type CreatedWebhook, type Webhook } from "./webhook-types";
+import { deliveriesKey, outcomeOf, webhooksKey, type CreatedWebhook, type Webhook } from "./webhook-types";
 
 function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: () => void; onDelete: () => void }) {
   const queryClient = useQueryClient();
@@ -45,6 +45,17 @@ function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: (
       toast.error(error, "Could not change the webhook");
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: webhooksKey }),
+  });
+  // The server answers once the endpoint has (10 s at most); the delivery then tops the opened list.
+  const sendTest = useMutation({
+    mutationFn: () => apiCall("POST /v1/webhooks/{id}/test", { params: { id: webhook.id } }),
+    onSuccess: async (delivery) => {
+      if (delivery.status === "succeeded") toast.success("Test event delivered", outcomeOf(delivery));
+      else toast.error(new Error(outcomeOf(delivery)), "The endpoint did not accept the test event");
+      setOpen(true);
+      await queryClient.invalidateQueries({ queryKey: deliveriesKey(webhook.id) });
+    },
+    onError: (error) => toast.error(error, "Could not send the test event"),
   });
   const everything = webhook.events.length === webhookEventTypes.length;
   const panelId = `deliveries-${webhook.id}`;
@@ -84,6 +95,10 @@ function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: (
             <Switch checked={webhook.active} onCheckedChange={() => toggle.mutate()} disabled={toggle.isPending} aria-label={`Enabled: ${webhook.url}`} />
             {webhook.active ? "Enabled" : "Disabled"}
           </label>
+          <Button variant="secondary" size="sm" onClick={() => sendTest.mutate()} loading={sendTest.isPending}>
+            {!sendTest.isPending && <Send aria-hidden />}
+            Send test event
+          </Button>
           <Button variant="secondary" size="sm" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
             Deliveries
             <ChevronDown className={cn("transition-transform", open && "rotate-180")} aria-hidden />
@@ -94,7 +109,7 @@ function WebhookRow({ webhook, onEdit, onDelete }: { webhook: Webhook; onEdit: (
           </RowActions>
         </div>
       </div>
-      <div id={panelId}>{open && <DeliveriesPanel webhookId={webhook.id} />}</div>
+      <div id={panelId}>{open && <DeliveriesPanel webhookId={webhook.id} webhookActive={webhook.active} />}</div>
     </li>
   );
 }

@@ -77,6 +77,8 @@ export const queryKeys = {
   webhooks: {
     ...webhooks,
     deliveries: (id: string) => [...webhooks.detail(id), "deliveries"] as const,
+    /** One delivery with its log; under `deliveries(id)`, so refreshing the list refreshes it too. */
+    delivery: (id: string, deliveryId: string) => [...webhooks.detail(id), "deliveries", "one", deliveryId] as const,
   },
   overview: () => ["overview"] as const,
   /** The signed-in user's own settings (GET /api/account). */
