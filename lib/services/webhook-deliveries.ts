@@ -110,13 +110,15 @@ const IN_FLIGHT_PER_ORGANIZATION = 5;
 const inFlight = new Map<string, number>();
 
 async function sendNow<T>(ctx: OrgContext, webhookId: string, send: () => Promise<T>): Promise<T> {
-  if ((inFlight.get(ctx.organizationId) ?? 0) >= IN_FLIGHT_PER_ORGANIZATION) {
+  // Counted before the first await, so requests arriving together cannot all pass the check.
+  const held = inFlight.get(ctx.organizationId) ?? 0;
+  if (held >= IN_FLIGHT_PER_ORGANIZATION) {
     throw rateLimited("Other test events or replays of this organization are under way; try again in a few seconds", 5);
   }
-  await consumeQuota(ctx, perWebhook(webhookId), 1);
-  await consumeQuota(ctx, perOrganization(), 1);
-  inFlight.set(ctx.organizationId, (inFlight.get(ctx.organizationId) ?? 0) + 1);
+  inFlight.set(ctx.organizationId, held + 1);
   try {
+    await consumeQuota(ctx, perWebhook(webhookId), 1);
+    await consumeQuota(ctx, perOrganization(), 1);
     return await send();
   } finally {
     const left = (inFlight.get(ctx.organizationId) ?? 1) - 1;
