@@ -45,6 +45,8 @@ test("add a webhook, copy its secret once, disable and enable it, and look at it
 test("a developer debugs a webhook: a sending key, a test event that arrives signed, its delivery log, a replay under the same id", async ({
   page,
 }, testInfo) => {
+  // Sign-up, two settings screens, the deliveries and the API reference: past the default minute on a loaded machine.
+  test.setTimeout(120_000);
   const receiver = await startWebhookReceiver();
   try {
     await signUp(page, { name: "Dev Debug", email: uniqueEmail("hook-debug"), password: "correct horse battery", organizationName: "Debug Co" });
