@@ -6,6 +6,8 @@ import { createTestOrg, expectError, request, type TestOrg } from "@/lib/testing
 import { dispatchEventsOf } from "@/lib/testing/events";
 import { drain, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
+import { startWebhookReceiver } from "@/lib/testing/webhook-receiver";
+import { deliverWebhooks } from "@/lib/webhooks/deliver";
 import { recordRawReply } from "@/lib/replies/record-reply";
 import { recordClick } from "@/lib/tracking/record-click";
 import { recordOpen } from "@/lib/tracking/record-open";
@@ -235,6 +237,35 @@ describe("erasing a contact", () => {
     expectError(await org.owner.api.delete(`/v1/contacts/${theirs}?erase=true`), 404, "NOT_FOUND");
     expect((await other.owner.api.get(`/v1/contacts/${theirs}`)).status).toBe(200);
     expectError(await org.owner.api.delete(`/v1/contacts/${theirs}?erase=yes`), 400, "VALIDATION_ERROR");
+  });
+});
+
+describe("erasing a contact whose webhook receiver echoed it", () => {
+  it("takes the address and names out of the delivery log's answers too", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const org = await createTestOrg();
+      const address = "echoed.person@erasure.example";
+      // A receiver that answers with what it was sent, as many do when they refuse it.
+      receiver.answer({ status: 422, body: `contact ${address} (Echonella Persimmon) refused` }, { status: 200, body: `saved Echonella <${address}>` });
+      await org.owner.api.post("/v1/webhooks", { url: receiver.url, events: ["contact.created"] });
+      const id = (await org.owner.api.post("/v1/contacts", { email: address, first_name: "Echonella", last_name: "Persimmon" })).body.id;
+      await dispatchEventsOf(org.organizationId);
+      await deliverWebhooks({ organizationId: org.organizationId });
+      await db.webhookDelivery.updateMany({ where: { organization_id: org.organizationId }, data: { next_attempt_at: new Date(Date.now() - 1000) } });
+      await deliverWebhooks({ organizationId: org.organizationId });
+      expect(Object.keys(await tablesHolding(address))).toEqual(expect.arrayContaining(["webhook_delivery_attempts"]));
+
+      expect((await org.owner.api.delete(`/v1/contacts/${id}?erase=true`)).status).toBe(200);
+      for (const needle of [address, "Echonella", "Persimmon"]) expect(await tablesHolding(needle), needle).toEqual({});
+      const attempts = await db.webhookDeliveryAttempt.findMany({ where: { organization_id: org.organizationId }, orderBy: { attempted_at: "asc" } });
+      expect(attempts.map((a) => a.response_body)).toEqual([
+        `contact ${erasedAddress(org.organizationId, address)} ([erased] [erased]) refused`,
+        `saved [erased] <${erasedAddress(org.organizationId, address)}>`,
+      ]);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -65,8 +65,8 @@ async function eraseEvents(tx: Prisma.TransactionClient, organizationId: string,
  * what hangs off it (topics, segments, form submissions, its consent records) are deleted, and
  * wherever a row must stay for the reports' counts its address becomes its hash and its names and
  * the reader's IP and device go: its emails and everything of theirs (contact-erasure-emails.ts),
- * its events (properties emptied, no longer the contact's), webhook deliveries and stored idempotent
- * answers that carried it, audit entries naming the address, its soft-bounce streak. A suppression
+ * its events (properties emptied, no longer the contact's), webhook deliveries (and what their receivers
+ * answered) and stored idempotent answers that carried it, audit entries naming the address, its soft-bounce streak. A suppression
  * of the address keeps only the hash, and a contact created later with the address is suppressed
  * again (erased-suppressions.ts). The erasure itself is audited, by id only.
  */
@@ -83,6 +83,19 @@ export async function eraseContact(ctx: OrgContext, id: string) {
       const p = patterns(organizationId, address, [contact.first_name, contact.last_name]);
       const emailIds = await eraseEmails(tx, organizationId, id, p);
       await eraseEvents(tx, organizationId, id, emailIds, p);
+      // The delivery log keeps what receivers answered, which may echo what they were sent: first the
+      // answers to deliveries that carried the contact (found before their payloads change), and any naming the address.
+      await tx.$executeRaw`
+        UPDATE webhook_delivery_attempts a
+        SET response_body = regexp_replace(regexp_replace(a.response_body, ${p.addressPattern}, ${p.hash}, 'gi'), ${p.namePattern}, '[erased]', 'gi'),
+            error = regexp_replace(regexp_replace(a.error, ${p.addressPattern}, ${p.hash}, 'gi'), ${p.namePattern}, '[erased]', 'gi')
+        WHERE a.organization_id = ${organizationId}::uuid
+          AND (a.response_body ILIKE ${likeContaining(address)} OR a.error ILIKE ${likeContaining(address)}
+            OR a.delivery_id IN (
+              SELECT d.id FROM webhook_deliveries d
+              WHERE d.organization_id = ${organizationId}::uuid
+                AND (d.payload::text ILIKE ${likeContaining(address)} OR d.payload->'data'->>'contact_id' = ${id} OR d.payload->'data'->>'id' = ${id}
+                  OR d.payload->'data'->>'email_id' = ANY(${emailIds}::text[]))))`;
       // Payloads that carried the contact, or one of its emails (their subjects may name the person).
       await tx.$executeRaw`
         UPDATE webhook_deliveries SET payload = (
