@@ -11,7 +11,7 @@ const browserPatterns = [
   { group: ["@/lib/services/**"], message: "Services run on the server: call the API (lib/client) instead." },
   { group: ["@/lib/api/**"], message: "lib/api is the HTTP server; what both sides share is in lib/contracts and lib/schemas." },
   {
-    group: ["@/lib/sending/**", "@/lib/replies/**", "@/lib/feedback/**", "@/lib/webhooks/**", "@/lib/sequences/**", "@/lib/events/**"],
+    group: ["@/lib/sending/**", "@/lib/replies/**", "@/lib/feedback/**", "@/lib/webhooks/**", "@/lib/sequences/**", "@/lib/events/**", "@/lib/automations/**"],
     message: "The engine runs in the worker, never in the browser.",
   },
   { group: ["@/lib/env", "@/lib/env.*"], message: "Settings are the server's (and hold secrets); pass what a screen needs through the API." },

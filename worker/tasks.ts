@@ -8,6 +8,7 @@ import { createSender } from "@/lib/sending/sender";
 import { placeWindowedEmails, releaseWaitingBroadcastEmails } from "@/lib/sending/windows";
 import { createReplyPoller } from "@/lib/replies/poll-replies";
 import { dispatchSequenceSteps } from "@/lib/sequences/dispatch";
+import { runDueAutomations } from "@/lib/automations/engine";
 import { deliverWebhooks } from "@/lib/webhooks/deliver";
 import { dispatchEvents } from "@/lib/events/dispatch";
 import { processFeedbackReports, pruneFeedbackReports } from "@/lib/feedback/process-reports";
@@ -100,6 +101,9 @@ export const workerTasks: WorkerTask[] = [
     run: async () => (await releaseWaitingBroadcastEmails()) + (await placeWindowedEmails()),
   },
   { name: "sequences:dispatch", intervalMs: 15_000, run: () => dispatchSequenceSteps() },
+  // Automation runs whose time has come (lib/automations): claimed in batches, fairly across
+  // organizations, each batch's steps done in one transaction; its emails join the sending queue.
+  { name: "automations:run", intervalMs: 500, run: () => runDueAutomations() },
   // Inboxes are polled side by side, one per lane (IMAP_POLL_CONCURRENCY), each poll bounded
   // (docs/SECURITY.md, "IMAP reply polling"); an idle lane looks for a due inbox every 5 s.
   {

@@ -2,6 +2,7 @@ import type { Contract, RouteOf } from "./contract";
 import type * as Account from "./account";
 import type * as ApiKeys from "./api-keys";
 import type * as AuditLog from "./audit-log";
+import type * as Automations from "./automations";
 import type * as BroadcastSending from "./broadcast-sending";
 import type * as Broadcasts from "./broadcasts";
 import type * as ContactData from "./contact-data";
@@ -32,6 +33,7 @@ import type * as Webhooks from "./webhooks";
 type Modules = typeof Account &
   typeof ApiKeys &
   typeof AuditLog &
+  typeof Automations &
   typeof BroadcastSending &
   typeof Broadcasts &
   typeof ContactData &

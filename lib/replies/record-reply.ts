@@ -8,6 +8,7 @@ import { stopForCompany } from "@/lib/sequences/company-stop";
 import { holdForAway } from "@/lib/sequences/hold-sequence";
 import { domainOf } from "@/lib/domain/addresses";
 import { recordEvent } from "@/lib/events/record";
+import { endRunOnReply } from "@/lib/automations/leave";
 import { isFeedbackReport } from "@/lib/feedback/parse-report";
 import { queueInboxReport } from "@/lib/feedback/process-reports";
 import { categorizeReply } from "./categorize";
@@ -38,6 +39,7 @@ type Original = Pick<
   | "subject"
   | "tags"
   | "created_at"
+  | "automation_run_id"
 >;
 
 // PostgreSQL text cannot hold U+0000; a hostile message is not allowed to make the insert fail.
@@ -72,7 +74,7 @@ async function holdSender(tx: Prisma.TransactionClient, original: Original, mail
 async function findOriginal(tx: Prisma.TransactionClient, organizationId: string, candidates: string[]): Promise<Original | undefined> {
   if (candidates.length === 0) return undefined;
   const rows = await tx.$queryRaw<Original[]>`
-    SELECT id, organization_id, message_id, broadcast_id, contact_id, inbox_id, thread_id, from_email, to_email, subject, tags, created_at
+    SELECT id, organization_id, message_id, broadcast_id, contact_id, inbox_id, thread_id, from_email, to_email, subject, tags, created_at, automation_run_id
     FROM emails
     WHERE organization_id = ${organizationId}::uuid AND direction = 'outbound' AND message_id = ANY(${candidates}::text[])
     FOR UPDATE`;
@@ -177,6 +179,7 @@ async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<Rep
     if (original.broadcast_id && domain && !isFreeMailDomain(domain)) {
       await stopForCompany(tx, { organizationId: original.organization_id, broadcastId: original.broadcast_id, domain });
     }
+    if (original.automation_run_id) await endRunOnReply(tx, original.organization_id, original.automation_run_id);
     const replyData = { email_id: reply.id, from: reply.from_email, subject: reply.subject, message_id: messageId, received_at: receivedAt.toISOString() };
     await recordEvent(tx, {
       organizationId: original.organization_id,

@@ -34,6 +34,9 @@ export const errorStatus = {
   SERVICE_UNAVAILABLE: 503,
   SEGMENT_IS_DYNAMIC: 409,
   EMAIL_NOT_CANCELLABLE: 400,
+  AUTOMATION_NOT_EDITABLE: 400,
+  AUTOMATION_NOT_ACTIVE: 400,
+  AUTOMATION_ARCHIVED: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -144,10 +144,11 @@ function withdrawal(email: Email, data: BatchData): string | null {
     return "The from address is neither the inbox's own nor at a verified domain";
   }
   const broadcast = email.broadcast_id ? data.broadcasts.get(email.broadcast_id) : undefined;
-  if (!broadcast) return null;
+  // An automation's email is marketing mail as a broadcast's is (lib/automations).
+  if (!broadcast && !email.automation_id) return null;
   const contact = email.contact_id ? data.contacts.get(email.contact_id) : undefined;
   if (contact && !contact.subscribed) return "The contact unsubscribed";
-  if (contact && broadcast.topic_id) {
+  if (contact && broadcast?.topic_id) {
     const choice = data.topicChoices.get(`${contact.id}:${broadcast.topic_id}`);
     // A topic deleted since the fan-out leaves the broadcast without one (topic_id is set null).
     const defaultSubscription = data.topicDefaults.get(broadcast.topic_id);
@@ -195,7 +196,7 @@ function compose(email: Email, data: BatchData): Draft {
   }
   const extraHeaders: Record<string, string> = {};
   let rendered: RenderedEmail;
-  if (email.broadcast_id) {
+  if (email.broadcast_id || email.automation_id) {
     const contact = email.contact_id ? data.contacts.get(email.contact_id) : undefined;
     const unsubscribe = unsubscribeUrls(email.id);
     // The preference page names the contact; an email whose contact was deleted has only the unsubscribe link.
@@ -204,7 +205,8 @@ function compose(email: Email, data: BatchData): Draft {
       ? { unsubscribe_url: unsubscribe.page, preferences_url: preferences }
       : { unsubscribe_url: unsubscribe.page };
     const values = contactValues(contact ?? { email: email.to_email, first_name: null, last_name: null, metadata: {} }, extra);
-    rendered = renderEmail(marketingSource(email, data.broadcasts.get(email.broadcast_id), data), {
+    const broadcast = email.broadcast_id ? data.broadcasts.get(email.broadcast_id) : undefined;
+    rendered = renderEmail(marketingSource(email, broadcast, data), {
       values,
       unsubscribeUrl: unsubscribe.page,
       preferencesUrl: preferences,

@@ -1,6 +1,7 @@
 import type { AnyOperation } from "@/lib/api/operation";
 import { apiKeyOperations } from "./api-keys";
 import { auditLogOperations } from "./audit-log";
+import { automationsOperations } from "./automations";
 import { broadcastsOperations } from "./broadcasts";
 import { broadcastSendingOperations } from "./broadcast-sending";
 import { contactDataOperations } from "./contact-data";
@@ -30,6 +31,7 @@ import { webhooksOperations } from "./webhooks";
 export const operations: AnyOperation[] = [
   ...apiKeyOperations,
   ...auditLogOperations,
+  ...automationsOperations,
   ...broadcastsOperations,
   ...broadcastSendingOperations,
   ...contactDataOperations,

@@ -1,0 +1,4 @@
+import { activateAutomationOperation } from "@/lib/api/operations/automations";
+import { route } from "@/lib/api/route";
+
+export const POST = route(activateAutomationOperation);
