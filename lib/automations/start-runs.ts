@@ -1,26 +1,60 @@
-import type { Prisma } from "@/lib/db";
+import { Prisma } from "@/lib/db";
 
 export type Entry = { automationId: string; contactId: string; eventId?: string | null };
 
 /**
- * Starts a run for each entry whose automation is active and whose contact may enter: subscribed
- * and not suppressed (one who may not is already out, as a run's exit checks would say), with no
- * run in progress in it (the partial unique key decides between two triggers at once) and — with
- * `reentry: never` — no run ever before. The run takes its first step at once (the engine's next
- * round). Answers the ids of the runs started. Set-based: one statement for any number of entries.
+ * Who may enter automation `a` as contact `c`: a contact of its organization, subscribed and not
+ * suppressed (one who may not is already out, as a run's exit checks would say), and — with
+ * `reentry: never` — never in it before. A run in progress is the live key's to refuse
+ * (ON_LIVE_CONFLICT): it decides between two triggers at once, where a NOT EXISTS could not.
+ */
+const MAY_ENTER = `c.organization_id = a.organization_id AND a.status = 'active' AND c.subscribed
+  AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = a.organization_id AND s.email = lower(c.email))
+  AND (a.reentry = 'after_exit' OR NOT EXISTS (SELECT 1 FROM automation_runs r WHERE r.automation_id = a.id AND r.contact_id = c.id))`;
+
+const RUN_COLUMNS = "organization_id, automation_id, contact_id, status, current_step_id, next_run_at, trigger_event_id, created_at, updated_at";
+
+/** A new run takes its automation's first step at once (the engine's next round); none: it completes then. */
+const NEW_RUN = "a.organization_id, a.id, c.id, 'active', (a.steps -> 0 ->> 'id')::uuid";
+
+const ON_LIVE_CONFLICT = "ON CONFLICT (automation_id, contact_id) WHERE status IN ('active', 'waiting') DO NOTHING";
+
+/**
+ * Starts a run for each entry whose automation is active and whose contact may enter (MAY_ENTER).
+ * Set-based: one statement for any number of entries. Answers the ids of the runs started.
  */
 export async function startRuns(tx: Prisma.TransactionClient, organizationId: string, entries: Entry[], now: Date): Promise<string[]> {
   if (entries.length === 0) return [];
   const rows = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO automation_runs (organization_id, automation_id, contact_id, status, current_step_id, next_run_at, trigger_event_id, created_at, updated_at)
-    SELECT a.organization_id, a.id, c.id, 'active', (a.steps -> 0 ->> 'id')::uuid, ${now}::timestamptz, x.event_id, ${now}::timestamptz, now()
+    INSERT INTO automation_runs (${Prisma.raw(RUN_COLUMNS)})
+    SELECT ${Prisma.raw(NEW_RUN)}, ${now}::timestamptz, x.event_id, ${now}::timestamptz, now()
     FROM unnest(${entries.map((e) => e.automationId)}::uuid[], ${entries.map((e) => e.contactId)}::uuid[], ${entries.map((e) => e.eventId ?? null)}::uuid[])
       AS x(automation_id, contact_id, event_id)
-    JOIN automations a ON a.id = x.automation_id AND a.organization_id = ${organizationId}::uuid AND a.status = 'active'
-    JOIN contacts c ON c.id = x.contact_id AND c.organization_id = ${organizationId}::uuid AND c.subscribed
-    WHERE NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.organization_id = ${organizationId}::uuid AND s.email = lower(c.email))
-      AND (a.reentry = 'after_exit' OR NOT EXISTS (SELECT 1 FROM automation_runs r WHERE r.automation_id = a.id AND r.contact_id = c.id))
-    ON CONFLICT (automation_id, contact_id) WHERE status IN ('active', 'waiting') DO NOTHING
+    JOIN automations a ON a.id = x.automation_id AND a.organization_id = ${organizationId}::uuid
+    JOIN contacts c ON c.id = x.contact_id
+    WHERE ${Prisma.raw(MAY_ENTER)}
+    ${Prisma.raw(ON_LIVE_CONFLICT)}
     RETURNING id`;
   return rows.map((row) => row.id);
+}
+
+/**
+ * For a statement in SQL text that adds contacts to a static segment and answers their
+ * `contact_id` (the rows an INSERT … ON CONFLICT DO NOTHING RETURNING made, so a contact already
+ * in the segment does not enter again), with `$1` the organization and `$2` the segment: the same
+ * statement, also starting the runs of the active automations the segment triggers, and answering
+ * how many contacts it added. For a writer on a plain connection (the CSV import's COPY session).
+ */
+export function addingToStaticSegmentSql(addMembers: string): string {
+  return `WITH added AS (${addMembers}),
+    entered AS (
+      INSERT INTO automation_runs (${RUN_COLUMNS})
+      SELECT ${NEW_RUN}, now(), NULL, now(), now()
+      FROM added x
+      JOIN automations a ON a.trigger_segment_id = $2::uuid AND a.organization_id = $1::uuid
+      JOIN contacts c ON c.id = x.contact_id
+      WHERE ${MAY_ENTER}
+      ${ON_LIVE_CONFLICT}
+    )
+    SELECT count(*)::int AS added FROM added`;
 }

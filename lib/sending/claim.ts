@@ -129,7 +129,7 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
     // The inbox's row lock (claimDueEmails) keeps any other worker from claiming its emails now.
     const rows = await tx.$queryRaw<{ id: string }[]>`
       SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
-      WHERE e.inbox_id = ${inbox.id}::uuid AND ${dueFor(options)} AND (e.broadcast_id IS NULL OR b.sending_speed = 'instant')
+      WHERE e.inbox_id = ${inbox.id}::uuid AND ${dueFor(options)} AND ((e.broadcast_id IS NULL AND e.automation_id IS NULL) OR b.sending_speed = 'instant')
       LIMIT ${instantRoom}`;
     const won = await insertClaims(
       tx,
@@ -144,8 +144,10 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
   let warmingUp = false;
   if (inbox.pace_ready && claimed.length < budget) {
     const [next] = await tx.$queryRaw<{ id: string; sending_speed: SendingSpeed | null }[]>`
-      SELECT e.id, b.sending_speed::text AS sending_speed FROM emails e JOIN broadcasts b ON b.id = e.broadcast_id
-      WHERE e.inbox_id = ${inbox.id}::uuid AND ${dueFor(options)} AND b.sending_speed IS DISTINCT FROM 'instant'
+      SELECT e.id, b.sending_speed::text AS sending_speed FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
+      WHERE e.inbox_id = ${inbox.id}::uuid AND ${dueFor(options)}
+        -- An automation's emails through an inbox are paced at the inbox's own speed (auto), as a broadcast's are.
+        AND (e.automation_id IS NOT NULL OR (b.id IS NOT NULL AND b.sending_speed IS DISTINCT FROM 'instant'))
       ORDER BY COALESCE(e.next_attempt_at, e.created_at), e.sequence_position
       LIMIT 1`;
     if (next) {

@@ -17,6 +17,7 @@ import { appendConsentSql, consentRecord } from "./consent";
 import { resuppressErasedSql } from "./erased-suppressions";
 import { ImportFlags } from "./import-flags";
 import { segmentIsDynamic } from "./segments";
+import { addingToStaticSegmentSql } from "@/lib/automations/start-runs";
 
 // `given` is the email as the file wrote it, when that differs from the normalized one (for the errors of repeats).
 const STAGING_TABLE = `
@@ -108,11 +109,13 @@ async function insertMissing(client: PoolClient, organizationId: string, consent
   }
 }
 
-const ADD_TO_SEGMENT = `
+// New members enter the automations the segment triggers, in the same statement (lib/automations).
+const ADD_TO_SEGMENT = addingToStaticSegmentSql(`
   INSERT INTO segment_contacts (segment_id, contact_id, organization_id)
   SELECT $2::uuid, c.id, $1::uuid
   FROM contact_import s JOIN contacts c ON c.organization_id = $1::uuid AND c.email = s.email
-  ON CONFLICT DO NOTHING`;
+  ON CONFLICT DO NOTHING
+  RETURNING contact_id`);
 
 const COPY_CHUNK = 256 * 1024;
 

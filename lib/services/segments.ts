@@ -10,6 +10,7 @@ import { filterCondition } from "@/lib/audience/membership";
 import { segmentsNamedIn } from "@/lib/audience/scope";
 import { keepStatisticsCurrent } from "@/lib/db/statistics";
 import { segmentCounts } from "./segment-counts";
+import { enterStaticSegment } from "@/lib/automations/segment-entry";
 
 const withCount = { _count: { select: { contacts: true } } } as const;
 
@@ -180,10 +181,19 @@ export async function addSegmentContacts(ctx: OrgContext, id: string, input: Add
       FOR KEY SHARE`;
     assertAllFound(input.contact_ids, new Set(contacts.map((c) => c.id)), "contact_ids", (value) => value.toLowerCase());
     assertAllFound(input.emails, new Set(contacts.map((c) => c.email)), "emails", (value) => value);
-    return tx.$executeRaw`
+    const inserted = await tx.$queryRaw<{ contact_id: string }[]>`
       INSERT INTO segment_contacts (segment_id, contact_id, organization_id)
       SELECT ${segment[0].id}::uuid, contact_id, ${ctx.organizationId}::uuid FROM unnest(${contacts.map((c) => c.id)}::uuid[]) AS contact_id
-      ON CONFLICT DO NOTHING`;
+      ON CONFLICT DO NOTHING
+      RETURNING contact_id`;
+    // Contacts new to the segment enter the automations it triggers, with their membership.
+    await enterStaticSegment(
+      tx,
+      ctx.organizationId,
+      segment[0].id,
+      inserted.map((row) => row.contact_id),
+    );
+    return inserted.length;
   }, TRANSACTION);
   await keepStatisticsCurrent(["segment_contacts"], added);
   return { added };
