@@ -20,6 +20,7 @@ const schema = z.object({
   SMTP_RELAY_URL: z.string().url().optional(),
   SMTP_RELAY_CONNECTIONS: z.coerce.number().int().min(1).max(500).default(5),
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  AUTOMATIONS_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TEST_SENDS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(50),
@@ -164,6 +165,8 @@ export const env = {
   smtpRelayConnections: raw.SMTP_RELAY_CONNECTIONS,
   /** How long a worker owns a claimed email before another may take it over (crash recovery). */
   workerLeaseSeconds: raw.WORKER_LEASE_SECONDS,
+  /** Automation runs one round of the engine takes (lib/automations/engine.ts), in one transaction. */
+  automationsBatchSize: raw.AUTOMATIONS_BATCH_SIZE,
   /** Test emails (each address counts) an organization may send per clock hour, across every web process. */
   testSendsPerHour: raw.TEST_SENDS_PER_HOUR,
   /** Test events and replays (POST /v1/webhooks/{id}/test, …/replay) one webhook may be sent per clock hour, across every web process. */

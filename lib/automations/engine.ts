@@ -1,4 +1,5 @@
 import { db, type Prisma } from "@/lib/db";
+import { env } from "@/lib/env";
 import { claimDueRuns } from "./claim";
 import { systemClock, type Clock } from "./clock";
 import { cancelQueuedEmails, exitReasons } from "./exits";
@@ -13,7 +14,7 @@ import { enterWait, finishWait } from "./steps/wait";
 import { MAX_STEPS } from "@/lib/schemas/automations";
 
 export type EngineOptions = {
-  /** Most runs one round takes (default 500). */
+  /** Most runs one round takes (AUTOMATIONS_BATCH_SIZE, 500). */
   batchSize?: number;
   clock?: Clock;
   /** Only this organization's runs (tests share one database). */
@@ -113,7 +114,7 @@ export async function runDueAutomations(options: EngineOptions = {}): Promise<nu
   return db.$transaction(
     async (tx) => {
       const now = clock();
-      const claimed = await claimDueRuns(tx, { batchSize: options.batchSize ?? 500, now, organizationId: options.organizationId });
+      const claimed = await claimDueRuns(tx, { batchSize: options.batchSize ?? env.automationsBatchSize, now, organizationId: options.organizationId });
       if (claimed.length === 0) return 0;
       const automations = await loadAutomations(tx, [...new Set(claimed.map((run) => run.automation_id))]);
       const runs = claimed.map(toState);
