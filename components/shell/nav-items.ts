@@ -13,6 +13,7 @@ import {
   Users,
   UsersRound,
   Webhook,
+  Workflow,
   type LucideIcon,
 } from "lucide-react";
 
@@ -24,6 +25,7 @@ export const navSections: { label?: string; items: NavItem[] }[] = [
       { href: "/", label: "Overview", icon: LayoutDashboard },
       { href: "/inbox", label: "Inbox", icon: Inbox },
       { href: "/broadcasts", label: "Broadcasts", icon: Megaphone },
+      { href: "/automations", label: "Automations", icon: Workflow },
       { href: "/contacts", label: "Contacts", icon: Users },
       { href: "/segments", label: "Segments", icon: Filter },
       { href: "/topics", label: "Topics", icon: Tags },

@@ -59,6 +59,10 @@ const statusTones: Record<string, BadgeTone> = {
   complaint: "danger",
   unsubscribe: "neutral",
   manual: "neutral",
+  archived: "neutral",
+  waiting: "info",
+  completed: "success",
+  exited: "neutral",
 };
 
 /** A status word in its resource-independent color, with a leading dot. */

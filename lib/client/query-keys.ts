@@ -25,6 +25,7 @@ const broadcasts = resource("broadcasts");
 const contacts = resource("contacts");
 const emails = resource("emails");
 const webhooks = resource("webhooks");
+const automations = resource("automations");
 
 export const queryKeys = {
   session: () => ["session"] as const,
@@ -79,6 +80,11 @@ export const queryKeys = {
     deliveries: (id: string) => [...webhooks.detail(id), "deliveries"] as const,
     /** One delivery with its log; under `deliveries(id)`, so refreshing the list refreshes it too. */
     delivery: (id: string, deliveryId: string) => [...webhooks.detail(id), "deliveries", "one", deliveryId] as const,
+  },
+  automations: {
+    ...automations,
+    /** A page of an automation's runs: the contact filter and the pager's cursor. */
+    runs: (id: string, query: Page) => [...automations.detail(id), "runs", query] as const,
   },
   overview: () => ["overview"] as const,
   /** The signed-in user's own settings (GET /api/account). */

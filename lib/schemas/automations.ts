@@ -112,10 +112,10 @@ const conditionStep: z.ZodType<ConditionStepInput> = z
       .optional()
       .meta({ description: "Instead of a filter: yes when the run's last `wait_for_event` ended this way (its event came, or its timeout)." }),
     get yes() {
-      return z.array(step).max(MAX_STEPS);
+      return z.array(automationStep).max(MAX_STEPS);
     },
     get no() {
-      return z.array(step).max(MAX_STEPS);
+      return z.array(automationStep).max(MAX_STEPS);
     },
   })
   .superRefine((value, ctx) => {
@@ -124,7 +124,7 @@ const conditionStep: z.ZodType<ConditionStepInput> = z
     }
   });
 
-const step: z.ZodType<StepInput> = z.lazy(() =>
+export const automationStep: z.ZodType<StepInput, StepInput> = z.lazy(() =>
   z.discriminatedUnion("type", [waitStep, waitForEventStep, conditionStep as never, sendEmailStep, updateContactStep, segmentStep, exitStep]),
 );
 
@@ -158,7 +158,7 @@ export const automationSteps = z
     const problem = treeProblem(value);
     if (problem) ctx.addIssue({ code: "custom", path: problem.path, message: problem.message, fatal: true });
   })
-  .pipe(z.array(step).max(MAX_STEPS))
+  .pipe(z.array(automationStep).max(MAX_STEPS))
   .meta({
     description:
       `The steps, in order; a condition's \`yes\` and \`no\` hold steps of their own. At most ${MAX_STEPS} steps in all, ` +
@@ -260,6 +260,7 @@ export const automationRun = z.object({
   id,
   automation_id: id,
   contact_id: id,
+  contact_email: z.string().meta({ description: "Extension: the contact's email address." }),
   status: automationRunStatus,
   current_step_id: id.nullable(),
   next_run_at: dateTime.nullable(),

@@ -14,7 +14,13 @@ export async function listAutomationRuns(ctx: OrgContext, automationId: string, 
   const where = { organization_id: ctx.organizationId, automation_id: automation.id, ...(query.contact_id ? { contact_id: query.contact_id } : {}) };
   const result = await cursorPage(
     page,
-    (args) => db.automationRun.findMany({ where: { ...where, ...args.where }, orderBy: args.orderBy, take: args.take }),
+    (args) =>
+      db.automationRun.findMany({
+        where: { ...where, ...args.where },
+        orderBy: args.orderBy,
+        take: args.take,
+        include: { contact: { select: { email: true } } },
+      }),
     (id) => db.automationRun.findFirst({ where: { ...where, id }, select: { id: true, created_at: true } }),
   );
   const history = await db.automationRunStep.findMany({
@@ -27,6 +33,7 @@ export async function listAutomationRuns(ctx: OrgContext, automationId: string, 
       id: run.id,
       automation_id: run.automation_id,
       contact_id: run.contact_id,
+      contact_email: run.contact.email,
       status: run.status,
       current_step_id: run.current_step_id,
       next_run_at: run.next_run_at?.toISOString() ?? null,
