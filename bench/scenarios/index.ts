@@ -1,4 +1,5 @@
 import { attachmentMemoryScenario } from "./attachment-memory";
+import { automationsScenario } from "./automations";
 import { broadcastReportScenario } from "./broadcast-report";
 import { broadcastSendScenario } from "./broadcast-send";
 import { bulkScenario } from "./bulk";
@@ -46,4 +47,5 @@ export const scenarios: Scenario[] = [
   eventsIngestScenario,
   contactsExportScenario,
   formSubmitScenario,
+  automationsScenario,
 ];

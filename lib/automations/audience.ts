@@ -1,7 +1,8 @@
-import { Prisma } from "@/lib/db";
+import { Prisma, type Db } from "@/lib/db";
 import { invalidField } from "@/lib/domain/errors";
-import type { DbClient } from "@/lib/services/owned-records";
 import type { Filter } from "@/lib/schemas/automation-filter";
+
+type DbClient = Db | Prisma.TransactionClient;
 
 /**
  * The seam to the filter language (lib/audience, built beside automations): conditions, exit
