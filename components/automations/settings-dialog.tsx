@@ -25,7 +25,7 @@ export type SettingsValues = {
   from_name: string;
 };
 
-export function settingsValues(draft: AutomationDraft): SettingsValues {
+function settingsValues(draft: AutomationDraft): SettingsValues {
   return {
     name: draft.name,
     trigger_type: draft.trigger.type,

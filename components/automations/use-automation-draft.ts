@@ -13,7 +13,7 @@ export type AutomationDraft = Pick<Automation, "name" | "trigger" | "reentry" | 
   steps: FlowStep[];
 };
 
-export const draftOf = (automation: Automation): AutomationDraft => ({
+const draftOf = (automation: Automation): AutomationDraft => ({
   name: automation.name,
   trigger: automation.trigger,
   steps: automation.steps as FlowStep[],
@@ -24,7 +24,7 @@ export const draftOf = (automation: Automation): AutomationDraft => ({
   from_name: automation.from_name,
 });
 
-export const draftBody = (draft: AutomationDraft): UpdateAutomationInput => ({ ...draft, steps: toInput(draft.steps) });
+const draftBody = (draft: AutomationDraft): UpdateAutomationInput => ({ ...draft, steps: toInput(draft.steps) });
 
 /**
  * The builder's working copy: null until the first change (the flow shows the automation as the

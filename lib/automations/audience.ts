@@ -15,7 +15,7 @@ export async function assertFilter(_client: DbClient, _organizationId: string, _
 }
 
 /** A saved filter as a condition on contacts `c` (lenient: a condition gone stale matches nobody). */
-export async function filterSql(_client: DbClient, _organizationId: string, _filter: Filter): Promise<Prisma.Sql> {
+async function filterSql(_client: DbClient, _organizationId: string, _filter: Filter): Promise<Prisma.Sql> {
   return Prisma.sql`false`;
 }
 

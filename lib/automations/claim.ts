@@ -27,7 +27,7 @@ export type ClaimOptions = {
 };
 
 /** Splits `budget` over `keys` in turn, each at most `cap(key)`; what one cannot use goes to the others. */
-export function deal(budget: number, keys: string[], cap: (key: string) => number): Map<string, number> {
+function deal(budget: number, keys: string[], cap: (key: string) => number): Map<string, number> {
   const shares = new Map(keys.map((key) => [key, 0]));
   let left = budget;
   let open = keys.filter((key) => cap(key) > 0);

@@ -17,7 +17,7 @@ export type AutomationEvent = {
 type EventTrigger = Extract<AutomationTrigger, { type: "event" }>;
 
 /** Whether an event passes a trigger's `where`: its broadcast, its automation, and each property named equal. */
-export function matchesWhere(trigger: EventTrigger, event: AutomationEvent): boolean {
+function matchesWhere(trigger: EventTrigger, event: AutomationEvent): boolean {
   const where = trigger.where;
   if (!where) return true;
   if (where.broadcast_id && where.broadcast_id.toLowerCase() !== event.broadcast_id) return false;

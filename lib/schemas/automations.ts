@@ -12,9 +12,9 @@ import { automationFilter, eventName } from "./automation-filter";
 /** Steps in one automation, counted through every branch. */
 export const MAX_STEPS = 100;
 /** Conditions nest at most this deep (a condition inside a branch of a condition is depth 2). */
-export const MAX_BRANCH_DEPTH = 5;
+const MAX_BRANCH_DEPTH = 5;
 /** A year: a longer wait is a typo, and date arithmetic stays far from overflow. */
-export const MAX_WAIT_MINUTES = 525_600;
+const MAX_WAIT_MINUTES = 525_600;
 const MAX_INBOXES = 100;
 const MAX_SET_FIELDS = 50;
 const MAX_WHERE_PROPERTIES = 20;
@@ -152,7 +152,7 @@ function treeProblem(steps: unknown): { path: (string | number)[]; message: stri
   return null;
 }
 
-export const automationSteps = z
+const automationSteps = z
   .unknown()
   .superRefine((value, ctx) => {
     const problem = treeProblem(value);
@@ -196,7 +196,7 @@ export type CreateAutomationInput = z.infer<typeof createAutomationInput>;
 export const updateAutomationInput = automationFields.partial();
 export type UpdateAutomationInput = z.infer<typeof updateAutomationInput>;
 
-export const stepStats = z
+const stepStats = z
   .object({
     entered: z.number().int().meta({ description: "Runs that reached the step." }),
     completed: z.number().int().meta({ description: "Runs that went past it." }),
@@ -226,7 +226,7 @@ const stepRecord: z.ZodType<AutomationStep> = z.lazy(() =>
   }),
 ) as never;
 
-export const automationStats = z.object({
+const automationStats = z.object({
   entered: z.number().int().meta({ description: "Runs started." }),
   active: z.number().int().meta({ description: "Runs in progress (active or waiting)." }),
   completed: z.number().int(),
@@ -254,7 +254,7 @@ export const automation = z.object({
 });
 export type AutomationRecord = z.infer<typeof automation>;
 
-export const automationRunStatus = z.enum(AutomationRunStatus);
+const automationRunStatus = z.enum(AutomationRunStatus);
 
 export const automationRun = z.object({
   id,
