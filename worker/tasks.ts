@@ -9,6 +9,7 @@ import { placeWindowedEmails, releaseWaitingBroadcastEmails } from "@/lib/sendin
 import { createReplyPoller } from "@/lib/replies/poll-replies";
 import { dispatchSequenceSteps } from "@/lib/sequences/dispatch";
 import { runDueAutomations } from "@/lib/automations/engine";
+import { sweepDynamicSegments } from "@/lib/automations/dynamic-segments";
 import { deliverWebhooks } from "@/lib/webhooks/deliver";
 import { dispatchEvents } from "@/lib/events/dispatch";
 import { processFeedbackReports, pruneFeedbackReports } from "@/lib/feedback/process-reports";
@@ -104,6 +105,10 @@ export const workerTasks: WorkerTask[] = [
   // Automation runs whose time has come (lib/automations): claimed in batches, fairly across
   // organizations, each batch's steps done in one transaction; its emails join the sending queue.
   { name: "automations:run", intervalMs: 500, run: () => runDueAutomations() },
+  // Dynamic segments that trigger automations, compared with the members each last saw: entries no
+  // event announces (time passing under "opened in the last 30 days"). Events re-judge their own
+  // contacts at once (lib/automations/event-consumer.ts); this catches the rest within a minute.
+  { name: "automations:segments", intervalMs: 60_000, run: () => sweepDynamicSegments() },
   // Inboxes are polled side by side, one per lane (IMAP_POLL_CONCURRENCY), each poll bounded
   // (docs/SECURITY.md, "IMAP reply polling"); an idle lane looks for a due inbox every 5 s.
   {

@@ -12,6 +12,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { useAllTemplates } from "@/lib/client/resources/templates";
 import { useSegments } from "@/lib/client/resources/segments";
 import { automationStep, type StepInput } from "@/lib/schemas/automations";
+import type { Filter } from "@/lib/schemas/filter-language";
 import type { FlowStep } from "./flow-tree";
 import { conditionKind, kindOf, type ConditionKind } from "./step-words";
 
@@ -112,7 +113,7 @@ function toStep(values: Values, step: FlowStep, automationId: string): StepInput
         values.condition === "filter"
           ? parseFilter(values.filter_json)
           : { event: values.condition === "opened" ? "email.opened" : "email.clicked", op: "happened", where: { automation_id: automationId } };
-      return { id, type: "condition", filter: filter as Record<string, unknown>, ...branches };
+      return { id, type: "condition", filter: filter as Filter, ...branches };
     }
     case "update_contact":
       return {

@@ -4,10 +4,9 @@ import { createSender, type Sender } from "@/lib/sending/sender";
 import { unsubscribeByToken } from "@/lib/sending/unsubscribe";
 import { unsubscribeToken } from "@/lib/sending/unsubscribe-token";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
-import { activeAutomation, announceEvent, runsOf, settle } from "@/lib/testing/automation-fixtures";
+import { activeAutomation, announceEvent, engineClock, runsOf, settle } from "@/lib/testing/automation-fixtures";
 import { drain, seedSegment, verifiedDomain } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
-import { manualClock } from "./clock";
 
 let sink: SmtpSink;
 beforeAll(async () => {
@@ -31,7 +30,7 @@ describe("the automation engine", () => {
   });
 
   it("waits for an event or its timeout, branches on which it was, and counts every step", async () => {
-    const clock = manualClock();
+    const clock = engineClock();
     const { contacts } = await seedSegment(org.organizationId, [
       { email: "ann@buyers.test", first_name: "Ann" },
       { email: "bob@buyers.test", first_name: "Bob" },
@@ -67,9 +66,9 @@ describe("the automation engine", () => {
     expect(bobWaiting).toMatchObject({ status: "waiting", current_step_id: waitStep.id });
 
     // A day later, Bob's wait times out and he takes the other branch.
-    clock.advance(DAY - 1);
+    clock.advanceMinutes(DAY - 1);
     expect(await settle(org.organizationId, clock)).toBe(0);
-    clock.advance(1);
+    clock.advanceMinutes(1);
     expect(await settle(org.organizationId, clock)).toBe(1);
     await drain(sender, org.organizationId);
     expect(mailTo(ann.email).map((m) => m.parsed.subject)).toEqual(["Welcome, Ann", "Thanks for buying, Ann"]);
@@ -97,7 +96,7 @@ describe("the automation engine", () => {
   });
 
   it("waits a number of minutes by the clock, then updates the contact", async () => {
-    const clock = manualClock();
+    const clock = engineClock();
     const { contacts } = await seedSegment(org.organizationId, [{ email: "cat@buyers.test", first_name: "Cat", metadata: { plan: "free" } }]);
     const [cat] = contacts;
     const automation = await activeAutomation(org, {
@@ -112,9 +111,9 @@ describe("the automation engine", () => {
     await announceEvent(org.organizationId, cat.id, "upgraded");
     await settle(org.organizationId, clock);
     expect((await runsOf(org, automation.id))[0]).toMatchObject({ status: "waiting" });
-    clock.advance(59);
+    clock.advanceMinutes(59);
     expect(await settle(org.organizationId, clock)).toBe(0);
-    clock.advance(1);
+    clock.advanceMinutes(1);
     expect(await settle(org.organizationId, clock)).toBe(1);
     const updated = await db.contact.findUniqueOrThrow({ where: { id: cat.id } });
     expect(updated).toMatchObject({ first_name: "Cat", last_name: "Smith", metadata: { plan: "pro" }, tags: ["newsletter", "customer", "pro"] });
@@ -122,7 +121,7 @@ describe("the automation engine", () => {
   });
 
   it("lets a contact who unsubscribes leave, and sends nothing more", async () => {
-    const clock = manualClock();
+    const clock = engineClock();
     const { contacts } = await seedSegment(org.organizationId, [{ email: "dan@buyers.test", first_name: "Dan" }]);
     const [dan] = contacts;
     const automation = await activeAutomation(org, {
@@ -135,7 +134,7 @@ describe("the automation engine", () => {
     await drain(sender, org.organizationId);
     const first = await db.email.findFirstOrThrow({ where: { automation_id: automation.id, contact_id: dan.id } });
     expect(await unsubscribeByToken(unsubscribeToken(first.id))).toBe(true);
-    clock.advance(DAY);
+    clock.advanceMinutes(DAY);
     await settle(org.organizationId, clock);
     await drain(sender, org.organizationId);
     expect(mailTo(dan.email).map((m) => m.parsed.subject)).toEqual(["One"]);
@@ -148,7 +147,7 @@ describe("the automation engine", () => {
   });
 
   it("enters a contact once with reentry never, again after its run ended with after_exit", async () => {
-    const clock = manualClock();
+    const clock = engineClock();
     const { contacts } = await seedSegment(org.organizationId, [{ email: "eve@buyers.test" }]);
     const [eve] = contacts;
     const once = await activeAutomation(org, { name: "Once", trigger: { type: "event", event: "visited" }, steps: [{ type: "wait", minutes: 10 }] });
@@ -162,7 +161,7 @@ describe("the automation engine", () => {
     // Still in both: a second event starts nothing (one run in progress per contact).
     await announceEvent(org.organizationId, eve.id, "visited");
     await settle(org.organizationId, clock);
-    clock.advance(10);
+    clock.advanceMinutes(10);
     await settle(org.organizationId, clock);
     await announceEvent(org.organizationId, eve.id, "visited");
     expect((await runsOf(org, once.id)).map((r) => r.status)).toEqual(["completed"]);
@@ -170,7 +169,7 @@ describe("the automation engine", () => {
   });
 
   it("holds a paused automation's runs where they are and moves them on activation", async () => {
-    const clock = manualClock();
+    const clock = engineClock();
     const { contacts } = await seedSegment(org.organizationId, [{ email: "fay@buyers.test" }]);
     const automation = await activeAutomation(org, {
       name: "Pausable",
@@ -183,7 +182,7 @@ describe("the automation engine", () => {
     // Paused: no contact enters, and a wait that ends moves nobody.
     const { contacts: late } = await seedSegment(org.organizationId, [{ email: "gus@buyers.test" }]);
     await announceEvent(org.organizationId, late[0].id, "go");
-    clock.advance(5);
+    clock.advanceMinutes(5);
     expect(await settle(org.organizationId, clock)).toBe(0);
     expect(await db.email.count({ where: { automation_id: automation.id } })).toBe(0);
     await org.owner.api.post(`/v1/automations/${automation.id}/activate`);
@@ -193,7 +192,7 @@ describe("the automation engine", () => {
   });
 
   it("never does a step twice for one run, even when a run is put back before it", async () => {
-    const clock = manualClock();
+    const clock = engineClock();
     const { contacts } = await seedSegment(org.organizationId, [{ email: "hal@buyers.test" }]);
     const automation = await activeAutomation(org, {
       name: "Once only",
@@ -214,7 +213,7 @@ describe("the automation engine", () => {
   });
 
   it("archiving ends the runs in progress and cancels their unsent emails", async () => {
-    const clock = manualClock();
+    const clock = engineClock();
     const { contacts } = await seedSegment(org.organizationId, [{ email: "ida@buyers.test" }, { email: "jon@buyers.test" }]);
     const automation = await activeAutomation(org, {
       name: "Archived",

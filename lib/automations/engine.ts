@@ -1,7 +1,7 @@
 import { db, type Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import { claimDueRuns } from "./claim";
-import { systemClock, type Clock } from "./clock";
+import { systemClock, type Clock } from "@/lib/domain/clock";
 import { cancelQueuedEmails, exitReasons } from "./exits";
 import { markLeft } from "./history";
 import { loadAutomations, type LoadedAutomation } from "./load";
@@ -10,6 +10,7 @@ import { decide } from "./steps/condition";
 import { changeSegment, exitHere, updateContact } from "./steps/contact-steps";
 import type { StepContext, StepExecutor } from "./steps/context";
 import { sendEmail } from "./steps/send-email";
+import { recordRunMoments } from "./timeline";
 import { enterWait, finishWait } from "./steps/wait";
 import { MAX_STEPS } from "@/lib/schemas/automations";
 
@@ -37,20 +38,26 @@ async function saveRuns(tx: Prisma.TransactionClient, runs: RunState[]) {
   await tx.$executeRaw`
     UPDATE automation_runs r SET
       status = x.status::"AutomationRunStatus", current_step_id = x.current_step_id, next_run_at = x.next_run_at,
-      wait_event = x.wait_event, wait_since = x.wait_since, wait_result = x.wait_result, inbox_id = x.inbox_id,
+      wait_event = x.wait_event,
+      -- When a wait_for_event began, by the database's clock, which also stamps the events it waits
+      -- for (event-triggers.ts compares the two): a run still in the same wait keeps its time.
+      wait_since = CASE WHEN x.wait_event IS NULL THEN NULL
+        WHEN r.status = 'waiting' AND r.wait_event = x.wait_event AND r.current_step_id = x.current_step_id THEN r.wait_since
+        ELSE now() END,
+      wait_result = x.wait_result, inbox_id = x.inbox_id,
       last_email_id = x.last_email_id, exit_reason = x.exit_reason, ended_at = x.ended_at, updated_at = now()
     FROM unnest(
       ${runs.map((r) => r.id)}::uuid[], ${runs.map((r) => r.status)}::text[], ${runs.map((r) => r.current_step_id)}::uuid[],
-      ${runs.map((r) => r.next_run_at)}::timestamptz[], ${runs.map((r) => r.wait_event)}::text[], ${runs.map((r) => r.wait_since)}::timestamptz[],
+      ${runs.map((r) => r.next_run_at)}::timestamptz[], ${runs.map((r) => r.wait_event)}::text[],
       ${runs.map((r) => r.wait_result)}::text[], ${runs.map((r) => r.inbox_id)}::uuid[], ${runs.map((r) => r.last_email_id)}::uuid[],
       ${runs.map((r) => r.exit_reason)}::text[], ${runs.map((r) => r.ended_at)}::timestamptz[]
-    ) AS x(id, status, current_step_id, next_run_at, wait_event, wait_since, wait_result, inbox_id, last_email_id, exit_reason, ended_at)
+    ) AS x(id, status, current_step_id, next_run_at, wait_event, wait_result, inbox_id, last_email_id, exit_reason, ended_at)
     WHERE r.id = x.id`;
 }
 
 /** Runs that must leave before their next step leave now (exits.ts says why). */
 async function applyExits(tx: Prisma.TransactionClient, runs: RunState[], automations: Map<string, LoadedAutomation>, now: Date) {
-  const reasons = await exitReasons(tx, runs, automations);
+  const reasons = await exitReasons(tx, runs, automations, now);
   const byReason = new Map<string, string[]>();
   for (const run of runs) {
     const reason = reasons.get(run.id);
@@ -121,6 +128,13 @@ export async function runDueAutomations(options: EngineOptions = {}): Promise<nu
       await applyExits(tx, runs, automations, now);
       await advance(tx, runs, automations, now);
       await saveRuns(tx, runs);
+      // Runs that ended in this round, on their contacts' timelines.
+      await recordRunMoments(
+        tx,
+        runs
+          .filter((run) => run.ended_at !== null)
+          .map((run) => ({ runId: run.id, name: `automation.${run.status}`, properties: run.exit_reason ? { reason: run.exit_reason } : {} })),
+      );
       return runs.length;
     },
     { timeout: 120_000, maxWait: 30_000 },

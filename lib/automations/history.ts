@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/db";
+import { recordRunMoments } from "./timeline";
 
 export type StepRecord = { runId: string; outcome: string | null; emailId?: string | null };
 
@@ -9,7 +10,7 @@ export type StepRecord = { runId: string; outcome: string | null; emailId?: stri
  */
 export async function recordStep(
   tx: Prisma.TransactionClient,
-  at: { organizationId: string; automationId: string; stepId: string; now: Date },
+  at: { organizationId: string; automationId: string; stepId: string; stepType: string; now: Date },
   records: StepRecord[],
 ): Promise<Set<string>> {
   if (records.length === 0) return new Set();
@@ -21,12 +22,28 @@ export async function recordStep(
       AS x(run_id, outcome, email_id)
     ON CONFLICT (run_id, step_id) DO NOTHING
     RETURNING run_id`;
-  return new Set(rows.map((row) => row.run_id));
+  const fresh = new Set(rows.map((row) => row.run_id));
+  await recordStepMoments(
+    tx,
+    at.stepType,
+    records.filter((r) => fresh.has(r.runId) && r.outcome !== null),
+  );
+  return fresh;
+}
+
+/** A step a run went past, on its contact's timeline: `automation.<step type>` with how it went. */
+function recordStepMoments(tx: Prisma.TransactionClient, stepType: string, records: { runId: string; outcome: string | null }[]) {
+  return recordRunMoments(
+    tx,
+    records.map((r) => ({ runId: r.runId, name: `automation.${stepType}`, properties: { outcome: r.outcome } })),
+  );
 }
 
 /** The runs leave the step they were waiting in, with how the wait ended. */
-export async function completeStep(tx: Prisma.TransactionClient, stepId: string, records: { runId: string; outcome: string }[], now: Date) {
+export async function completeStep(tx: Prisma.TransactionClient, step: { id: string; type: string }, records: { runId: string; outcome: string }[], now: Date) {
   if (records.length === 0) return;
+  const stepId = step.id;
+  await recordStepMoments(tx, step.type, records);
   await tx.$executeRaw`
     UPDATE automation_run_steps s SET outcome = x.outcome, completed_at = ${now}::timestamptz
     FROM unnest(${records.map((r) => r.runId)}::uuid[], ${records.map((r) => r.outcome)}::text[]) AS x(run_id, outcome)

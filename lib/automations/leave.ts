@@ -1,6 +1,5 @@
 import type { Prisma } from "@/lib/db";
-import { cancelQueuedEmails } from "./exits";
-import { markLeft } from "./history";
+import { leaveRuns } from "./exits";
 
 /**
  * A reply to an email of a sales-mode run ends the run at once (`exited`, `replied`), and its
@@ -15,8 +14,9 @@ export async function endRunOnReply(client: Prisma.TransactionClient, organizati
     WHERE r.id = ${runId}::uuid AND r.organization_id = ${organizationId}::uuid AND r.status IN ('active', 'waiting')
       AND a.id = r.automation_id AND a.sequence_mode = 'sales'
     RETURNING r.id`;
-  const ids = ended.map((row) => row.id);
-  await markLeft(client, ids);
-  await cancelQueuedEmails(client, ids, "replied");
-  return ids.length > 0;
+  await leaveRuns(
+    client,
+    ended.map((row) => ({ id: row.id, reason: "replied" })),
+  );
+  return ended.length > 0;
 }

@@ -3,11 +3,10 @@ import { db } from "@/lib/db";
 import { recordRawReply } from "@/lib/replies/record-reply";
 import { createSender } from "@/lib/sending/sender";
 import { createTestOrg } from "@/lib/testing/api";
-import { activeAutomation, announceEvent, runsOf, settle } from "@/lib/testing/automation-fixtures";
+import { activeAutomation, announceEvent, engineClock, runsOf, settle } from "@/lib/testing/automation-fixtures";
 import { drain, seedSegment, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { rawReply } from "@/lib/testing/sequence-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
-import { manualClock } from "./clock";
 
 let sink: SmtpSink;
 beforeAll(async () => {
@@ -25,7 +24,7 @@ const header = (mail: SmtpSink["messages"][number], name: string) => {
 
 describe("a sales-mode automation", () => {
   it("sends each run's emails from one inbox in rotation, threads the follow-ups, and stops at a reply", async () => {
-    const clock = manualClock();
+    const clock = engineClock();
     const org = await createTestOrg();
     const organizationId = org.organizationId;
     const first = await sinkInbox(organizationId, sink, { from_email: "rep-a@acme.test", from_name: "Rep A" });
@@ -73,10 +72,10 @@ describe("a sales-mode automation", () => {
       const [quinnRun] = await runsOf(org, automation.id, quinn.id);
       expect(quinnRun).toMatchObject({ status: "exited", exit_reason: "replied" });
 
-      clock.advance(60);
+      clock.advanceMinutes(60);
       await settle(organizationId, clock);
       await drain(sender, organizationId);
-      clock.advance(60);
+      clock.advanceMinutes(60);
       await settle(organizationId, clock);
       await drain(sender, organizationId);
 

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createTestOrg } from "@/lib/testing/api";
-import { activeAutomation, announceEvent, runsOf, settle } from "@/lib/testing/automation-fixtures";
+import { activeAutomation, announceEvent, engineClock, runsOf, settle } from "@/lib/testing/automation-fixtures";
 import { seedSegment } from "@/lib/testing/sending-fixtures";
-import { manualClock } from "./clock";
 
 describe("segment_entered on a static segment", () => {
   it("starts a run for each contact added after activation — by the API, a CSV import or another automation — and none for members from before", async () => {
-    const clock = manualClock();
+    const clock = engineClock();
     const org = await createTestOrg();
     const { segmentId, contacts } = await seedSegment(org.organizationId, [{ email: "old@members.test" }]);
     const [old] = contacts;

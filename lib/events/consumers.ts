@@ -1,3 +1,4 @@
+import { automationsConsumer } from "@/lib/automations/event-consumer";
 import { webhookConsumer } from "@/lib/webhooks/announce";
 import type { EventConsumer } from "./consumer";
 
@@ -7,4 +8,4 @@ import type { EventConsumer } from "./consumer";
  * says what it may do) in its own module and list it here. Recorders do not change: every fact is
  * already recorded and announced through recordEvents / recordEventsCtes.
  */
-export const eventConsumers: EventConsumer[] = [webhookConsumer];
+export const eventConsumers: EventConsumer[] = [webhookConsumer, automationsConsumer];

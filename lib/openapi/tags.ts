@@ -5,6 +5,8 @@
 export const tagDescriptions: Record<string, string> = {
   "API keys": "Bearer tokens for programs; each acts as the member who created it.",
   "Audit log": "Who changed what in the organization, newest first.",
+  Automations:
+    "Flows that react to what contacts do: a trigger (an event, entering a segment), then waits, conditions, emails and changes to the contact, run once per contact.",
   Broadcasts: "Emails sent to a segment at once, with their content, sender, schedule and sending state.",
   "Contact properties": "Typed keys of contacts' metadata (string, number, boolean, date): enforced on every write, compared by type in filters.",
   Contacts: "The people an organization writes to, with their subscription, metadata and tags.",

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { AutomationReentry, AutomationRunStatus, AutomationStatus, SequenceMode } from "@/lib/generated/prisma/enums";
 import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./common";
-import { automationFilter, eventName } from "./automation-filter";
+import { BUILT_IN_EVENTS, EVENT_NAME, RESERVED_EVENT_PREFIXES, filter as automationFilter } from "./filters";
+import { sendingWindow } from "./sending-window";
 
 /**
  * Automations (decisions.md, "The living audience"): a trigger, a tree of steps and the rules of
@@ -18,6 +19,18 @@ const MAX_WAIT_MINUTES = 525_600;
 const MAX_INBOXES = 100;
 const MAX_SET_FIELDS = 50;
 const MAX_WHERE_PROPERTIES = 20;
+
+/**
+ * What a trigger or a wait_for_event listens for: a custom event, or a built-in one. `automation.*`
+ * names are the automations' own record of their steps (the contact's timeline), never a trigger.
+ */
+const eventName = z
+  .string()
+  .regex(EVENT_NAME, "must be 1 to 100 letters, digits or _ . : -")
+  .refine(
+    (name) => !RESERVED_EVENT_PREFIXES.some((prefix) => name.startsWith(prefix)) || (BUILT_IN_EVENTS as readonly string[]).includes(name),
+    `must be a custom event or a built-in one (${BUILT_IN_EVENTS.join(", ")})`,
+  );
 
 const scalar = z.union([text(limits.metadataValue), z.number().refine(Number.isFinite, "must be a finite number"), z.boolean()]);
 
@@ -124,9 +137,9 @@ const conditionStep: z.ZodType<ConditionStepInput> = z
     }
   });
 
-export const automationStep: z.ZodType<StepInput, StepInput> = z.lazy(() =>
-  z.discriminatedUnion("type", [waitStep, waitForEventStep, conditionStep as never, sendEmailStep, updateContactStep, segmentStep, exitStep]),
-);
+export const automationStep: z.ZodType<StepInput, StepInput> = z
+  .lazy(() => z.discriminatedUnion("type", [waitStep, waitForEventStep, conditionStep as never, sendEmailStep, updateContactStep, segmentStep, exitStep]))
+  .meta({ id: "AutomationStepInput" });
 
 /**
  * The depth and size of a step tree as JSON, checked before zod walks it: a body nested thousands
@@ -182,6 +195,9 @@ const automationFields = z.object({
   inbox_ids: z.array(id).max(MAX_INBOXES).refine(distinct, "must not name an inbox twice").meta({
     description: "Inboxes the runs' emails go from, one per run in rotation. Required in sales mode; without them emails go through the organization's relay.",
   }),
+  sending_window: sendingWindow.nullable().meta({
+    description: "When its emails may go out; an email due outside it waits for the next opening (in the contact's zone with `timezone: contact`).",
+  }),
   from_email: emailAddress.nullable().meta({ description: "Extension: the sender of send steps that name none (at a verified domain)." }),
   from_name: text(limits.name).nullable(),
 });
@@ -216,15 +232,20 @@ export type AutomationStep = StepInput extends infer S
     : Omit<S, "id"> & { id: string } & Counted
   : never;
 
-const stepRecord: z.ZodType<AutomationStep> = z.lazy(() =>
-  z.looseObject({
-    id,
-    type: z.string(),
-    stats: stepStats.optional(),
-    yes: z.array(stepRecord).optional(),
-    no: z.array(stepRecord).optional(),
-  }),
-) as never;
+const stepRecord: z.ZodType<AutomationStep> = z
+  .lazy(() =>
+    z.looseObject({
+      id,
+      type: z.string(),
+      stats: stepStats.optional(),
+      yes: z.array(stepRecord).optional(),
+      no: z.array(stepRecord).optional(),
+    }),
+  )
+  .meta({
+    id: "AutomationStep",
+    description: "A step as saved, with its server-given `id` (a condition's branches too) and, when the automation is read alone, its `stats`.",
+  }) as never;
 
 const automationStats = z.object({
   entered: z.number().int().meta({ description: "Runs started." }),
@@ -244,6 +265,7 @@ export const automation = z.object({
   exit_filter: automationFilter.nullable(),
   sequence_mode: z.enum(SequenceMode),
   inbox_ids: z.array(id),
+  sending_window: sendingWindow.nullable(),
   from_email: z.string().nullable(),
   from_name: z.string().nullable(),
   stats: automationStats,

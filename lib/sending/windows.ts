@@ -3,7 +3,7 @@ import { addBusinessDays, nextOpening, windowTimeZone, type Opening, type Sendin
 import { engineDb } from "./engine-db";
 
 /**
- * `window_ends_at` of a broadcast email whose time is for this module to work out: created under a
+ * `window_ends_at` of a broadcast or automation email whose time is for this module to work out: created under a
  * sending window or a business-day delay, or released from an out-of-office hold. Any instant in
  * the past would do (the sender claims an email only before its window's end); the epoch is easy
  * to recognise.
@@ -53,7 +53,7 @@ function placement(email: Unplaced, now: Date, memo: Map<string, Opening>): { st
 }
 
 /**
- * Places queued broadcast emails in their sending windows: those never placed (`UNPLACED`) and
+ * Places queued broadcast and automation emails in their sending windows: those never placed (`UNPLACED`) and
  * those whose opening closed before they went (an inbox's pacing or daily limit held them past
  * it). One that may go now stays `queued` with its opening's end; one that must wait becomes
  * `scheduled` until its next opening (`scheduled_at`), so the sender neither claims nor reads it
@@ -64,16 +64,19 @@ export async function placeWindowedEmails(options: WindowRoundOptions = {}): Pro
   return engineDb().$transaction(
     async (tx) => {
       const rows = await tx.$queryRaw<Unplaced[]>`
-        SELECT e.id, e.next_attempt_at, b.sending_window, o.timezone AS organization_timezone, c.timezone AS contact_timezone,
-          s.delay_business_days, prev.sent_at AS previous_sent_at
+        SELECT e.id, e.next_attempt_at, COALESCE(b.sending_window, a.sending_window) AS sending_window,
+          o.timezone AS organization_timezone, c.timezone AS contact_timezone, s.delay_business_days, prev.sent_at AS previous_sent_at
         FROM emails e
-        JOIN broadcasts b ON b.id = e.broadcast_id
+        -- A broadcast's emails, or an automation's send steps' (lib/automations), under their window.
+        LEFT JOIN broadcasts b ON b.id = e.broadcast_id
+        LEFT JOIN automations a ON a.id = e.automation_id AND a.organization_id = e.organization_id
         JOIN organizations o ON o.id = e.organization_id
         LEFT JOIN contacts c ON c.id = e.contact_id AND c.organization_id = e.organization_id
         LEFT JOIN sequence_steps s ON s.id = e.step_id
         LEFT JOIN emails prev ON prev.broadcast_id = e.broadcast_id AND prev.sequence_position = e.sequence_position - 1
           AND prev.contact_id = e.contact_id
         WHERE e.status = 'queued' AND e.window_ends_at IS NOT NULL AND e.window_ends_at <= ${now} ${scoped(options.organizationId)}
+          AND (b.id IS NOT NULL OR a.id IS NOT NULL)
           AND NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = e.id)
         ORDER BY e.window_ends_at
         LIMIT ${PLACE_BATCH}

@@ -1,9 +1,9 @@
-import { assertFilter } from "@/lib/automations/audience";
+import { filterCondition } from "@/lib/audience/membership";
 import { eachStep, type Step } from "@/lib/automations/tree";
 import type { OrgContext } from "@/lib/domain/context";
 import { invalidField } from "@/lib/domain/errors";
 import type { AutomationTrigger } from "@/lib/schemas/automations";
-import type { Filter } from "@/lib/schemas/automation-filter";
+import type { Filter } from "@/lib/schemas/filters";
 import type { SequenceMode } from "@/lib/generated/prisma/enums";
 import { assertOwned, type DbClient, type Reference } from "./owned-records";
 import { assertInboxesVerified, assertProvenSender } from "./sender-proof";
@@ -65,7 +65,8 @@ export async function assertAutomationUsable(client: DbClient, ctx: OrgContext, 
     if (automation_id) await assertOwnedRows(client, ctx, "automation", [{ id: automation_id, path: "trigger.where.automation_id" }]);
   }
   if (draft.exit_filter) filters.push({ filter: draft.exit_filter, path: "exit_filter" });
-  for (const { filter, path } of filters) await assertFilter(client, ctx.organizationId, filter, path);
+  // Compiled strictly by the one filter language: any problem is a 400 naming its place.
+  for (const { filter, path } of filters) await filterCondition(client, ctx.organizationId, filter, { path });
   await assertSenders(client, ctx, draft, sends);
 }
 

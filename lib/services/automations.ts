@@ -4,8 +4,9 @@ import type { OrgContext } from "@/lib/domain/context";
 import { AppError, notFound } from "@/lib/domain/errors";
 import type { Automation } from "@/lib/generated/prisma/client";
 import type { AutomationRecord, AutomationTrigger, CreateAutomationInput, UpdateAutomationInput } from "@/lib/schemas/automations";
-import type { Filter } from "@/lib/schemas/automation-filter";
+import type { Filter } from "@/lib/schemas/filters";
 import type { CursorParams } from "@/lib/schemas/pagination";
+import type { SendingWindow } from "@/lib/domain/sending-window";
 import { activateTrigger, archiveRuns } from "@/lib/automations/lifecycle";
 import { automationStats, withStepStats } from "./automation-stats";
 import { assertAutomationUsable, type AutomationDraft } from "./automation-rules";
@@ -25,6 +26,7 @@ function serialize(row: Automation, stats: Stats, steps?: Step[]): AutomationRec
     exit_filter: (row.exit_filter ?? null) as Filter | null,
     sequence_mode: row.sequence_mode,
     inbox_ids: row.inbox_ids,
+    sending_window: (row.sending_window ?? null) as SendingWindow | null,
     from_email: row.from_email,
     from_name: row.from_name,
     stats,
@@ -74,6 +76,7 @@ export async function createAutomation(ctx: OrgContext, input: CreateAutomationI
       exit_filter: (draft.exit_filter ?? undefined) as Prisma.InputJsonValue | undefined,
       sequence_mode: draft.sequence_mode,
       inbox_ids: draft.inbox_ids,
+      sending_window: (input.sending_window ?? undefined) as Prisma.InputJsonValue | undefined,
       from_email: draft.from_email,
       from_name: input.from_name ?? null,
       created_by: ctx.userId,
@@ -149,6 +152,8 @@ export async function updateAutomation(ctx: OrgContext, id: string, input: Updat
         exit_filter: draft.exit_filter === null ? Prisma.DbNull : (draft.exit_filter as Prisma.InputJsonValue),
         sequence_mode: draft.sequence_mode,
         inbox_ids: draft.inbox_ids,
+        sending_window:
+          input.sending_window === undefined ? undefined : input.sending_window === null ? Prisma.DbNull : (input.sending_window as Prisma.InputJsonValue),
         from_email: draft.from_email,
         from_name: input.from_name,
       },
@@ -168,7 +173,7 @@ export async function activateAutomation(ctx: OrgContext, id: string): Promise<A
     if (row.status === "active") return;
     await assertAutomationUsable(tx, ctx, draftOf(row));
     await tx.automation.update({ where: { id: row.id }, data: { status: "active", activated_at: new Date() } });
-    await activateTrigger(tx, row.id);
+    await activateTrigger(tx, ctx.organizationId, row.id);
   }, TRANSACTION);
   return getAutomation(ctx, id);
 }

@@ -1,22 +1,36 @@
-import { randomUUID } from "node:crypto";
 import { runDueAutomations } from "@/lib/automations/engine";
-import type { Clock } from "@/lib/automations/clock";
-import { onEvents } from "@/lib/automations/triggers";
 import { db } from "@/lib/db";
+import { recordEvent } from "@/lib/events/record";
 import type { TestOrg } from "./api";
+import { dispatchEventsOf } from "./events";
+import { manualClock } from "./manual-clock";
 
-/** A custom event of a contact, announced to the automations as the event dispatcher does. */
+export type EngineClock = ReturnType<typeof manualClock>;
+
+/** A clock for the automation engine that the test moves (lib/testing/manual-clock.ts), starting now. */
+export const engineClock = (): EngineClock => manualClock(new Date(Date.now() + 1_000));
+
+/**
+ * A custom event of a contact, recorded as POST /v1/events records it and dispatched through the
+ * outbox to its consumers (the automations' among them), as the worker's events:dispatch loop does.
+ */
 export async function announceEvent(organizationId: string, contactId: string, name: string, properties: Record<string, unknown> = {}) {
-  return db.$transaction((tx) =>
-    onEvents(tx, [{ id: randomUUID(), organization_id: organizationId, contact_id: contactId, name, occurred_at: new Date(), properties }]),
-  );
+  await recordEvent(db, { organizationId, contactId, name, source: "api", properties });
+  await dispatchEventsOf(organizationId);
 }
 
-/** Runs the engine until no run of the organization is due at the clock's time; answers the runs taken. */
-export async function settle(organizationId: string, clock: Clock): Promise<number> {
+/**
+ * Runs the engine until no run of the organization is due at the clock's time; answers the runs
+ * taken. Runs that triggers start are due at the database's time, which went on while the test's
+ * clock stood: a clock left behind real time is first moved up to it (never back).
+ */
+export async function settle(organizationId: string, clock: EngineClock): Promise<number> {
+  if (clock().getTime() <= Date.now()) clock.set(new Date(Date.now() + 5));
   let total = 0;
   for (let round = 0; round < 100; round++) {
     const taken = await runDueAutomations({ organizationId, clock });
+    // What the steps recorded (automation.* events, contact changes) goes through the consumers too.
+    await dispatchEventsOf(organizationId);
     if (taken === 0) return total;
     total += taken;
   }

@@ -14,7 +14,7 @@ export const decide: StepExecutor = async (ctx, runs) => {
   if (step.type !== "condition") return;
   const yes = step.wait_result
     ? new Set(runs.filter((run) => run.wait_result === step.wait_result).map((run) => run.contact_id))
-    : await contactsMatching(ctx.tx, automation.organization_id, step.filter!, [...new Set(runs.map((run) => run.contact_id))]);
+    : await contactsMatching(ctx.tx, automation.organization_id, step.filter!, [...new Set(runs.map((run) => run.contact_id))], ctx.now);
   const fresh = await recordStep(
     ctx.tx,
     historyAt(ctx),

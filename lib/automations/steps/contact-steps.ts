@@ -69,7 +69,6 @@ export const changeSegment: StepExecutor = async (ctx, runs) => {
         organizationId,
         segment.id,
         added.map((row) => row.contact_id),
-        ctx.now,
       );
     } else {
       await tx.$executeRaw`

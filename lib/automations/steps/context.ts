@@ -20,5 +20,6 @@ export const historyAt = (ctx: StepContext) => ({
   organizationId: ctx.automation.organization_id,
   automationId: ctx.automation.id,
   stepId: ctx.step.id,
+  stepType: ctx.step.type,
   now: ctx.now,
 });

@@ -1,5 +1,7 @@
 import type { Inbox, Template } from "@/lib/generated/prisma/client";
+import { UNPLACED } from "@/lib/sending/windows";
 import { end, moveTo, type RunState } from "../run-state";
+import { recordRunMoments } from "../timeline";
 import { historyAt, type StepContext, type StepExecutor } from "./context";
 
 type Sender = { from_email: string; from_name: string | null; reply_to: string | null; inbox_id: string | null };
@@ -76,8 +78,9 @@ export const sendEmail: StepExecutor = async (ctx, runs) => {
   if (sendable.length === 0) return;
 
   const sales = automation.sequence_mode === "sales";
+  const windowed = automation.sending_window !== null;
   const at = historyAt(ctx);
-  const rows = await tx.$queryRaw<{ run_id: string; email_id: string }[]>`
+  const rows = await tx.$queryRaw<{ run_id: string; email_id: string; subject: string }[]>`
     WITH input AS (
       SELECT * FROM unnest(
         ${sendable.map((s) => s.run.id)}::uuid[], ${sendable.map((s) => s.run.contact_id)}::uuid[],
@@ -88,6 +91,8 @@ export const sendEmail: StepExecutor = async (ctx, runs) => {
     ),
     planned AS (
       SELECT x.*, c.email AS to_email, uuid_v7() AS email_id, uuid_v7() AS fresh_thread_id,
+        -- A sales run's recipient who answered with an out-of-office is away: its follow-ups wait (lib/sequences/hold-sequence.ts).
+        CASE WHEN ${sales}::boolean AND p.id IS NOT NULL AND c.away_until > ${now}::timestamptz THEN c.away_until END AS away_until,
         p.thread_id AS parent_thread_id, p.message_id AS parent_message_id, p."references" AS parent_references,
         CASE WHEN p.id IS NULL THEN ${step.subject}::text WHEN p.subject ~* '^re:' THEN p.subject ELSE 'Re: ' || p.subject END AS subject
       FROM input x
@@ -111,18 +116,25 @@ export const sendEmail: StepExecutor = async (ctx, runs) => {
     inserted AS (
       INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, reply_to, subject, html_content, text_content,
         template_id, contact_id, inbox_id, thread_id, parent_email_id, in_reply_to, "references", status,
-        automation_id, automation_run_id, automation_step_id)
+        scheduled_at, next_attempt_at, window_ends_at, automation_id, automation_run_id, automation_step_id)
       SELECT email_id, ${automation.organization_id}::uuid, '<' || email_id || '@' || split_part(from_email, '@', 2) || '>',
         from_email, from_name, to_email, reply_to, subject, ${html}::text, ${text}::text,
         ${template?.id ?? null}::uuid, contact_id, inbox_id, thread_id, parent_id, parent_message_id,
-        CASE WHEN parent_message_id IS NULL THEN '{}'::text[] ELSE parent_references || parent_message_id END, 'queued',
+        CASE WHEN parent_message_id IS NULL THEN '{}'::text[] ELSE parent_references || parent_message_id END,
+        CASE WHEN away_until IS NOT NULL THEN 'scheduled' ELSE 'queued' END::"EmailStatus", away_until, away_until,
+        -- Under a sending window (or back from a hold) lib/sending/windows.ts places it in the contact's next opening.
+        CASE WHEN away_until IS NOT NULL OR ${windowed}::boolean THEN ${UNPLACED} END,
         ${automation.id}::uuid, run_id, ${step.id}::uuid
       FROM chosen
       ON CONFLICT (automation_run_id, automation_step_id) WHERE automation_run_id IS NOT NULL DO NOTHING
-      RETURNING id, automation_run_id
+      RETURNING id, automation_run_id, subject
     )
-    SELECT automation_run_id AS run_id, id AS email_id FROM inserted`;
+    SELECT automation_run_id AS run_id, id AS email_id, subject FROM inserted`;
   const sent = new Map(rows.map((row) => [row.run_id, row.email_id]));
+  await recordRunMoments(
+    tx,
+    rows.map((row) => ({ runId: row.run_id, name: "automation.send_email", properties: { outcome: "queued", subject: row.subject } })),
+  );
   for (const { run } of sendable) {
     const emailId = sent.get(run.id);
     if (emailId) run.last_email_id = emailId;

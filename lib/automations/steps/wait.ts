@@ -1,4 +1,3 @@
-import { addMinutes } from "../clock";
 import { completeStep, recordStep } from "../history";
 import { moveTo, waitUntil, type RunState } from "../run-state";
 import { historyAt, type StepContext, type StepExecutor } from "./context";
@@ -19,7 +18,7 @@ export const enterWait: StepExecutor = async (ctx, runs) => {
   );
   for (const run of runs) {
     // A run already in this wait (its row existed) is put back to sleep until the same end.
-    waitUntil(run, addMinutes(now, minutes), now, event);
+    waitUntil(run, new Date(now.getTime() + minutes * 60_000), now, event);
     if (event) run.wait_result = null;
   }
 };
@@ -31,6 +30,6 @@ export async function finishWait(ctx: StepContext, runs: RunState[]) {
     run.wait_result = run.wait_result === "event" ? "event" : "timeout";
     return { runId: run.id, outcome: run.wait_result };
   });
-  await completeStep(ctx.tx, ctx.step.id, outcomes, ctx.now);
+  await completeStep(ctx.tx, ctx.step, outcomes, ctx.now);
   for (const run of runs) moveTo(run, ctx.next, ctx.now);
 }

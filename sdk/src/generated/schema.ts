@@ -70,6 +70,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/automations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List automations
+         * @description Newest first, archived ones included. Paginated when `limit` is given; otherwise every automation.
+         */
+        get: operations["listAutomations"];
+        put?: never;
+        /**
+         * Create an automation
+         * @description Answers the automation as a `draft`, each step with a server-given `id`. Every id in the body must name a record of the organization (400 naming the field); each send step needs a sender at a verified domain, or the automation inboxes (sales mode needs at least one).
+         */
+        post: operations["createAutomation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an automation
+         * @description With `stats` (runs entered, active, completed, exited) and each step's `stats` (entered, completed, current; send steps sent, opened, clicked).
+         */
+        get: operations["getAutomation"];
+        /**
+         * Update an automation
+         * @description A draft or paused automation only (otherwise 400 AUTOMATION_NOT_EDITABLE). Only the fields given change. A step sent with the `id` of one of the automation's steps keeps it and the runs in it; runs in a step that no longer exists leave (`step_removed`) when they next move.
+         */
+        put: operations["updateAutomation"];
+        post?: never;
+        /**
+         * Archive an automation
+         * @description Archives it: runs in progress end (`exited`, `archived`) and their unsent emails are cancelled. Answers the archived automation.
+         */
+        delete: operations["deleteAutomation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate an automation
+         * @description A draft or paused automation becomes `active`: its trigger starts runs and its runs move. Everything it names is checked again. Runs whose wait ended while it was paused move at once. An archived one: 400 AUTOMATION_ARCHIVED.
+         */
+        post: operations["activateAutomation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an automation
+         * @description No contact enters and runs stay where they are until it is activated again. A draft: 400 AUTOMATION_NOT_ACTIVE; archived: AUTOMATION_ARCHIVED.
+         */
+        post: operations["pauseAutomation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/automations/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an automation's runs
+         * @description Newest first, cursor-paginated (default 20). Each run carries its `history`, one entry per step it reached.
+         */
+        get: operations["listAutomationRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/broadcasts": {
         parameters: {
             query?: never;
@@ -2023,6 +2135,27 @@ export interface components {
             } | null;
             created_at: components["schemas"]["DateTime"];
         };
+        /** @description A step as saved, with its server-given `id` (a condition's branches too) and, when the automation is read alone, its `stats`. */
+        AutomationStep: {
+            id: components["schemas"]["Uuid"];
+            type: string;
+            /** @description Send steps also count their emails sent, opened and clicked. */
+            stats?: {
+                /** @description Runs that reached the step. */
+                entered: number;
+                /** @description Runs that went past it. */
+                completed: number;
+                /** @description Extension: runs in the step now (waiting in it, or about to take it). */
+                current: number;
+                sent?: number;
+                opened?: number;
+                clicked?: number;
+            };
+            yes?: components["schemas"]["AutomationStep"][];
+            no?: components["schemas"]["AutomationStep"][];
+        } & {
+            [key: string]: unknown;
+        };
         Broadcast: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -3102,7 +3235,7 @@ export interface components {
             /** @description What went wrong, for people. */
             error: string;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "BROADCAST_NOT_EDITABLE" | "DOMAIN_NOT_VERIFIED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "INVITATION_EMAIL_MISMATCH" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "INVALID_PASSWORD" | "INVALID_TWO_FACTOR_CODE" | "TWO_FACTOR_NOT_SET_UP" | "NOT_FOUND" | "CONFLICT" | "ALREADY_MEMBER" | "INVITATION_ALREADY_ACCEPTED" | "INVITATION_NOT_PENDING" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "LAST_OWNER" | "MAIL_DELIVERY_FAILED" | "BROADCAST_NOT_SENDABLE" | "BROADCAST_NOT_CANCELLABLE" | "INBOX_NOT_VERIFIED" | "INBOX_CONNECTION_FAILED" | "RECIPIENT_SUPPRESSED" | "BROADCAST_NOT_PAUSABLE" | "BROADCAST_NOT_RESUMABLE" | "SERVICE_UNAVAILABLE" | "SEGMENT_IS_DYNAMIC" | "EMAIL_NOT_CANCELLABLE";
+            code: "VALIDATION_ERROR" | "BROADCAST_NOT_EDITABLE" | "DOMAIN_NOT_VERIFIED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "INVITATION_EMAIL_MISMATCH" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "INVALID_PASSWORD" | "INVALID_TWO_FACTOR_CODE" | "TWO_FACTOR_NOT_SET_UP" | "NOT_FOUND" | "CONFLICT" | "ALREADY_MEMBER" | "INVITATION_ALREADY_ACCEPTED" | "INVITATION_NOT_PENDING" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "LAST_OWNER" | "MAIL_DELIVERY_FAILED" | "BROADCAST_NOT_SENDABLE" | "BROADCAST_NOT_CANCELLABLE" | "INBOX_NOT_VERIFIED" | "INBOX_CONNECTION_FAILED" | "RECIPIENT_SUPPRESSED" | "BROADCAST_NOT_PAUSABLE" | "BROADCAST_NOT_RESUMABLE" | "SERVICE_UNAVAILABLE" | "SEGMENT_IS_DYNAMIC" | "EMAIL_NOT_CANCELLABLE" | "AUTOMATION_NOT_EDITABLE" | "AUTOMATION_NOT_ACTIVE" | "AUTOMATION_ARCHIVED";
             /** @description For VALIDATION_ERROR: a list of `{ path, message }`. */
             details?: unknown;
         };
@@ -4167,6 +4300,7 @@ export interface components {
 }
 export type ApiKey = components['schemas']['ApiKey'];
 export type AuditLogEntry = components['schemas']['AuditLogEntry'];
+export type AutomationStep = components['schemas']['AutomationStep'];
 export type Broadcast = components['schemas']['Broadcast'];
 export type BroadcastReport = components['schemas']['BroadcastReport'];
 export type BroadcastSendingStatus = components['schemas']['BroadcastSendingStatus'];
@@ -4478,6 +4612,953 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["PaginationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAutomations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Id of the last item of the current page: the next, older page. */
+                after?: components["parameters"]["After"];
+                /** @description Id of the first item of the current page: the previous, newer page. */
+                before?: components["parameters"]["Before"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        has_more: boolean;
+                        data: {
+                            id: components["schemas"]["Uuid"];
+                            organization_id: components["schemas"]["Uuid"];
+                            name: string;
+                            /** @enum {string} */
+                            status: "draft" | "active" | "paused" | "archived";
+                            /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
+                            trigger: {
+                                /** @constant */
+                                type: "event";
+                                event: string;
+                                /** @description Only events that match: of this broadcast, of this automation, with these property values. */
+                                where?: {
+                                    broadcast_id?: components["schemas"]["Uuid"];
+                                    automation_id?: components["schemas"]["Uuid"];
+                                    /** @description Each key must equal the event's property of that name. */
+                                    properties?: {
+                                        [key: string]: string | number | boolean;
+                                    };
+                                };
+                            } | {
+                                /** @constant */
+                                type: "segment_entered";
+                                segment_id: components["schemas"]["Uuid"];
+                            };
+                            steps: components["schemas"]["AutomationStep"][];
+                            /** @enum {string} */
+                            reentry: "never" | "after_exit";
+                            exit_filter: ({
+                                all: Record<string, never>[];
+                            } | {
+                                any: Record<string, never>[];
+                            } | {
+                                not: Record<string, never>;
+                            } | {
+                                field: string;
+                                /** @enum {unknown} */
+                                op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                                value?: unknown;
+                            } | {
+                                /** Format: uuid */
+                                in_segment: string;
+                            } | {
+                                event: string;
+                                /** @enum {unknown} */
+                                op: "happened" | "not_happened";
+                                within_days?: number;
+                                count_gte?: number;
+                                where?: {
+                                    /** Format: uuid */
+                                    broadcast_id?: string;
+                                    /** Format: uuid */
+                                    automation_id?: string;
+                                };
+                            }) | null;
+                            /** @enum {string} */
+                            sequence_mode: "sales" | "marketing";
+                            inbox_ids: components["schemas"]["Uuid"][];
+                            sending_window: components["schemas"]["SendingWindow"] | null;
+                            from_email: string | null;
+                            from_name: string | null;
+                            stats: {
+                                /** @description Runs started. */
+                                entered: number;
+                                /** @description Runs in progress (active or waiting). */
+                                active: number;
+                                completed: number;
+                                exited: number;
+                            };
+                            created_by: components["schemas"]["Uuid"] | null;
+                            activated_at: components["schemas"]["DateTime"] | null;
+                            created_at: components["schemas"]["DateTime"];
+                            updated_at: components["schemas"]["DateTime"];
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["PaginationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
+                    trigger: {
+                        /** @constant */
+                        type: "event";
+                        event: string;
+                        /** @description Only events that match: of this broadcast, of this automation, with these property values. */
+                        where?: {
+                            broadcast_id?: components["schemas"]["Uuid"];
+                            automation_id?: components["schemas"]["Uuid"];
+                            /** @description Each key must equal the event's property of that name. */
+                            properties?: {
+                                [key: string]: string | number | boolean;
+                            };
+                        };
+                    } | {
+                        /** @constant */
+                        type: "segment_entered";
+                        segment_id: components["schemas"]["Uuid"];
+                    };
+                    /** @description The steps, in order; a condition's `yes` and `no` hold steps of their own. At most 100 steps in all, conditions nested at most 5 deep. Types: wait {minutes}, wait_for_event {event, timeout_minutes}, condition {filter | wait_result, yes, no}, send_email {subject, html_content | template_id, text_content?, from_email?}, update_contact {set?, add_tags?, remove_tags?}, add_to_segment / remove_from_segment {segment_id}, exit. */
+                    steps: unknown;
+                    /**
+                     * @description `never` (default): a contact enters once. `after_exit`: again, once its previous run has ended.
+                     * @enum {string}
+                     */
+                    reentry?: "never" | "after_exit";
+                    /** @description A contact that matches it leaves the automation (checked before each step). */
+                    exit_filter?: ({
+                        all: Record<string, never>[];
+                    } | {
+                        any: Record<string, never>[];
+                    } | {
+                        not: Record<string, never>;
+                    } | {
+                        field: string;
+                        /** @enum {unknown} */
+                        op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                        value?: unknown;
+                    } | {
+                        /** Format: uuid */
+                        in_segment: string;
+                    } | {
+                        event: string;
+                        /** @enum {unknown} */
+                        op: "happened" | "not_happened";
+                        within_days?: number;
+                        count_gte?: number;
+                        where?: {
+                            /** Format: uuid */
+                            broadcast_id?: string;
+                            /** Format: uuid */
+                            automation_id?: string;
+                        };
+                    }) | null;
+                    /**
+                     * @description `marketing` (default): each email stands alone. `sales`: a run's emails go from one inbox of `inbox_ids` as one thread, and a reply ends the run.
+                     * @enum {string}
+                     */
+                    sequence_mode?: "sales" | "marketing";
+                    /** @description Inboxes the runs' emails go from, one per run in rotation. Required in sales mode; without them emails go through the organization's relay. */
+                    inbox_ids?: components["schemas"]["Uuid"][];
+                    /** @description When its emails may go out; an email due outside it waits for the next opening (in the contact's zone with `timezone: contact`). */
+                    sending_window?: components["schemas"]["SendingWindowInput"] | null;
+                    /** @description Extension: the sender of send steps that name none (at a verified domain). */
+                    from_email?: string | null;
+                    from_name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: components["schemas"]["Uuid"];
+                        organization_id: components["schemas"]["Uuid"];
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "active" | "paused" | "archived";
+                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
+                        trigger: {
+                            /** @constant */
+                            type: "event";
+                            event: string;
+                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
+                            where?: {
+                                broadcast_id?: components["schemas"]["Uuid"];
+                                automation_id?: components["schemas"]["Uuid"];
+                                /** @description Each key must equal the event's property of that name. */
+                                properties?: {
+                                    [key: string]: string | number | boolean;
+                                };
+                            };
+                        } | {
+                            /** @constant */
+                            type: "segment_entered";
+                            segment_id: components["schemas"]["Uuid"];
+                        };
+                        steps: components["schemas"]["AutomationStep"][];
+                        /** @enum {string} */
+                        reentry: "never" | "after_exit";
+                        exit_filter: ({
+                            all: Record<string, never>[];
+                        } | {
+                            any: Record<string, never>[];
+                        } | {
+                            not: Record<string, never>;
+                        } | {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                            value?: unknown;
+                        } | {
+                            /** Format: uuid */
+                            in_segment: string;
+                        } | {
+                            event: string;
+                            /** @enum {unknown} */
+                            op: "happened" | "not_happened";
+                            within_days?: number;
+                            count_gte?: number;
+                            where?: {
+                                /** Format: uuid */
+                                broadcast_id?: string;
+                                /** Format: uuid */
+                                automation_id?: string;
+                            };
+                        }) | null;
+                        /** @enum {string} */
+                        sequence_mode: "sales" | "marketing";
+                        inbox_ids: components["schemas"]["Uuid"][];
+                        sending_window: components["schemas"]["SendingWindow"] | null;
+                        from_email: string | null;
+                        from_name: string | null;
+                        stats: {
+                            /** @description Runs started. */
+                            entered: number;
+                            /** @description Runs in progress (active or waiting). */
+                            active: number;
+                            completed: number;
+                            exited: number;
+                        };
+                        created_by: components["schemas"]["Uuid"] | null;
+                        activated_at: components["schemas"]["DateTime"] | null;
+                        created_at: components["schemas"]["DateTime"];
+                        updated_at: components["schemas"]["DateTime"];
+                    };
+                };
+            };
+            /** @description Error: DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED, VALIDATION_ERROR */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: components["schemas"]["Uuid"];
+                        organization_id: components["schemas"]["Uuid"];
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "active" | "paused" | "archived";
+                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
+                        trigger: {
+                            /** @constant */
+                            type: "event";
+                            event: string;
+                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
+                            where?: {
+                                broadcast_id?: components["schemas"]["Uuid"];
+                                automation_id?: components["schemas"]["Uuid"];
+                                /** @description Each key must equal the event's property of that name. */
+                                properties?: {
+                                    [key: string]: string | number | boolean;
+                                };
+                            };
+                        } | {
+                            /** @constant */
+                            type: "segment_entered";
+                            segment_id: components["schemas"]["Uuid"];
+                        };
+                        steps: components["schemas"]["AutomationStep"][];
+                        /** @enum {string} */
+                        reentry: "never" | "after_exit";
+                        exit_filter: ({
+                            all: Record<string, never>[];
+                        } | {
+                            any: Record<string, never>[];
+                        } | {
+                            not: Record<string, never>;
+                        } | {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                            value?: unknown;
+                        } | {
+                            /** Format: uuid */
+                            in_segment: string;
+                        } | {
+                            event: string;
+                            /** @enum {unknown} */
+                            op: "happened" | "not_happened";
+                            within_days?: number;
+                            count_gte?: number;
+                            where?: {
+                                /** Format: uuid */
+                                broadcast_id?: string;
+                                /** Format: uuid */
+                                automation_id?: string;
+                            };
+                        }) | null;
+                        /** @enum {string} */
+                        sequence_mode: "sales" | "marketing";
+                        inbox_ids: components["schemas"]["Uuid"][];
+                        sending_window: components["schemas"]["SendingWindow"] | null;
+                        from_email: string | null;
+                        from_name: string | null;
+                        stats: {
+                            /** @description Runs started. */
+                            entered: number;
+                            /** @description Runs in progress (active or waiting). */
+                            active: number;
+                            completed: number;
+                            exited: number;
+                        };
+                        created_by: components["schemas"]["Uuid"] | null;
+                        activated_at: components["schemas"]["DateTime"] | null;
+                        created_at: components["schemas"]["DateTime"];
+                        updated_at: components["schemas"]["DateTime"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
+                    trigger?: {
+                        /** @constant */
+                        type: "event";
+                        event: string;
+                        /** @description Only events that match: of this broadcast, of this automation, with these property values. */
+                        where?: {
+                            broadcast_id?: components["schemas"]["Uuid"];
+                            automation_id?: components["schemas"]["Uuid"];
+                            /** @description Each key must equal the event's property of that name. */
+                            properties?: {
+                                [key: string]: string | number | boolean;
+                            };
+                        };
+                    } | {
+                        /** @constant */
+                        type: "segment_entered";
+                        segment_id: components["schemas"]["Uuid"];
+                    };
+                    /** @description The steps, in order; a condition's `yes` and `no` hold steps of their own. At most 100 steps in all, conditions nested at most 5 deep. Types: wait {minutes}, wait_for_event {event, timeout_minutes}, condition {filter | wait_result, yes, no}, send_email {subject, html_content | template_id, text_content?, from_email?}, update_contact {set?, add_tags?, remove_tags?}, add_to_segment / remove_from_segment {segment_id}, exit. */
+                    steps?: unknown;
+                    /**
+                     * @description `never` (default): a contact enters once. `after_exit`: again, once its previous run has ended.
+                     * @enum {string}
+                     */
+                    reentry?: "never" | "after_exit";
+                    /** @description A contact that matches it leaves the automation (checked before each step). */
+                    exit_filter?: ({
+                        all: Record<string, never>[];
+                    } | {
+                        any: Record<string, never>[];
+                    } | {
+                        not: Record<string, never>;
+                    } | {
+                        field: string;
+                        /** @enum {unknown} */
+                        op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                        value?: unknown;
+                    } | {
+                        /** Format: uuid */
+                        in_segment: string;
+                    } | {
+                        event: string;
+                        /** @enum {unknown} */
+                        op: "happened" | "not_happened";
+                        within_days?: number;
+                        count_gte?: number;
+                        where?: {
+                            /** Format: uuid */
+                            broadcast_id?: string;
+                            /** Format: uuid */
+                            automation_id?: string;
+                        };
+                    }) | null;
+                    /**
+                     * @description `marketing` (default): each email stands alone. `sales`: a run's emails go from one inbox of `inbox_ids` as one thread, and a reply ends the run.
+                     * @enum {string}
+                     */
+                    sequence_mode?: "sales" | "marketing";
+                    /** @description Inboxes the runs' emails go from, one per run in rotation. Required in sales mode; without them emails go through the organization's relay. */
+                    inbox_ids?: components["schemas"]["Uuid"][];
+                    /** @description When its emails may go out; an email due outside it waits for the next opening (in the contact's zone with `timezone: contact`). */
+                    sending_window?: components["schemas"]["SendingWindowInput"] | null;
+                    /** @description Extension: the sender of send steps that name none (at a verified domain). */
+                    from_email?: string | null;
+                    from_name?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: components["schemas"]["Uuid"];
+                        organization_id: components["schemas"]["Uuid"];
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "active" | "paused" | "archived";
+                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
+                        trigger: {
+                            /** @constant */
+                            type: "event";
+                            event: string;
+                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
+                            where?: {
+                                broadcast_id?: components["schemas"]["Uuid"];
+                                automation_id?: components["schemas"]["Uuid"];
+                                /** @description Each key must equal the event's property of that name. */
+                                properties?: {
+                                    [key: string]: string | number | boolean;
+                                };
+                            };
+                        } | {
+                            /** @constant */
+                            type: "segment_entered";
+                            segment_id: components["schemas"]["Uuid"];
+                        };
+                        steps: components["schemas"]["AutomationStep"][];
+                        /** @enum {string} */
+                        reentry: "never" | "after_exit";
+                        exit_filter: ({
+                            all: Record<string, never>[];
+                        } | {
+                            any: Record<string, never>[];
+                        } | {
+                            not: Record<string, never>;
+                        } | {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                            value?: unknown;
+                        } | {
+                            /** Format: uuid */
+                            in_segment: string;
+                        } | {
+                            event: string;
+                            /** @enum {unknown} */
+                            op: "happened" | "not_happened";
+                            within_days?: number;
+                            count_gte?: number;
+                            where?: {
+                                /** Format: uuid */
+                                broadcast_id?: string;
+                                /** Format: uuid */
+                                automation_id?: string;
+                            };
+                        }) | null;
+                        /** @enum {string} */
+                        sequence_mode: "sales" | "marketing";
+                        inbox_ids: components["schemas"]["Uuid"][];
+                        sending_window: components["schemas"]["SendingWindow"] | null;
+                        from_email: string | null;
+                        from_name: string | null;
+                        stats: {
+                            /** @description Runs started. */
+                            entered: number;
+                            /** @description Runs in progress (active or waiting). */
+                            active: number;
+                            completed: number;
+                            exited: number;
+                        };
+                        created_by: components["schemas"]["Uuid"] | null;
+                        activated_at: components["schemas"]["DateTime"] | null;
+                        created_at: components["schemas"]["DateTime"];
+                        updated_at: components["schemas"]["DateTime"];
+                    };
+                };
+            };
+            /** @description Error: AUTOMATION_NOT_EDITABLE, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED, VALIDATION_ERROR */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: components["schemas"]["Uuid"];
+                        organization_id: components["schemas"]["Uuid"];
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "active" | "paused" | "archived";
+                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
+                        trigger: {
+                            /** @constant */
+                            type: "event";
+                            event: string;
+                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
+                            where?: {
+                                broadcast_id?: components["schemas"]["Uuid"];
+                                automation_id?: components["schemas"]["Uuid"];
+                                /** @description Each key must equal the event's property of that name. */
+                                properties?: {
+                                    [key: string]: string | number | boolean;
+                                };
+                            };
+                        } | {
+                            /** @constant */
+                            type: "segment_entered";
+                            segment_id: components["schemas"]["Uuid"];
+                        };
+                        steps: components["schemas"]["AutomationStep"][];
+                        /** @enum {string} */
+                        reentry: "never" | "after_exit";
+                        exit_filter: ({
+                            all: Record<string, never>[];
+                        } | {
+                            any: Record<string, never>[];
+                        } | {
+                            not: Record<string, never>;
+                        } | {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                            value?: unknown;
+                        } | {
+                            /** Format: uuid */
+                            in_segment: string;
+                        } | {
+                            event: string;
+                            /** @enum {unknown} */
+                            op: "happened" | "not_happened";
+                            within_days?: number;
+                            count_gte?: number;
+                            where?: {
+                                /** Format: uuid */
+                                broadcast_id?: string;
+                                /** Format: uuid */
+                                automation_id?: string;
+                            };
+                        }) | null;
+                        /** @enum {string} */
+                        sequence_mode: "sales" | "marketing";
+                        inbox_ids: components["schemas"]["Uuid"][];
+                        sending_window: components["schemas"]["SendingWindow"] | null;
+                        from_email: string | null;
+                        from_name: string | null;
+                        stats: {
+                            /** @description Runs started. */
+                            entered: number;
+                            /** @description Runs in progress (active or waiting). */
+                            active: number;
+                            completed: number;
+                            exited: number;
+                        };
+                        created_by: components["schemas"]["Uuid"] | null;
+                        activated_at: components["schemas"]["DateTime"] | null;
+                        created_at: components["schemas"]["DateTime"];
+                        updated_at: components["schemas"]["DateTime"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    activateAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: components["schemas"]["Uuid"];
+                        organization_id: components["schemas"]["Uuid"];
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "active" | "paused" | "archived";
+                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
+                        trigger: {
+                            /** @constant */
+                            type: "event";
+                            event: string;
+                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
+                            where?: {
+                                broadcast_id?: components["schemas"]["Uuid"];
+                                automation_id?: components["schemas"]["Uuid"];
+                                /** @description Each key must equal the event's property of that name. */
+                                properties?: {
+                                    [key: string]: string | number | boolean;
+                                };
+                            };
+                        } | {
+                            /** @constant */
+                            type: "segment_entered";
+                            segment_id: components["schemas"]["Uuid"];
+                        };
+                        steps: components["schemas"]["AutomationStep"][];
+                        /** @enum {string} */
+                        reentry: "never" | "after_exit";
+                        exit_filter: ({
+                            all: Record<string, never>[];
+                        } | {
+                            any: Record<string, never>[];
+                        } | {
+                            not: Record<string, never>;
+                        } | {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                            value?: unknown;
+                        } | {
+                            /** Format: uuid */
+                            in_segment: string;
+                        } | {
+                            event: string;
+                            /** @enum {unknown} */
+                            op: "happened" | "not_happened";
+                            within_days?: number;
+                            count_gte?: number;
+                            where?: {
+                                /** Format: uuid */
+                                broadcast_id?: string;
+                                /** Format: uuid */
+                                automation_id?: string;
+                            };
+                        }) | null;
+                        /** @enum {string} */
+                        sequence_mode: "sales" | "marketing";
+                        inbox_ids: components["schemas"]["Uuid"][];
+                        sending_window: components["schemas"]["SendingWindow"] | null;
+                        from_email: string | null;
+                        from_name: string | null;
+                        stats: {
+                            /** @description Runs started. */
+                            entered: number;
+                            /** @description Runs in progress (active or waiting). */
+                            active: number;
+                            completed: number;
+                            exited: number;
+                        };
+                        created_by: components["schemas"]["Uuid"] | null;
+                        activated_at: components["schemas"]["DateTime"] | null;
+                        created_at: components["schemas"]["DateTime"];
+                        updated_at: components["schemas"]["DateTime"];
+                    };
+                };
+            };
+            /** @description Error: AUTOMATION_ARCHIVED, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED, VALIDATION_ERROR */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pauseAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: components["schemas"]["Uuid"];
+                        organization_id: components["schemas"]["Uuid"];
+                        name: string;
+                        /** @enum {string} */
+                        status: "draft" | "active" | "paused" | "archived";
+                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
+                        trigger: {
+                            /** @constant */
+                            type: "event";
+                            event: string;
+                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
+                            where?: {
+                                broadcast_id?: components["schemas"]["Uuid"];
+                                automation_id?: components["schemas"]["Uuid"];
+                                /** @description Each key must equal the event's property of that name. */
+                                properties?: {
+                                    [key: string]: string | number | boolean;
+                                };
+                            };
+                        } | {
+                            /** @constant */
+                            type: "segment_entered";
+                            segment_id: components["schemas"]["Uuid"];
+                        };
+                        steps: components["schemas"]["AutomationStep"][];
+                        /** @enum {string} */
+                        reentry: "never" | "after_exit";
+                        exit_filter: ({
+                            all: Record<string, never>[];
+                        } | {
+                            any: Record<string, never>[];
+                        } | {
+                            not: Record<string, never>;
+                        } | {
+                            field: string;
+                            /** @enum {unknown} */
+                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+                            value?: unknown;
+                        } | {
+                            /** Format: uuid */
+                            in_segment: string;
+                        } | {
+                            event: string;
+                            /** @enum {unknown} */
+                            op: "happened" | "not_happened";
+                            within_days?: number;
+                            count_gte?: number;
+                            where?: {
+                                /** Format: uuid */
+                                broadcast_id?: string;
+                                /** Format: uuid */
+                                automation_id?: string;
+                            };
+                        }) | null;
+                        /** @enum {string} */
+                        sequence_mode: "sales" | "marketing";
+                        inbox_ids: components["schemas"]["Uuid"][];
+                        sending_window: components["schemas"]["SendingWindow"] | null;
+                        from_email: string | null;
+                        from_name: string | null;
+                        stats: {
+                            /** @description Runs started. */
+                            entered: number;
+                            /** @description Runs in progress (active or waiting). */
+                            active: number;
+                            completed: number;
+                            exited: number;
+                        };
+                        created_by: components["schemas"]["Uuid"] | null;
+                        activated_at: components["schemas"]["DateTime"] | null;
+                        created_at: components["schemas"]["DateTime"];
+                        updated_at: components["schemas"]["DateTime"];
+                    };
+                };
+            };
+            /** @description Error: AUTOMATION_NOT_ACTIVE, AUTOMATION_ARCHIVED, VALIDATION_ERROR */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAutomationRuns: {
+        parameters: {
+            query?: {
+                /** @description Only this contact's runs. */
+                contact_id?: components["schemas"]["Uuid"];
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Id of the last item of the current page: the next, older page. */
+                after?: components["parameters"]["After"];
+                /** @description Id of the first item of the current page: the previous, newer page. */
+                before?: components["parameters"]["Before"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        has_more: boolean;
+                        data: {
+                            id: components["schemas"]["Uuid"];
+                            automation_id: components["schemas"]["Uuid"];
+                            contact_id: components["schemas"]["Uuid"];
+                            /** @description Extension: the contact's email address. */
+                            contact_email: string;
+                            /** @enum {string} */
+                            status: "active" | "waiting" | "completed" | "exited" | "failed";
+                            current_step_id: components["schemas"]["Uuid"] | null;
+                            next_run_at: components["schemas"]["DateTime"] | null;
+                            exit_reason: string | null;
+                            history: {
+                                step_id: components["schemas"]["Uuid"];
+                                /** @description When the run left the step (or reached it, while it is still there). */
+                                at: components["schemas"]["DateTime"];
+                                /** @description sent, skipped, yes, no, waited, event, timeout, updated, added, removed, exited, or waiting while the run is in it. */
+                                outcome: string;
+                            }[];
+                            created_at: components["schemas"]["DateTime"];
+                            ended_at: components["schemas"]["DateTime"] | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
