@@ -170,6 +170,7 @@ const eventsDispatchUsers = {
     "**/*.test.ts",
     // Rooms with rules of their own (which refuse lib/events whole, keep to the browser's, or refuse the dispatcher too).
     "lib/audience/**",
+    "lib/automations/**",
     "lib/client/**",
     "lib/contracts/**",
     "lib/schemas/**",
@@ -178,6 +179,26 @@ const eventsDispatchUsers = {
     ...sharedRuleFiles,
   ],
   rules: { "no-restricted-imports": ["error", { patterns: [eventsDispatchPattern] }] },
+};
+
+// The automations engine (lib/automations: runs, steps, triggers) works in the worker beside the
+// sending engine. It asks lib/audience who is in and records and consumes facts through lib/events;
+// it imports no service and not the HTTP layer, so the services (the API) depend on it and never the
+// reverse. Its consumer is listed in lib/events/consumers.ts; the outbox stays the worker's.
+const automationsRoom = {
+  files: ["lib/automations/**/*.ts"],
+  ignores: ["lib/automations/**/*.test.ts"],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          { group: ["@/lib/services/**", "@/lib/api/**"], message: "The engine does not import services; move what both need to a room both import." },
+          eventsDispatchPattern,
+        ],
+      },
+    ],
+  },
 };
 
 // One place reads the environment (lib/env.ts): it validates every setting once, gives defaults and
@@ -216,6 +237,7 @@ const config = [
   eventsDispatchUsers,
   engineRoom,
   sharedRulesRoom,
+  automationsRoom,
   environmentRoom,
   { ignores: [".next/**", "lib/generated/**", "sdk/src/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
 ];

@@ -50,14 +50,19 @@ describe("a worker SIGKILLed while 5 000 automation runs are mid-flow", () => {
         ],
       },
     });
+    // Each run starts from a custom event, recorded and announced as POST /v1/events does: the
+    // worker's dispatcher (killed too) starts the runs from the outbox.
     await db.$executeRaw`
       WITH added AS (
         INSERT INTO contacts (organization_id, email, first_name)
         SELECT ${org.id}::uuid, 'runner' || g || '@flow.test', 'Runner ' || g FROM generate_series(1, ${RUNS}::int) g
+        RETURNING id),
+      recorded AS (
+        INSERT INTO events (organization_id, contact_id, name, source, occurred_at)
+        SELECT ${org.id}::uuid, id, 'go', 'api', now() FROM added
         RETURNING id)
-      INSERT INTO automation_runs (organization_id, automation_id, contact_id, status, current_step_id, next_run_at)
-      SELECT ${org.id}::uuid, ${automation.id}::uuid, id, 'active', ${ids.send1}::uuid, now() FROM added`;
-    await db.$executeRaw`ANALYZE contacts, automation_runs`;
+      INSERT INTO event_outbox (organization_id, event_id) SELECT ${org.id}::uuid, id FROM recorded`;
+    await db.$executeRaw`ANALYZE contacts, events, event_outbox`;
 
     // Small batches, so each kill lands among many transactions of the engine.
     const env = { SMTP_RELAY_URL: `smtp://${sink.host}:${sink.port}`, AUTOMATIONS_BATCH_SIZE: "50" };
@@ -126,5 +131,18 @@ describe("a worker SIGKILLed while 5 000 automation runs are mid-flow", () => {
     }
     expect(perRecipient.size).toBe(RUNS);
     expect([...perRecipient.values()].filter((set) => set.size !== 2)).toEqual([]);
+
+    // The contacts' timelines say the same, once each: the automation.* events of a step commit with
+    // its history row, and the entry with its run (from the one consumed announcement of each event).
+    const moments = await db.event.groupBy({ by: ["name"], where: { automation_id: automation.id, source: "automation" }, _count: { _all: true } });
+    expect(Object.fromEntries(moments.map((row) => [row.name, row._count._all]))).toEqual({
+      "automation.entered": RUNS,
+      "automation.send_email": RUNS * 2,
+      "automation.update_contact": RUNS,
+      "automation.add_to_segment": RUNS,
+      "automation.wait": RUNS,
+      "automation.condition": RUNS,
+      "automation.completed": RUNS,
+    });
   });
 });

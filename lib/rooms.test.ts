@@ -133,6 +133,26 @@ describe("the rooms, as ESLint keeps them", () => {
       expect(await ruleIds(`${room}/probe.ts`, dispatcher), room).toEqual(["1:no-restricted-imports"]);
   });
 
+  it("keeps the automations engine from the services and the HTTP layer, and lets it use the audience and events", { timeout: 60_000 }, async () => {
+    const upward = [
+      'import { listContacts } from "@/lib/services/contacts";',
+      'import { route } from "@/lib/api/route";',
+      'import { dispatchEvents } from "@/lib/events/dispatch";',
+      "export const used = [listContacts, route, dispatchEvents];",
+    ].join("\n");
+    expect(await ruleIds("lib/automations/probe.ts", upward)).toEqual([1, 2, 3].map((line) => `${line}:no-restricted-imports`));
+    const below = [
+      'import { segmentCondition } from "@/lib/audience/membership";',
+      'import { recordEvents } from "@/lib/events/record";',
+      'import { UNPLACED } from "@/lib/sending/windows";',
+      'import { db } from "@/lib/db";',
+      "export const used = [segmentCondition, recordEvents, UNPLACED, db];",
+    ].join("\n");
+    expect(await ruleIds("lib/automations/probe.ts", below)).toEqual([]);
+    // Services use the engine's modules (activation, archiving), not the other way round.
+    expect(await ruleIds("lib/services/probe.ts", 'import { archiveRuns } from "@/lib/automations/lifecycle";\nexport const used = archiveRuns;')).toEqual([]);
+  });
+
   it("lets services use the database, and reads process.env only in lib/env.ts", { timeout: 60_000 }, async () => {
     expect(await ruleIds("lib/services/probe.ts", 'import { db } from "@/lib/db";\nexport const used = db;')).toEqual([]);
     expect(await ruleIds("lib/services/probe.ts", "export const port = process.env.PORT;")).toEqual(["1:no-restricted-properties"]);

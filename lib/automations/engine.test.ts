@@ -5,6 +5,7 @@ import { unsubscribeByToken } from "@/lib/sending/unsubscribe";
 import { unsubscribeToken } from "@/lib/sending/unsubscribe-token";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
 import { activeAutomation, announceEvent, engineClock, runsOf, settle } from "@/lib/testing/automation-fixtures";
+import { dispatchEventsOf } from "@/lib/testing/events";
 import { drain, seedSegment, verifiedDomain } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 
@@ -118,6 +119,11 @@ describe("the automation engine", () => {
     const updated = await db.contact.findUniqueOrThrow({ where: { id: cat.id } });
     expect(updated).toMatchObject({ first_name: "Cat", last_name: "Smith", metadata: { plan: "pro" }, tags: ["newsletter", "customer", "pro"] });
     expect((await runsOf(org, automation.id))[0]).toMatchObject({ status: "completed", history: [{ outcome: "waited" }, { outcome: "updated" }] });
+    // The change is recorded as the API's would be: one contact.updated naming the fields, the record as its webhooks' data.
+    const changes = await db.event.findMany({ where: { contact_id: cat.id, name: "contact.updated", source: "automation" } });
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ automation_id: automation.id, properties: { changed: ["last_name", "metadata", "tags"] } });
+    expect(changes[0].payload).toMatchObject({ id: cat.id, last_name: "Smith", metadata: { plan: "pro" }, tags: ["newsletter", "customer", "pro"] });
   });
 
   it("lets a contact who unsubscribes leave, and sends nothing more", async () => {
@@ -134,6 +140,13 @@ describe("the automation engine", () => {
     await drain(sender, org.organizationId);
     const first = await db.email.findFirstOrThrow({ where: { automation_id: automation.id, contact_id: dan.id } });
     expect(await unsubscribeByToken(unsubscribeToken(first.id))).toBe(true);
+    // The unsubscription's contact.unsubscribed ends the run as it is dispatched, not a day later.
+    await dispatchEventsOf(org.organizationId);
+    expect((await runsOf(org, automation.id, dan.id))[0]).toMatchObject({
+      status: "exited",
+      exit_reason: "unsubscribed",
+      current_step_id: automation.steps[1].id,
+    });
     clock.advanceMinutes(DAY);
     await settle(org.organizationId, clock);
     await drain(sender, org.organizationId);

@@ -19,7 +19,7 @@ export type FeedbackOutcome = {
 type Row = EmailForEvent & { organization_id: string; kind: string; status: string | null; diagnostic: string | null; source: string };
 
 const returning = Prisma.raw(
-  "e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.thread_id, e.from_email, e.to_email, e.subject, e.tags, e.created_at, v.kind, v.status, v.diagnostic, v.source",
+  "e.id, e.organization_id, e.message_id, e.broadcast_id, e.automation_id, e.contact_id, e.thread_id, e.from_email, e.to_email, e.subject, e.tags, e.created_at, v.kind, v.status, v.diagnostic, v.source",
 );
 
 // Each statement changes an email only on its first report of that kind (the timestamp still
@@ -49,8 +49,8 @@ const events = (name: string, properties: string) =>
   Prisma.raw(
     recordEventsCtes(
       "events",
-      ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "occurred_at"],
-      `SELECT organization_id, contact_id, '${name}', ${properties}, 'feedback', id, broadcast_id, now() FROM updated`,
+      ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "automation_id", "occurred_at"],
+      `SELECT organization_id, contact_id, '${name}', ${properties}, 'feedback', id, broadcast_id, automation_id, now() FROM updated`,
     ),
   );
 const report = (key: string, type?: "soft" | "hard") =>
@@ -141,8 +141,8 @@ type ComplaintRow = Row & { contact_email: string | null; unsubscribed_at: Date 
 const unsubscribedEvents = Prisma.raw(
   recordEventsCtes(
     "unsubscribed_events",
-    ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "occurred_at", "payload"],
-    `SELECT u.organization_id, u.contact_id, 'contact.unsubscribed', '{"reason": "complaint"}'::jsonb, 'feedback', u.id, u.broadcast_id, x.unsubscribed_at,
+    ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "automation_id", "occurred_at", "payload"],
+    `SELECT u.organization_id, u.contact_id, 'contact.unsubscribed', '{"reason": "complaint"}'::jsonb, 'feedback', u.id, u.broadcast_id, u.automation_id, x.unsubscribed_at,
        jsonb_build_object('contact_id', u.contact_id, 'email', x.email,
          'unsubscribed_at', to_char(x.unsubscribed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
          'email_id', u.id, 'broadcast_id', u.broadcast_id, 'reason', 'complaint')

@@ -39,6 +39,7 @@ type Original = Pick<
   | "subject"
   | "tags"
   | "created_at"
+  | "automation_id"
   | "automation_run_id"
 >;
 
@@ -74,7 +75,7 @@ async function holdSender(tx: Prisma.TransactionClient, original: Original, mail
 async function findOriginal(tx: Prisma.TransactionClient, organizationId: string, candidates: string[]): Promise<Original | undefined> {
   if (candidates.length === 0) return undefined;
   const rows = await tx.$queryRaw<Original[]>`
-    SELECT id, organization_id, message_id, broadcast_id, contact_id, inbox_id, thread_id, from_email, to_email, subject, tags, created_at, automation_run_id
+    SELECT id, organization_id, message_id, broadcast_id, contact_id, inbox_id, thread_id, from_email, to_email, subject, tags, created_at, automation_id, automation_run_id
     FROM emails
     WHERE organization_id = ${organizationId}::uuid AND direction = 'outbound' AND message_id = ANY(${candidates}::text[])
     FOR UPDATE`;
@@ -188,6 +189,7 @@ async function recordReply(inbox: ReceivingInbox, mail: ParsedMail): Promise<Rep
       contactId: original.contact_id,
       emailId: original.id,
       broadcastId: original.broadcast_id,
+      automationId: original.automation_id,
       occurredAt: receivedAt,
       properties: { reply: replyData },
     });

@@ -27,24 +27,24 @@ type Returned = EmailForEvent & { organization_id: string };
 
 // What the events and the broadcasts touched need from each changed row.
 const returning = Prisma.raw(
-  "e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.thread_id, e.from_email, e.to_email, e.subject, e.tags, e.created_at",
+  "e.id, e.organization_id, e.message_id, e.broadcast_id, e.automation_id, e.contact_id, e.thread_id, e.from_email, e.to_email, e.subject, e.tags, e.created_at",
 );
 
 // The webhook's `bounce`, as the feedback recorder's hard bounces have it but with the SMTP reply's code.
 const bouncedEvents = Prisma.raw(
   recordEventsCtes(
     "bounced_events",
-    ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "occurred_at"],
+    ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "automation_id", "occurred_at"],
     `SELECT organization_id, contact_id, 'email.bounced', jsonb_build_object('bounce', jsonb_build_object('type', 'hard', 'code', code, 'message', reason)),
-       'sending', id, broadcast_id, now() FROM updated`,
+       'sending', id, broadcast_id, automation_id, now() FROM updated`,
   ),
 );
 
 const failedEvents = Prisma.raw(
   recordEventsCtes(
     "failed_events",
-    ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "occurred_at"],
-    `SELECT organization_id, contact_id, 'email.failed', jsonb_build_object('reason', reason, 'attempts', attempts), 'sending', id, broadcast_id, now()
+    ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "automation_id", "occurred_at"],
+    `SELECT organization_id, contact_id, 'email.failed', jsonb_build_object('reason', reason, 'attempts', attempts), 'sending', id, broadcast_id, automation_id, now()
      FROM updated WHERE status = 'failed'`,
   ),
 );

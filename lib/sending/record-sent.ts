@@ -20,14 +20,14 @@ export const recordSentSql = (rows: string, answer = "SELECT DISTINCT broadcast_
       subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers,
       last_error = NULL, next_attempt_at = NULL, attempts = e.attempts + 1, updated_at = now()
     FROM v WHERE e.id = v.id AND ${stillClaimed("e")}
-    RETURNING e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.thread_id, e.inbox_id, e.from_email,
+    RETURNING e.id, e.organization_id, e.message_id, e.broadcast_id, e.automation_id, e.contact_id, e.thread_id, e.inbox_id, e.from_email,
       e.to_email, e.subject, e.tags, e.created_at, e.sent_at, e.provider_message_id
   ),
   released AS (${RELEASE_UPDATED}),
   ${recordEventsCtes(
     "sent_events",
-    ["organization_id", "contact_id", "name", "source", "email_id", "broadcast_id", "occurred_at"],
-    "SELECT organization_id, contact_id, 'email.sent', 'sending', id, broadcast_id, sent_at FROM updated",
+    ["organization_id", "contact_id", "name", "source", "email_id", "broadcast_id", "automation_id", "occurred_at"],
+    "SELECT organization_id, contact_id, 'email.sent', 'sending', id, broadcast_id, automation_id, sent_at FROM updated",
   )},
   counters AS (
     INSERT INTO broadcast_counter_deltas (broadcast_id, sent_count)

@@ -32,8 +32,8 @@ export async function unsubscribeByToken(token: string): Promise<boolean> {
   const emailId = readUnsubscribeToken(token);
   if (!emailId) return false;
   return db.$transaction(async (tx) => {
-    const [email] = await tx.$queryRaw<Pick<Email, "id" | "organization_id" | "contact_id" | "broadcast_id" | "to_email">[]>`
-      SELECT id, organization_id, contact_id, broadcast_id, to_email FROM emails WHERE id = ${emailId}::uuid FOR UPDATE`;
+    const [email] = await tx.$queryRaw<Pick<Email, "id" | "organization_id" | "contact_id" | "broadcast_id" | "automation_id" | "to_email">[]>`
+      SELECT id, organization_id, contact_id, broadcast_id, automation_id, to_email FROM emails WHERE id = ${emailId}::uuid FOR UPDATE`;
     if (!email) return false;
     const now = new Date();
 
@@ -61,6 +61,7 @@ export async function unsubscribeByToken(token: string): Promise<boolean> {
         contactId: email.contact_id,
         emailId: email.id,
         broadcastId: email.broadcast_id,
+        automationId: email.automation_id,
         occurredAt: now,
         properties: { reason: "link" },
         payload: {

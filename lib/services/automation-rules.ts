@@ -1,4 +1,6 @@
 import { filterCondition } from "@/lib/audience/membership";
+import { checkPropertyValue } from "@/lib/audience/property-values";
+import { propertyTypes } from "@/lib/audience/scope";
 import { eachStep, type Step } from "@/lib/automations/tree";
 import type { OrgContext } from "@/lib/domain/context";
 import { invalidField } from "@/lib/domain/errors";
@@ -68,6 +70,29 @@ export async function assertAutomationUsable(client: DbClient, ctx: OrgContext, 
   // Compiled strictly by the one filter language: any problem is a 400 naming its place.
   for (const { filter, path } of filters) await filterCondition(client, ctx.organizationId, filter, { path });
   await assertSenders(client, ctx, draft, sends);
+  await assertTypedValues(client, ctx, draft.steps);
+}
+
+/**
+ * An update_contact step writes metadata as the API does: a typed property takes a value of its
+ * type (400 naming the key's place, as a contact write would be), a date is stored normalized.
+ */
+async function assertTypedValues(client: DbClient, ctx: OrgContext, steps: Step[]) {
+  const updates: { step: Extract<Step, { type: "update_contact" }>; path: string }[] = [];
+  eachStep(steps, (step, path) => {
+    if (step.type === "update_contact" && step.set) updates.push({ step, path });
+  });
+  if (updates.length === 0) return;
+  const types = await propertyTypes(client, ctx.organizationId);
+  for (const { step, path } of updates) {
+    for (const [field, value] of Object.entries(step.set!)) {
+      const type = field.startsWith("metadata.") ? types.get(field.slice("metadata.".length)) : undefined;
+      if (!type || value === null) continue;
+      const checked = checkPropertyValue(type, value);
+      if (!checked.ok) throw invalidField(`${path}.set.${field}`, checked.message);
+      step.set![field] = checked.value;
+    }
+  }
 }
 
 async function assertSenders(

@@ -4,7 +4,7 @@ import type { OrgContext } from "@/lib/domain/context";
 import { recordEvents, runSql, type SqlClient } from "@/lib/events/record";
 import { recordEventsStatement } from "@/lib/events/sql";
 import type { EventSource } from "@/lib/events/types";
-import { CONTACT_JSON_SQL } from "./contact-json-sql";
+import { CONTACT_JSON_SQL } from "@/lib/events/contact-json-sql";
 import type { DbClient } from "@/lib/db";
 
 type ContactEventName = "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed";

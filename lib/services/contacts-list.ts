@@ -4,7 +4,7 @@ import { db, Prisma } from "@/lib/db";
 import type { ListContactsQuery } from "@/lib/schemas/contacts";
 import { pool } from "@/lib/db/pool";
 import { filterCondition, segmentCondition } from "@/lib/audience/membership";
-import { CONTACT_JSON_SQL } from "./contact-json-sql";
+import { CONTACT_JSON_SQL } from "@/lib/events/contact-json-sql";
 import { serializeContact, type ContactRow } from "./contacts";
 
 export type ContactsPage = { limit?: number; offset: number };
@@ -85,7 +85,7 @@ async function pageRows(where: Prisma.Sql, query: ListContactsQuery, page: Requi
 }
 
 /**
- * PostgreSQL writes each contact's JSON itself (contact-json-sql.ts: same fields, same order as the
+ * PostgreSQL writes each contact's JSON itself (lib/events/contact-json-sql.ts: same fields, same order as the
  * paged answer), so a batch reaches the stream as strings rather than as row objects to convert and
  * serialize. The JSON is built after the LIMIT, for the batch's rows only; the next batch starts
  * after the last row's (created_at, id), read back as text.

@@ -109,6 +109,7 @@ export async function recordClick(token: string, visitor: Visitor, at = new Date
         contactId: email.contact_id,
         emailId: email.id,
         broadcastId: email.broadcast_id,
+        automationId: email.automation_id,
         machine: machine !== null,
         occurredAt: at,
         properties: { link: verified.url, clicked_at: at.toISOString(), first_click: first, machine: machine !== null },

@@ -37,6 +37,7 @@ export async function recordOpen(token: string, visitor: Visitor, at = new Date(
         contactId: email.contact_id,
         emailId: email.id,
         broadcastId: email.broadcast_id,
+        automationId: email.automation_id,
         machine: machine !== null,
         occurredAt: at,
         properties: { opened_at: at.toISOString(), first_open: first, machine: machine !== null },

@@ -11,6 +11,7 @@ export type TrackedEmail = {
   organization_id: string;
   message_id: string;
   broadcast_id: string | null;
+  automation_id: string | null;
   contact_id: string | null;
   thread_id: string | null;
   from_email: string;
@@ -30,7 +31,7 @@ export type TrackedEmail = {
 /** Reads an outbound email and locks it, so the first open or click is counted exactly once. */
 export async function lockTrackedEmail(tx: Prisma.TransactionClient, emailId: string): Promise<TrackedEmail | undefined> {
   const [row] = await tx.$queryRaw<TrackedEmail[]>`
-    SELECT e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.thread_id, e.from_email,
+    SELECT e.id, e.organization_id, e.message_id, e.broadcast_id, e.automation_id, e.contact_id, e.thread_id, e.from_email,
            e.to_email, e.subject, e.tags, e.created_at, e.html_content, e.sent_at, e.opened_at, e.clicked_at,
            jsonb_array_length(e.opens)::int AS opens_count, jsonb_array_length(e.clicked_links)::int AS clicks_count,
            o.tracking_enabled

@@ -1,7 +1,7 @@
 import { Prisma } from "@/lib/db";
 import type { EventBatch, EventConsumer } from "@/lib/events/consumer";
 import { CUSTOM_EVENT_SOURCE } from "@/lib/events/types";
-import { CONTACT_JSON_SQL } from "@/lib/services/contact-json-sql";
+import { CONTACT_JSON_SQL } from "@/lib/events/contact-json-sql";
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 

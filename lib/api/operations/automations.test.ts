@@ -96,6 +96,18 @@ describe("automations API", () => {
     ).toBe("steps.0.from_email");
     expect(await bad(welcome({ steps: [{ type: "send_email", subject: "Hi", html_content: "<p>x</p>" }] }))).toBe("steps.0.from_email");
     expect(await bad(welcome({ sequence_mode: "sales" }))).toBe("inbox_ids");
+    // Filters go through the one filter language: another organization's segment, a typed property
+    // compared as another type, a reserved event name.
+    expect(await bad(welcome({ exit_filter: { in_segment: foreignSegment.id } }))).toBe("exit_filter.in_segment");
+    await org.owner.api.post("/v1/contact-properties", { key: "seats", type: "number" });
+    expect(await bad(welcome({ exit_filter: { field: "metadata.seats", op: "contains", value: "x" } }))).toMatch(/^exit_filter/);
+    expect(await bad(welcome({ steps: [{ type: "condition", filter: { event: "email.openedd", op: "happened" }, yes: [], no: [] }] }))).toBe(
+      "steps.0.filter.event",
+    );
+    expect(await bad(welcome({ trigger: { type: "event", event: "automation.completed" } }))).toBe("trigger.event");
+    // update_contact writes a typed property as the API would: a value of its type.
+    expect(await bad(welcome({ steps: [{ type: "update_contact", set: { "metadata.seats": "many" } }] }))).toBe("steps.0.set.metadata.seats");
+    expect((await org.owner.api.post("/v1/automations", welcome({ steps: [{ type: "update_contact", set: { "metadata.seats": 3 } }] }))).status).toBe(201);
     // The automation's own sender serves steps that name none.
     const fallback = await org.owner.api.post(
       "/v1/automations",

@@ -1,9 +1,22 @@
+import { Prisma } from "@/lib/db";
+import { CONTACT_JSON_SQL } from "@/lib/events/contact-json-sql";
+import { recordEventsCtes } from "@/lib/events/sql";
 import { recordStep } from "../history";
 import { end, moveTo } from "../run-state";
 import { historyAt, type StepExecutor } from "./context";
 import { enterStaticSegment } from "../segment-entry";
 
 const METADATA = "metadata.";
+
+const UPDATED_EVENTS = Prisma.raw(
+  recordEventsCtes(
+    "updated_events",
+    ["organization_id", "contact_id", "name", "properties", "source", "automation_id", "occurred_at", "payload"],
+    `SELECT c.organization_id, c.id, 'contact.updated', jsonb_build_object('changed', to_jsonb(c.fields)), 'automation', c.by_automation, now(),
+       (${CONTACT_JSON_SQL})::jsonb
+     FROM changed c WHERE cardinality(c.fields) > 0`,
+  ),
+);
 
 /**
  * `update_contact`: `set` names filter fields (first_name, last_name, metadata.<key>; null removes
@@ -25,16 +38,35 @@ export const updateContact: StepExecutor = async (ctx, runs) => {
   const drop = metadata.filter(([, value]) => value === null).map(([field]) => field.slice(METADATA.length));
   const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
   if (contactIds.length > 0) {
+    // The change is a fact about each contact that changed: `contact.updated` (naming the fields, as
+    // the API's does, with the contact record as its webhooks' data), recorded in the same statement.
     await tx.$executeRaw`
-      UPDATE contacts c SET
-        first_name = CASE WHEN ${named("first_name")} THEN ${text(set.first_name)} ELSE c.first_name END,
-        last_name = CASE WHEN ${named("last_name")} THEN ${text(set.last_name)} ELSE c.last_name END,
-        metadata = (c.metadata || ${JSON.stringify(put)}::jsonb) - ${drop}::text[],
-        tags = ARRAY(
-          SELECT t FROM unnest(c.tags || ${step.add_tags ?? []}::text[]) WITH ORDINALITY AS u(t, n)
-          WHERE t <> ALL(${step.remove_tags ?? []}::text[]) GROUP BY t ORDER BY min(n)),
-        updated_at = now()
-      WHERE c.organization_id = ${automation.organization_id}::uuid AND c.id = ANY(${contactIds}::uuid[])`;
+      WITH before AS (
+        SELECT c.id, c.first_name, c.last_name, c.metadata, c.tags FROM contacts c
+        WHERE c.organization_id = ${automation.organization_id}::uuid AND c.id = ANY(${contactIds}::uuid[])
+      ),
+      updated AS (
+        UPDATE contacts c SET
+          first_name = CASE WHEN ${named("first_name")} THEN ${text(set.first_name)} ELSE c.first_name END,
+          last_name = CASE WHEN ${named("last_name")} THEN ${text(set.last_name)} ELSE c.last_name END,
+          metadata = (c.metadata || ${JSON.stringify(put)}::jsonb) - ${drop}::text[],
+          tags = ARRAY(
+            SELECT t FROM unnest(c.tags || ${step.add_tags ?? []}::text[]) WITH ORDINALITY AS u(t, n)
+            WHERE t <> ALL(${step.remove_tags ?? []}::text[]) GROUP BY t ORDER BY min(n)),
+          updated_at = now()
+        WHERE c.organization_id = ${automation.organization_id}::uuid AND c.id = ANY(${contactIds}::uuid[])
+        RETURNING c.*
+      ),
+      changed AS (
+        SELECT c.*, ${automation.id}::uuid AS by_automation, array_remove(ARRAY[
+            CASE WHEN c.first_name IS DISTINCT FROM b.first_name THEN 'first_name' END,
+            CASE WHEN c.last_name IS DISTINCT FROM b.last_name THEN 'last_name' END,
+            CASE WHEN c.metadata IS DISTINCT FROM b.metadata THEN 'metadata' END,
+            CASE WHEN c.tags IS DISTINCT FROM b.tags THEN 'tags' END], NULL) AS fields
+        FROM updated c JOIN before b ON b.id = c.id
+      ),
+      ${UPDATED_EVENTS}
+      SELECT count(*) FROM changed`;
   }
   for (const run of runs) moveTo(run, ctx.next, ctx.now);
 };

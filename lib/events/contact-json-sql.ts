@@ -4,7 +4,9 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', ${ISO})`;
 /**
  * SQL text building the contact record as the API shows it (serializeContact in contacts.ts, same
  * keys in the same order) from the row aliased `c`, no parameters. The one SQL copy of it: the
- * unpaged list streams it as text (contacts-list.ts) and webhook events written in bulk carry it.
+ * unpaged list streams it as text (lib/services/contacts-list.ts) and `contact.*` events written in
+ * bulk carry it as their webhooks' data — by services and by the automations engine
+ * (`update_contact`), which does not import services: so it lives here, beside the recorders.
  */
 export const CONTACT_JSON_SQL = `json_build_object(
   'id', c.id, 'organization_id', c.organization_id, 'email', c.email, 'first_name', c.first_name,
