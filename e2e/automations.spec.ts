@@ -10,6 +10,8 @@ const cliEnv = () => ({
 });
 
 test("build signed up → welcome → wait 1 day → opened? → offer / reminder, activate it, and follow a contact through it", async ({ page }, testInfo) => {
+  // A long walk (a builder of five steps, a run through them, two screens after) on a shared machine.
+  test.setTimeout(180_000);
   await signUp(page, { name: "Mara Marketer", email: uniqueEmail("automations"), password: "correct horse battery", organizationName: "Flow Co" });
   const origin = new URL(page.url()).origin;
   const api = async (method: string, path: string, data?: unknown) => {
@@ -42,7 +44,8 @@ test("build signed up → welcome → wait 1 day → opened? → offer / reminde
 
   const addAt = async (label: string | RegExp, kind: string) => {
     await page.getByRole("button", { name: label }).click();
-    await page.getByRole("menuitem", { name: new RegExp(`^${kind}`) }).click();
+    // The kind's label, then its hint: "Wait A number of minutes…", not "Wait for event Until…".
+    await page.getByRole("menuitem", { name: new RegExp(`^${kind} [A-Z]`) }).click();
   };
   await addAt("Add the first step", "Send email");
   let step = page.getByRole("dialog", { name: "Add: send email" });
@@ -107,7 +110,11 @@ test("build signed up → welcome → wait 1 day → opened? → offer / reminde
   await page.getByRole("link", { name: email }).click();
   await page.waitForURL(new RegExp(`/contacts/${contactId}$`));
   const timeline = page.getByRole("list", { name: "Timeline" });
+  await expect(timeline).toContainText("Automation: entered");
   await expect(timeline).toContainText("Welcome series");
+  await expect(timeline).toContainText("Automation: wait");
+  await expect(timeline).toContainText("outcome: no");
   await expect(timeline).toContainText("Did you see our welcome?");
+  await expect(timeline).toContainText("Automation: completed");
   await finalScreenshot(page, testInfo, "automation-contact");
 });
