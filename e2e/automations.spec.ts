@@ -40,6 +40,12 @@ test("build signed up → welcome → wait 1 day → opened? → offer / reminde
   await page.getByRole("button", { name: "Settings" }).click();
   const settings = page.getByRole("dialog", { name: "Trigger and settings" });
   await settings.getByRole("textbox", { name: "From address" }).fill("hello@flow.test");
+  // A sending window is offered as a broadcast's (office hours in each contact's zone); not this time.
+  await settings.getByRole("switch", { name: "Send only within a window" }).click();
+  await expect(settings.getByRole("group", { name: "Days" })).toBeVisible();
+  await expect(settings.getByRole("combobox", { name: "Time zone" })).toHaveValue("contact");
+  await settings.getByRole("switch", { name: "Send only within a window" }).click();
+  await expect(settings.getByRole("group", { name: "Days" })).toBeHidden();
   await settings.getByRole("button", { name: "Apply" }).click();
 
   const addAt = async (label: string | RegExp, kind: string) => {

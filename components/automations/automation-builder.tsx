@@ -2,6 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { Archive, Pause, Play, Save, Settings2, Undo2, Workflow } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useState } from "react";
 import { BackLink } from "@/components/ui/back-link";
 import { StatusBadge } from "@/components/ui/badge";
@@ -21,10 +22,13 @@ import { useSegments } from "@/lib/client/resources/segments";
 import { insertStep, newStep, removeStep, replaceStep, type FlowStep, type ListKey } from "./flow-tree";
 import { FlowView } from "./flow-view";
 import { RunsPanel } from "./runs-panel";
-import { settingsBody, SettingsDialog } from "./settings-dialog";
-import { StepDialog } from "./step-dialog";
+import { settingsBody } from "./settings-body";
 import { kindOf } from "./step-words";
 import { useAutomationDraft } from "./use-automation-draft";
+
+// The dialogs (their forms, react-hook-form and the schemas' zod) load on first use, as /contacts' do.
+const StepDialog = dynamic(() => import("./step-dialog").then((m) => m.StepDialog), { ssr: false });
+const SettingsDialog = dynamic(() => import("./settings-dialog").then((m) => m.SettingsDialog), { ssr: false });
 
 function BuilderSkeleton() {
   return (
@@ -209,26 +213,30 @@ function Builder({ automation }: { automation: Automation }) {
           <RunsPanel automation={automation} steps={draft.steps} segmentName={segmentName} />
         </TabsContent>
       </Tabs>
-      <StepDialog
-        step={editing?.step ?? null}
-        isNew={editing?.isNew ?? false}
-        automationId={automation.id}
-        onClose={() => setEditing(null)}
-        onSave={(step) => {
-          const target = editing!;
-          change((d) => ({ ...d, steps: target.isNew ? insertStep(d.steps, target.list, target.index, step) : replaceStep(d.steps, step) }));
-          setEditing(null);
-        }}
-      />
-      <SettingsDialog
-        open={settingsOpen}
-        draft={draft}
-        onClose={() => setSettingsOpen(false)}
-        onApply={(values) => {
-          change((d) => ({ ...d, ...settingsBody(values, d), steps: d.steps }) as typeof d);
-          setSettingsOpen(false);
-        }}
-      />
+      {editing && (
+        <StepDialog
+          step={editing?.step ?? null}
+          isNew={editing?.isNew ?? false}
+          automationId={automation.id}
+          onClose={() => setEditing(null)}
+          onSave={(step) => {
+            const target = editing!;
+            change((d) => ({ ...d, steps: target.isNew ? insertStep(d.steps, target.list, target.index, step) : replaceStep(d.steps, step) }));
+            setEditing(null);
+          }}
+        />
+      )}
+      {settingsOpen && (
+        <SettingsDialog
+          open={settingsOpen}
+          draft={draft}
+          onClose={() => setSettingsOpen(false)}
+          onApply={(values) => {
+            change((d) => ({ ...d, ...settingsBody(values, d), steps: d.steps }) as typeof d);
+            setSettingsOpen(false);
+          }}
+        />
+      )}
       <ConfirmDialog
         open={removing !== null}
         onOpenChange={(open) => !open && setRemoving(null)}

@@ -14,8 +14,11 @@ import { SkeletonRows } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow, TableTitleCell } from "@/components/ui/table";
 import { useAutomationPage } from "@/lib/client/resources/automations";
 import { useSegments } from "@/lib/client/resources/segments";
-import { NewAutomationDialog } from "./new-automation-dialog";
+import dynamic from "next/dynamic";
 import { describeTrigger } from "./step-words";
+
+// The dialog (its form and the schema's zod) loads on first use, as /contacts' do.
+const NewAutomationDialog = dynamic(() => import("./new-automation-dialog").then((m) => m.NewAutomationDialog), { ssr: false });
 
 export function AutomationsList() {
   const [creating, setCreating] = useState(false);
@@ -85,7 +88,7 @@ export function AutomationsList() {
           <CursorPagination {...pager.controls(query.data)} loading={query.isFetching} />
         </ListState>
       </Card>
-      <NewAutomationDialog open={creating} onOpenChange={setCreating} />
+      {creating && <NewAutomationDialog open={creating} onOpenChange={setCreating} />}
     </>
   );
 }

@@ -10,20 +10,10 @@ import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/select";
 import { useInboxes } from "@/lib/client/resources/inboxes";
 import { useSegments } from "@/lib/client/resources/segments";
-import { updateAutomationInput, type UpdateAutomationInput } from "@/lib/schemas/automations";
+import { updateAutomationInput } from "@/lib/schemas/automations";
+import { OFFICE_HOURS, settingsBody, type SettingsValues } from "./settings-body";
+import { WindowFields } from "./window-fields";
 import type { AutomationDraft } from "./use-automation-draft";
-
-export type SettingsValues = {
-  name: string;
-  trigger_type: "event" | "segment_entered";
-  event: string;
-  segment_id: string;
-  reentry: "never" | "after_exit";
-  sequence_mode: "marketing" | "sales";
-  inbox_ids: string[];
-  from_email: string;
-  from_name: string;
-};
 
 function settingsValues(draft: AutomationDraft): SettingsValues {
   return {
@@ -36,27 +26,19 @@ function settingsValues(draft: AutomationDraft): SettingsValues {
     inbox_ids: draft.inbox_ids,
     from_email: draft.from_email ?? "",
     from_name: draft.from_name ?? "",
+    window_enabled: draft.sending_window !== null,
+    sending_window: draft.sending_window ?? OFFICE_HOURS,
   };
 }
 
-/** The settings as the API takes them (the `where` of an event trigger is kept). */
-export function settingsBody(values: SettingsValues, current: AutomationDraft): UpdateAutomationInput {
-  const where = current.trigger.type === "event" && values.trigger_type === "event" ? current.trigger.where : undefined;
-  return {
-    name: values.name,
-    trigger:
-      values.trigger_type === "event"
-        ? { type: "event", event: values.event.trim(), ...(where ? { where } : {}) }
-        : { type: "segment_entered", segment_id: values.segment_id },
-    reentry: values.reentry,
-    sequence_mode: values.sequence_mode,
-    inbox_ids: values.inbox_ids,
-    from_email: values.from_email.trim() || null,
-    from_name: values.from_name.trim() || null,
-  };
-}
-
-const fieldFor = (path: string) => (path === "trigger.event" ? "event" : path === "trigger.segment_id" ? "segment_id" : path.split(".")[0]);
+const fieldFor = (path: string) =>
+  path === "trigger.event"
+    ? "event"
+    : path === "trigger.segment_id"
+      ? "segment_id"
+      : path.startsWith("sending_window.")
+        ? path.split(".").slice(0, 2).join(".")
+        : path.split(".")[0];
 
 type SettingsDialogProps = {
   open: boolean;
@@ -172,6 +154,7 @@ function SettingsForm({ draft, onClose, onApply }: Omit<SettingsDialogProps, "op
           <Input placeholder="Your company" {...form.register("from_name")} />
         </FormField>
       </div>
+      <WindowFields form={form} />
     </FormDialog>
   );
 }

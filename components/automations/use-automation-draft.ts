@@ -9,7 +9,10 @@ import type { UpdateAutomationInput } from "@/lib/schemas/automations";
 import { stepAtPath, toInput, type FlowStep } from "./flow-tree";
 
 /** What the builder edits: the automation's settings and its tree, with the steps' counts as last read. */
-export type AutomationDraft = Pick<Automation, "name" | "trigger" | "reentry" | "sequence_mode" | "inbox_ids" | "from_email" | "from_name"> & {
+export type AutomationDraft = Pick<
+  Automation,
+  "name" | "trigger" | "reentry" | "sequence_mode" | "inbox_ids" | "sending_window" | "from_email" | "from_name"
+> & {
   steps: FlowStep[];
 };
 
@@ -20,6 +23,7 @@ const draftOf = (automation: Automation): AutomationDraft => ({
   reentry: automation.reentry,
   sequence_mode: automation.sequence_mode,
   inbox_ids: automation.inbox_ids,
+  sending_window: automation.sending_window,
   from_email: automation.from_email,
   from_name: automation.from_name,
 });
