@@ -71,6 +71,9 @@ describe("a sales-mode automation", () => {
       expect(reply.result).toBe("stored");
       const [quinnRun] = await runsOf(org, automation.id, quinn.id);
       expect(quinnRun).toMatchObject({ status: "exited", exit_reason: "replied" });
+      // The unified inbox finds the reply's thread by its automation.
+      const threads = await org.owner.api.get(`/v1/threads?automation_id=${automation.id}`);
+      expect(threads.body.data.map((t: { contact_id: string }) => t.contact_id)).toEqual([quinn.id]);
 
       clock.advanceMinutes(60);
       await settle(organizationId, clock);
@@ -99,6 +102,63 @@ describe("a sales-mode automation", () => {
       }
       const [rileyRun] = await runsOf(org, automation.id, riley.id);
       expect(rileyRun.status).toBe("completed");
+    } finally {
+      sender.close();
+    }
+  });
+});
+
+describe("a sales-mode automation and an out-of-office answer", () => {
+  it("goes on after an automatic reply, holding the next follow-up until the contact is back", async () => {
+    const clock = engineClock();
+    const org = await createTestOrg();
+    const organizationId = org.organizationId;
+    const inbox = await sinkInbox(organizationId, sink, { from_email: "rep-c@acme.test", from_name: "Rep C" });
+    const { contacts } = await seedSegment(organizationId, [{ email: "tess@prospects.test", first_name: "Tess" }]);
+    const [tess] = contacts;
+    const automation = await activeAutomation(org, {
+      name: "Outreach with holidays",
+      sequence_mode: "sales",
+      inbox_ids: [inbox.id],
+      trigger: { type: "event", event: "demo_requested" },
+      steps: [
+        { type: "send_email", subject: "Idea for {{first_name}}", html_content: "<p>Hi {{first_name}}</p>" },
+        { type: "wait", minutes: 60 },
+        { type: "send_email", subject: "follow-up", html_content: "<p>Following up, {{first_name}}</p>" },
+      ],
+    });
+    const sender = createSender({ organizationId, paceScale: 0.001 });
+    try {
+      await announceEvent(organizationId, tess.id, "demo_requested");
+      await settle(organizationId, clock);
+      await drain(sender, organizationId);
+      const [first] = sink.messages.filter((m) => m.envelopeTo.includes(tess.email));
+      const answer = await recordRawReply(
+        { id: inbox.id, organization_id: organizationId },
+        rawReply({
+          from: tess.email,
+          to: first.envelopeFrom!,
+          subject: `Automatic reply: ${first.parsed.subject}`,
+          inReplyTo: first.parsed.messageId,
+          headers: ["Auto-Submitted: auto-replied"],
+          body: "I am out of the office with limited access to email.",
+        }),
+      );
+      expect(answer.result).toBe("auto_reply");
+      const heldUntil = (answer as { heldUntil: Date }).heldUntil;
+      expect(heldUntil.getTime()).toBeGreaterThan(Date.now());
+
+      // Not a reply: the run goes on, and its follow-up is created held until the return.
+      clock.advanceMinutes(60);
+      await settle(organizationId, clock);
+      const [run] = await runsOf(org, automation.id, tess.id);
+      expect(run.status).toBe("completed");
+      const followUp = await db.email.findFirstOrThrow({
+        where: { automation_id: automation.id, contact_id: tess.id, automation_step_id: automation.steps[2].id },
+      });
+      expect(followUp).toMatchObject({ status: "scheduled", scheduled_at: heldUntil, in_reply_to: first.parsed.messageId });
+      await drain(sender, organizationId);
+      expect(sink.messages.filter((m) => m.envelopeTo.includes(tess.email))).toHaveLength(1);
     } finally {
       sender.close();
     }

@@ -110,8 +110,10 @@ export const sendEmail: StepExecutor = async (ctx, runs) => {
       SELECT p.*, COALESCE(p.parent_thread_id, p.fresh_thread_id) AS thread_id FROM planned p JOIN history h ON h.run_id = p.run_id
     ),
     new_threads AS (
-      INSERT INTO threads (id, organization_id, subject, contact_id, inbox_id)
-      SELECT thread_id, ${automation.organization_id}::uuid, subject, contact_id, inbox_id FROM chosen WHERE thread_id = fresh_thread_id
+      -- The thread names its automation: the unified inbox filters replies by it (GET /v1/threads?automation_id=).
+      INSERT INTO threads (id, organization_id, subject, contact_id, inbox_id, automation_id)
+      SELECT thread_id, ${automation.organization_id}::uuid, subject, contact_id, inbox_id, ${automation.id}::uuid
+      FROM chosen WHERE thread_id = fresh_thread_id
     ),
     inserted AS (
       INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, reply_to, subject, html_content, text_content,
