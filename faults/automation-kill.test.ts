@@ -143,6 +143,8 @@ describe("a worker SIGKILLed while 5 000 automation runs are mid-flow", () => {
       "automation.wait": RUNS,
       "automation.condition": RUNS,
       "automation.completed": RUNS,
+      // update_contact's change, recorded as a contact.updated of the automation, once too.
+      "contact.updated": RUNS,
     });
   });
 });
