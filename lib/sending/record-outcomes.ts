@@ -106,7 +106,7 @@ async function recordDeferred(tx: Prisma.TransactionClient, deferred: { id: stri
          next_attempt_at = CASE WHEN v.delay_ms IS NULL THEN NULL ELSE now() + v.delay_ms * interval '1 millisecond' END,
          last_error = v.reason, attempts = e.attempts + 1, updated_at = now()
        FROM v WHERE e.id = v.id AND ${claimed}
-       RETURNING e.id, e.organization_id, e.contact_id, e.broadcast_id, e.status, e.attempts, v.reason
+       RETURNING e.id, e.organization_id, e.contact_id, e.broadcast_id, e.automation_id, e.status, e.attempts, v.reason
      ),
      released AS (${release}),
      ${failedEvents}
