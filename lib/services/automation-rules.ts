@@ -7,7 +7,8 @@ import { invalidField } from "@/lib/domain/errors";
 import type { AutomationTrigger } from "@/lib/schemas/automations";
 import type { Filter } from "@/lib/schemas/filters";
 import type { SequenceMode } from "@/lib/generated/prisma/enums";
-import { assertOwned, type DbClient, type Reference } from "./owned-records";
+import type { DbClient } from "@/lib/db";
+import { assertOwned, type Reference } from "./owned-records";
 import { assertInboxesVerified, assertProvenSender } from "./sender-proof";
 
 /** An automation as it will be saved, whatever the request changed. */

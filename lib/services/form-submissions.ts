@@ -10,7 +10,7 @@ import { limits } from "@/lib/schemas/common";
 import { contactEmail } from "@/lib/schemas/contacts";
 import { HONEYPOT_FIELD } from "@/lib/schemas/forms";
 import { consentEventsCtes } from "./consent-events";
-import { CONTACT_JSON_SQL } from "./contact-json-sql";
+import { CONTACT_JSON_SQL } from "@/lib/events/contact-json-sql";
 import { resuppressErasedSql } from "./erased-suppressions";
 import { subscribeFromForm } from "./form-subscribe";
 

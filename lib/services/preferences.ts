@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { readPreferenceToken } from "@/lib/sending/preference-token";
 import { consentEventsCtes } from "./consent-events";
-import { CONTACT_JSON_SQL } from "./contact-json-sql";
+import { CONTACT_JSON_SQL } from "@/lib/events/contact-json-sql";
 import { chooseTopics, topicsOfContact, type ContactTopicState } from "./contact-topics";
 
 export type Preferences = {
