@@ -2,8 +2,9 @@ import type { Prisma } from "@/lib/db";
 import type { Form } from "@/lib/generated/prisma/client";
 import { appendConsentSql, consentRecord } from "./consent";
 import { consentEventsCtes } from "./consent-events";
-import { CONTACT_JSON_SQL } from "./contact-json-sql";
+import { CONTACT_JSON_SQL } from "@/lib/events/contact-json-sql";
 import { chooseTopics } from "./contact-topics";
+import { enterStaticSegment } from "@/lib/automations/segment-entry";
 
 type Subscription = {
   form: Form;
@@ -72,11 +73,19 @@ export async function subscribeFromForm(tx: Prisma.TransactionClient, { form, co
     "forms",
   );
   if (form.segment_id) {
-    await tx.$executeRaw`
+    const joined = await tx.$queryRaw<{ contact_id: string }[]>`
       INSERT INTO segment_contacts (segment_id, contact_id, organization_id)
       SELECT s.id, ${contactId}::uuid, s.organization_id FROM segments s
       WHERE s.id = ${form.segment_id}::uuid AND s.organization_id = ${organizationId}::uuid AND s.filter IS NULL
-      ON CONFLICT DO NOTHING`;
+      ON CONFLICT DO NOTHING
+      RETURNING contact_id`;
+    // A contact new to the segment enters the automations it triggers (a welcome series), with its membership.
+    await enterStaticSegment(
+      tx,
+      organizationId,
+      form.segment_id,
+      joined.map((r) => r.contact_id),
+    );
   }
   await tx.formSubmission.updateMany({ where: { id: submissionId, organization_id: organizationId, confirmed_at: null }, data: { confirmed_at: new Date() } });
 }
