@@ -25,7 +25,7 @@ export function proxy(request: NextRequest) {
       new AppError("VALIDATION_ERROR", "The path is not valid percent-encoded UTF-8", [{ path: "", message: "malformed percent-encoding" }]),
     );
   // The matcher sends /v1, /api and the tracking routes here only for their %-escapes.
-  if (path.startsWith("/v1/") || path.startsWith("/t/")) return NextResponse.next();
+  if (path.startsWith("/v1/") || path.startsWith("/t/") || path.startsWith("/m/") || path.startsWith("/v/")) return NextResponse.next();
   const https = env.appUrl.startsWith("https:");
   if (path.startsWith("/api/")) {
     const response = NextResponse.next();
@@ -48,13 +48,16 @@ export const config = {
     // per-request work there, next.config.ts gives them their headers. Next.js reads the whole body
     // of a request the proxy sees before the route runs, so routes that take bodies stay out and
     // stop reading at their own limit (lib/api/request-body.ts).
-    // Nor the public forms' submit and the preference page's save, which read bounded bodies themselves.
-    "/((?!v1(?:/|$)|api/|t/|[fp]/[^/]+/(?:submit|save)$|_next/static/|_next/image|favicon.ico|icon.svg).*)",
+    // Nor the public forms' submit and the preference page's save, which read bounded bodies themselves,
+    // nor uploaded images (/m) and emails viewed in a browser (/v), which set their own policies.
+    "/((?!v1(?:/|$)|api/|t/|m/|v/|[fp]/[^/]+/(?:submit|save)$|_next/static/|_next/image|favicon.ico|icon.svg).*)",
     // Paths Next.js would fail to decode.
     "/v1/:path(.*%.*)",
     "/api/:path(.*%.*)",
     "/t/:path(.*%.*)",
     "/f/:path(.*%.*)",
     "/p/:path(.*%.*)",
+    "/m/:path(.*%.*)",
+    "/v/:path(.*%.*)",
   ],
 };

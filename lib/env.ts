@@ -91,6 +91,17 @@ const schema = z.object({
   OAUTH_MICROSOFT_ISSUER: z.url({ protocol: /^https?$/ }).default("https://login.microsoftonline.com/common/v2.0"),
   INBOX_CONNECTION_TEST: z.enum(["on", "off"]).default("on"),
   INBOX_FAILURES_BEFORE_ERROR: z.coerce.number().int().min(1).max(1000).default(5),
+  MEDIA_MAX_BYTES_PER_ORGANIZATION: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(500 * 1024 * 1024),
+  MEDIA_S3_BUCKET: z.string().min(1).optional(),
+  MEDIA_S3_ENDPOINT: z.string().url().optional(),
+  MEDIA_S3_REGION: z.string().default("us-east-1"),
+  MEDIA_S3_ACCESS_KEY_ID: z.string().optional(),
+  MEDIA_S3_SECRET_ACCESS_KEY: z.string().optional(),
+  MEDIA_S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).optional(),
   RETURN_PATH_LABEL: z
     .string()
     .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/i, "must be one DNS label, e.g. bounces")
@@ -251,6 +262,22 @@ export const env = {
   inboxConnectionTest: raw.INBOX_CONNECTION_TEST === "on",
   /** Failed connections in a row (sending or polling) after which an inbox turns `error` and rotation skips it. */
   inboxFailuresBeforeError: raw.INBOX_FAILURES_BEFORE_ERROR,
+  /** Bytes of images one organization may keep in its media library; 0: no limit. */
+  mediaMaxBytesPerOrganization: raw.MEDIA_MAX_BYTES_PER_ORGANIZATION,
+  /** S3-compatible storage for uploaded images; unset: files under `<DATA_DIR>/media`. */
+  mediaS3: raw.MEDIA_S3_BUCKET
+    ? {
+        bucket: raw.MEDIA_S3_BUCKET,
+        endpoint: raw.MEDIA_S3_ENDPOINT,
+        region: raw.MEDIA_S3_REGION,
+        // MinIO and most S3-compatible servers want the bucket in the path; AWS itself takes either.
+        forcePathStyle: raw.MEDIA_S3_FORCE_PATH_STYLE ? raw.MEDIA_S3_FORCE_PATH_STYLE === "true" : Boolean(raw.MEDIA_S3_ENDPOINT),
+        credentials:
+          raw.MEDIA_S3_ACCESS_KEY_ID && raw.MEDIA_S3_SECRET_ACCESS_KEY
+            ? { accessKeyId: raw.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: raw.MEDIA_S3_SECRET_ACCESS_KEY }
+            : undefined,
+      }
+    : null,
   /** Default label of a new domain's return-path subdomain (`bounces` → bounces.example.com). */
   returnPathLabel: raw.RETURN_PATH_LABEL.toLowerCase(),
   get authSecret(): string {

@@ -28,7 +28,10 @@ import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/select";
 import { cn } from "@/lib/client/cn";
 import type { EmailDocument } from "@/lib/email-doc/document";
+import { toast } from "@/components/ui/toast";
+import { useUploadMedia } from "@/lib/client/resources/media";
 import { emailExtensions } from "./extensions";
+import { altFromName, ImageDialog } from "./image-dialog";
 
 export type PlaceholderOption = { name: string; label: string };
 
@@ -83,7 +86,7 @@ const field = (form: HTMLFormElement, name: string) => String(new FormData(form)
 
 function PromptDialog({ kind, editor, placeholders, onClose }: { kind: Prompt; editor: Editor; placeholders: PlaceholderOption[]; onClose: () => void }) {
   const [error, setError] = useState<string | null>(null);
-  const titles = { link: "Link", image: "Image", button: "Button", placeholder: "Insert placeholder" } as const;
+  const titles = { link: "Link", button: "Button", placeholder: "Insert placeholder" } as const;
   const currentLink = (editor.getAttributes("link").href as string | undefined) ?? "";
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -94,10 +97,6 @@ function PromptDialog({ kind, editor, placeholders, onClose }: { kind: Prompt; e
       const href = field(form, "href");
       if (!href) chain.extendMarkRange("link").unsetLink().run();
       else chain.extendMarkRange("link").setLink({ href }).run();
-    } else if (kind === "image") {
-      const src = field(form, "src");
-      if (!/^https?:\/\/\S+$/i.test(src)) return setError("The image address must start with https:// (email clients load it from the web).");
-      chain.insertImage({ src, alt: field(form, "alt") }).run();
     } else if (kind === "button") {
       const label = field(form, "label");
       const href = field(form, "href");
@@ -115,6 +114,7 @@ function PromptDialog({ kind, editor, placeholders, onClose }: { kind: Prompt; e
     onClose();
   };
   if (!kind) return null;
+  if (kind === "image") return <ImageDialog onClose={onClose} onInsert={(attrs) => editor.chain().focus().insertImage(attrs).run()} />;
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={titles[kind]} size="sm">
       <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
@@ -122,16 +122,6 @@ function PromptDialog({ kind, editor, placeholders, onClose }: { kind: Prompt; e
           <FormField label="Link address" hint="Leave empty to remove the link.">
             <Input name="href" defaultValue={currentLink} placeholder="https://example.com" autoFocus />
           </FormField>
-        )}
-        {kind === "image" && (
-          <>
-            <FormField label="Image address" required>
-              <Input name="src" placeholder="https://example.com/picture.png" autoFocus />
-            </FormField>
-            <FormField label="Description (alt text)" hint="Read aloud by screen readers, and shown where images are blocked.">
-              <Input name="alt" />
-            </FormField>
-          </>
         )}
         {kind === "button" && (
           <>
@@ -251,6 +241,8 @@ function Toolbar({ editor, open }: { editor: Editor; open: (kind: Prompt) => voi
   );
 }
 
+const imageFiles = (files: FileList | undefined | null) => [...(files ?? [])].filter((file) => file.type.startsWith("image/"));
+
 /** The block editor (Tiptap): loaded lazily, since it is the heaviest part of the broadcast page. */
 export default function VisualEditor({ initial, html, onChange, placeholders, editable }: Props) {
   const [prompt, setPrompt] = useState<Prompt>(null);
@@ -258,6 +250,9 @@ export default function VisualEditor({ initial, html, onChange, placeholders, ed
   useEffect(() => {
     onChangeRef.current = onChange;
   }, [onChange]);
+  const { mutateAsync: uploadFile } = useUploadMedia();
+  // Images dropped or pasted into the email go to the media library first; the block shows its URL.
+  const insertFiles = useRef<(files: File[], at: number | null) => void>(() => undefined);
   const editor = useEditor({
     extensions: emailExtensions,
     content: initial ?? html ?? "",
@@ -269,6 +264,20 @@ export default function VisualEditor({ initial, html, onChange, placeholders, ed
         role: "textbox",
         "aria-multiline": "true",
         class: "email-canvas min-h-80 px-8 py-6 focus:outline-none",
+      },
+      handleDrop: (view, event, _slice, moved) => {
+        const files = imageFiles(event.dataTransfer?.files);
+        if (moved || files.length === 0) return false;
+        event.preventDefault();
+        insertFiles.current(files, view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos ?? null);
+        return true;
+      },
+      handlePaste: (_view, event) => {
+        const files = imageFiles(event.clipboardData?.files);
+        if (files.length === 0) return false;
+        event.preventDefault();
+        insertFiles.current(files, null);
+        return true;
       },
       handleKeyDown: (_view, event) => {
         if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === "k") {
@@ -288,6 +297,22 @@ export default function VisualEditor({ initial, html, onChange, placeholders, ed
   useEffect(() => {
     editor?.setEditable(editable);
   }, [editor, editable]);
+  useEffect(() => {
+    insertFiles.current = (files, at) => {
+      for (const file of files) {
+        const pending = toast.loading(`Uploading ${file.name}…`);
+        // mutateAsync: mutate's own callbacks fire for the last of several calls only.
+        uploadFile(file)
+          .then((media) => {
+            if (!editor) return;
+            const chain = editor.chain().focus();
+            (at === null ? chain : chain.setTextSelection(at)).insertImage({ src: media.url, alt: altFromName(media.filename) }).run();
+          })
+          .catch((error: unknown) => toast.error(error, `${file.name} was not uploaded`))
+          .finally(() => toast.dismiss(pending));
+      }
+    };
+  }, [uploadFile, editor]);
 
   return (
     <div className="overflow-hidden rounded-lg border border-zinc-200 bg-white">

@@ -1,4 +1,5 @@
 import { clientAddress } from "./client-address";
+import { isMultipart } from "./multipart-body";
 import { resolveCaller } from "./credentials";
 import { AppError } from "@/lib/domain/errors";
 import { rateLimits, refusal, type Verdict } from "./rate-limit";
@@ -18,7 +19,7 @@ function throwIfRefused(verdicts: Verdict[]) {
  * for the session cookie the Origin check. `limited` hears each set of rate-limit verdicts, for the
  * headers of whatever the answer turns out to be.
  */
-export async function admit(request: Request, limited: (verdicts: Verdict[]) => void) {
+export async function admit(request: Request, limited: (verdicts: Verdict[]) => void, { multipart = false } = {}) {
   const address = clientAddress(request);
   const blocked = rateLimits.blockedAddress(address);
   limited(blocked);
@@ -41,7 +42,8 @@ export async function admit(request: Request, limited: (verdicts: Verdict[]) => 
   );
   limited(verdicts);
   throwIfRefused(verdicts);
-  requireJsonBody(request);
+  // An upload may come as a form; a cookie's form post from another site still fails the Origin check below.
+  if (!(multipart && isMultipart(request))) requireJsonBody(request);
   // An API key travels in a header no other site can make a browser send; the session cookie goes with any request.
   if (!request.headers.has("authorization") && request.headers.has("cookie")) requireSameOrigin(request);
   return caller;

@@ -7,6 +7,7 @@ import { AppError, type ValidationIssue } from "@/lib/domain/errors";
 import { errorResponse } from "@/lib/api/errors";
 import type { AnyOperation } from "./operation";
 import { rateLimitHeaders, type Verdict } from "./rate-limit";
+import { isMultipart, readMultipartFile } from "./multipart-body";
 import { readJsonBody } from "./request-body";
 import { readSpooledJsonBody, type Spooled } from "./spooled-json-body";
 
@@ -64,7 +65,7 @@ async function executeOperation(operation: AnyOperation, request: Request): Prom
   let limits: Verdict[] = [];
   try {
     const url = new URL(request.url);
-    const caller = await admit(request, (verdicts) => (limits = verdicts));
+    const caller = await admit(request, (verdicts) => (limits = verdicts), { multipart: operation.multipart === true });
     let ctx: unknown = caller.user;
     if (caller.org) setLogOrganization(caller.org.organizationId);
     // Every operation, those for any signed-in user too: a sending key accepts no invitation either.
@@ -84,7 +85,8 @@ async function executeOperation(operation: AnyOperation, request: Request): Prom
     if (operation.body) {
       const limit = operation.maxBodyBytes ?? DEFAULT_MAX_BODY;
       let raw: unknown;
-      if (operation.spooledField) ({ body: raw, spooled } = await readSpooledJsonBody(request, limit, operation.spooledField));
+      if (operation.multipart && isMultipart(request)) raw = await readMultipartFile(request, limit);
+      else if (operation.spooledField) ({ body: raw, spooled } = await readSpooledJsonBody(request, limit, operation.spooledField));
       else raw = await readJsonBody(request, limit);
       body = validate(operation.body, raw, "request body");
     }

@@ -51,6 +51,7 @@ export const queryKeys = {
     preview: (filter: string) => ["segments", "preview", filter] as const,
   },
   contactProperties: resource("contact-properties"),
+  media: resource("media"),
   domains: resource("domains"),
   apiKeys: resource("api-keys"),
   members: resource("members"),

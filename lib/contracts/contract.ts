@@ -29,6 +29,8 @@ export type Contract<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Zo
   body?: B;
   /** Query parameters the paging parser reads, for the OpenAPI document. */
   pageQuery?: z.ZodObject;
+  /** Also takes multipart/form-data with one `file` part, handed to the body schema as `{ filename, content }` (base64). */
+  multipart?: true;
   /** Body size limit in bytes (default 5 MB). */
   maxBodyBytes?: number;
   status?: 200 | 201 | 202;

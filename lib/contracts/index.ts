@@ -16,6 +16,7 @@ import type * as Events from "./events";
 import type * as Forms from "./forms";
 import type * as Inboxes from "./inboxes";
 import type * as Invitations from "./invitations";
+import type * as Media from "./media";
 import type * as Members from "./members";
 import type * as Organization from "./organization";
 import type * as PresendChecks from "./presend-checks";
@@ -47,6 +48,7 @@ type Modules = typeof Account &
   typeof Forms &
   typeof Inboxes &
   typeof Invitations &
+  typeof Media &
   typeof Members &
   typeof Organization &
   typeof PresendChecks &

@@ -19,7 +19,7 @@ itself (an \`Origin\` of the application, or \`Sec-Fetch-Site: same-origin\`): o
 - Every record belongs to the caller's organization. An id of another organization is answered
   exactly like an id that does not exist: **404 NOT_FOUND**.
 - A request body must be JSON sent with \`Content-Type: application/json\`: anything else is
-  **415 UNSUPPORTED_MEDIA_TYPE** (a POST without a body needs no Content-Type).
+  **415 UNSUPPORTED_MEDIA_TYPE** (a POST without a body needs no Content-Type; \`POST /v1/media\` also takes multipart/form-data).
 - String limits: names 200 characters, subjects 998, HTML and text 1 MB, tags 50 (at most 20, lowercase),
   comments 20 000. Contact metadata: at most 50 keys and 16 KB as JSON. Dates: years 1970 to 9999.
   Text with a NUL character is refused. Request bodies are limited to 5 MB (CSV imports: 50 MB of

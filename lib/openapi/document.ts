@@ -10,6 +10,13 @@ import { responseHeaders, responseWriter } from "./responses";
 import { tagDescriptions } from "./tags";
 import { WEBHOOK_EVENTS_TAG, webhookHeaderParameters, webhooksSection } from "./webhooks";
 
+/** The form an upload may take instead of its JSON: one `file` part. */
+const multipartFile = {
+  "multipart/form-data": {
+    schema: { type: "object", required: ["file"], properties: { file: { type: "string", contentMediaType: "application/octet-stream" } } },
+  },
+};
+
 export type OpenApiOptions = {
   /** The base URL of the `servers` entry; the served document names this deployment's. */
   serverUrl?: string;
@@ -32,7 +39,9 @@ export function buildOpenApiDocument(list: AnyOperation[] = operations, { server
       summary: op.summary,
       description: [op.description, op.auth === "admin" ? "Requires the owner or admin role." : undefined].filter(Boolean).join("\n\n") || undefined,
       parameters: operationParameters(op, schemas),
-      requestBody: op.body ? { required: true, content: { "application/json": { schema: schemas.input(op.body) } } } : undefined,
+      requestBody: op.body
+        ? { required: true, content: { "application/json": { schema: schemas.input(op.body) }, ...(op.multipart ? multipartFile : {}) } }
+        : undefined,
       responses: writer.responses(op, schemas.output(op.response)),
     };
   }

@@ -17,6 +17,7 @@ export const tagDescriptions: Record<string, string> = {
     "What contacts do, recorded by your application (`purchase`, `signed_up`) beside the platform's own (`email.opened`, `contact.updated`): for filters, automations and the contact's timeline.",
   Inboxes: "Sender mailboxes: the SMTP server mail leaves through and the IMAP server replies are read from.",
   Invitations: "Invitations for people to join the organization.",
+  Media: "Images uploaded for emails, served by the application at unguessable URLs.",
   Members: "The people of the organization and their roles.",
   Organization: "The organization's own settings.",
   Reports: "Counts and rates of what was sent, delivered, opened, clicked, bounced and complained about.",

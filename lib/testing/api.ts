@@ -11,7 +11,15 @@ import { issueApiKey } from "@/lib/services/api-keys";
 
 export type ApiResult<T = any> = { status: number; body: T; headers: Headers }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-type RequestOptions = { token?: string | null; body?: unknown; rawBody?: string; stream?: ReadableStream<Uint8Array>; headers?: Record<string, string> };
+type RequestOptions = {
+  token?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  stream?: ReadableStream<Uint8Array>;
+  /** A multipart/form-data body (the Request sets its Content-Type with the boundary). */
+  form?: FormData;
+  headers?: Record<string, string>;
+};
 
 /** Sends one request through the same operation table and wrapper the route files use. */
 export async function request(method: string, pathAndQuery: string, options: RequestOptions = {}): Promise<ApiResult> {
@@ -22,10 +30,10 @@ export async function request(method: string, pathAndQuery: string, options: Req
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   // A signed-in browser on the dashboard's own pages sends its origin with every write.
   if (headers.cookie !== undefined && !("origin" in headers)) headers.origin = new URL(env.appUrl).origin;
-  let body: string | ReadableStream<Uint8Array> | undefined = options.stream ?? options.rawBody;
+  let body: string | ReadableStream<Uint8Array> | FormData | undefined = options.stream ?? options.rawBody ?? options.form;
   if (options.body !== undefined) body = JSON.stringify(options.body);
   // Bodies are JSON unless a test says otherwise (a Request would label a string body text/plain).
-  if (body !== undefined && !("content-type" in headers)) headers["content-type"] = "application/json";
+  if (body !== undefined && !options.form && !("content-type" in headers)) headers["content-type"] = "application/json";
   const init: RequestInit & { duplex?: "half" } = { method, headers, body, duplex: options.stream ? "half" : undefined };
   const response = await execute(operation, new Request(url, init));
   const text = await response.text();

@@ -4,8 +4,17 @@ import { FileSpreadsheet, UploadCloud } from "lucide-react";
 import { useId, useState, type DragEvent } from "react";
 import { cn } from "@/lib/client/cn";
 
-/** A drop zone that is also a keyboard-reachable file input. */
-export function FileDrop({ onFile, disabled }: { onFile: (file: File) => void; disabled?: boolean }) {
+type FileDropText = { accept: string; label: string; action: string; hint: string };
+
+const CSV: FileDropText = {
+  accept: ".csv,.tsv,.txt,text/csv,text/tab-separated-values",
+  label: "CSV file",
+  action: "Choose a CSV file",
+  hint: "Comma, semicolon or tab separated, with a header row. Up to 50 MB.",
+};
+
+/** A drop zone that is also a keyboard-reachable file input (a CSV file unless `text` says otherwise). */
+export function FileDrop({ onFile, disabled, text = CSV }: { onFile: (file: File) => void; disabled?: boolean; text?: FileDropText }) {
   const id = useId();
   const [over, setOver] = useState(false);
   const onDrop = (event: DragEvent<HTMLLabelElement>) => {
@@ -19,10 +28,10 @@ export function FileDrop({ onFile, disabled }: { onFile: (file: File) => void; d
       <input
         id={id}
         type="file"
-        accept=".csv,.tsv,.txt,text/csv,text/tab-separated-values"
+        accept={text.accept}
         className="peer sr-only"
         disabled={disabled}
-        aria-label="CSV file"
+        aria-label={text.label}
         onChange={(event) => {
           const file = event.target.files?.[0];
           if (file) onFile(file);
@@ -48,9 +57,9 @@ export function FileDrop({ onFile, disabled }: { onFile: (file: File) => void; d
           {over ? <FileSpreadsheet className="size-5 text-brand-600" aria-hidden /> : <UploadCloud className="size-5" aria-hidden />}
         </span>
         <span className="text-sm font-medium text-zinc-900">
-          <span className="text-brand-600">Choose a CSV file</span> or drag it here
+          <span className="text-brand-600">{text.action}</span> or drag it here
         </span>
-        <span className="text-[13px] text-zinc-500">Comma, semicolon or tab separated, with a header row. Up to 50 MB.</span>
+        <span className="text-[13px] text-zinc-500">{text.hint}</span>
       </label>
     </div>
   );

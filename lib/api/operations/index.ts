@@ -15,6 +15,7 @@ import { eventsOperations } from "./events";
 import { formsOperations } from "./forms";
 import { inboxesOperations } from "./inboxes";
 import { invitationsOperations } from "./invitations";
+import { mediaOperations } from "./media";
 import { membersOperations } from "./members";
 import { organizationOperations } from "./organization";
 import { presendCheckOperations } from "./presend-checks";
@@ -45,6 +46,7 @@ export const operations: AnyOperation[] = [
   ...formsOperations,
   ...inboxesOperations,
   ...invitationsOperations,
+  ...mediaOperations,
   ...membersOperations,
   ...organizationOperations,
   ...presendCheckOperations,

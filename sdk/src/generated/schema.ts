@@ -1050,6 +1050,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List images
+         * @description The organization's media library, newest first (20 a page unless `limit` says otherwise).
+         */
+        get: operations["listMedia"];
+        put?: never;
+        /**
+         * Upload an image
+         * @description multipart/form-data with one `file`, or JSON `{ filename, content }` (base64). PNG, JPEG, GIF or WebP, told by the bytes (SVG and anything else: 400); at most 5 MB (413), within the organization's allowance (MEDIA_MAX_BYTES_PER_ORGANIZATION, 413). Use `url` in an image block.
+         */
+        post: operations["uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/media/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an image
+         * @description Its URL answers 404 from then on, in emails already sent too.
+         */
+        delete: operations["deleteMedia"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/members": {
         parameters: {
             query?: never;
@@ -3405,6 +3449,16 @@ export interface components {
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
+        Media: {
+            id: components["schemas"]["Uuid"];
+            /** @description Absolute; served by the application with a year-long Cache-Control. */
+            url: string;
+            filename: string;
+            /** @enum {string} */
+            content_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+            size: number;
+            created_at: components["schemas"]["DateTime"];
+        };
         Member: {
             user_id: components["schemas"]["Uuid"];
             email: string;
@@ -4033,6 +4087,17 @@ export interface components {
             };
         };
         /** @description Success */
+        Media: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Media"];
+            };
+        };
+        /** @description Success */
         Member: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4364,6 +4429,7 @@ export type ImportFlags = components['schemas']['ImportFlags'];
 export type Inbox = components['schemas']['Inbox'];
 export type InboxFailedEvent = components['schemas']['InboxFailedEvent'];
 export type Invitation = components['schemas']['Invitation'];
+export type Media = components['schemas']['Media'];
 export type Member = components['schemas']['Member'];
 export type Organization = components['schemas']['Organization'];
 export type OrganizationOverview = components['schemas']['OrganizationOverview'];
@@ -4409,6 +4475,7 @@ export type ResponseGone = components['responses']['Gone'];
 export type ResponseInbox = components['responses']['Inbox'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseInvitation = components['responses']['Invitation'];
+export type ResponseMedia = components['responses']['Media'];
 export type ResponseMember = components['responses']['Member'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseOrganization = components['responses']['Organization'];
@@ -7788,6 +7855,99 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description Error: INVITATION_NOT_PENDING */
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMedia: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Id of the last item of the current page: the next, older page. */
+                after?: components["parameters"]["After"];
+                /** @description Id of the first item of the current page: the previous, newer page. */
+                before?: components["parameters"]["Before"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        has_more: boolean;
+                        data: components["schemas"]["Media"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["PaginationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    uploadMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    filename: string;
+                    /**
+                     * Format: base64
+                     * @description The file's bytes in base64 (or send multipart/form-data with one `file` part instead).
+                     */
+                    content: string;
+                };
+                "multipart/form-data": {
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            201: components["responses"]["Media"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Success"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
