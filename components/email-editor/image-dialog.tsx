@@ -13,21 +13,9 @@ import { toast } from "@/components/ui/toast";
 import { errorMessage } from "@/lib/client/api";
 import { useDeleteMedia, useMediaLibrary, useUploadMedia, type Media } from "@/lib/client/resources/media";
 
+import { altFromName, IMAGE_FILES } from "./image-files";
+
 export type ImageAttrs = { src: string; alt: string };
-
-export const IMAGE_FILES = {
-  accept: "image/png,image/jpeg,image/gif,image/webp",
-  label: "Image file",
-  action: "Choose an image",
-  hint: "PNG, JPEG, GIF or WebP, up to 5 MB. You can also drop or paste images straight into the email.",
-};
-
-/** "logo-dark.png" → "logo dark": a start for the alt text, which the pre-send check asks for. */
-export const altFromName = (name: string) =>
-  name
-    .replace(/\.[a-z0-9]+$/i, "")
-    .replace(/[-_]+/g, " ")
-    .trim();
 
 function Library({ onPick }: { onPick: (media: Media) => void }) {
   const library = useMediaLibrary();

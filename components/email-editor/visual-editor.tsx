@@ -10,6 +10,7 @@ import {
   Heading3,
   ImageIcon,
   Italic,
+  LayoutTemplate,
   Link2,
   List,
   ListOrdered,
@@ -31,7 +32,9 @@ import type { EmailDocument } from "@/lib/email-doc/document";
 import { toast } from "@/components/ui/toast";
 import { useUploadMedia } from "@/lib/client/resources/media";
 import { emailExtensions } from "./extensions";
-import { altFromName, ImageDialog } from "./image-dialog";
+import { ImageDialog } from "./image-dialog";
+import { SectionsDialog } from "./sections-dialog";
+import { altFromName } from "./image-files";
 
 export type PlaceholderOption = { name: string; label: string };
 
@@ -44,7 +47,7 @@ type Props = {
   editable: boolean;
 };
 
-type Prompt = "link" | "image" | "button" | "placeholder" | null;
+type Prompt = "link" | "image" | "button" | "placeholder" | "sections" | null;
 
 function ToolbarButton({
   label,
@@ -115,6 +118,7 @@ function PromptDialog({ kind, editor, placeholders, onClose }: { kind: Prompt; e
   };
   if (!kind) return null;
   if (kind === "image") return <ImageDialog onClose={onClose} onInsert={(attrs) => editor.chain().focus().insertImage(attrs).run()} />;
+  if (kind === "sections") return <SectionsDialog editor={editor} onClose={onClose} />;
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={titles[kind]} size="sm">
       <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
@@ -236,6 +240,10 @@ function Toolbar({ editor, open }: { editor: Editor; open: (kind: Prompt) => voi
       <Button variant="secondary" size="sm" onMouseDown={(event) => event.preventDefault()} onClick={() => open("placeholder")}>
         <Braces aria-hidden />
         Placeholder
+      </Button>
+      <Button variant="secondary" size="sm" className="ml-1" onMouseDown={(event) => event.preventDefault()} onClick={() => open("sections")}>
+        <LayoutTemplate aria-hidden />
+        Sections
       </Button>
     </div>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ShieldCheck } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
@@ -18,6 +18,7 @@ import { apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { applyServerErrors, submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
+import { useOrganization } from "@/lib/client/resources/organization";
 import { canManage, sessionQueryKey } from "@/lib/client/session";
 import { updateOrganizationInput, type OrganizationRecord, type UpdateOrganizationInput } from "@/lib/schemas/organizations";
 import { TimeZoneCard } from "./time-zone-card";
@@ -202,7 +203,7 @@ function BreakersCard({ organization, editable }: { organization: Organization; 
 }
 
 export function OrganizationSection() {
-  const organization = useQuery({ queryKey: organizationKey, queryFn: () => apiCall("GET /v1/organization") });
+  const organization = useOrganization();
   if (organization.isPending) {
     return (
       <Card role="status" aria-label="Loading">

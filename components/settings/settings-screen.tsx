@@ -1,19 +1,20 @@
 "use client";
 
-import { Building2, Globe, Inbox, KeyRound, ScrollText, SlidersHorizontal } from "lucide-react";
+import { Building2, Globe, Inbox, KeyRound, Palette, ScrollText, SlidersHorizontal } from "lucide-react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { canManage, useSessionInfo } from "@/lib/client/session";
 import { ApiKeysSection } from "./api-keys-section";
 import { AuditLogSection } from "./audit-log-section";
+import { BrandSection } from "./brand-section";
 import { DomainsSection } from "./domains-section";
 import { InboxesSection } from "./inboxes-section";
 import type { OAuthProviderOption } from "./oauth-connect";
 import { OrganizationSection } from "./organization-section";
 import { PropertiesSection } from "./properties-section";
 
-const tabs = ["organization", "api-keys", "domains", "inboxes", "properties", "audit-log"] as const;
+const tabs = ["organization", "brand", "api-keys", "domains", "inboxes", "properties", "audit-log"] as const;
 type Tab = (typeof tabs)[number];
 
 export function SettingsScreen({ oauthProviders = [] }: { oauthProviders?: OAuthProviderOption[] }) {
@@ -28,12 +29,19 @@ export function SettingsScreen({ oauthProviders = [] }: { oauthProviders?: OAuth
   const select = (value: string) => router.replace(`${pathname}?tab=${value}`, { scroll: false });
   return (
     <>
-      <PageHeader title="Settings" description="The organization, API access, sending domains, connected inboxes, contact properties and the audit log." />
+      <PageHeader
+        title="Settings"
+        description="The organization, its brand, API access, sending domains, connected inboxes, contact properties and the audit log."
+      />
       <Tabs value={tab} onValueChange={select}>
         <TabsList>
           <TabsTrigger value="organization">
             <Building2 aria-hidden />
             Organization
+          </TabsTrigger>
+          <TabsTrigger value="brand">
+            <Palette aria-hidden />
+            Brand
           </TabsTrigger>
           <TabsTrigger value="api-keys">
             <KeyRound aria-hidden />
@@ -60,6 +68,9 @@ export function SettingsScreen({ oauthProviders = [] }: { oauthProviders?: OAuth
         </TabsList>
         <TabsContent value="organization">
           <OrganizationSection />
+        </TabsContent>
+        <TabsContent value="brand">
+          <BrandSection />
         </TabsContent>
         <TabsContent value="api-keys">
           <ApiKeysSection />

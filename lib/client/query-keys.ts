@@ -52,6 +52,7 @@ export const queryKeys = {
   },
   contactProperties: resource("contact-properties"),
   media: resource("media"),
+  sections: resource("sections"),
   domains: resource("domains"),
   apiKeys: resource("api-keys"),
   members: resource("members"),

@@ -21,6 +21,7 @@ import type * as Members from "./members";
 import type * as Organization from "./organization";
 import type * as PresendChecks from "./presend-checks";
 import type * as Reports from "./reports";
+import type * as Sections from "./sections";
 import type * as Segments from "./segments";
 import type * as Suppressions from "./suppressions";
 import type * as Templates from "./templates";
@@ -53,6 +54,7 @@ type Modules = typeof Account &
   typeof Organization &
   typeof PresendChecks &
   typeof Reports &
+  typeof Sections &
   typeof Segments &
   typeof Suppressions &
   typeof Templates &

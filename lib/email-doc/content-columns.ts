@@ -1,8 +1,9 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { invalidField } from "@/lib/domain/errors";
-import { db, Prisma } from "@/lib/db";
+import { Prisma } from "@/lib/db";
 import type { EmailDocument } from "./document";
 import { renderDocument } from "./render";
+import { renderContextOf } from "./render-context";
 
 type ContentInput = { content_json?: EmailDocument | null; html_content?: string | null; text_content?: string | null };
 
@@ -11,12 +12,6 @@ export type ContentColumns = {
   html_content?: string | null;
   text_content?: string | null;
 };
-
-/** The organization's postal address, which the footer block shows. */
-async function postalAddress(ctx: OrgContext): Promise<string | null> {
-  const org = await db.organization.findUnique({ where: { id: ctx.organizationId }, select: { postal_address: true } });
-  return org?.postal_address ?? null;
-}
 
 /**
  * The content columns a write sets. A document is rendered here, on the server, into the HTML and
@@ -29,7 +24,7 @@ export async function contentColumns(ctx: OrgContext, input: ContentInput): Prom
   if (content_json) {
     if (html_content !== undefined) throw invalidField("html_content", "cannot be combined with content_json: the HTML is rendered from the document");
     if (text_content !== undefined) throw invalidField("text_content", "cannot be combined with content_json: the text is rendered from the document");
-    const rendered = await renderDocument(content_json, { postalAddress: await postalAddress(ctx) });
+    const rendered = await renderDocument(content_json, await renderContextOf(ctx));
     return { content_json: content_json as Prisma.InputJsonValue, html_content: rendered.html, text_content: rendered.text };
   }
   const columns: ContentColumns = {};

@@ -21,6 +21,7 @@ export const tagDescriptions: Record<string, string> = {
   Members: "The people of the organization and their roles.",
   Organization: "The organization's own settings.",
   Reports: "Counts and rates of what was sent, delivered, opened, clicked, bounced and complained about.",
+  Sections: "Saved parts of emails (a header, a footer) that the visual editor inserts into any email.",
   Segments: "Named groups of contacts that broadcasts are sent to: static lists, or dynamic segments whose filter is resolved when used.",
   "Sequence steps": "Follow-up emails of a broadcast, each sent a delay after the one before.",
   Suppressions: "Addresses nothing is sent to: bounces, complaints, unsubscriptions and additions by hand.",

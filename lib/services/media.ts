@@ -6,12 +6,10 @@ import { env } from "@/lib/env";
 import type { Media } from "@/lib/generated/prisma/client";
 import { IMAGE_TYPES, imageTypeOf } from "@/lib/media/image-type";
 import { mediaStore } from "@/lib/media/store";
+import { mediaUrl } from "@/lib/media/url";
 import { MAX_MEDIA_BYTES, type MediaRecord } from "@/lib/schemas/media";
 import type { CursorParams } from "@/lib/schemas/pagination";
 import { cursorPage } from "./cursor-page";
-
-/** Where the app serves an image: the unguessable storage key is the whole credential, as for tracking links. */
-export const mediaUrl = (storageKey: string) => `${env.appUrl}/m/${storageKey}`;
 
 /** A storage key: 24 random base64url characters (144 bits) and the type's extension. */
 export const STORAGE_KEY = /^[A-Za-z0-9_-]{24}\.(png|jpg|gif|webp)$/;

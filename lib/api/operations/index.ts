@@ -20,6 +20,7 @@ import { membersOperations } from "./members";
 import { organizationOperations } from "./organization";
 import { presendCheckOperations } from "./presend-checks";
 import { reportsOperations } from "./reports";
+import { sectionsOperations } from "./sections";
 import { segmentsOperations } from "./segments";
 import { suppressionsOperations } from "./suppressions";
 import { templatesOperations } from "./templates";
@@ -51,6 +52,7 @@ export const operations: AnyOperation[] = [
   ...organizationOperations,
   ...presendCheckOperations,
   ...reportsOperations,
+  ...sectionsOperations,
   ...segmentsOperations,
   ...suppressionsOperations,
   ...templatesOperations,

@@ -33,6 +33,8 @@ describe("Organization", () => {
         name: "Acme",
         tracking_enabled: true,
         postal_address: null,
+        theme: { primary_color: null, text_color: null, background_color: null, font_family: null, logo_media_id: null, footer_html: null },
+        public_archive: false,
         bounce_pause_threshold: 0.05,
         complaint_pause_threshold: 0.003,
         timezone: "UTC",

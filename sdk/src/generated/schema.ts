@@ -1306,6 +1306,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List saved sections
+         * @description Newest first (20 a page unless `limit` says otherwise).
+         */
+        get: operations["listSections"];
+        put?: never;
+        /**
+         * Save a section
+         * @description At most 200 an organization (409 CONFLICT past it).
+         */
+        post: operations["createSection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Update a saved section */
+        put: operations["updateSection"];
+        post?: never;
+        /**
+         * Delete a saved section
+         * @description Emails it was inserted into keep their copy.
+         */
+        delete: operations["deleteSection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/segments/preview": {
         parameters: {
             query?: never;
@@ -3473,6 +3518,8 @@ export interface components {
             name: string;
             tracking_enabled: boolean;
             postal_address: string | null;
+            theme: components["schemas"]["OrganizationTheme"];
+            public_archive: boolean;
             /** @description Extension: the hard-bounce rate (a fraction) past which broadcasts and inboxes pause themselves. */
             bounce_pause_threshold: number;
             /** @description Extension: the complaint rate (a fraction) past which broadcasts pause themselves. */
@@ -3545,6 +3592,15 @@ export interface components {
                 };
             }[];
         };
+        /** @description Applied to every email written in the visual editor: buttons and links in `primary_color`, text in `text_color`, the page in `background_color`, `font_family` as a CSS font stack, the image `logo_media_id` (GET /v1/media) at the top, and `footer_html` (links, bold, italic, line breaks; the rest is removed) in the footer block instead of the postal address. Null: the default. */
+        OrganizationTheme: {
+            primary_color: string | null;
+            text_color: string | null;
+            background_color: string | null;
+            font_family: string | null;
+            logo_media_id: components["schemas"]["Uuid"] | null;
+            footer_html: string | null;
+        };
         PaginationError: {
             /** @constant */
             name: "validation_error";
@@ -3581,6 +3637,15 @@ export interface components {
              * @constant
              */
             reason?: "complaint";
+        };
+        Section: {
+            id: components["schemas"]["Uuid"];
+            name: string;
+            /** @enum {string} */
+            kind: "header" | "footer" | "content";
+            content_json: components["schemas"]["EmailDocument"];
+            created_at: components["schemas"]["DateTime"];
+            updated_at: components["schemas"]["DateTime"];
         };
         Segment: {
             id: components["schemas"]["Uuid"];
@@ -4175,6 +4240,17 @@ export interface components {
             };
         };
         /** @description Success */
+        Section: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Section"];
+            };
+        };
+        /** @description Success */
         Segment: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4433,9 +4509,11 @@ export type Media = components['schemas']['Media'];
 export type Member = components['schemas']['Member'];
 export type Organization = components['schemas']['Organization'];
 export type OrganizationOverview = components['schemas']['OrganizationOverview'];
+export type OrganizationTheme = components['schemas']['OrganizationTheme'];
 export type PaginationError = components['schemas']['PaginationError'];
 export type PresendChecks = components['schemas']['PresendChecks'];
 export type RecipientUnsubscribedData = components['schemas']['RecipientUnsubscribedData'];
+export type Section = components['schemas']['Section'];
 export type Segment = components['schemas']['Segment'];
 export type SendingWindow = components['schemas']['SendingWindow'];
 export type SendingWindowInput = components['schemas']['SendingWindowInput'];
@@ -4483,6 +4561,7 @@ export type ResponseOrganizationOverview = components['responses']['Organization
 export type ResponsePaginationError = components['responses']['PaginationError'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponsePresendChecks = components['responses']['PresendChecks'];
+export type ResponseSection = components['responses']['Section'];
 export type ResponseSegment = components['responses']['Segment'];
 export type ResponseSequenceStep = components['responses']['SequenceStep'];
 export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
@@ -8077,6 +8156,17 @@ export interface operations {
                     tracking_enabled?: boolean;
                     /** @description The postal address the footer block of the visual editor shows in marketing mail (at most 1000 characters). */
                     postal_address?: string | null;
+                    /** @description Fields left out keep their value; null resets one. Saving re-renders the drafts, templates and steps written in the visual editor. */
+                    theme?: {
+                        primary_color?: string | null;
+                        text_color?: string | null;
+                        background_color?: string | null;
+                        font_family?: string | null;
+                        logo_media_id?: components["schemas"]["Uuid"] | null;
+                        footer_html?: string | null;
+                    };
+                    /** @description A public page lists the broadcasts sent (`/archive/<organization id>`). */
+                    public_archive?: boolean;
                     /** @description Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `bounce_rate`) when, over at least 100 attempts, more than this fraction of them hard-bounced; an inbox too, over its recent attempts. Default 0.05 (5 %). */
                     bounce_pause_threshold?: number;
                     /** @description Extension: the organization's IANA time zone (default `UTC`): sending windows in `contact` zone use it for contacts without one, and business-day delays count in it. */
@@ -8320,6 +8410,134 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSections: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Id of the last item of the current page: the next, older page. */
+                after?: components["parameters"]["After"];
+                /** @description Id of the first item of the current page: the previous, newer page. */
+                before?: components["parameters"]["Before"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        has_more: boolean;
+                        data: components["schemas"]["Section"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["PaginationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description Default `content`.
+                     * @enum {string}
+                     */
+                    kind?: "header" | "footer" | "content";
+                    /** @description Its blocks, inserted into an email where it is used (copied: editing one changes neither). */
+                    content_json: components["schemas"]["EmailDocumentInput"];
+                };
+            };
+        };
+        responses: {
+            201: components["responses"]["Section"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * @description Default `content`.
+                     * @enum {string}
+                     */
+                    kind?: "header" | "footer" | "content";
+                    /** @description Its blocks, inserted into an email where it is used (copied: editing one changes neither). */
+                    content_json?: components["schemas"]["EmailDocumentInput"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["Section"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Success"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
