@@ -1,6 +1,7 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { invalidField } from "@/lib/domain/errors";
-import { Prisma } from "@/lib/db";
+import { filterCondition } from "@/lib/audience/membership";
+import { db, Prisma } from "@/lib/db";
 import type { EmailDocument } from "./document";
 import { renderDocument } from "./render";
 import { renderContextOf } from "./render-context";
@@ -13,6 +14,13 @@ export type ContentColumns = {
   text_content?: string | null;
 };
 
+/** A conditional block's filter must make sense in this organization (its segments, its properties' types): 400 naming it. */
+async function checkConditions(ctx: OrgContext, doc: EmailDocument) {
+  for (const [i, block] of doc.content.entries()) {
+    if (block.type === "conditional") await filterCondition(db, ctx.organizationId, block.attrs.filter, { path: `content_json.content.${i}.attrs.filter` });
+  }
+}
+
 /**
  * The content columns a write sets. A document is rendered here, on the server, into the HTML and
  * text every sender uses, so API clients, the dashboard and the worker agree; giving HTML or text
@@ -24,6 +32,7 @@ export async function contentColumns(ctx: OrgContext, input: ContentInput): Prom
   if (content_json) {
     if (html_content !== undefined) throw invalidField("html_content", "cannot be combined with content_json: the HTML is rendered from the document");
     if (text_content !== undefined) throw invalidField("text_content", "cannot be combined with content_json: the text is rendered from the document");
+    await checkConditions(ctx, content_json);
     const rendered = await renderDocument(content_json, await renderContextOf(ctx));
     return { content_json: content_json as Prisma.InputJsonValue, html_content: rendered.html, text_content: rendered.text };
   }

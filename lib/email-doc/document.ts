@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { filter } from "@/lib/schemas/filters";
 
 /**
  * The visual editor's document: Tiptap's JSON (a ProseMirror document) restricted to the blocks an
@@ -11,6 +12,8 @@ const MAX_BLOCKS = 500;
 const MAX_INLINE = 2_000;
 /** The whole document as JSON; html_content has the same limit. */
 const MAX_DOCUMENT_BYTES = 1_000_000;
+/** Each conditional block is one more condition the sender evaluates for every batch of recipients. */
+export const MAX_CONDITIONAL_BLOCKS = 20;
 
 const noNul = (value: string) => !value.includes("\u0000");
 const str = (max: number) => z.string().max(max).refine(noNul, "must not contain NUL characters");
@@ -92,21 +95,38 @@ const simpleBlock = z.discriminatedUnion("type", [paragraph, heading, bulletList
 const column = z.object({ type: z.literal("column"), content: z.array(simpleBlock).min(1).max(100) });
 const columns = z.object({ type: z.literal("columns"), content: z.tuple([column, column]) }).meta({ id: "EmailDocumentColumns" });
 
-const block = z.discriminatedUnion("type", [paragraph, heading, bulletList, orderedList, divider, image, button, spacer, columns, footer]);
+/** Blocks shown only to the contacts its filter matches; it holds every block but the footer and another condition. */
+const conditional = z
+  .object({
+    type: z.literal("conditional"),
+    attrs: z.object({ filter }).loose(),
+    content: z
+      .array(z.discriminatedUnion("type", [paragraph, heading, bulletList, orderedList, divider, image, button, spacer, columns]))
+      .min(1)
+      .max(100),
+  })
+  .meta({ id: "EmailDocumentConditional" });
+
+const block = z.discriminatedUnion("type", [paragraph, heading, bulletList, orderedList, divider, image, button, spacer, columns, footer, conditional]);
 
 export const emailDocument = z
   .object({ type: z.literal("doc"), content: z.array(block).min(1).max(MAX_BLOCKS) })
   .refine((doc) => JSON.stringify(doc).length <= MAX_DOCUMENT_BYTES, `must be at most ${MAX_DOCUMENT_BYTES} bytes as JSON`)
+  .refine(
+    (doc) => doc.content.filter((b) => b.type === "conditional").length <= MAX_CONDITIONAL_BLOCKS,
+    `must have at most ${MAX_CONDITIONAL_BLOCKS} conditional blocks`,
+  )
   .meta({
     id: "EmailDocument",
     description:
       "The visual editor's document (Tiptap/ProseMirror JSON). Blocks: paragraph, heading (levels 1–3), bulletList, orderedList, " +
-      "horizontalRule, image { src, alt, width, href }, button { label, href, align }, spacer { height }, columns (two column nodes) and footer " +
-      "(the unsubscribe link and the organization's postal address). Inline: text with bold, italic and link marks, hardBreak, and " +
+      "horizontalRule, image { src, alt, width, href }, button { label, href, align }, spacer { height }, columns (two column nodes), footer " +
+      "(the unsubscribe link and the organization's postal address) and conditional { filter } (blocks sent only to the contacts the Filter matches). Inline: text with bold, italic and link marks, hardBreak, and " +
       "variable { name, fallback } for a `{{name|fallback}}` placeholder.",
   });
 
 export type EmailDocument = z.infer<typeof emailDocument>;
 export type Block = EmailDocument["content"][number];
 export type SimpleBlock = z.infer<typeof simpleBlock>;
+export type ConditionalBlock = z.infer<typeof conditional>;
 export type Inline = z.infer<typeof inline>;

@@ -1,4 +1,5 @@
 import mjml2html from "mjml";
+import { conditionClose, conditionOpen } from "@/lib/templating/conditional-blocks";
 import { htmlToText } from "@/lib/templating/html-to-text";
 import type { Block, EmailDocument, Inline, SimpleBlock } from "./document";
 
@@ -110,8 +111,12 @@ function footer(context: RenderContext): string {
   return text(`<div style="margin:0;font-size:12px;line-height:18px;color:#71717a">${lines.join("<br />")}</div>`, "center");
 }
 
-/** Top-level blocks in sections: runs of simple blocks share one full-width column, columns get two. */
-function sections(blocks: readonly Block[], context: RenderContext, theme: RenderTheme): string {
+/**
+ * Top-level blocks in sections: runs of simple blocks share one full-width column, columns get two;
+ * a conditional block's sections sit between its markers (numbered in document order), which the
+ * sender keeps or cuts per recipient (lib/templating/conditional-blocks.ts).
+ */
+function sections(blocks: readonly Block[], context: RenderContext, theme: RenderTheme, conditions = { next: 0 }): string {
   const out: string[] = [];
   let run: string[] = [];
   const flush = () => {
@@ -122,6 +127,10 @@ function sections(blocks: readonly Block[], context: RenderContext, theme: Rende
     if (block.type === "columns") {
       flush();
       out.push(`<mj-section>${block.content.map((c) => `<mj-column>${c.content.map((b) => simple(b, theme)).join("")}</mj-column>`).join("")}</mj-section>`);
+    } else if (block.type === "conditional") {
+      flush();
+      const index = conditions.next++;
+      out.push(`<mj-raw>${conditionOpen(index)}</mj-raw>`, sections(block.content, context, theme, conditions), `<mj-raw>${conditionClose(index)}</mj-raw>`);
     } else if (block.type === "footer") {
       flush();
       out.push(`<mj-section padding-top="24px">${`<mj-column>${footer(context)}</mj-column>`}</mj-section>`);

@@ -179,6 +179,8 @@ export const filter = z
     for (const issue of checkFilter(value)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
   })
   .meta({
+    // Named: segments, their preview, conditional blocks of emails and bulk actions all take one.
+    id: "Filter",
     description:
       "`{ all: [Filter] }`, `{ any: [Filter] }`, `{ not: Filter }`, a field condition `{ field, op, value? }`, " +
       "`{ in_segment: uuid }`, or `{ event, op: happened | not_happened, within_days?, count_gte?, where?: { broadcast_id?, automation_id? } }`. " +

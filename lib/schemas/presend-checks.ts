@@ -1,4 +1,18 @@
 import { z } from "zod";
+import { id } from "./common";
+
+/** `?step_id=`: a follow-up step of the broadcast instead of its first email (checks, previews). */
+export const stepQuery = z.object({ step_id: id.optional() });
+
+export const previewQuery = stepQuery.extend({
+  contact_id: id
+    .optional()
+    .meta({ description: "Render as this contact gets it; without it, placeholders at their fallbacks and every conditional block shown." }),
+});
+
+export const emailPreview = z
+  .object({ subject: z.string(), preview_text: z.string(), html: z.string().nullable(), text: z.string() })
+  .meta({ id: "EmailPreview", description: "The email as the sender would render it: placeholders filled, conditional blocks chosen, footer added." });
 
 const checkStatus = z.enum(["pass", "warning", "error", "skipped"]);
 

@@ -10,9 +10,11 @@ export const testSendInput = z.object({
     .min(1)
     .max(MAX_TEST_RECIPIENTS)
     .meta({ description: `1 to ${MAX_TEST_RECIPIENTS} addresses that receive the test.` }),
-  contact_id: id
-    .optional()
-    .meta({ description: "Render the placeholders as this contact of the organization would see them. Without it, every placeholder shows its fallback." }),
+  contact_id: id.optional().meta({
+    description:
+      "Render as this contact of the organization would get it. Without it, every placeholder shows its fallback and every conditional block is shown.",
+  }),
+  step_id: id.optional().meta({ description: "Broadcasts only: test this follow-up step instead of the first email." }),
 });
 export type TestSendInput = z.infer<typeof testSendInput>;
 

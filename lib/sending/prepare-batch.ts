@@ -9,9 +9,11 @@ import { engineDb } from "./engine-db";
 import type { AttachmentMeta } from "@/lib/domain/attachment-meta";
 import { mimeMessageWithAttachments, type MimeAttachment } from "./mime-attachments";
 import { mimeMessage, normalizeAddress, type MimeInput } from "./mime-message";
-import { contactValues, renderEmail, type RenderedEmail, type RenderSource } from "@/lib/templating/render-email";
+import { contactValues, renderEmail, type RenderedEmail } from "@/lib/templating/render-email";
+import { forRecipient, loadConditionalContent, type ConditionalContent, type MarketingSource } from "./conditional-content";
 import { preferencesUrl } from "./preference-token";
 import { unsubscribeUrls } from "./unsubscribe-token";
+import { viewInBrowserUrl } from "./view-in-browser";
 import { returnPathEnvelope, signing, type MessageWithDsn } from "@/lib/feedback/outgoing";
 
 export type Outgoing = {
@@ -162,31 +164,51 @@ const orNull = (value: string | null | undefined) => (value ? value : null);
 /**
  * What a broadcast's email says: content already on the row, else its step's own content or
  * template, else the broadcast's template or own content. The row's subject is the subject
- * template (a step's `Re:` subject included).
+ * template (a step's `Re:` subject included). `origin` names the record the content is from, whose
+ * document says what its conditional blocks need.
  */
-function marketingSource(email: Email, broadcast: Broadcast | undefined, data: BatchData): RenderSource {
+function marketingSource(email: Email, broadcast: Broadcast | undefined, data: BatchData): MarketingSource {
   const subject = email.subject;
   if (email.html_content !== null || email.text_content !== null) {
-    return { subject, html: email.html_content, text: email.text_content, previewText: null };
+    return { subject, html: email.html_content, text: email.text_content, previewText: null, origin: null };
   }
+  const of = (kind: string, record: { id: string; content_json: unknown }) => ({ key: `${kind}:${record.id}`, doc: record.content_json });
   const step = email.step_id ? data.steps.get(email.step_id) : undefined;
   if (step) {
     const own = orNull(step.html_content) || orNull(step.text_content);
     const template = step.template_id ? data.templates.get(step.template_id) : undefined;
-    if (own || !template) return { subject, html: orNull(step.html_content), text: orNull(step.text_content), previewText: null };
-    return { subject, html: orNull(template.html_content), text: orNull(template.text_content), previewText: template.preview_text };
+    if (own || !template) return { subject, html: orNull(step.html_content), text: orNull(step.text_content), previewText: null, origin: of("step", step) };
+    return {
+      subject,
+      html: orNull(template.html_content),
+      text: orNull(template.text_content),
+      previewText: template.preview_text,
+      origin: of("template", template),
+    };
   }
   const template = broadcast?.template_id ? data.templates.get(broadcast.template_id) : undefined;
   if (template) {
-    return { subject, html: orNull(template.html_content), text: orNull(template.text_content), previewText: broadcast?.preview_text ?? template.preview_text };
+    return {
+      subject,
+      html: orNull(template.html_content),
+      text: orNull(template.text_content),
+      previewText: broadcast?.preview_text ?? template.preview_text,
+      origin: of("template", template),
+    };
   }
-  return { subject, html: orNull(broadcast?.html_content), text: orNull(broadcast?.text_content), previewText: broadcast?.preview_text ?? null };
+  return {
+    subject,
+    html: orNull(broadcast?.html_content),
+    text: orNull(broadcast?.text_content),
+    previewText: broadcast?.preview_text ?? null,
+    origin: broadcast ? of("broadcast", broadcast) : null,
+  };
 }
 
 /** An email rendered but not yet built: tracking still rewrites its HTML. */
 type Draft = Omit<Outgoing, "message"> & { extraHeaders: Record<string, string>; dkim: Mail.Options["dkim"]; returnPath: string | null; envelopeTo: string[] };
 
-function compose(email: Email, data: BatchData): Draft {
+function compose(email: Email, data: BatchData, conditional: ConditionalContent): Draft {
   const inbox = email.inbox_id ? (data.inboxes.get(email.inbox_id) ?? null) : null;
   // Deleted since the claim: retried, and then it is a relay email (its inbox_id is cleared).
   if (email.inbox_id && !inbox) throw new Error("The email's inbox no longer exists");
@@ -201,16 +223,12 @@ function compose(email: Email, data: BatchData): Draft {
     const unsubscribe = unsubscribeUrls(email.id);
     // The preference page names the contact; an email whose contact was deleted has only the unsubscribe link.
     const preferences = contact ? preferencesUrl(contact.id) : null;
-    const extra: Record<string, string> = preferences
-      ? { unsubscribe_url: unsubscribe.page, preferences_url: preferences }
-      : { unsubscribe_url: unsubscribe.page };
+    const extra: Record<string, string> = { unsubscribe_url: unsubscribe.page, view_in_browser_url: viewInBrowserUrl(email.id) };
+    if (preferences) extra.preferences_url = preferences;
     const values = contactValues(contact ?? { email: email.to_email, first_name: null, last_name: null, metadata: {} }, extra);
     const broadcast = email.broadcast_id ? data.broadcasts.get(email.broadcast_id) : undefined;
-    rendered = renderEmail(marketingSource(email, broadcast, data), {
-      values,
-      unsubscribeUrl: unsubscribe.page,
-      preferencesUrl: preferences,
-    });
+    const source = forRecipient(marketingSource(email, broadcast, data), email.contact_id, conditional);
+    rendered = renderEmail(source, { values, unsubscribeUrl: unsubscribe.page, preferencesUrl: preferences });
     extraHeaders["List-Unsubscribe"] = `<${unsubscribe.oneClick}>`;
     extraHeaders["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
   } else {
@@ -300,14 +318,17 @@ export async function prepareBatch(
   const drafts: Draft[] = [];
   const withdrawn: Withdrawn[] = [];
   const broken: { email: Email; error: unknown }[] = [];
-  for (const email of emails) {
+  const going = emails.filter((email) => {
     const reason = withdrawal(email, data);
-    if (reason) {
-      withdrawn.push({ email, reason });
-      continue;
-    }
+    if (reason) withdrawn.push({ email, reason });
+    return !reason;
+  });
+  const conditional = await loadConditionalContent(
+    going.flatMap((email) => (email.broadcast_id ? [{ email, source: marketingSource(email, data.broadcasts.get(email.broadcast_id), data) }] : [])),
+  );
+  for (const email of going) {
     try {
-      drafts.push(compose(email, data));
+      drafts.push(compose(email, data, conditional));
     } catch (error) {
       broken.push({ email, error });
     }

@@ -1,5 +1,4 @@
 import type { OrgContext } from "@/lib/domain/context";
-import { notFound } from "@/lib/domain/errors";
 import { db, Prisma } from "@/lib/db";
 import type { PresendCheck, PresendChecks } from "@/lib/schemas/presend-checks";
 import { audienceCondition } from "@/lib/audience/reachable";
@@ -7,12 +6,13 @@ import { mimeMessage } from "@/lib/sending/mime-message";
 import { renderEmail } from "@/lib/templating/render-email";
 import { spamScore } from "@/lib/sending/spam-score";
 import { replacePlaceholders } from "@/lib/templating/variables";
+import { broadcastContent } from "./broadcast-content";
 
 /** Gmail clips a message body over 102 KB; a little room is left for tracking and the footer. */
 const SIZE_LIMIT_BYTES = 100 * 1024;
 const MAX_ITEMS = 20;
 /** Placeholders every recipient has, or that the platform fills itself. */
-const ALWAYS_FILLED = new Set(["email", "unsubscribe_url", "preferences_url"]);
+const ALWAYS_FILLED = new Set(["email", "unsubscribe_url", "preferences_url", "view_in_browser_url"]);
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*(\|\s*[^{}]*?)?\s*\}\}/g;
 const ANCHOR_HREF = /<a\b[^>]*?\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi;
@@ -42,9 +42,9 @@ const check = (id: PresendCheck["id"], status: PresendCheck["status"], title: st
   items: items.slice(0, MAX_ITEMS),
 });
 
-/** An href that works for every recipient: http(s), mailto, or the unsubscribe link the platform fills. */
+/** An href that works for every recipient: http(s), mailto, or a link the platform fills (unsubscribe, preferences, view in browser). */
 function resolves(href: string): boolean {
-  if (/^\{\{\s*(?:unsubscribe_url|preferences_url)\s*\}\}$/.test(href)) return true;
+  if (/^\{\{\s*(?:unsubscribe_url|preferences_url|view_in_browser_url)\s*\}\}$/.test(href)) return true;
   if (/^mailto:[^\s@]+@[^\s@]+$/i.test(href)) return true;
   // A placeholder inside a URL (…?id={{metadata.id}}) still leaves an http(s) address.
   const probe = replacePlaceholders(href, () => "x");
@@ -206,18 +206,17 @@ async function runChecks(ctx: OrgContext, content: Content, signal?: AbortSignal
 }
 
 /**
- * GET /v1/broadcasts/{id}/checks: what to fix, or know, before sending. `signal` is the request's:
- * when the client goes away, its spam check leaves SpamAssassin's queue or has its run stopped.
+ * GET /v1/broadcasts/{id}/checks (`stepId`: a follow-up step's instead of the first email's): what
+ * to fix, or know, before sending. `signal` is the request's: when the client goes away, its spam
+ * check leaves SpamAssassin's queue or has its run stopped.
  */
-export async function broadcastChecks(ctx: OrgContext, id: string, options: { signal?: AbortSignal } = {}): Promise<PresendChecks> {
-  const b = await db.broadcast.findFirst({ where: { id, organization_id: ctx.organizationId } });
-  if (!b) throw notFound("Broadcast");
-  const template = b.template_id ? await db.template.findFirst({ where: { id: b.template_id, organization_id: ctx.organizationId } }) : null;
+export async function broadcastChecks(ctx: OrgContext, id: string, options: { signal?: AbortSignal; stepId?: string } = {}): Promise<PresendChecks> {
+  const { broadcast: b, source } = await broadcastContent(ctx, id, options.stepId);
   const content: Content = {
-    subject: b.subject,
-    previewText: b.preview_text ?? template?.preview_text ?? null,
-    html: template ? template.html_content || null : b.html_content,
-    text: template ? template.text_content || null : b.text_content,
+    subject: source.subject,
+    previewText: source.previewText ?? null,
+    html: source.html,
+    text: source.text,
     marketing: true,
     audience: b.segment_id ? { segmentId: b.segment_id, topicId: b.topic_id } : null,
   };

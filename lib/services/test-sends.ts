@@ -6,22 +6,25 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { Contact, Inbox } from "@/lib/generated/prisma/client";
 import { mimeMessage } from "@/lib/sending/mime-message";
-import { contactValues, renderEmail, type RenderSource } from "@/lib/templating/render-email";
+import type { RenderSource } from "@/lib/templating/render-email";
 import { Transports } from "@/lib/sending/transports";
 import { preferencesUrl } from "@/lib/sending/preference-token";
 import { unsubscribeUrls } from "@/lib/sending/unsubscribe-token";
+import { viewInBrowserUrl } from "@/lib/sending/view-in-browser";
 import type { TestSendInput } from "@/lib/schemas/test-sends";
 import type { Utm } from "@/lib/schemas/tracking";
 import { withUtmOnly } from "@/lib/tracking/add-tracking";
 import { domainOf } from "@/lib/domain/addresses";
+import { broadcastContent } from "./broadcast-content";
+import { renderForContact } from "./render-for-contact";
 import { assertInboxesVerified, assertProvenSender } from "./sender-proof";
 import { consumeQuota } from "./usage-windows";
 
 const orNull = (value: string | null | undefined) => (value ? value : null);
 
 type Sender = { name: string; address: string; replyTo: string | null; inbox: Inbox | null };
-// `utm`: a broadcast's UTM parameters, on the test's links as on the real send's (templates have none).
-type Content = { source: RenderSource; sender: Sender; marketing: boolean; utm?: Utm | null };
+// `utm`: a broadcast's or step's UTM parameters, on the test's links as on the real send's (templates have none).
+type Content = { source: RenderSource; doc: unknown; sender: Sender; marketing: boolean; utm?: Utm | null };
 
 export const testSendQuota = () => ({ action: "test_send", limit: env.testSendsPerHour, windowMs: 3_600_000, what: "test emails" });
 
@@ -52,15 +55,13 @@ async function senderOf(
   return { name: fields.from_name ?? inbox?.from_name ?? inbox?.name ?? "", address, replyTo: fields.reply_to ?? inbox?.reply_to ?? null, inbox };
 }
 
-async function broadcastContent(ctx: OrgContext, id: string): Promise<Content> {
-  const b = await db.broadcast.findFirst({ where: { id, organization_id: ctx.organizationId } });
-  if (!b) throw notFound("Broadcast");
-  const template = b.template_id ? await db.template.findFirst({ where: { id: b.template_id, organization_id: ctx.organizationId } }) : null;
-  const source: RenderSource = template
-    ? { subject: b.subject, html: orNull(template.html_content), text: orNull(template.text_content), previewText: b.preview_text ?? template.preview_text }
-    : { subject: b.subject, html: b.html_content, text: b.text_content, previewText: b.preview_text };
-  if (!source.html && !source.text) throw invalidField("html_content", "the broadcast has no content yet: write it or choose a template");
-  return { source, sender: await senderOf(ctx, b), marketing: true, utm: b.utm as Utm | null };
+async function broadcastTestContent(ctx: OrgContext, id: string, stepId: string | undefined): Promise<Content> {
+  const { broadcast, step, source, doc } = await broadcastContent(ctx, id, stepId);
+  if (!source.html && !source.text) {
+    throw invalidField("html_content", stepId ? "the step has no content yet" : "the broadcast has no content yet: write it or choose a template");
+  }
+  // A step's tracking settings are its own, as the sender reads them (lib/tracking/track-outgoing.ts).
+  return { source, doc, sender: await senderOf(ctx, broadcast), marketing: true, utm: (step ?? broadcast).utm as Utm | null };
 }
 
 async function templateContent(ctx: OrgContext, id: string): Promise<Content> {
@@ -69,7 +70,7 @@ async function templateContent(ctx: OrgContext, id: string): Promise<Content> {
   if (!t.html_content && !t.text_content) throw invalidField("html_content", "the template has no content yet");
   const source = { subject: t.subject, html: orNull(t.html_content), text: orNull(t.text_content), previewText: t.preview_text };
   // A template is sent as marketing mail by broadcasts: the test shows the unsubscribe footer it will get.
-  return { source, sender: await senderOf(ctx, t), marketing: true };
+  return { source, doc: t.content_json, sender: await senderOf(ctx, t), marketing: true };
 }
 
 async function dkimFor(ctx: OrgContext, address: string) {
@@ -99,12 +100,12 @@ async function sendTest(ctx: OrgContext, content: Content, input: TestSendInput)
   const emails = [...new Set(input.emails.map((email) => email.trim()))];
   const quota = await consumeQuota(ctx, testSendQuota(), emails.length);
 
-  // A link that looks and works like the real one; it names no email, so the page says it is not valid.
+  // Links that look and work like the real ones; they name no email, so their pages say they are not valid.
   const unsubscribe = content.marketing ? unsubscribeUrls(randomUUID()).page : null;
   const preferences = content.marketing ? preferencesUrl(randomUUID()) : null;
-  const extra: Record<string, string> = unsubscribe && preferences ? { unsubscribe_url: unsubscribe, preferences_url: preferences } : {};
-  const values = contact ? contactValues(contact, extra) : (name: string) => (Object.hasOwn(extra, name) ? extra[name] : undefined);
-  const rendered = renderEmail(content.source, { values, unsubscribeUrl: unsubscribe, preferencesUrl: preferences });
+  const extra: Record<string, string> =
+    unsubscribe && preferences ? { unsubscribe_url: unsubscribe, preferences_url: preferences, view_in_browser_url: viewInBrowserUrl(randomUUID()) } : {};
+  const rendered = await renderForContact(ctx, content, contact, extra, { unsubscribeUrl: unsubscribe, preferencesUrl: preferences });
   const { html, text } = withUtmOnly(rendered, content.utm);
   const subject = `[Test] ${rendered.subject}`;
   const { sender } = content;
@@ -147,7 +148,7 @@ async function sendTest(ctx: OrgContext, content: Content, input: TestSendInput)
 }
 
 export async function sendBroadcastTest(ctx: OrgContext, broadcastId: string, input: TestSendInput) {
-  return sendTest(ctx, await broadcastContent(ctx, broadcastId), input);
+  return sendTest(ctx, await broadcastTestContent(ctx, broadcastId, input.step_id), input);
 }
 
 export async function sendTemplateTest(ctx: OrgContext, templateId: string, input: TestSendInput) {

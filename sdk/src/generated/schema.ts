@@ -379,43 +379,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/contacts/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Export contacts as CSV
-         * @description The contacts `GET /v1/contacts` would list for the same query, newest first, streamed. A cell starting with `= + - @`, a tab or CR gets a leading `'`. Two exports of an organization at a time (429).
-         */
-        get: operations["getContactsExport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/contacts/{id}/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Export one contact's data */
-        get: operations["getContactExport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/contact-properties": {
         parameters: {
             query?: never;
@@ -455,30 +418,6 @@ export interface paths {
          * @description The key becomes free text again; the values contacts hold are kept.
          */
         delete: operations["deleteContactProperty"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/contacts/{id}/topics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List a contact's topics
-         * @description Every topic of the organization (by name, at most 1 000) and whether the contact receives its mail: its own choice, else the topic's default (`opt_out`: yes, `opt_in`: no).
-         */
-        get: operations["listContactTopics"];
-        /**
-         * Change a contact's topics
-         * @description Takes the list GET answers (`name` ignored) and records each choice; topics left out keep theirs. A topic named twice or not of the organization is 400 naming the entry (`1.topic_id`). Each change is an event of the contact (`contact.topic_subscribed`, `contact.topic_unsubscribed`). Answers the whole list as GET does.
-         */
-        put: operations["updateContactTopics"];
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -585,7 +524,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a contact
-         * @description Also removes it from its segments. With `erase=true` its address and names also leave its emails, events, threads, comments, audit entries and webhook deliveries (the rows stay, so reports keep their counts, with the address as a hash), opens and clicks lose the IP and device, emails not sent yet are cancelled, and a suppression of it keeps only the hash.
+         * @description Also removes it from its segments.
          */
         delete: operations["deleteContact"];
         options?: never;
@@ -605,6 +544,26 @@ export interface paths {
          * @description The segments the contact is in now: static ones it was added to, most recently joined first, then dynamic ones whose filter it matches, by name (at most 1 000).
          */
         get: operations["listContactSegments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a contact's topics
+         * @description Every topic of the organization, by name, and whether the contact receives it: its own choice when it made one, else the topic's default (`opt_out` topics are received until unsubscribed, `opt_in` ones only after subscribing).
+         */
+        get: operations["listContactTopics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -821,49 +780,6 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/forms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** List forms */
-        get: operations["listForms"];
-        put?: never;
-        /**
-         * Create a form
-         * @description With double opt-in (the default) a submission creates an unsubscribed contact and emails it a link that subscribes it (`contact.subscribed`, a consent record with the form and address); without, it subscribes at once.
-         */
-        post: operations["createForm"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/forms/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Retrieve a form */
-        get: operations["getForm"];
-        /** Update a form */
-        put: operations["updateForm"];
-        post?: never;
-        /**
-         * Delete a form
-         * @description Its page and endpoint answer 404; contacts it made stay.
-         */
-        delete: operations["deleteForm"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1175,9 +1091,26 @@ export interface paths {
         };
         /**
          * Run the pre-send checks of a broadcast
-         * @description What to fix or know before sending: empty subject or content and links that do not lead to http(s) are errors; a missing unsubscribe link in the content (a plain one is then added), images without alt text, no preview text, placeholders without a fallback that some of the audience lack (counted in the database), HTML over 100 KB (Gmail clips at 102 KB) and a SpamAssassin score at or over its threshold (local rules only; `skipped` where SpamAssassin is not installed) are warnings.
+         * @description What to fix or know before sending: empty subject or content and links that do not lead to http(s) are errors; a missing unsubscribe link in the content (a plain one is then added), images without alt text, no preview text, placeholders without a fallback that some of the audience lack (counted in the database), HTML over 100 KB (Gmail clips at 102 KB) and a SpamAssassin score at or over its threshold (local rules only; `skipped` where SpamAssassin is not installed) are warnings. `step_id`: a follow-up step's checks.
          */
         get: operations["getBroadcastChecks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/broadcasts/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Preview a broadcast or one of its steps as a contact */
+        get: operations["previewBroadcast"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2096,7 +2029,7 @@ export interface webhooks {
         put?: never;
         /**
          * contact.unsubscribed
-         * @description A contact unsubscribed. Changed through the API, the dashboard or its preference page, `data` is the contact; through an email (its link or a spam complaint), it says which email.
+         * @description A contact unsubscribed. Changed through the API or the dashboard, `data` is the contact; through an email (its link or a spam complaint), it says which email.
          */
         post: operations["contactUnsubscribed"];
         delete?: never;
@@ -2482,15 +2415,6 @@ export interface components {
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
-        /** @description One subscription of the contact: how, when and (for a form) from where. */
-        ConsentRecord: {
-            /** @enum {string} */
-            source: "form" | "import" | "api" | "dashboard";
-            at: components["schemas"]["DateTime"];
-            /** @description The address the person subscribed from (forms). */
-            ip?: string;
-            form_id?: components["schemas"]["Uuid"];
-        };
         /** @description A contact. Its email is stored lowercase and is unique in the organization. */
         Contact: {
             id: components["schemas"]["Uuid"];
@@ -2506,8 +2430,6 @@ export interface components {
             tags: string[];
             /** @description Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it. */
             timezone: string | null;
-            /** @description Each subscription, oldest first (the latest 50). */
-            consent: components["schemas"]["ConsentRecord"][];
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
             /** @description Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED). */
@@ -2525,44 +2447,7 @@ export interface components {
             created_at: components["schemas"]["DateTime"];
             data: components["schemas"]["Contact"];
         };
-        ContactExport: {
-            contact: components["schemas"]["Contact"];
-            topics: {
-                topic_id: components["schemas"]["Uuid"];
-                name: string;
-                subscribed: boolean;
-            }[];
-            /** @description As `GET /v1/contacts/{id}/segments` lists them: static ones and the dynamic ones it matches now. */
-            segments: {
-                id: components["schemas"]["Uuid"];
-                name: string;
-                /** @description A dynamic segment: the contact is in it because it matches the segment's filter now. */
-                dynamic: boolean;
-                /** @description When the contact was added to a static segment; null for a dynamic one. */
-                added_at: components["schemas"]["DateTime"] | null;
-            }[];
-            /** @description `form_id`, `values`, `ip`, `created_at`, `confirmed_at`. */
-            form_submissions: {
-                [key: string]: unknown;
-            }[];
-            /** @description `id`, `name`, `properties`, `source`, `occurred_at`, newest first. */
-            events: {
-                [key: string]: unknown;
-            }[];
-            /** @description `id`, `broadcast_id`, `from_email`, `to_email`, `subject`, `status` and its times, newest first. */
-            emails: {
-                [key: string]: unknown;
-            }[];
-            /** @description Events or emails past the newest 10 000 were left out. */
-            truncated: boolean;
-        };
-        ContactTopic: {
-            topic_id: components["schemas"]["Uuid"];
-            name: string;
-            /** @description Whether the contact receives the topic's mail: its own choice, else the topic's default. */
-            subscribed: boolean;
-        };
-        /** @description A contact unsubscribed. Changed through the API, the dashboard or its preference page, `data` is the contact; through an email (its link or a spam complaint), it says which email. */
+        /** @description A contact unsubscribed. Changed through the API or the dashboard, `data` is the contact; through an email (its link or a spam complaint), it says which email. */
         ContactUnsubscribedEvent: {
             /** @constant */
             type: "contact.unsubscribed";
@@ -2969,11 +2854,11 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description The visual editor's document (Tiptap/ProseMirror JSON). Blocks: paragraph, heading (levels 1–3), bulletList, orderedList, horizontalRule, image { src, alt, width, href }, button { label, href, align }, spacer { height }, columns (two column nodes) and footer (the unsubscribe link and the organization's postal address). Inline: text with bold, italic and link marks, hardBreak, and variable { name, fallback } for a `{{name|fallback}}` placeholder. */
+        /** @description The visual editor's document (Tiptap/ProseMirror JSON). Blocks: paragraph, heading (levels 1–3), bulletList, orderedList, horizontalRule, image { src, alt, width, href }, button { label, href, align }, spacer { height }, columns (two column nodes), footer (the unsubscribe link and the organization's postal address) and conditional { filter } (blocks sent only to the contacts the Filter matches). Inline: text with bold, italic and link marks, hardBreak, and variable { name, fallback } for a `{{name|fallback}}` placeholder. */
         EmailDocument: {
             /** @constant */
             type: "doc";
-            content: (components["schemas"]["EmailDocumentParagraph"] | components["schemas"]["EmailDocumentHeading"] | components["schemas"]["EmailDocumentBulletList"] | components["schemas"]["EmailDocumentOrderedList"] | components["schemas"]["EmailDocumentDivider"] | components["schemas"]["EmailDocumentImage"] | components["schemas"]["EmailDocumentButton"] | components["schemas"]["EmailDocumentSpacer"] | components["schemas"]["EmailDocumentColumns"] | components["schemas"]["EmailDocumentFooter"])[];
+            content: (components["schemas"]["EmailDocumentParagraph"] | components["schemas"]["EmailDocumentHeading"] | components["schemas"]["EmailDocumentBulletList"] | components["schemas"]["EmailDocumentOrderedList"] | components["schemas"]["EmailDocumentDivider"] | components["schemas"]["EmailDocumentImage"] | components["schemas"]["EmailDocumentButton"] | components["schemas"]["EmailDocumentSpacer"] | components["schemas"]["EmailDocumentColumns"] | components["schemas"]["EmailDocumentFooter"] | components["schemas"]["EmailDocumentConditional"])[];
         };
         EmailDocumentBulletList: {
             /** @constant */
@@ -3038,6 +2923,26 @@ export interface components {
                     content: (components["schemas"]["EmailDocumentParagraphInput"] | components["schemas"]["EmailDocumentHeadingInput"] | components["schemas"]["EmailDocumentBulletListInput"] | components["schemas"]["EmailDocumentOrderedListInput"] | components["schemas"]["EmailDocumentDividerInput"] | components["schemas"]["EmailDocumentImageInput"] | components["schemas"]["EmailDocumentButtonInput"] | components["schemas"]["EmailDocumentSpacerInput"])[];
                 }
             ];
+        };
+        EmailDocumentConditional: {
+            /** @constant */
+            type: "conditional";
+            attrs: {
+                filter: components["schemas"]["Filter"];
+            } & {
+                [key: string]: unknown;
+            };
+            content: (components["schemas"]["EmailDocumentParagraph"] | components["schemas"]["EmailDocumentHeading"] | components["schemas"]["EmailDocumentBulletList"] | components["schemas"]["EmailDocumentOrderedList"] | components["schemas"]["EmailDocumentDivider"] | components["schemas"]["EmailDocumentImage"] | components["schemas"]["EmailDocumentButton"] | components["schemas"]["EmailDocumentSpacer"] | components["schemas"]["EmailDocumentColumns"])[];
+        };
+        EmailDocumentConditionalInput: {
+            /** @constant */
+            type: "conditional";
+            attrs: {
+                filter: components["schemas"]["Filter"];
+            } & {
+                [key: string]: unknown;
+            };
+            content: (components["schemas"]["EmailDocumentParagraphInput"] | components["schemas"]["EmailDocumentHeadingInput"] | components["schemas"]["EmailDocumentBulletListInput"] | components["schemas"]["EmailDocumentOrderedListInput"] | components["schemas"]["EmailDocumentDividerInput"] | components["schemas"]["EmailDocumentImageInput"] | components["schemas"]["EmailDocumentButtonInput"] | components["schemas"]["EmailDocumentSpacerInput"] | components["schemas"]["EmailDocumentColumnsInput"])[];
         };
         EmailDocumentDivider: {
             /** @constant */
@@ -3135,11 +3040,11 @@ export interface components {
             /** @constant */
             type: "hardBreak";
         };
-        /** @description The visual editor's document (Tiptap/ProseMirror JSON). Blocks: paragraph, heading (levels 1–3), bulletList, orderedList, horizontalRule, image { src, alt, width, href }, button { label, href, align }, spacer { height }, columns (two column nodes) and footer (the unsubscribe link and the organization's postal address). Inline: text with bold, italic and link marks, hardBreak, and variable { name, fallback } for a `{{name|fallback}}` placeholder. */
+        /** @description The visual editor's document (Tiptap/ProseMirror JSON). Blocks: paragraph, heading (levels 1–3), bulletList, orderedList, horizontalRule, image { src, alt, width, href }, button { label, href, align }, spacer { height }, columns (two column nodes), footer (the unsubscribe link and the organization's postal address) and conditional { filter } (blocks sent only to the contacts the Filter matches). Inline: text with bold, italic and link marks, hardBreak, and variable { name, fallback } for a `{{name|fallback}}` placeholder. */
         EmailDocumentInput: {
             /** @constant */
             type: "doc";
-            content: (components["schemas"]["EmailDocumentParagraphInput"] | components["schemas"]["EmailDocumentHeadingInput"] | components["schemas"]["EmailDocumentBulletListInput"] | components["schemas"]["EmailDocumentOrderedListInput"] | components["schemas"]["EmailDocumentDividerInput"] | components["schemas"]["EmailDocumentImageInput"] | components["schemas"]["EmailDocumentButtonInput"] | components["schemas"]["EmailDocumentSpacerInput"] | components["schemas"]["EmailDocumentColumnsInput"] | components["schemas"]["EmailDocumentFooterInput"])[];
+            content: (components["schemas"]["EmailDocumentParagraphInput"] | components["schemas"]["EmailDocumentHeadingInput"] | components["schemas"]["EmailDocumentBulletListInput"] | components["schemas"]["EmailDocumentOrderedListInput"] | components["schemas"]["EmailDocumentDividerInput"] | components["schemas"]["EmailDocumentImageInput"] | components["schemas"]["EmailDocumentButtonInput"] | components["schemas"]["EmailDocumentSpacerInput"] | components["schemas"]["EmailDocumentColumnsInput"] | components["schemas"]["EmailDocumentFooterInput"] | components["schemas"]["EmailDocumentConditionalInput"])[];
         };
         EmailDocumentListItem: {
             /** @constant */
@@ -3282,6 +3187,13 @@ export interface components {
                 machine: boolean;
             };
         };
+        /** @description The email as the sender would render it: placeholders filled, conditional blocks chosen, footer added. */
+        EmailPreview: {
+            subject: string;
+            preview_text: string;
+            html: string | null;
+            text: string;
+        };
         /** @description A reply to the email arrived in its inbox. */
         EmailRepliedEvent: {
             /** @constant */
@@ -3328,77 +3240,33 @@ export interface components {
             /** @description For VALIDATION_ERROR: a list of `{ path, message }`. */
             details?: unknown;
         };
-        Form: {
-            name: string;
-            /** @description Inputs in order; `email` is always asked, first when not listed. */
-            fields: string[];
-            segment_id: components["schemas"]["Uuid"] | null;
-            /** @description Topics a confirmed contact is subscribed to. */
-            topic_ids: components["schemas"]["Uuid"][];
-            /** @description Default true: subscribed only once the confirmation email's link is opened. */
-            double_opt_in: boolean;
-            /** @description Where a plain HTML form goes after submitting; a thank-you page otherwise. */
-            redirect_url: string | null;
-            confirmation_subject: string;
-            /** @description Must hold `{{confirm_url}}`; may use `{{organization_name}}` and the form's fields. */
-            confirmation_html: string;
-            /** @description Sends the confirmation through this inbox (its address unless `from_email`). */
-            inbox_id: components["schemas"]["Uuid"] | null;
-            /** @description At a verified domain; required with double opt-in unless `inbox_id`. */
-            from_email: string | null;
-            from_name: string | null;
-            id: components["schemas"]["Uuid"];
-            organization_id: components["schemas"]["Uuid"];
-            /** @description The hosted page. */
-            hosted_url: string;
-            /** @description The public endpoint: POST form-encoded or JSON, CORS allowed, no key. */
-            submit_url: string;
-            /** @description An HTML form to paste into another site. */
-            embed_html: string;
-            submissions_count: number;
-            confirmed_count: number;
-            created_at: components["schemas"]["DateTime"];
-            updated_at: components["schemas"]["DateTime"];
-        };
-        /** @description `name` is required on create. */
-        FormInput: {
-            name?: string;
-            /** @description Inputs in order; `email` is always asked, first when not listed. */
-            fields?: string[];
-            segment_id?: components["schemas"]["Uuid"] | null;
-            /** @description Topics a confirmed contact is subscribed to. */
-            topic_ids?: components["schemas"]["Uuid"][];
-            /** @description Default true: subscribed only once the confirmation email's link is opened. */
-            double_opt_in?: boolean;
-            /** @description Where a plain HTML form goes after submitting; a thank-you page otherwise. */
-            redirect_url?: string | null;
-            confirmation_subject?: string;
-            /** @description Must hold `{{confirm_url}}`; may use `{{organization_name}}` and the form's fields. */
-            confirmation_html?: string;
-            /** @description Sends the confirmation through this inbox (its address unless `from_email`). */
-            inbox_id?: components["schemas"]["Uuid"] | null;
-            /** @description At a verified domain; required with double opt-in unless `inbox_id`. */
-            from_email?: string | null;
-            from_name?: string | null;
-        };
-        /** @description Extension: the file's address hygiene. */
-        ImportFlags: {
-            /** @description Rows whose email is missing or not a valid address (each is in `errors`). */
-            invalid: number;
-            /** @description Rows of a throwaway mailbox's domain (mailinator.com, …). */
-            disposable: number;
-            /** @description Rows of a function's mailbox rather than a person's (info@, sales@, …). */
-            role: number;
-            /** @description Flagged rows left out, as `skip_flagged` asked (also counted in `skipped`). */
-            skipped: number;
-            /** @description The first 1 000 flagged rows, in row order. */
-            rows: {
-                row: number;
-                email: string;
-                flags: ("disposable" | "role")[];
-                /** @description Left out, as `skip_flagged` asked. */
-                skipped: boolean;
-            }[];
+        /** @description `{ all: [Filter] }`, `{ any: [Filter] }`, `{ not: Filter }`, a field condition `{ field, op, value? }`, `{ in_segment: uuid }`, or `{ event, op: happened | not_happened, within_days?, count_gte?, where?: { broadcast_id?, automation_id? } }`. Groups nest at most 5 levels, with at most 50 conditions in all. Ops by type: text eq, neq, contains, not_contains, starts_with, in; numbers and dates also gt, gte, lt, lte; dates within_days and before_days (the last n days; more than n days ago); booleans eq, neq; tags contains, not_contains, in; every field exists and not_exists. */
+        Filter: {
+            all: Record<string, never>[];
+        } | {
+            any: Record<string, never>[];
+        } | {
+            not: Record<string, never>;
+        } | {
+            field: string;
+            /** @enum {unknown} */
+            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
+            value?: unknown;
+        } | {
+            /** Format: uuid */
+            in_segment: string;
+        } | {
+            event: string;
+            /** @enum {unknown} */
+            op: "happened" | "not_happened";
+            within_days?: number;
+            count_gte?: number;
+            where?: {
+                /** Format: uuid */
+                broadcast_id?: string;
+                /** Format: uuid */
+                automation_id?: string;
+            };
         };
         Inbox: {
             id: components["schemas"]["Uuid"];
@@ -3653,33 +3521,7 @@ export interface components {
             name: string;
             description: string | null;
             /** @description A dynamic segment's filter: its members are the contacts matching it now. null: a static segment. */
-            filter: ({
-                all: Record<string, never>[];
-            } | {
-                any: Record<string, never>[];
-            } | {
-                not: Record<string, never>;
-            } | {
-                field: string;
-                /** @enum {unknown} */
-                op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                value?: unknown;
-            } | {
-                /** Format: uuid */
-                in_segment: string;
-            } | {
-                event: string;
-                /** @enum {unknown} */
-                op: "happened" | "not_happened";
-                within_days?: number;
-                count_gte?: number;
-                where?: {
-                    /** Format: uuid */
-                    broadcast_id?: string;
-                    /** Format: uuid */
-                    automation_id?: string;
-                };
-            }) | null;
+            filter: components["schemas"]["Filter"] | null;
             /** @description Contacts in the segment; for a dynamic one, matching its filter now. */
             contacts_count: number;
             created_at: components["schemas"]["DateTime"];
@@ -3819,12 +3661,10 @@ export interface components {
             name: string;
             description: string | null;
             /**
-             * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
+             * @description `opt_in`: contacts receive the topic only after subscribing to it. `opt_out`: until they unsubscribe.
              * @enum {string}
              */
             default_subscription: "opt_in" | "opt_out";
-            /** @description Extension: contacts a broadcast to this topic would reach now (subscribed, not suppressed, receiving the topic). */
-            subscribers_count: number;
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
@@ -4031,17 +3871,6 @@ export interface components {
             };
         };
         /** @description Success */
-        ContactExport: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ContactExport"];
-            };
-        };
-        /** @description Success */
         Domain: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4085,6 +3914,17 @@ export interface components {
                 "application/json": components["schemas"]["EmailDetail"];
             };
         };
+        /** @description Success */
+        EmailPreview: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EmailPreview"];
+            };
+        };
         /** @description Error: FORBIDDEN */
         Forbidden: {
             headers: {
@@ -4094,17 +3934,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Success */
-        Form: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Form"];
             };
         };
         /** @description Error: INVITATION_EXPIRED */
@@ -4406,18 +4235,9 @@ export interface components {
         Id: components["schemas"]["Uuid"];
         BroadcastId: components["schemas"]["Uuid"];
         StepId: components["schemas"]["Uuid"];
-        /** @description Only subscribed (`true`) or unsubscribed (`false`) contacts. */
-        Subscribed: "true" | "false";
-        /** @description Case-insensitive substring of the email, first name or last name. */
-        Search: string;
-        /** @description Comma-separated tags; a contact must carry all of them. */
-        Tags: string;
-        /** @description Only contacts in this segment. */
-        SegmentId: components["schemas"]["Uuid"];
-        /** @description A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND. */
-        Filter: string;
         BroadcastId2: components["schemas"]["Uuid"];
         UserId: components["schemas"]["Uuid"];
+        StepId2: components["schemas"]["Uuid"];
         ThreadId: components["schemas"]["Uuid"];
         EmailId: components["schemas"]["Uuid"];
         DeliveryId: components["schemas"]["Uuid"];
@@ -4447,11 +4267,8 @@ export type BroadcastReport = components['schemas']['BroadcastReport'];
 export type BroadcastSendingStatus = components['schemas']['BroadcastSendingStatus'];
 export type BroadcastSentEvent = components['schemas']['BroadcastSentEvent'];
 export type Comment = components['schemas']['Comment'];
-export type ConsentRecord = components['schemas']['ConsentRecord'];
 export type Contact = components['schemas']['Contact'];
 export type ContactCreatedEvent = components['schemas']['ContactCreatedEvent'];
-export type ContactExport = components['schemas']['ContactExport'];
-export type ContactTopic = components['schemas']['ContactTopic'];
 export type ContactUnsubscribedEvent = components['schemas']['ContactUnsubscribedEvent'];
 export type ContactUpdatedEvent = components['schemas']['ContactUpdatedEvent'];
 export type DateTime = components['schemas']['DateTime'];
@@ -4473,6 +4290,8 @@ export type EmailDocumentButton = components['schemas']['EmailDocumentButton'];
 export type EmailDocumentButtonInput = components['schemas']['EmailDocumentButtonInput'];
 export type EmailDocumentColumns = components['schemas']['EmailDocumentColumns'];
 export type EmailDocumentColumnsInput = components['schemas']['EmailDocumentColumnsInput'];
+export type EmailDocumentConditional = components['schemas']['EmailDocumentConditional'];
+export type EmailDocumentConditionalInput = components['schemas']['EmailDocumentConditionalInput'];
 export type EmailDocumentDivider = components['schemas']['EmailDocumentDivider'];
 export type EmailDocumentDividerInput = components['schemas']['EmailDocumentDividerInput'];
 export type EmailDocumentFooter = components['schemas']['EmailDocumentFooter'];
@@ -4496,12 +4315,11 @@ export type EmailDocumentSpacer = components['schemas']['EmailDocumentSpacer'];
 export type EmailDocumentSpacerInput = components['schemas']['EmailDocumentSpacerInput'];
 export type EmailEventData = components['schemas']['EmailEventData'];
 export type EmailOpenedEvent = components['schemas']['EmailOpenedEvent'];
+export type EmailPreview = components['schemas']['EmailPreview'];
 export type EmailRepliedEvent = components['schemas']['EmailRepliedEvent'];
 export type EmailSentEvent = components['schemas']['EmailSentEvent'];
 export type Error = components['schemas']['Error'];
-export type Form = components['schemas']['Form'];
-export type FormInput = components['schemas']['FormInput'];
-export type ImportFlags = components['schemas']['ImportFlags'];
+export type Filter = components['schemas']['Filter'];
 export type Inbox = components['schemas']['Inbox'];
 export type InboxFailedEvent = components['schemas']['InboxFailedEvent'];
 export type Invitation = components['schemas']['Invitation'];
@@ -4542,13 +4360,12 @@ export type ResponseBroadcastSendingStatus = components['responses']['BroadcastS
 export type ResponseComment = components['responses']['Comment'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseContact = components['responses']['Contact'];
-export type ResponseContactExport = components['responses']['ContactExport'];
 export type ResponseDomain = components['responses']['Domain'];
 export type ResponseEmail = components['responses']['Email'];
 export type ResponseEmailBatch = components['responses']['EmailBatch'];
 export type ResponseEmailDetail = components['responses']['EmailDetail'];
+export type ResponseEmailPreview = components['responses']['EmailPreview'];
 export type ResponseForbidden = components['responses']['Forbidden'];
-export type ResponseForm = components['responses']['Form'];
 export type ResponseGone = components['responses']['Gone'];
 export type ResponseInbox = components['responses']['Inbox'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
@@ -4581,13 +4398,9 @@ export type ParameterBefore = components['parameters']['Before'];
 export type ParameterId = components['parameters']['Id'];
 export type ParameterBroadcastId = components['parameters']['BroadcastId'];
 export type ParameterStepId = components['parameters']['StepId'];
-export type ParameterSubscribed = components['parameters']['Subscribed'];
-export type ParameterSearch = components['parameters']['Search'];
-export type ParameterTags = components['parameters']['Tags'];
-export type ParameterSegmentId = components['parameters']['SegmentId'];
-export type ParameterFilter = components['parameters']['Filter'];
 export type ParameterBroadcastId2 = components['parameters']['BroadcastId2'];
 export type ParameterUserId = components['parameters']['UserId'];
+export type ParameterStepId2 = components['parameters']['StepId2'];
 export type ParameterThreadId = components['parameters']['ThreadId'];
 export type ParameterEmailId = components['parameters']['EmailId'];
 export type ParameterDeliveryId = components['parameters']['DeliveryId'];
@@ -6185,64 +5998,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getContactsExport: {
-        parameters: {
-            query?: {
-                /** @description Only subscribed (`true`) or unsubscribed (`false`) contacts. */
-                subscribed?: components["parameters"]["Subscribed"];
-                /** @description Case-insensitive substring of the email, first name or last name. */
-                search?: components["parameters"]["Search"];
-                /** @description Comma-separated tags; a contact must carry all of them. */
-                tags?: components["parameters"]["Tags"];
-                /** @description Only contacts in this segment. */
-                segment_id?: components["parameters"]["SegmentId"];
-                /** @description A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND. */
-                filter?: components["parameters"]["Filter"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getContactExport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["Id"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: components["responses"]["ContactExport"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     listContactProperties: {
         parameters: {
             query?: never;
@@ -6359,88 +6114,19 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listContactTopics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["Id"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ContactTopic"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    updateContactTopics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["Id"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    topic_id: components["schemas"]["Uuid"];
-                    subscribed: boolean;
-                }[];
-            };
-        };
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ContactTopic"][];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     listContacts: {
         parameters: {
             query?: {
                 /** @description Only subscribed (`true`) or unsubscribed (`false`) contacts. */
-                subscribed?: components["parameters"]["Subscribed"];
+                subscribed?: "true" | "false";
                 /** @description Case-insensitive substring of the email, first name or last name. */
-                search?: components["parameters"]["Search"];
+                search?: string;
                 /** @description Comma-separated tags; a contact must carry all of them. */
-                tags?: components["parameters"]["Tags"];
+                tags?: string;
                 /** @description Only contacts in this segment. */
-                segment_id?: components["parameters"]["SegmentId"];
+                segment_id?: components["schemas"]["Uuid"];
                 /** @description A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND. */
-                filter?: components["parameters"]["Filter"];
+                filter?: string;
                 /** @description Page size, 1 to 100. Without it every matching contact is returned. */
                 limit?: number;
                 /** @description Matching contacts to skip, default 0. */
@@ -6637,8 +6323,6 @@ export interface operations {
                     handle_missing: "create" | "skip";
                     /** @description Imported contacts (created and updated) are added to this segment. */
                     segment_id?: components["schemas"]["Uuid"];
-                    /** @description Extension: leave out the rows whose address is flagged so (see `flagged`): `disposable`, `role`. Without it flagged rows are imported, and listed. */
-                    skip_flagged?: ("disposable" | "role")[];
                 };
             };
         };
@@ -6654,7 +6338,7 @@ export interface operations {
                     "application/json": {
                         created: number;
                         updated: number;
-                        /** @description Rows left out: invalid, repeated, flagged with `skip_flagged`, or missing with `handle_missing: skip`. */
+                        /** @description Rows left out: invalid, repeated, or missing with `handle_missing: skip`. */
                         skipped: number;
                         /** @description The first 1 000 rejected rows, in row order. */
                         errors: {
@@ -6666,7 +6350,6 @@ export interface operations {
                         }[];
                         /** @description Extension: every rejected row, listed in `errors` or not. */
                         errors_total: number;
-                        flagged: components["schemas"]["ImportFlags"];
                     };
                 };
             };
@@ -6744,10 +6427,7 @@ export interface operations {
     };
     deleteContact: {
         parameters: {
-            query?: {
-                /** @description `true` also erases the address and names from its emails and events (kept, as counts). */
-                erase?: "true" | "false";
-            };
+            query?: never;
             header?: never;
             path: {
                 id: components["parameters"]["Id"];
@@ -6798,6 +6478,41 @@ export interface operations {
                             added_at: components["schemas"]["DateTime"] | null;
                         }[];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listContactTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        topic_id: components["schemas"]["Uuid"];
+                        name: string;
+                        /** @description Whether the contact receives the topic's mail: its own choice, else the topic's default. */
+                        subscribed: boolean;
+                    }[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7417,137 +7132,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["PaginationError"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listForms: {
-        parameters: {
-            query?: {
-                /** @description Page size, 1 to 100. */
-                limit?: components["parameters"]["Limit"];
-                /** @description Id of the last item of the current page: the next, older page. */
-                after?: components["parameters"]["After"];
-                /** @description Id of the first item of the current page: the previous, newer page. */
-                before?: components["parameters"]["Before"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        object: "list";
-                        has_more: boolean;
-                        data: components["schemas"]["Form"][];
-                    };
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            422: components["responses"]["PaginationError"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    createForm: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["FormInput"];
-            };
-        };
-        responses: {
-            201: components["responses"]["Form"];
-            /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    getForm: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["Id"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: components["responses"]["Form"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    updateForm: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["Id"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["FormInput"];
-            };
-        };
-        responses: {
-            200: components["responses"]["Form"];
-            /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED */
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    deleteForm: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["Id"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: components["responses"]["Success"];
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8190,7 +7774,9 @@ export interface operations {
     };
     getBroadcastChecks: {
         parameters: {
-            query?: never;
+            query?: {
+                step_id?: components["parameters"]["StepId2"];
+            };
             header?: never;
             path: {
                 id: components["parameters"]["Id"];
@@ -8200,6 +7786,30 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["PresendChecks"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    previewBroadcast: {
+        parameters: {
+            query?: {
+                step_id?: components["parameters"]["StepId2"];
+                /** @description Render as this contact gets it; without it, placeholders at their fallbacks and every conditional block shown. */
+                contact_id?: components["schemas"]["Uuid"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EmailPreview"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -8553,34 +8163,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description `{ all: [Filter] }`, `{ any: [Filter] }`, `{ not: Filter }`, a field condition `{ field, op, value? }`, `{ in_segment: uuid }`, or `{ event, op: happened | not_happened, within_days?, count_gte?, where?: { broadcast_id?, automation_id? } }`. Groups nest at most 5 levels, with at most 50 conditions in all. Ops by type: text eq, neq, contains, not_contains, starts_with, in; numbers and dates also gt, gte, lt, lte; dates within_days and before_days (the last n days; more than n days ago); booleans eq, neq; tags contains, not_contains, in; every field exists and not_exists. */
-                    filter: {
-                        all: Record<string, never>[];
-                    } | {
-                        any: Record<string, never>[];
-                    } | {
-                        not: Record<string, never>;
-                    } | {
-                        field: string;
-                        /** @enum {unknown} */
-                        op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                        value?: unknown;
-                    } | {
-                        /** Format: uuid */
-                        in_segment: string;
-                    } | {
-                        event: string;
-                        /** @enum {unknown} */
-                        op: "happened" | "not_happened";
-                        within_days?: number;
-                        count_gte?: number;
-                        where?: {
-                            /** Format: uuid */
-                            broadcast_id?: string;
-                            /** Format: uuid */
-                            automation_id?: string;
-                        };
-                    };
+                    filter: components["schemas"]["Filter"];
                 };
             };
         };
@@ -8662,33 +8245,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     /** @description Makes a dynamic segment, whose members are the contacts matching the filter when asked. Without it: a static segment, filled by hand. */
-                    filter?: ({
-                        all: Record<string, never>[];
-                    } | {
-                        any: Record<string, never>[];
-                    } | {
-                        not: Record<string, never>;
-                    } | {
-                        field: string;
-                        /** @enum {unknown} */
-                        op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                        value?: unknown;
-                    } | {
-                        /** Format: uuid */
-                        in_segment: string;
-                    } | {
-                        event: string;
-                        /** @enum {unknown} */
-                        op: "happened" | "not_happened";
-                        within_days?: number;
-                        count_gte?: number;
-                        where?: {
-                            /** Format: uuid */
-                            broadcast_id?: string;
-                            /** Format: uuid */
-                            automation_id?: string;
-                        };
-                    }) | null;
+                    filter?: components["schemas"]["Filter"] | null;
                 };
             };
         };
@@ -8738,33 +8295,7 @@ export interface operations {
                     name?: string;
                     description?: string | null;
                     /** @description A dynamic segment's new filter. A static segment stays static (400), a dynamic one keeps a filter (null is 400). */
-                    filter?: ({
-                        all: Record<string, never>[];
-                    } | {
-                        any: Record<string, never>[];
-                    } | {
-                        not: Record<string, never>;
-                    } | {
-                        field: string;
-                        /** @enum {unknown} */
-                        op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                        value?: unknown;
-                    } | {
-                        /** Format: uuid */
-                        in_segment: string;
-                    } | {
-                        event: string;
-                        /** @enum {unknown} */
-                        op: "happened" | "not_happened";
-                        within_days?: number;
-                        count_gte?: number;
-                        where?: {
-                            /** Format: uuid */
-                            broadcast_id?: string;
-                            /** Format: uuid */
-                            automation_id?: string;
-                        };
-                    }) | null;
+                    filter?: components["schemas"]["Filter"] | null;
                 };
             };
         };
@@ -9163,8 +8694,10 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 5 addresses that receive the test. */
                     emails: string[];
-                    /** @description Render the placeholders as this contact of the organization would see them. Without it, every placeholder shows its fallback. */
+                    /** @description Render as this contact of the organization would get it. Without it, every placeholder shows its fallback and every conditional block is shown. */
                     contact_id?: components["schemas"]["Uuid"];
+                    /** @description Broadcasts only: test this follow-up step instead of the first email. */
+                    step_id?: components["schemas"]["Uuid"];
                 };
             };
         };
@@ -9218,8 +8751,10 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 5 addresses that receive the test. */
                     emails: string[];
-                    /** @description Render the placeholders as this contact of the organization would see them. Without it, every placeholder shows its fallback. */
+                    /** @description Render as this contact of the organization would get it. Without it, every placeholder shows its fallback and every conditional block is shown. */
                     contact_id?: components["schemas"]["Uuid"];
+                    /** @description Broadcasts only: test this follow-up step instead of the first email. */
+                    step_id?: components["schemas"]["Uuid"];
                 };
             };
         };
@@ -9573,7 +9108,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     /**
-                     * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
+                     * @description `opt_in`: contacts receive the topic only after subscribing to it. `opt_out`: until they unsubscribe.
                      * @enum {string}
                      */
                     default_subscription: "opt_in" | "opt_out";
@@ -9626,7 +9161,7 @@ export interface operations {
                     name?: string;
                     description?: string | null;
                     /**
-                     * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
+                     * @description `opt_in`: contacts receive the topic only after subscribing to it. `opt_out`: until they unsubscribe.
                      * @enum {string}
                      */
                     default_subscription?: "opt_in" | "opt_out";
