@@ -34,15 +34,6 @@ export function ContentCard({ broadcast, editable, saveNow }: { broadcast: Broad
   const [contact, setContact] = useState<Contact | null>(null);
   const [opening, setOpening] = useState(false);
 
-  const usesTemplate = Boolean(broadcast.template_id && chosen?.id === broadcast.template_id);
-  const source = {
-    subject: broadcast.subject,
-    previewText: broadcast.preview_text ?? (usesTemplate ? (chosen?.preview_text ?? null) : null),
-    fromName: broadcast.from_name,
-    fromEmail: broadcast.from_email,
-    html: usesTemplate ? chosen?.html_content || null : broadcast.html_content,
-    text: usesTemplate ? chosen?.text_content || null : broadcast.text_content,
-  };
   const openPreview = async () => {
     setOpening(true);
     try {
@@ -125,7 +116,8 @@ export function ContentCard({ broadcast, editable, saveNow }: { broadcast: Broad
       <PreviewDialog
         open={previewing}
         onOpenChange={setPreviewing}
-        source={source}
+        broadcastId={broadcast.id}
+        from={broadcast.from_name || broadcast.from_email}
         segmentId={broadcast.segment_id}
         contact={contact}
         onContactChange={setContact}

@@ -21,11 +21,11 @@ const icons = {
   skipped: { icon: MinusCircle, className: "text-zinc-400", label: "Not checked" },
 } as const;
 
-/** GET /v1/broadcasts/{id}/checks, fetched afresh each time the dialog opens. */
-function usePresendChecks(broadcastId: string, enabled: boolean) {
+/** GET /v1/broadcasts/{id}/checks (of a step with `stepId`), fetched afresh each time the dialog opens. */
+function usePresendChecks(broadcastId: string, enabled: boolean, stepId?: string) {
   return useQuery({
-    queryKey: queryKeys.broadcasts.checks(broadcastId),
-    queryFn: () => apiCall("GET /v1/broadcasts/{id}/checks", { params: { id: broadcastId } }),
+    queryKey: stepId ? queryKeys.broadcasts.stepChecks(broadcastId, stepId) : queryKeys.broadcasts.checks(broadcastId),
+    queryFn: () => apiCall("GET /v1/broadcasts/{id}/checks", { params: { id: broadcastId }, query: { step_id: stepId } }),
     enabled,
     staleTime: 0,
     gcTime: 0,
@@ -60,6 +60,66 @@ function ChecksList({ checks }: { checks: Checks }) {
         );
       })}
     </ul>
+  );
+}
+
+function ChecksBody({ checks, blocking }: { checks: ReturnType<typeof usePresendChecks>; blocking: boolean }) {
+  const data = checks.data;
+  const blocked = Boolean(data && !data.ok);
+  const warned = Boolean(data && data.ok && data.warnings > 0);
+  return (
+    <div className="flex flex-col gap-3">
+      {checks.isPending && (
+        <div role="status" aria-label="Running the pre-send checks" className="flex flex-col gap-2">
+          <Skeleton className="h-12 w-full" />
+          <Skeleton className="h-12 w-full" />
+          <Skeleton className="h-12 w-full" />
+        </div>
+      )}
+      {checks.isError && (
+        <p role="alert" className="text-sm text-red-600">
+          Could not run the checks: {errorMessage(checks.error)}
+        </p>
+      )}
+      {data && (
+        <>
+          <p className={cn("text-sm font-medium", blocked ? "text-red-700" : warned ? "text-amber-800" : "text-emerald-700")}>
+            {blocked
+              ? `Fix ${data.errors} error${data.errors === 1 ? "" : "s"} ${blocking ? "before sending" : "before this step goes out"}.`
+              : warned
+                ? `${data.warnings} warning${data.warnings === 1 ? "" : "s"}${blocking ? ": you can send anyway" : ""}.`
+                : "Every check passed."}
+          </p>
+          <ChecksList checks={data} />
+        </>
+      )}
+    </div>
+  );
+}
+
+/** A follow-up step's checks, to read: a step goes out on its own schedule, so nothing is confirmed here. */
+export function StepChecksDialog({
+  open,
+  onOpenChange,
+  broadcastId,
+  stepId,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  broadcastId: string;
+  stepId: string;
+}) {
+  const checks = usePresendChecks(broadcastId, open, stepId);
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Checks of this step"
+      description="The pre-send checks of the first email, for this follow-up."
+      size="lg"
+    >
+      <ChecksBody checks={checks} blocking={false} />
+    </Dialog>
   );
 }
 
@@ -118,32 +178,7 @@ export function SendWithChecksDialog({
         </>
       }
     >
-      <div className="flex flex-col gap-3">
-        {checks.isPending && (
-          <div role="status" aria-label="Running the pre-send checks" className="flex flex-col gap-2">
-            <Skeleton className="h-12 w-full" />
-            <Skeleton className="h-12 w-full" />
-            <Skeleton className="h-12 w-full" />
-          </div>
-        )}
-        {checks.isError && (
-          <p role="alert" className="text-sm text-red-600">
-            Could not run the checks: {errorMessage(checks.error)}
-          </p>
-        )}
-        {data && (
-          <>
-            <p className={cn("text-sm font-medium", blocked ? "text-red-700" : warned ? "text-amber-800" : "text-emerald-700")}>
-              {blocked
-                ? `Fix ${data.errors} error${data.errors === 1 ? "" : "s"} before sending.`
-                : warned
-                  ? `${data.warnings} warning${data.warnings === 1 ? "" : "s"}: you can send anyway.`
-                  : "Every check passed."}
-            </p>
-            <ChecksList checks={data} />
-          </>
-        )}
-      </div>
+      <ChecksBody checks={checks} blocking />
     </Dialog>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { ArrowDown, ArrowUp, Clock, FileText, ListOrdered, Mail, Pencil, Plus, Trash2 } from "lucide-react";
+import { ArrowDown, ArrowUp, Clock, Eye, FileText, ListChecks, ListOrdered, Mail, Pencil, Plus, Send, Trash2 } from "lucide-react";
 import dynamic from "next/dynamic";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -19,11 +19,16 @@ import type { CreateStepInput } from "@/lib/schemas/steps";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSteps } from "@/lib/client/resources/broadcasts";
 import type { Broadcast, SequenceStep } from "./broadcast-types";
+import type { Contact } from "@/lib/client/resources/contacts";
 import { describeDelay } from "./step-values";
 
 // The follow-up dialog (its form, schema and the content editor) loads after the page: it kept the
 // broadcast page over its first-load JavaScript ceiling (npm run js-budget).
 const StepDialog = dynamic(() => import("./step-dialog").then((m) => m.StepDialog), { ssr: false });
+// So do each step's preview, test-send and checks dialogs (the studio's), for the same reason.
+const StepChecksDialog = dynamic(() => import("./presend-checks").then((m) => m.StepChecksDialog), { ssr: false });
+const PreviewDialog = dynamic(() => import("@/components/email-editor/preview-dialog").then((m) => m.PreviewDialog), { ssr: false });
+const SendTestDialog = dynamic(() => import("@/components/email-editor/send-test-dialog").then((m) => m.SendTestDialog), { ssr: false });
 
 const summary = (step: SequenceStep) =>
   (
@@ -65,6 +70,10 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
   const steps = useSteps(broadcast.id);
   const templates = useAllTemplates();
   const [editing, setEditing] = useState<{ open: boolean; step?: SequenceStep }>({ open: false });
+  // Each follow-up gets what the first email gets: a preview as a contact, a test send, the checks.
+  const [reviewing, setReviewing] = useState<{ kind: "preview" | "test" | "checks"; step: SequenceStep } | null>(null);
+  const [contact, setContact] = useState<Contact | null>(null);
+  const closeReview = (open: boolean) => !open && setReviewing(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
 
   const save = async (body: CreateStepInput) => {
@@ -214,7 +223,7 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
                         </div>
                       )}
                     </div>
-                    <div className="mt-1.5">
+                    <div className="mt-1.5 flex flex-wrap items-end justify-between gap-2">
                       {step.template_id ? (
                         <Badge tone="brand">
                           <FileText className="size-3" aria-hidden />
@@ -223,6 +232,20 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
                       ) : (
                         <p className="line-clamp-2 text-[13px] text-zinc-500">{summary(step) || "No content"}</p>
                       )}
+                      <div className="flex shrink-0 gap-1" role="group" aria-label={`Review follow-up ${step.position}`}>
+                        <Button variant="ghost" size="sm" onClick={() => setReviewing({ kind: "preview", step })}>
+                          <Eye aria-hidden />
+                          Preview
+                        </Button>
+                        <Button variant="ghost" size="sm" onClick={() => setReviewing({ kind: "test", step })}>
+                          <Send aria-hidden />
+                          Send test
+                        </Button>
+                        <Button variant="ghost" size="sm" onClick={() => setReviewing({ kind: "checks", step })}>
+                          <ListChecks aria-hidden />
+                          Checks
+                        </Button>
+                      </div>
                     </div>
                   </div>
                 </div>
@@ -239,6 +262,30 @@ export function SequencePanel({ broadcast, editable }: { broadcast: Broadcast; e
         number={editing.step?.position ?? list.length + 1}
         onSave={save}
       />
+      {reviewing && (
+        <>
+          <PreviewDialog
+            open={reviewing.kind === "preview"}
+            onOpenChange={closeReview}
+            broadcastId={broadcast.id}
+            stepId={reviewing.step.id}
+            from={broadcast.from_name || broadcast.from_email}
+            segmentId={broadcast.segment_id}
+            contact={contact}
+            onContactChange={setContact}
+          />
+          <SendTestDialog
+            open={reviewing.kind === "test"}
+            onOpenChange={closeReview}
+            test={{ route: "POST /v1/broadcasts/{id}/test", id: broadcast.id }}
+            stepId={reviewing.step.id}
+            segmentId={broadcast.segment_id}
+            contact={contact}
+            onContactChange={setContact}
+          />
+          <StepChecksDialog open={reviewing.kind === "checks"} onOpenChange={closeReview} broadcastId={broadcast.id} stepId={reviewing.step.id} />
+        </>
+      )}
       <ConfirmDialog
         {...deleting.dialog}
         title={`Delete follow-up ${deleting.target?.position ?? ""}?`}

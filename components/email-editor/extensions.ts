@@ -3,6 +3,8 @@ import { ListItem } from "@tiptap/extension-list";
 import { Placeholder } from "@tiptap/extensions";
 import type { EditorState } from "@tiptap/pm/state";
 import StarterKit from "@tiptap/starter-kit";
+import type { Filter } from "@/lib/schemas/filter-language";
+import { filterSummary } from "./filter-summary";
 
 /**
  * The editor's schema is the email document's (lib/email-doc/document.ts): what it cannot hold,
@@ -23,6 +25,12 @@ declare module "@tiptap/core" {
       insertColumns: () => ReturnType;
       insertFooter: () => ReturnType;
       insertVariable: (attrs: { name: string; fallback: string | null }) => ReturnType;
+      /** Shows the selected blocks only to contacts matching `filter` (or changes the condition of the block the cursor is in). */
+      setCondition: (filter: Filter) => ReturnType;
+      /** Shows the blocks of the conditional block the cursor is in to everyone again. */
+      removeCondition: () => ReturnType;
+      /** A small centred "View this email in your browser" line linking {{view_in_browser_url}}. */
+      insertViewInBrowser: () => ReturnType;
     };
   }
 }
@@ -124,6 +132,36 @@ const Columns = Node.create({
   renderHTML: () => ["div", { "data-columns": "", class: "email-columns" }, 0],
 });
 
+const Conditional = Node.create({
+  name: "conditional",
+  group: "block",
+  content: "(paragraph | heading | bulletList | orderedList | horizontalRule | image | button | spacer | columns)+",
+  defining: true,
+  addAttributes: () => ({
+    filter: {
+      default: null,
+      parseHTML: (el) => {
+        try {
+          return JSON.parse(el.getAttribute("data-filter") ?? "null") as unknown;
+        } catch {
+          return null;
+        }
+      },
+      renderHTML: (attrs) => ({ "data-filter": JSON.stringify(attrs.filter) }),
+    },
+  }),
+  parseHTML: () => [{ tag: "div[data-conditional]" }],
+  renderHTML: ({ node, HTMLAttributes }) => [
+    "div",
+    mergeAttributes(HTMLAttributes, {
+      "data-conditional": "",
+      class: "email-conditional",
+      "data-label": `Only for contacts where ${filterSummary(node.attrs.filter as Filter | null)}`,
+    }),
+    0,
+  ],
+});
+
 /** Inserts a block after whatever is selected (a button, a word) instead of replacing it. */
 const insertBlock =
   (content: object) =>
@@ -149,6 +187,19 @@ const Commands = Node.create({
       (attrs) =>
       ({ commands }) =>
         commands.insertContent({ type: "variable", attrs }),
+    setCondition:
+      (filter) =>
+      ({ editor, commands }) =>
+        editor.isActive("conditional") ? commands.updateAttributes("conditional", { filter }) : commands.wrapIn("conditional", { filter }),
+    removeCondition:
+      () =>
+      ({ commands }) =>
+        commands.lift("conditional"),
+    insertViewInBrowser: () =>
+      insertBlock({
+        type: "paragraph",
+        content: [{ type: "text", text: "View this email in your browser", marks: [{ type: "link", attrs: { href: "{{view_in_browser_url}}" } }] }],
+      }),
   }),
 });
 
@@ -172,6 +223,7 @@ export const emailExtensions: Extensions = [
   Footer,
   Column,
   Columns,
+  Conditional,
   Commands,
   Placeholder.configure({ placeholder: "Write your email…", showOnlyCurrent: true }),
 ];

@@ -1,22 +1,15 @@
 "use client";
 
 import { Monitor, Moon, Smartphone, Sun } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { Dialog } from "@/components/ui/dialog";
 import { SandboxedFrame } from "@/components/ui/sandboxed-frame";
+import { Skeleton } from "@/components/ui/skeleton";
+import { errorMessage } from "@/lib/client/api";
 import { cn } from "@/lib/client/cn";
+import { useBroadcastPreview } from "@/lib/client/resources/broadcasts";
 import type { Contact } from "@/lib/client/resources/contacts";
-import { contactValues, renderEmail } from "@/lib/templating/render-email";
 import { ContactPicker } from "./preview-as";
-
-export type PreviewSource = {
-  subject: string;
-  previewText: string | null;
-  fromName: string | null;
-  fromEmail: string;
-  html: string | null;
-  text: string | null;
-};
 
 // Mail apps in dark mode invert light designs (Outlook.com, Gmail's apps); this shows roughly what they make of it.
 const DARK =
@@ -56,43 +49,41 @@ function Toggle<T extends string>({
   );
 }
 
-/** The email as a recipient would see it: in an inbox row, then opened, on a desktop or a phone, light or dark. */
+/**
+ * The email as a recipient would see it: in an inbox row, then opened, on a desktop or a phone,
+ * light or dark. Rendered by the server as the sender would (GET /v1/broadcasts/{id}/preview): the
+ * chosen contact's placeholders and conditional blocks, or everything for nobody in particular.
+ */
 export function PreviewDialog({
   open,
   onOpenChange,
-  source,
+  broadcastId,
+  stepId,
+  from,
   segmentId,
   contact,
   onContactChange,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  source: PreviewSource;
+  broadcastId: string;
+  /** A follow-up step instead of the first email. */
+  stepId?: string | null;
+  from: string;
   segmentId: string | null;
   contact: Contact | null;
   onContactChange: (contact: Contact | null) => void;
 }) {
   const [device, setDevice] = useState<"desktop" | "mobile">("desktop");
   const [theme, setTheme] = useState<"light" | "dark">("light");
-  const rendered = useMemo(() => {
-    const unsubscribe = "https://example.com/unsubscribe";
-    const preferences = "https://example.com/preferences";
-    const extra: Record<string, string> = { unsubscribe_url: unsubscribe, preferences_url: preferences };
-    const values = contact ? contactValues(contact, extra) : (name: string) => extra[name];
-    return renderEmail(
-      { subject: source.subject, html: source.html, text: source.text, previewText: source.previewText },
-      { values, unsubscribeUrl: unsubscribe, preferencesUrl: preferences },
-    );
-  }, [source, contact]);
-  const previewLine = useMemo(() => {
-    const fromPreheader = source.previewText
-      ? renderEmail({ subject: source.previewText, html: null, text: null }, { values: contact ? contactValues(contact) : () => undefined }).subject
-      : "";
-    return fromPreheader || rendered.text.replace(/\s+/g, " ").slice(0, 140);
-  }, [source.previewText, contact, rendered.text]);
-  const html = rendered.html
-    ? withHead(rendered.html, theme === "dark" ? DARK : "")
-    : `<pre style="font-family:sans-serif;white-space:pre-wrap;padding:16px">${rendered.text.replace(/[<&]/g, (c) => (c === "<" ? "&lt;" : "&amp;"))}</pre>`;
+  const preview = useBroadcastPreview(broadcastId, { stepId, contactId: contact?.id }, open);
+  const rendered = preview.data;
+  const previewLine = rendered ? rendered.preview_text || rendered.text.replace(/\s+/g, " ").slice(0, 140) : "";
+  const html = !rendered
+    ? ""
+    : rendered.html
+      ? withHead(rendered.html, theme === "dark" ? DARK : "")
+      : `<pre style="font-family:sans-serif;white-space:pre-wrap;padding:16px">${rendered.text.replace(/[<&]/g, (c) => (c === "<" ? "&lt;" : "&amp;"))}</pre>`;
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Preview" description="As a recipient sees it, with their placeholders filled." size="lg">
@@ -125,11 +116,11 @@ export function PreviewDialog({
               className={cn("rounded-lg border px-3 py-2", theme === "dark" ? "border-zinc-700 bg-zinc-900 text-zinc-100" : "border-zinc-200 bg-white")}
             >
               <div className="flex justify-between gap-2 text-sm">
-                <span className="truncate font-semibold">{source.fromName || source.fromEmail}</span>
+                <span className="truncate font-semibold">{from}</span>
                 <span className={cn("shrink-0 text-xs", theme === "dark" ? "text-zinc-400" : "text-zinc-500")}>now</span>
               </div>
               <p className="truncate text-sm font-medium" data-testid="preview-subject">
-                {rendered.subject}
+                {rendered?.subject ?? "…"}
               </p>
               <p className={cn("truncate text-sm", theme === "dark" ? "text-zinc-400" : "text-zinc-500")}>{previewLine}</p>
             </div>
@@ -137,11 +128,21 @@ export function PreviewDialog({
           <ContactPicker segmentId={segmentId} value={contact} onChange={onContactChange} />
         </div>
         <div className={cn("flex justify-center rounded-lg p-3", theme === "dark" ? "bg-zinc-800" : "bg-zinc-100")}>
-          <SandboxedFrame
-            html={html}
-            title="Email preview"
-            className={cn("h-[28rem] rounded-md shadow-sm transition-[width]", device === "mobile" ? "w-[375px]" : "w-full")}
-          />
+          {preview.isError ? (
+            <p role="alert" className="py-10 text-sm text-red-600">
+              The preview could not be made: {errorMessage(preview.error)}
+            </p>
+          ) : rendered ? (
+            <SandboxedFrame
+              html={html}
+              title="Email preview"
+              className={cn("h-[28rem] rounded-md shadow-sm transition-[width]", device === "mobile" ? "w-[375px]" : "w-full")}
+            />
+          ) : (
+            <div role="status" aria-label="Rendering the preview" className={cn(device === "mobile" ? "w-[375px]" : "w-full")}>
+              <Skeleton className="h-[28rem] w-full rounded-md" />
+            </div>
+          )}
         </div>
       </div>
     </Dialog>

@@ -24,6 +24,7 @@ export function SendTestDialog({
   contact,
   onContactChange,
   beforeSend,
+  stepId,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -32,6 +33,8 @@ export function SendTestDialog({
   contact: Contact | null;
   onContactChange: (contact: Contact | null) => void;
   beforeSend?: () => Promise<boolean>;
+  /** A follow-up step of the broadcast instead of its first email. */
+  stepId?: string;
 }) {
   const session = useSessionInfo();
   const [emails, setEmails] = useState<string | null>(null);
@@ -43,7 +46,7 @@ export function SendTestDialog({
     event.preventDefault();
     event.stopPropagation();
     const list = value.split(/[\s,;]+/).filter(Boolean);
-    const body = { emails: list, ...(contact ? { contact_id: contact.id } : {}) };
+    const body = { emails: list, ...(contact ? { contact_id: contact.id } : {}), ...(stepId ? { step_id: stepId } : {}) };
     const parsed = testSendInput.safeParse(body);
     if (!parsed.success) return setError(`Give 1 to ${MAX_TEST_RECIPIENTS} email addresses, separated by commas.`);
     setBusy(true);

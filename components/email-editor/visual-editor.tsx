@@ -5,6 +5,8 @@ import {
   Bold,
   Braces,
   Columns2,
+  Filter as FilterIcon,
+  Globe,
   Heading1,
   Heading2,
   Heading3,
@@ -34,6 +36,8 @@ import { useUploadMedia } from "@/lib/client/resources/media";
 import { emailExtensions } from "./extensions";
 import { ImageDialog } from "./image-dialog";
 import { SectionsDialog } from "./sections-dialog";
+import { ConditionDialog } from "./condition-dialog";
+import type { Filter } from "@/lib/schemas/filter-language";
 import { altFromName } from "./image-files";
 
 export type PlaceholderOption = { name: string; label: string };
@@ -47,7 +51,7 @@ type Props = {
   editable: boolean;
 };
 
-type Prompt = "link" | "image" | "button" | "placeholder" | "sections" | null;
+type Prompt = "link" | "image" | "button" | "placeholder" | "sections" | "condition" | null;
 
 function ToolbarButton({
   label,
@@ -119,6 +123,16 @@ function PromptDialog({ kind, editor, placeholders, onClose }: { kind: Prompt; e
   if (!kind) return null;
   if (kind === "image") return <ImageDialog onClose={onClose} onInsert={(attrs) => editor.chain().focus().insertImage(attrs).run()} />;
   if (kind === "sections") return <SectionsDialog editor={editor} onClose={onClose} />;
+  if (kind === "condition") {
+    return (
+      <ConditionDialog
+        value={editor.isActive("conditional") ? (editor.getAttributes("conditional").filter as Filter | null) : null}
+        onApply={(filter) => editor.chain().focus().setCondition(filter).run()}
+        onRemove={() => editor.chain().focus().removeCondition().run()}
+        onClose={onClose}
+      />
+    );
+  }
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()} title={titles[kind]} size="sm">
       <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
@@ -179,6 +193,7 @@ function Toolbar({ editor, open }: { editor: Editor; open: (kind: Prompt) => voi
       h3: e.isActive("heading", { level: 3 }),
       bullet: e.isActive("bulletList"),
       ordered: e.isActive("orderedList"),
+      conditional: e.isActive("conditional"),
       canUndo: e.can().undo(),
       canRedo: e.can().redo(),
     }),
@@ -235,6 +250,12 @@ function Toolbar({ editor, open }: { editor: Editor; open: (kind: Prompt) => voi
       </ToolbarButton>
       <ToolbarButton label="Insert footer" onClick={() => run().insertFooter().run()}>
         <PanelBottom aria-hidden />
+      </ToolbarButton>
+      <ToolbarButton label="Insert a link to view the email in a browser" onClick={() => run().insertViewInBrowser().run()}>
+        <Globe aria-hidden />
+      </ToolbarButton>
+      <ToolbarButton label="Show only to some contacts" active={state.conditional} onClick={() => open("condition")}>
+        <FilterIcon aria-hidden />
       </ToolbarButton>
       <Separator />
       <Button variant="secondary" size="sm" onMouseDown={(event) => event.preventDefault()} onClick={() => open("placeholder")}>

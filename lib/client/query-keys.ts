@@ -35,6 +35,10 @@ export const queryKeys = {
     steps: (id: string) => [...broadcasts.detail(id), "steps"] as const,
     sendStatus: (id: string) => [...broadcasts.detail(id), "send-status"] as const,
     checks: (id: string) => [...broadcasts.detail(id), "checks"] as const,
+    /** A follow-up step's pre-send checks. */
+    stepChecks: (id: string, stepId: string) => [...broadcasts.detail(id), "checks", stepId] as const,
+    /** The first email or a step rendered as a contact (step and contact ids, or none). */
+    preview: (id: string, query: Page) => [...broadcasts.detail(id), "preview", query] as const,
     report: (id: string) => [...broadcasts.detail(id), "report"] as const,
     /** A page of the recipients with one event: the filter and the pager's cursor. */
     recipients: (id: string, query: Page) => [...broadcasts.detail(id), "recipients", query] as const,

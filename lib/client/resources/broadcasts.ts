@@ -32,6 +32,16 @@ export function useBroadcastOptions() {
   });
 }
 
+/** The first email (or a step) as the sender renders it for a contact, or for nobody in particular; fetched afresh when shown. */
+export function useBroadcastPreview(id: string, { stepId, contactId }: { stepId?: string | null; contactId?: string | null }, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.broadcasts.preview(id, { step: stepId ?? null, contact: contactId ?? null }),
+    queryFn: () => apiCall("GET /v1/broadcasts/{id}/preview", { params: { id }, query: { step_id: stepId, contact_id: contactId } }),
+    enabled,
+    staleTime: 0,
+  });
+}
+
 /** The follow-up steps of a broadcast, in sequence order. */
 export function useSteps(broadcastId: string) {
   return useQuery({
