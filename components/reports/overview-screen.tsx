@@ -105,7 +105,11 @@ function Figures({ overview }: { overview: OrganizationOverview }) {
   return (
     <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
       <StatTile label="Sent" value={formatCount(totals.sent)} detail="emails in 30 days" />
-      <StatTile label="Delivery rate" value={formatRate(rates.delivery)} detail={`${formatCount(totals.delivered)} reported delivered`} />
+      <StatTile
+        label="Delivery rate"
+        value={rates.delivery === null ? "Not reported" : formatRate(rates.delivery)}
+        detail={rates.delivery === null ? "Inbox sends get no delivery reports" : `${formatCount(totals.delivered)} reported delivered`}
+      />
       <StatTile label="Open rate" value={formatRate(rates.open)} detail={`${formatCount(totals.opened)} opened by people`} />
       <StatTile label="Click rate" value={formatRate(rates.click)} detail={`${formatCount(totals.clicked)} clicked`} />
       <StatTile label="Bounce rate" value={formatRate(rates.bounce)} detail={`${formatCount(totals.bounced)} bounced`} />

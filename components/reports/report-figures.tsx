@@ -10,13 +10,17 @@ export function ReportFigures({ report, average }: { report: BroadcastReport; av
   return (
     <div className="grid grid-cols-2 gap-3 md:grid-cols-3">
       <StatTile label="Sent" value={formatCount(totals.sent)} detail={`to ${formatCount(totals.recipients)} recipients`} />
-      <StatTile
-        label="Delivered"
-        value={formatRate(rates.delivery)}
-        detail={`${formatCount(totals.delivered)} reported delivered`}
-        rate={rates.delivery}
-        average={avg?.delivery}
-      />
+      {rates.delivery === null ? (
+        <StatTile label="Delivered" value="Not reported" detail="Sent through inboxes, which send no delivery reports" />
+      ) : (
+        <StatTile
+          label="Delivered"
+          value={formatRate(rates.delivery)}
+          detail={`${formatCount(totals.delivered)} of ${formatCount(totals.delivery_reportable)} that can report it`}
+          rate={rates.delivery}
+          average={avg?.delivery ?? undefined}
+        />
+      )}
       <StatTile
         label="Opened"
         value={formatRate(rates.open)}

@@ -138,6 +138,38 @@ describe("the return path", () => {
     expect(mail.parsed.from?.value[0].address).toBe(`news@${org.domain}`);
     expect(mail.mailFromArgs).toMatchObject({ RET: "HDRS", ENVID: email.id });
     expect(mail.rcptArgs).toEqual([expect.objectContaining({ NOTIFY: "SUCCESS,FAILURE", ORCPT: `rfc822;${contacts[0].email}` })]);
+    // A delivery report can come: the report counts this email among those that can report it.
+    expect(email.dsn_requested).toBe(true);
+  });
+
+  it("notes that no delivery report can come from a relay that does not offer DSN", async () => {
+    const plain = await startSmtpSink();
+    try {
+      const org = await orgWithDomain();
+      const { segmentId } = await seedSegment(org.organizationId, [{ first_name: "Otto" }]);
+      const broadcast = await db.broadcast.create({
+        data: {
+          organization_id: org.organizationId,
+          name: "No DSN",
+          subject: "Hi",
+          from_email: `news@${org.domain}`,
+          html_content: "<p>Hi</p>",
+          status: "scheduled",
+          scheduled_at: new Date(),
+          sending_speed: "instant",
+          segment_id: segmentId,
+        },
+      });
+      await startBroadcast(broadcast.id);
+      const sender = createSender({ organizationId: org.organizationId, relayUrl: `smtp://${plain.host}:${plain.port}` });
+      await drain(sender, org.organizationId);
+      sender.close();
+      const email = await db.email.findFirstOrThrow({ where: { broadcast_id: broadcast.id } });
+      expect(plain.messages.find((m) => m.messageId === email.message_id)?.rcptArgs[0]).not.toHaveProperty("NOTIFY");
+      expect(email).toMatchObject({ status: "sent", dsn_requested: false });
+    } finally {
+      await plain.close();
+    }
   });
 
   it("keeps the From address as envelope sender while the return path is not verified", async () => {
@@ -165,6 +197,7 @@ describe("the return path", () => {
     const mail = relay.messages.find((m) => m.messageId === email.message_id)!;
     expect(mail.envelopeFrom).toBe(`news@${org.domain}`);
     expect(mail.mailFromArgs).not.toHaveProperty("ENVID");
+    expect(email.dsn_requested).toBe(false);
   });
 });
 

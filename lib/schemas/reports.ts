@@ -9,6 +9,9 @@ export const reportTotals = z.object({
   recipients: count.meta({ description: "Email records: one per recipient of each step (at the top level, the recipients of the first email)." }),
   sent: count.meta({ description: "Emails handed to the receiving server: accepted, or refused for good (bounced)." }),
   delivered: count.meta({ description: "Emails the receiving side reported delivered." }),
+  delivery_reportable: count.meta({
+    description: "Sent emails whose path can report delivery (a delivery report was asked of a relay that offers DSN); inbox sends cannot.",
+  }),
   opened: count.meta({ description: "Opens by people, every one." }),
   unique_opened: count.meta({ description: "Emails opened at least once by a person." }),
   clicked: count.meta({ description: "Clicks by people, every one." }),
@@ -23,7 +26,7 @@ export const reportTotals = z.object({
 export type ReportTotals = z.infer<typeof reportTotals>;
 
 export const reportRates = z.object({
-  delivery: fraction,
+  delivery: fraction.nullable().meta({ description: "`delivered` / `delivery_reportable`; null (not reported) when no email could report it." }),
   open: fraction.meta({ description: "`unique_opened` / `sent`." }),
   click: fraction.meta({ description: "`unique_clicked` / `sent`." }),
   bounce: fraction,

@@ -2,11 +2,11 @@ import type { MessageWithDsn } from "@/lib/feedback/outgoing";
 import type { Outgoing } from "./prepare-batch";
 import { RelayInThread } from "./relay-in-thread";
 import { openStreamedMessage } from "./streamed-message";
-import type { Transports } from "./transports";
+import type { SentInfo, Transports } from "./transports";
 import { systemClock, type Clock } from "@/lib/domain/clock";
 
 export type DeliveryResult =
-  | { kind: "sent"; outgoing: Outgoing; acceptedAt: Date; response: string }
+  | { kind: "sent"; outgoing: Outgoing; acceptedAt: Date; response: string; dsn: boolean }
   /** A permanent refusal of the recipient or message (5xx): bounced, suppressed, never retried. */
   | { kind: "bounced"; outgoing: Outgoing; code: number; reason: string }
   /** Anything temporary (4xx, connection, timeout) or a problem of the sending inbox itself: retried. */
@@ -76,8 +76,8 @@ export async function deliver(outgoing: Outgoing, transports: Transports, clock:
     const relay = inbox ? null : transports.relay();
     const message = await withStreamOpened(outgoing.message, inbox ?? relay!);
     // The relay's thread marks the email's claim once the relay accepts it (relay-thread.ts).
-    const info: { response?: string; messageId?: string } = inbox ? await inbox.sendMail(message) : await relay!.sendMail(message, outgoing.email.id);
-    return { kind: "sent", outgoing, acceptedAt: clock(), response: (info.response ?? info.messageId ?? "").slice(0, 998) };
+    const info: SentInfo = inbox ? await inbox.sendMail(message) : await relay!.sendMail(message, outgoing.email.id);
+    return { kind: "sent", outgoing, acceptedAt: clock(), response: (info.response ?? info.messageId ?? "").slice(0, 998), dsn: info.dsn === true };
   } catch (error) {
     const failure = classifyFailure(error);
     if (failure.permanent && failure.code !== null) return { kind: "bounced", outgoing, code: failure.code, reason: failure.reason };

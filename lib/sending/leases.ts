@@ -32,7 +32,8 @@ export async function releaseExpiredLeases(organizationId?: string, { databaseUp
   // The relay had accepted these (relay-recorder.ts): recorded as sent, never sent again.
   const recovered = await leasePool().query<{ n: number }>(
     recordSentSql(
-      `SELECT c.email_id AS id, c.accepted_at AS sent_at, c.accepted_response AS provider_message_id, e.subject, e.html_content, e.text_content, e.headers
+      `SELECT c.email_id AS id, c.accepted_at AS sent_at, c.accepted_response AS provider_message_id, e.subject, e.html_content, e.text_content, e.headers,
+              c.accepted_dsn AS dsn_requested
        FROM email_claims c JOIN emails e ON e.id = c.email_id
        WHERE c.accepted_at IS NOT NULL AND c.locked_until < now() AND ${DATABASE_UP} ${scope(2)}
        LIMIT 5000 FOR UPDATE OF c, e SKIP LOCKED`,

@@ -193,6 +193,7 @@ export async function recordOutcomes({ results, withdrawn, broken, returned = []
         html_content: r.outgoing.rendered.html,
         text_content: r.outgoing.rendered.text,
         headers: r.outgoing.headers,
+        dsn_requested: r.dsn,
       })),
     ),
   );

@@ -45,7 +45,7 @@ export class RelayInThread implements MailSender {
       if (!waiter) return;
       this.pending.delete(reply.id);
       if (reply.error) waiter.reject(Object.assign(new Error(reply.error.message), reply.error));
-      else waiter.resolve({ response: reply.response, messageId: reply.messageId });
+      else waiter.resolve({ response: reply.response, messageId: reply.messageId, dsn: reply.dsn });
     });
     const stopped = (why: string) => {
       if (this.thread === thread) this.thread = null;

@@ -21,7 +21,7 @@ describe("the relay thread's marks of accepted emails", () => {
       await recorder.query("BEGIN");
       await recorder.query("SELECT 1 FROM email_claims WHERE email_id = $1 FOR UPDATE", [recording]);
       const at = new Date().toISOString();
-      const written = [recording, accepted].map((id) => marks.accepted({ id, at, response: "250 2.0.0 Ok" }).written);
+      const written = [recording, accepted].map((id) => marks.accepted({ id, at, response: "250 2.0.0 Ok", dsn: true }).written);
       // Before SKIP LOCKED the held claim's mark waited for the recorder's commit (a deadlock when the
       // recorder then wanted a claim that a mark of several held).
       await Promise.all(written);

@@ -1,7 +1,7 @@
 import type pg from "pg";
 
-/** One email the relay accepted: its id, when, and what the relay answered. */
-type Accepted = { id: string; at: string; response: string };
+/** One email the relay accepted: its id, when, what the relay answered, and whether a delivery report was asked of it (SentInfo.dsn). */
+type Accepted = { id: string; at: string; response: string; dsn: boolean };
 
 /**
  * Marks emails accepted on their claims: a row of the small `email_claims` table each, no index
@@ -16,8 +16,8 @@ type Accepted = { id: string; at: string; response: string };
  * of dead workers' claims for a lease (leases.ts).
  */
 const MARK_ACCEPTED = `
-  UPDATE email_claims c SET accepted_at = v.at, accepted_response = v.response
-  FROM unnest($1::uuid[], $2::timestamptz[], $3::text[]) AS v(id, at, response)
+  UPDATE email_claims c SET accepted_at = v.at, accepted_response = v.response, accepted_dsn = v.dsn
+  FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::boolean[]) AS v(id, at, response, dsn)
   WHERE c.email_id = v.id
     AND c.email_id IN (SELECT email_id FROM email_claims WHERE email_id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED)`;
 
@@ -97,7 +97,7 @@ export class RelayRecorder {
       const writing = client.query({
         name: "engine-mark-accepted",
         text: MARK_ACCEPTED,
-        values: [taken.map((w) => w.row.id), taken.map((w) => w.row.at), taken.map((w) => w.row.response)],
+        values: [taken.map((w) => w.row.id), taken.map((w) => w.row.at), taken.map((w) => w.row.response), taken.map((w) => w.row.dsn)],
       });
       if (!this.failing) for (const w of taken) w.handed();
       await writing;

@@ -25,7 +25,12 @@ const transport = new SmtpPool<string>({
   // is answered at once and writes the full record as before.
   settle: (emailId, info) => {
     if (!emailId || !recorder) return { free: Promise.resolve(), result: Promise.resolve() };
-    const recording = recorder.accepted({ id: emailId, at: new Date().toISOString(), response: (info.response ?? info.messageId ?? "").slice(0, 998) });
+    const recording = recorder.accepted({
+      id: emailId,
+      at: new Date().toISOString(),
+      response: (info.response ?? info.messageId ?? "").slice(0, 998),
+      dsn: info.dsn === true,
+    });
     // Its failure is the recorder's to report (and retry); the answer does not wait for it.
     recording.written.catch(() => undefined);
     return { free: recording.handed, result: Promise.resolve() };
@@ -43,7 +48,7 @@ port.on("message", (job: RelayJob | "close") => {
   // A clone arrives as a plain Uint8Array; nodemailer wants a Buffer (a view, not a copy).
   const message = { ...job.message, raw: Buffer.from(job.raw.buffer, job.raw.byteOffset, job.raw.byteLength) };
   transport.sendMail(message, job.emailId).then(
-    (info) => port.postMessage({ id: job.id, response: info.response, messageId: info.messageId } satisfies RelayReply),
+    (info) => port.postMessage({ id: job.id, response: info.response, messageId: info.messageId, dsn: info.dsn } satisfies RelayReply),
     (error: unknown) => port.postMessage({ id: job.id, error: smtpErrorFields(error) } satisfies RelayReply),
   );
 });

@@ -32,6 +32,9 @@ type Job<Context> = {
 /** `job`: the message in its conversation now, which a connection lost mid-way must fail (SMTPConnection only emits the error). */
 type Connection<Context> = { smtp: SMTPConnection; messages: number; closed: boolean; job: Job<Context> | null };
 
+/** Whether the server announced DSN in its EHLO answer (nodemailer keeps the list, untyped). */
+const offersDsn = (smtp: SMTPConnection) => ((smtp as SMTPConnection & { _supportedExtensions?: string[] })._supportedExtensions ?? []).includes("DSN");
+
 const lostConnection = () => Object.assign(new Error("Connection closed unexpectedly"), { code: "ECONNECTION" });
 
 /**
@@ -175,7 +178,7 @@ export class SmtpPool<Context = unknown> {
     );
   }
 
-  private send(connection: Connection<Context>, job: Job<Context>, envelope: SMTPConnection.Envelope, bytes: Buffer | Readable) {
+  private send(connection: Connection<Context>, job: Job<Context>, envelope: SMTPConnection.Envelope & { dsn?: unknown }, bytes: Buffer | Readable) {
     const { message, resolve, reject } = job;
     let ended = false;
     const body = new PassThrough();
@@ -208,7 +211,8 @@ export class SmtpPool<Context = unknown> {
         this.retire(connection, false);
         reject(error);
       } else {
-        const sent = { response: info.response, messageId: message.messageId };
+        // nodemailer sends the DSN parameters only to a server that offers DSN: only then can a delivery be reported.
+        const sent = { response: info.response, messageId: message.messageId, dsn: Boolean(envelope.dsn) && offersDsn(connection.smtp) };
         const settling = this.options.settle?.(job.context, sent) ?? { free: Promise.resolve(), result: Promise.resolve(undefined) };
         settling.result.then(
           (settled) => resolve({ ...sent, settled }),

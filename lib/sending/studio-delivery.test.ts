@@ -96,6 +96,14 @@ describe("a block email with an uploaded image, the brand, a conditional block a
     for (const mail of sink.messages) expect(mail.parsed.html || "").not.toContain("<!--mp:");
   });
 
+  it("reports delivery as not reported, never 0 %, for mail sent through an inbox (no DSN can come back)", async () => {
+    const report = await org.owner.api.get(`/v1/broadcasts/${broadcastId}/report`);
+    expect(report.body.totals).toMatchObject({ sent: 4, delivered: 0, delivery_reportable: 0 });
+    expect(report.body.rates.delivery).toBeNull();
+    const overview = await org.owner.api.get("/v1/reports/overview");
+    expect(overview.body.rates.delivery).toBeNull();
+  });
+
   it("links a page that shows the email as its recipient got it; a changed token is 404", async () => {
     const mail = mailTo("pat@pro.test");
     const link = new RegExp(`href="(${env.appUrl}/v/[^"]+)"`).exec(mail.parsed.html || "")?.[1];

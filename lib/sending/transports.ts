@@ -12,14 +12,15 @@ import { inboxAccessToken } from "@/lib/oauth/access-token";
  * What the engine needs of the relay: nodemailer's pool, or the relay in its thread
  * (relay-in-thread.ts), which also marks an accepted email so on its claim when given its id.
  */
-export type SentInfo = { response?: string; messageId?: string };
+/** `dsn`: a delivery report was asked for (the message carried DSN parameters and the server offered DSN). */
+export type SentInfo = { response?: string; messageId?: string; dsn?: boolean };
 export type MailSender = { sendMail: (message: MessageWithDsn, emailId?: string) => Promise<SentInfo>; close: () => void };
 
 /** The fields of a nodemailer error that classifyFailure (deliver.ts) reads, as they cross to another thread. */
 export type SmtpErrorFields = { message: string; code?: string; command?: string; response?: string; responseCode?: number };
 export type RelayJob = { id: number; message: Omit<MessageWithDsn, "raw">; raw: Uint8Array; emailId?: string };
 /** An answer of the relay's thread: a message's outcome, or a failed write of the accepted marks. */
-export type RelayReply = { id: number; response?: string; messageId?: string; error?: SmtpErrorFields } | { id: 0; writeFailed: string };
+export type RelayReply = { id: number; response?: string; messageId?: string; dsn?: boolean; error?: SmtpErrorFields } | { id: 0; writeFailed: string };
 
 export function smtpErrorFields(error: unknown): SmtpErrorFields {
   const e = (error ?? {}) as Record<string, unknown>;

@@ -19,7 +19,7 @@ WITH b AS (
 ),
 em AS MATERIALIZED (
   SELECT id, sequence_position AS position, coalesce(sent_at, bounced_at) AS handed_at,
-         delivered_at, bounced_at, complained_at, unsubscribed_at, replied_at, inbox_id
+         delivered_at, dsn_requested, bounced_at, complained_at, unsubscribed_at, replied_at, inbox_id
   FROM emails WHERE broadcast_id = $1 AND organization_id = $2
 ),
 ev AS MATERIALIZED (
@@ -41,6 +41,7 @@ funnel AS (
          count(*) AS recipients,
          count(*) FILTER (WHERE em.handed_at IS NOT NULL) AS sent,
          count(*) FILTER (WHERE em.delivered_at IS NOT NULL) AS delivered,
+         count(*) FILTER (WHERE em.handed_at IS NOT NULL AND (em.dsn_requested OR em.delivered_at IS NOT NULL)) AS delivery_reportable,
          coalesce(sum(p.opens), 0) AS opened,
          count(*) FILTER (WHERE p.opens > 0) AS unique_opened,
          coalesce(sum(p.clicks), 0) AS clicked,
@@ -107,6 +108,7 @@ const TOTAL_KEYS = [
   "recipients",
   "sent",
   "delivered",
+  "delivery_reportable",
   "opened",
   "unique_opened",
   "clicked",
@@ -129,12 +131,16 @@ function totalsOf(row: FunnelRow | undefined): ReportTotals {
 
 const share = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1e6) / 1e6 : 0);
 
-/** Every rate is a fraction of `sent`, from people's unique opens and clicks. */
+/**
+ * Every rate is a fraction of `sent`, from people's unique opens and clicks; but delivery is a
+ * fraction of the emails that could report it. Mail sent through an inbox (or a relay without DSN)
+ * never gets a delivery report, so "0 % delivered" would be a lie: it is null, "not reported".
+ */
 export function ratesOf(
-  totals: Pick<ReportTotals, "sent" | "delivered" | "unique_opened" | "unique_clicked" | "bounced" | "complained" | "unsubscribed">,
+  totals: Pick<ReportTotals, "sent" | "delivered" | "delivery_reportable" | "unique_opened" | "unique_clicked" | "bounced" | "complained" | "unsubscribed">,
 ): ReportRates {
   return {
-    delivery: share(totals.delivered, totals.sent),
+    delivery: totals.delivery_reportable > 0 ? share(totals.delivered, totals.delivery_reportable) : null,
     open: share(totals.unique_opened, totals.sent),
     click: share(totals.unique_clicked, totals.sent),
     bounce: share(totals.bounced, totals.sent),

@@ -19,6 +19,7 @@ const DAILY_SQL = `
 SELECT to_char(date_trunc('day', coalesce(sent_at, bounced_at), 'UTC') AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date,
        count(*) AS sent,
        count(*) FILTER (WHERE delivered_at IS NOT NULL) AS delivered,
+       count(*) FILTER (WHERE dsn_requested OR delivered_at IS NOT NULL) AS delivery_reportable,
        count(*) FILTER (WHERE opened_at IS NOT NULL) AS opened,
        count(*) FILTER (WHERE clicked_at IS NOT NULL) AS clicked,
        count(*) FILTER (WHERE bounced_at IS NOT NULL) AS bounced,
@@ -29,7 +30,16 @@ WHERE organization_id = $1 AND direction = 'outbound'
   AND coalesce(sent_at, bounced_at) >= $2::timestamptz
 GROUP BY 1`;
 
-type DailyRow = { date: string; sent: string; delivered: string; opened: string; clicked: string; bounced: string; complained: string };
+type DailyRow = {
+  date: string;
+  sent: string;
+  delivered: string;
+  delivery_reportable: string;
+  opened: string;
+  clicked: string;
+  bounced: string;
+  complained: string;
+};
 const FIELDS = ["sent", "delivered", "opened", "clicked", "bounced", "complained"] as const;
 
 /** GET /v1/reports/overview: the last 30 days of sending, the broadcasts sending now, and what needs attention. */
@@ -57,7 +67,8 @@ export async function getOrganizationOverview(ctx: OrgContext, now = new Date())
     }
     daily.push(day);
   }
-  const all = ratesOf({ ...totals, unique_opened: totals.opened, unique_clicked: totals.clicked, unsubscribed: 0 });
+  const reportable = rows.reduce((sum, row) => sum + Number(row.delivery_reportable), 0);
+  const all = ratesOf({ ...totals, delivery_reportable: reportable, unique_opened: totals.opened, unique_clicked: totals.clicked, unsubscribed: 0 });
   const rates = { delivery: all.delivery, open: all.open, click: all.click, bounce: all.bounce, complaint: all.complaint };
   const warnings = await collectWarnings(ctx, totals);
   return {
@@ -77,6 +88,7 @@ const AVERAGE_SQL = `
 SELECT count(DISTINCT b.id) AS broadcasts,
        count(e.id) FILTER (WHERE coalesce(e.sent_at, e.bounced_at) IS NOT NULL) AS sent,
        count(e.id) FILTER (WHERE e.delivered_at IS NOT NULL) AS delivered,
+       count(e.id) FILTER (WHERE coalesce(e.sent_at, e.bounced_at) IS NOT NULL AND (e.dsn_requested OR e.delivered_at IS NOT NULL)) AS delivery_reportable,
        count(e.id) FILTER (WHERE e.opened_at IS NOT NULL) AS unique_opened,
        count(e.id) FILTER (WHERE e.clicked_at IS NOT NULL) AS unique_clicked,
        count(e.id) FILTER (WHERE e.bounced_at IS NOT NULL) AS bounced,
@@ -94,6 +106,7 @@ export async function getBroadcastAverage(ctx: OrgContext, now = new Date()): Pr
   const totals = {
     sent: n("sent"),
     delivered: n("delivered"),
+    delivery_reportable: n("delivery_reportable"),
     unique_opened: n("unique_opened"),
     unique_clicked: n("unique_clicked"),
     bounced: n("bounced"),

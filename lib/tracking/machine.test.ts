@@ -19,8 +19,9 @@ const person = (userAgent = THUNDERBIRD) => ({ userAgent, ip: "203.0.113.7" });
 describe("machineReason", () => {
   it("tells known proxies, scanners and bots from mail clients and browsers", () => {
     expect(machineReason(person("Mozilla/5.0"))).toBe("apple_privacy_proxy");
-    expect(machineReason(person(GMAIL_PROXY))).toBe("google_image_proxy");
-    expect(machineReason(person("YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html"))).toBe("yahoo_image_proxy");
+    // Gmail's and Yahoo's proxies fetch when the person opens the email: a person's open (isbot alone calls them bots).
+    expect(machineReason(person(GMAIL_PROXY))).toBeNull();
+    expect(machineReason(person("YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html"))).toBeNull();
     expect(machineReason(person("Barracuda Sentinel (EE)"))).toBe("bot");
     expect(machineReason(person("python-requests/2.32.3"))).toBe("bot");
     expect(machineReason(person("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"))).toBe("bot");
@@ -75,13 +76,13 @@ describe("recording machine opens and clicks", () => {
     ).id;
   });
 
-  it("keeps a proxy's open flagged on the event, without opened_at or the broadcast's count; a person's open after it counts", async () => {
+  it("keeps a privacy proxy's open flagged on the event, without opened_at or the broadcast's count; a person's open after it counts", async () => {
     const id = await sentEmail(LINKS, new Date(Date.now() - 3_600_000));
     expect(await recordOpen(signOpenToken(id), person("Mozilla/5.0"))).toBe(true);
-    expect(await recordOpen(signOpenToken(id), person(GMAIL_PROXY))).toBe(true);
+    expect(await recordOpen(signOpenToken(id), person("curl/8.5.0"))).toBe(true);
     let row = await email(id);
     expect(row.opened_at).toBeNull();
-    expect((row.opens as { machine?: string }[]).map((o) => o.machine)).toEqual(["apple_privacy_proxy", "google_image_proxy"]);
+    expect((row.opens as { machine?: string }[]).map((o) => o.machine)).toEqual(["apple_privacy_proxy", "bot"]);
     expect((await broadcast()).opened_count).toBe(0);
 
     await recordOpen(signOpenToken(id), person());
@@ -94,6 +95,17 @@ describe("recording machine opens and clicks", () => {
       [true, broadcastId],
       [false, broadcastId],
     ]);
+  });
+
+  it("counts an open through Gmail's image proxy as the person's, noting the proxy on it", async () => {
+    const id = await sentEmail(LINKS, new Date(Date.now() - 3_600_000));
+    expect(await recordOpen(signOpenToken(id), person(GMAIL_PROXY))).toBe(true);
+    const row = await email(id);
+    expect(row.opened_at).toBeInstanceOf(Date);
+    expect(row.opens).toEqual([expect.objectContaining({ proxy: "google_image_proxy" })]);
+    expect((row.opens as { machine?: string }[])[0].machine).toBeUndefined();
+    expect((await broadcast()).opened_count).toBe(1);
+    expect((await events(id)).map((e) => e.machine)).toEqual([false]);
   });
 
   it("flags a scanner that follows every link within seconds of delivery, including the clicks it made before the last one", async () => {

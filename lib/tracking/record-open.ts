@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { recordEvent } from "@/lib/events/record";
-import { machineReason } from "./machine";
+import { imageProxyOf, machineReason } from "./machine";
 import { verifyOpenToken } from "./token";
 import { lockTrackedEmail, MAX_ENGAGEMENT_ENTRIES, visitorFields, type Visitor } from "./tracked-email";
 
@@ -18,7 +18,8 @@ export async function recordOpen(token: string, visitor: Visitor, at = new Date(
     if (!email || !email.tracking_enabled) return false;
     const machine = machineReason(visitor);
     const first = machine === null && email.opened_at === null;
-    const entry = { at: at.toISOString(), ...visitorFields(visitor), ...(machine ? { machine } : {}) };
+    const proxy = imageProxyOf(visitor);
+    const entry = { at: at.toISOString(), ...visitorFields(visitor), ...(machine ? { machine } : {}), ...(proxy ? { proxy } : {}) };
     const kept = email.opens_count < MAX_ENGAGEMENT_ENTRIES;
     await tx.$executeRaw`
       UPDATE emails

@@ -17,6 +17,8 @@ type Outcome = {
   clicked_at?: Date;
   complained_at?: Date;
   unsubscribed_at?: Date;
+  /** Sent through the relay, which asks for delivery reports (the default here); false: through an inbox. */
+  dsn_requested?: boolean;
 };
 
 /** `count` emails of the organization (of a broadcast when given), created and sent at `sentAt`, with the outcome given. */
@@ -32,6 +34,7 @@ async function addEmails(organizationId: string, count: number, sentAt: Date, ou
       broadcast_id: broadcastId,
       created_at: sentAt,
       sent_at: outcome.sent_at === undefined ? (outcome.bounced_at ? null : sentAt) : outcome.sent_at,
+      dsn_requested: true,
       ...outcome,
     })),
   });

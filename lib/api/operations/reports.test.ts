@@ -19,7 +19,7 @@ const CHROME = {
   ip: "198.51.100.9",
 };
 const APPLE_PROXY = { userAgent: "Mozilla/5.0", ip: "17.58.0.1" };
-const GMAIL_PROXY = { userAgent: "Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)", ip: "66.249.84.1" };
+const PREFETCHER = { userAgent: "Barracuda Sentinel (EE)", ip: "66.249.84.1" };
 
 const [A, B, C] = ["https://example.com/a", "https://example.com/b", "https://example.com/c"];
 const HTML = `<html><body><p><a href="${A}">a</a> <a href="${B}">b</a> <a href="${C}">c</a></p></body></html>`;
@@ -43,7 +43,7 @@ type Fixture = {
  * - e1: delivered; a person opens it twice and clicks A twice and B once (B after 100 hours)
  * - e2: delivered and complained about; a person opens it after 80 hours and clicks C
  * - e3: unsubscribed; only Apple's privacy proxy loads its pixel
- * - e4: Google's image proxy, then a person, open it; a scanner follows A, B and C within 2 s of delivery
+ * - e4: a security gateway's prefetch, then a person, open it; a scanner follows A, B and C within 2 s of delivery
  * - e5: bounced at the door (never accepted)
  * - s1, s2: the follow-up to the first two, sent after 26 hours; a person opens s1
  * - e1 and s2 are answered; e1–e3 and s1 went out from the inbox "Ana", e4 and s2 from "Ben", e5 through the relay
@@ -107,6 +107,8 @@ async function seedReport(): Promise<Fixture> {
         step_id: fields.position ? step.id : null,
         status: fields.bounced_at ? "bounced" : "sent",
         sent_at: fields.sent_at === undefined ? at(60_000) : fields.sent_at,
+        // Relay mail, which asks for delivery reports: delivery is a rate of all of it.
+        dsn_requested: true,
         bounced_at: fields.bounced_at,
         delivered_at: fields.delivered_at,
         complained_at: fields.complained_at,
@@ -136,7 +138,7 @@ async function seedReport(): Promise<Fixture> {
   await open("e2", PERSON, at(80 * HOUR));
   await click("e2", C, CHROME, at(81 * HOUR));
   await open("e3", APPLE_PROXY, at(61_000));
-  await open("e4", GMAIL_PROXY, at(62_000));
+  await open("e4", PREFETCHER, at(62_000));
   await open("e4", PERSON, at(5 * HOUR));
   await click("e4", A, CHROME, at(60_500));
   await click("e4", B, CHROME, at(61_000));
@@ -161,6 +163,7 @@ describe("GET /v1/broadcasts/{id}/report", () => {
       recipients: 5,
       sent: 7,
       delivered: 2,
+      delivery_reportable: 7,
       opened: 5,
       unique_opened: 4,
       clicked: 4,

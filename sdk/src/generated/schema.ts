@@ -2255,6 +2255,8 @@ export interface components {
                 sent: number;
                 /** @description Emails the receiving side reported delivered. */
                 delivered: number;
+                /** @description Sent emails whose path can report delivery (a delivery report was asked of a relay that offers DSN); inbox sends cannot. */
+                delivery_reportable: number;
                 /** @description Opens by people, every one. */
                 opened: number;
                 /** @description Emails opened at least once by a person. */
@@ -2274,8 +2276,8 @@ export interface components {
                 replied: number;
             };
             rates: {
-                /** @description A fraction of `sent`, from 0 to 1. */
-                delivery: number;
+                /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
+                delivery: number | null;
                 /** @description `unique_opened` / `sent`. */
                 open: number;
                 /** @description `unique_clicked` / `sent`. */
@@ -2317,6 +2319,8 @@ export interface components {
                     sent: number;
                     /** @description Emails the receiving side reported delivered. */
                     delivered: number;
+                    /** @description Sent emails whose path can report delivery (a delivery report was asked of a relay that offers DSN); inbox sends cannot. */
+                    delivery_reportable: number;
                     /** @description Opens by people, every one. */
                     opened: number;
                     /** @description Emails opened at least once by a person. */
@@ -2336,8 +2340,8 @@ export interface components {
                     replied: number;
                 };
                 rates: {
-                    /** @description A fraction of `sent`, from 0 to 1. */
-                    delivery: number;
+                    /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
+                    delivery: number | null;
                     /** @description `unique_opened` / `sent`. */
                     open: number;
                     /** @description `unique_clicked` / `sent`. */
@@ -3414,8 +3418,8 @@ export interface components {
                 complained: number;
             };
             rates: {
-                /** @description A fraction of `sent`, from 0 to 1. */
-                delivery: number;
+                /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
+                delivery: number | null;
                 /** @description `unique_opened` / `sent`. */
                 open: number;
                 /** @description `unique_clicked` / `sent`. */
@@ -8003,8 +8007,8 @@ export interface operations {
                         broadcasts: number;
                         sent: number;
                         rates: {
-                            /** @description A fraction of `sent`, from 0 to 1. */
-                            delivery: number;
+                            /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
+                            delivery: number | null;
                             /** @description `unique_opened` / `sent`. */
                             open: number;
                             /** @description `unique_clicked` / `sent`. */
