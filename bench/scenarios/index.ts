@@ -5,6 +5,7 @@ import { broadcastSendScenario } from "./broadcast-send";
 import { bulkScenario } from "./bulk";
 import { checkEmailsScenario } from "./check-emails";
 import { contactsExportScenario } from "./contacts-export";
+import { conditionalBlocksScenario } from "./conditional-blocks";
 import { dashboardScenario } from "./dashboard";
 import { dynamicSegmentScenario } from "./dynamic-segment";
 import { emailBatchScenario } from "./email-batch";
@@ -48,4 +49,5 @@ export const scenarios: Scenario[] = [
   contactsExportScenario,
   formSubmitScenario,
   automationsScenario,
+  conditionalBlocksScenario,
 ];

@@ -31,6 +31,7 @@ import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/select";
 import { cn } from "@/lib/client/cn";
 import type { EmailDocument } from "@/lib/email-doc/document";
+import { toast as sonner } from "sonner";
 import { toast } from "@/components/ui/toast";
 import { useUploadMedia } from "@/lib/client/resources/media";
 import { emailExtensions } from "./extensions";
@@ -329,7 +330,8 @@ export default function VisualEditor({ initial, html, onChange, placeholders, ed
   useEffect(() => {
     insertFiles.current = (files, at) => {
       for (const file of files) {
-        const pending = toast.loading(`Uploading ${file.name}…`);
+        // sonner's own loading toast: this lazy chunk carries it, not every page's toast helper.
+        const pending = sonner.loading(`Uploading ${file.name}…`);
         // mutateAsync: mutate's own callbacks fire for the last of several calls only.
         uploadFile(file)
           .then((media) => {
@@ -338,7 +340,7 @@ export default function VisualEditor({ initial, html, onChange, placeholders, ed
             (at === null ? chain : chain.setTextSelection(at)).insertImage({ src: media.url, alt: altFromName(media.filename) }).run();
           })
           .catch((error: unknown) => toast.error(error, `${file.name} was not uploaded`))
-          .finally(() => toast.dismiss(pending));
+          .finally(() => sonner.dismiss(pending));
       }
     };
   }, [uploadFile, editor]);

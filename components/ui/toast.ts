@@ -6,7 +6,4 @@ export const toast = {
   success: (message: string, description?: string) => sonner.success(message, { description }),
   info: (message: string, description?: string) => sonner(message, { description }),
   error: (error: unknown, title?: string) => (title ? sonner.error(title, { description: errorMessage(error) }) : sonner.error(errorMessage(error))),
-  /** Work in progress (an upload): shown until dismissed with the id it answers. */
-  loading: (message: string) => sonner.loading(message),
-  dismiss: (id: string | number) => sonner.dismiss(id),
 };
