@@ -139,6 +139,49 @@ function TrackingCard({ organization, editable }: { organization: Organization; 
   );
 }
 
+function ArchiveCard({ organization, editable }: { organization: Organization; editable: boolean }) {
+  const queryClient = useQueryClient();
+  const toggle = useMutation({
+    mutationFn: (public_archive: boolean) => saveOrganization({ public_archive }),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(organizationKey, saved);
+      toast.success(saved.public_archive ? "Public archive on" : "Public archive off");
+    },
+    onError: (error) => toast.error(error, "Could not change the archive"),
+  });
+  const enabled = (toggle.isPending ? toggle.variables : undefined) ?? organization.public_archive;
+  const path = `/archive/${organization.id}`;
+  return (
+    <Card>
+      <CardBody className="flex items-start justify-between gap-6">
+        <div className="min-w-0">
+          <Label htmlFor="organization-archive" className="text-[15px] font-semibold text-zinc-900">
+            Public archive
+          </Label>
+          <p className="mt-0.5 text-sm text-zinc-500" id="organization-archive-hint">
+            A public page lists the broadcasts you sent, each shown with placeholders at their fallbacks and without conditional blocks.
+            {enabled && (
+              <>
+                {" "}
+                <a href={path} target="_blank" rel="noreferrer" className="font-medium text-brand-600 hover:underline">
+                  Open the archive
+                </a>
+              </>
+            )}
+          </p>
+        </div>
+        <Switch
+          id="organization-archive"
+          aria-describedby="organization-archive-hint"
+          checked={enabled}
+          disabled={!editable || toggle.isPending}
+          onCheckedChange={(checked) => toggle.mutate(checked)}
+        />
+      </CardBody>
+    </Card>
+  );
+}
+
 /** Percent as people type it ("5", "0.3") to the API's fraction; null when it is not a percentage the API takes. */
 const fraction = (percent: string) => {
   const value = Number(percent.trim().replace(",", "."));
@@ -237,6 +280,7 @@ export function OrganizationSection() {
       <AddressCard key={`address-${organization.data.id}`} organization={organization.data} editable={editable} />
       <TimeZoneCard key={`time-zone-${organization.data.id}`} timezone={organization.data.timezone} editable={editable} />
       <TrackingCard organization={organization.data} editable={editable} />
+      <ArchiveCard organization={organization.data} editable={editable} />
       <BreakersCard key={`breakers-${organization.data.id}`} organization={organization.data} editable={editable} />
     </div>
   );

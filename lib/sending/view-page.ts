@@ -25,6 +25,19 @@ const notFound = () =>
 
 const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
+/** A tenant's email as a page of the app's origin: sandboxed, never cached or indexed. */
+export function sandboxedEmailPage(html: string): Response {
+  return new Response(html, {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": POLICY,
+      "cache-control": "private, no-store",
+      "x-robots-tag": "noindex, nofollow",
+      "referrer-policy": "no-referrer",
+    },
+  });
+}
+
 /**
  * GET /v/<token>: the email as its recipient got it (the HTML recorded when it was sent: their
  * placeholders, conditional blocks, links). The token names the email and cannot be forged, so the
@@ -38,13 +51,5 @@ export async function serveViewInBrowser(token: string): Promise<Response> {
   const html =
     email.html_content ??
     `<!doctype html><meta charset="utf-8"><title>${escapeText(email.subject)}</title><pre style="white-space:pre-wrap;font-family:sans-serif;padding:16px">${escapeText(email.text_content ?? "")}</pre>`;
-  return new Response(html, {
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": POLICY,
-      "cache-control": "private, no-store",
-      "x-robots-tag": "noindex, nofollow",
-      "referrer-policy": "no-referrer",
-    },
-  });
+  return sandboxedEmailPage(html);
 }
