@@ -13,7 +13,7 @@ const MAX_INLINE = 2_000;
 /** The whole document as JSON; html_content has the same limit. */
 const MAX_DOCUMENT_BYTES = 1_000_000;
 /** Each conditional block is one more condition the sender evaluates for every batch of recipients. */
-export const MAX_CONDITIONAL_BLOCKS = 20;
+const MAX_CONDITIONAL_BLOCKS = 20;
 
 const noNul = (value: string) => !value.includes("\u0000");
 const str = (max: number) => z.string().max(max).refine(noNul, "must not contain NUL characters");
@@ -128,5 +128,4 @@ export const emailDocument = z
 export type EmailDocument = z.infer<typeof emailDocument>;
 export type Block = EmailDocument["content"][number];
 export type SimpleBlock = z.infer<typeof simpleBlock>;
-export type ConditionalBlock = z.infer<typeof conditional>;
 export type Inline = z.infer<typeof inline>;

@@ -10,7 +10,6 @@ export const uploadMediaInput = z.object({
   filename: requiredText(255),
   content: z.base64().meta({ description: "The file's bytes in base64 (or send multipart/form-data with one `file` part instead)." }),
 });
-export type UploadMediaInput = z.infer<typeof uploadMediaInput>;
 
 export const media = z
   .object({

@@ -12,9 +12,9 @@ import type { CursorParams } from "@/lib/schemas/pagination";
 import { cursorPage } from "./cursor-page";
 
 /** A storage key: 24 random base64url characters (144 bits) and the type's extension. */
-export const STORAGE_KEY = /^[A-Za-z0-9_-]{24}\.(png|jpg|gif|webp)$/;
+const STORAGE_KEY = /^[A-Za-z0-9_-]{24}\.(png|jpg|gif|webp)$/;
 
-export const serializeMedia = (m: Media): MediaRecord => ({
+const serializeMedia = (m: Media): MediaRecord => ({
   id: m.id,
   url: mediaUrl(m.storage_key),
   filename: m.filename,

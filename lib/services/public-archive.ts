@@ -8,7 +8,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_ARCHIVED = 100;
 const SENT = ["sending", "sent"] as const;
 
-export const archiveUrl = (organizationId: string, broadcastId?: string) => `${env.appUrl}/archive/${organizationId}${broadcastId ? `/${broadcastId}` : ""}`;
+const archiveUrl = (organizationId: string, broadcastId?: string) => `${env.appUrl}/archive/${organizationId}${broadcastId ? `/${broadcastId}` : ""}`;
 
 /**
  * An organization's public archive (`public_archive` on): the broadcasts it has sent, newest first.

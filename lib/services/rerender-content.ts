@@ -5,7 +5,7 @@ import { renderDocument } from "@/lib/email-doc/render";
 import { renderContextOf } from "@/lib/email-doc/render-context";
 
 /** About 20 ms of MJML each: a theme change re-renders at most this many documents in its request. */
-export const MAX_RERENDERED = 200;
+const MAX_RERENDERED = 200;
 
 type Target = { table: "templates" | "broadcasts" | "sequence_steps"; id: string; doc: unknown; updated_at: Date };
 

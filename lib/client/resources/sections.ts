@@ -3,9 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
-import type { SectionInput, SectionRecord } from "@/lib/schemas/sections";
-
-export type Section = SectionRecord;
+import type { SectionInput } from "@/lib/schemas/sections";
 
 /** The organization's saved sections, newest first (the editor's menu shows the last 100). */
 export function useSections(enabled = true) {
