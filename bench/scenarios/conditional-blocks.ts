@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { alternate, type Bench, type ProductOrg } from "../bench";
 import { SendingWorker } from "../processes";
-import { atLeast, unavailable, type Result } from "../stats";
+import { atLeast, unavailable } from "../stats";
 import { audience, WORKER_ENTRY } from "./broadcast-send";
 import type { Scenario } from "./scenario";
 
