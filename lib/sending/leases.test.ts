@@ -74,7 +74,7 @@ describe("taking over a dead worker's claims", () => {
     const [accepted, unsent] = emailIds;
     await db.emailClaim.update({
       where: { email_id: accepted },
-      data: { accepted_at: new Date(Date.now() - 5_000), accepted_response: "250 2.0.0 Ok: queued as ABC" },
+      data: { accepted_at: new Date(Date.now() - 5_000), accepted_response: "250 2.0.0 Ok: queued as ABC", accepted_dsn: true },
     });
     expect(await releaseExpiredLeases(organizationId)).toBe(2);
     expect(await claims()).toBe(0);
@@ -83,6 +83,8 @@ describe("taking over a dead worker's claims", () => {
       provider_message_id: "250 2.0.0 Ok: queued as ABC",
       attempts: 1,
       sent_at: expect.any(Date),
+      // The relay was asked for a delivery report: the report counts it among the emails that can report one.
+      dsn_requested: true,
     });
     // Its email.sent is recorded once, announced with it (lib/events), and dated when the relay took it.
     const [sent] = await db.event.findMany({ where: { organization_id: organizationId, email_id: accepted } });

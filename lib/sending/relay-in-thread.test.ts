@@ -15,13 +15,17 @@ const message = (to: string) => ({
 describe("the relay in a thread of its own", () => {
   let sink: SmtpSink;
   let slow: SmtpSink;
+  /** A relay that offers DSN, as one that reports delivery does. */
+  let dsnSink: SmtpSink;
   beforeAll(async () => {
     sink = await startSmtpSink();
     slow = await startSmtpSink({ answerDelayMs: 1_500 });
+    dsnSink = await startSmtpSink({ dsn: true });
   });
   afterAll(async () => {
     await sink.close();
     await slow.close();
+    await dsnSink.close();
   });
 
   it("sends what it is given and answers as nodemailer would, refusals with their SMTP fields", async () => {
@@ -31,6 +35,8 @@ describe("the relay in a thread of its own", () => {
       const [sent, refused] = await Promise.allSettled([relay.sendMail(message("anna@relay.test")), relay.sendMail(message("gone@relay.test"))]);
       expect(sent.status).toBe("fulfilled");
       expect((sent as PromiseFulfilledResult<{ response?: string }>).value.response).toMatch(/^250/);
+      // No DSN asked of a relay that does not offer it: no delivery report can come.
+      expect((sent as PromiseFulfilledResult<{ dsn?: boolean }>).value.dsn).toBe(false);
       expect((await sink.waitFor(1))[0]).toMatchObject({ envelopeTo: ["anna@relay.test"], messageId: "<anna@relay.test>" });
       expect(refused.status).toBe("rejected");
       expect(classifyFailure((refused as PromiseRejectedResult).reason)).toMatchObject({ permanent: true, code: 550, inboxProblem: false });
@@ -39,20 +45,22 @@ describe("the relay in a thread of its own", () => {
     }
   });
 
-  it("marks an accepted email's claim from the thread, with the relay's answer (a worker that dies next records it as sent, leases.ts)", async () => {
+  it("marks an accepted email's claim from the thread, with the relay's answer and whether it asked for a delivery report (a worker that dies next records it as sent, leases.ts)", async () => {
     // email_claims has no foreign key: a claim of its own is enough for the thread's mark.
     const claimed = randomUUID();
     await db.emailClaim.create({ data: { email_id: claimed, locked_until: new Date(Date.now() + 60_000) } });
-    const relay = new RelayInThread(`smtp://127.0.0.1:${sink.port}`, { databaseUrl: env.databaseUrl });
+    const relay = new RelayInThread(`smtp://127.0.0.1:${dsnSink.port}`, { databaseUrl: env.databaseUrl });
     try {
-      const info = await relay.sendMail(message("marked@relay.test"), claimed);
+      const dsn = { ret: "HDRS" as const, envid: claimed, notify: ["SUCCESS" as const, "FAILURE" as const], orcpt: "rfc822;marked@relay.test" };
+      const info = await relay.sendMail({ ...message("marked@relay.test"), dsn }, claimed);
+      expect(info.dsn).toBe(true);
       // The answer does not wait for the mark's commit: wait for it.
       let claim = await db.emailClaim.findUniqueOrThrow({ where: { email_id: claimed } });
       for (let i = 0; i < 200 && !claim.accepted_at; i++) {
         await new Promise((resolve) => setTimeout(resolve, 25));
         claim = await db.emailClaim.findUniqueOrThrow({ where: { email_id: claimed } });
       }
-      expect(claim).toMatchObject({ accepted_at: expect.any(Date), accepted_response: info.response });
+      expect(claim).toMatchObject({ accepted_at: expect.any(Date), accepted_response: info.response, accepted_dsn: true });
       expect(info.response).toMatch(/^250/);
     } finally {
       relay.close();
