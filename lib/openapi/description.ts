@@ -80,12 +80,16 @@ http(s) links lead through signed redirects (links to this service, such as the 
 left as they are). A person's first open sets \`opened_at\`, their first click \`clicked_at\`; every open is
 added to \`opens\` as \`{ at, user_agent, ip }\` and every click to \`clicked_links\` as \`{ url, at }\` (at most
 100 entries each). A redirect only ever leads to a link of that very email; anything else is 404.
-Opens and clicks by programs are told apart when they arrive: Apple Mail Privacy Protection, Google's and
-Yahoo's image proxies, requests without a user agent, known bots and scanners, and link scanners that
-follow every link of an email (two or more) within 10 seconds of its delivery. Their entries carry
+Opens and clicks by programs are told apart when they arrive: Apple Mail Privacy Protection (which loads
+every email's images, read or not), requests without a user agent, known bots and scanners, and link scanners
+that follow every link of an email (two or more) within 10 seconds of its delivery. Their entries carry
 \`machine\` (the reason), they set neither \`opened_at\` nor \`clicked_at\` nor the broadcast's counts, their
 \`email.opened\`/\`email.clicked\` events carry \`machine: true\`, and reports count them apart
-(\`machine_opens\`, \`machine_clicks\`) and leave them out of every rate.
+(\`machine_opens\`, \`machine_clicks\`) and leave them out of every rate. Gmail's and Yahoo's image proxies
+fetch when the person opens the email: those opens are people's (the entry notes \`proxy\`).
+A report's rates are fractions of the emails that could show them: delivery of those that asked a relay
+offering DSN for a delivery report (never mail sent through an inbox), opens and clicks of those accepted
+with the pixel or a tracked link; a rate with no such email is null ("not reported", "not tracked"), not 0.
 Broadcasts, steps and emails take \`track_opens\` and \`track_clicks\` (default true) and \`utm: { source, medium,
 campaign }\`, added to every web link of both parts (tracked or not) unless the link already has that parameter.
 A domain's \`tracking_subdomain\` (a CNAME to the app's host, checked with its records) makes its mail's pixel and

@@ -3,15 +3,21 @@ import { broadcastStatus } from "./broadcasts";
 import { dateTime, id, limits, requiredText } from "./common";
 
 const count = z.number().int().min(0);
-const fraction = z.number().min(0).meta({ description: "A fraction of `sent`, from 0 to 1." });
+const fraction = z.number().min(0).meta({ description: "From 0 to 1; its denominator is said for each rate." });
 
 export const reportTotals = z.object({
   recipients: count.meta({ description: "Email records: one per recipient of each step (at the top level, the recipients of the first email)." }),
   sent: count.meta({ description: "Emails handed to the receiving server: accepted, or refused for good (bounced)." }),
   delivered: count.meta({ description: "Emails the receiving side reported delivered." }),
   delivery_reportable: count.meta({
-    description: "Sent emails whose path can report delivery (a delivery report was asked of a relay that offers DSN); inbox sends cannot.",
+    description:
+      "Sent emails whose path can report delivery: a delivery report was asked of a relay that offers DSN (for mail sent before " +
+      "this was noted: relay mail). Mail sent through an inbox cannot report it.",
   }),
+  open_tracked: count.meta({
+    description: "Emails the receiving server accepted whose HTML carried the open pixel (tracking on for the organization and the broadcast or step).",
+  }),
+  click_tracked: count.meta({ description: "Emails the receiving server accepted whose HTML had at least one link through a click redirect." }),
   opened: count.meta({ description: "Opens by people, every one." }),
   unique_opened: count.meta({ description: "Emails opened at least once by a person." }),
   clicked: count.meta({ description: "Clicks by people, every one." }),
@@ -25,13 +31,14 @@ export const reportTotals = z.object({
 });
 export type ReportTotals = z.infer<typeof reportTotals>;
 
+// A rate whose denominator is empty is null: "not reported" or "not tracked", never a 0 % nobody measured.
 export const reportRates = z.object({
   delivery: fraction.nullable().meta({ description: "`delivered` / `delivery_reportable`; null (not reported) when no email could report it." }),
-  open: fraction.meta({ description: "`unique_opened` / `sent`." }),
-  click: fraction.meta({ description: "`unique_clicked` / `sent`." }),
-  bounce: fraction,
-  complaint: fraction,
-  unsubscribe: fraction,
+  open: fraction.nullable().meta({ description: "`unique_opened` / `open_tracked`; null (not tracked) when no email carried the open pixel." }),
+  click: fraction.nullable().meta({ description: "`unique_clicked` / `click_tracked`; null (not tracked) when no email had a tracked link." }),
+  bounce: fraction.meta({ description: "`bounced` / `sent`." }),
+  complaint: fraction.meta({ description: "`complained` / `sent`." }),
+  unsubscribe: fraction.meta({ description: "`unsubscribed` / `sent`." }),
 });
 export type ReportRates = z.infer<typeof reportRates>;
 
@@ -106,7 +113,17 @@ export type OrganizationWarning = z.infer<typeof organizationWarning>;
 export const organizationOverview = z.object({
   from: dateTime,
   to: dateTime,
-  totals: z.object({ sent: count, delivered: count, opened: count, clicked: count, bounced: count, complained: count }),
+  totals: z.object({
+    sent: count,
+    delivered: count,
+    delivery_reportable: count.meta({ description: "As in a broadcast's report: the emails that could report delivery." }),
+    opened: count,
+    open_tracked: count.meta({ description: "As in a broadcast's report: the emails accepted with the open pixel." }),
+    clicked: count,
+    click_tracked: count.meta({ description: "As in a broadcast's report: the emails accepted with a tracked link." }),
+    bounced: count,
+    complained: count,
+  }),
   rates: overviewRates,
   daily: z
     .array(z.object({ date: z.iso.date(), sent: count, delivered: count, opened: count, clicked: count, bounced: count, complained: count }))

@@ -18,7 +18,8 @@ const DATABASE_UP = "pg_postmaster_start_time() <= now() - $1::float8 * interval
  *
  * A claim the relay's thread marked accepted (relay-recorder.ts) is not released but recorded: the
  * email went out, and only its worker's full record was missing. Its content stays as the email row
- * has it (a broadcast's rendered content came with that record).
+ * has it (a broadcast's rendered content came with that record), so whether it carried tracking is
+ * not known (null: reports count it as tracked); whether a delivery report was asked is on the claim.
  *
  * It never waits for a lock: a claim or an email locked now is being recorded (the recorder locks
  * the email, then deletes its claim), and it is left to that; waiting for it while holding the
@@ -33,7 +34,7 @@ export async function releaseExpiredLeases(organizationId?: string, { databaseUp
   const recovered = await leasePool().query<{ n: number }>(
     recordSentSql(
       `SELECT c.email_id AS id, c.accepted_at AS sent_at, c.accepted_response AS provider_message_id, e.subject, e.html_content, e.text_content, e.headers,
-              c.accepted_dsn AS dsn_requested
+              c.accepted_dsn AS dsn_requested, NULL::boolean AS opens_tracked, NULL::boolean AS clicks_tracked
        FROM email_claims c JOIN emails e ON e.id = c.email_id
        WHERE c.accepted_at IS NOT NULL AND c.locked_until < now() AND ${DATABASE_UP} ${scope(2)}
        LIMIT 5000 FOR UPDATE OF c, e SKIP LOCKED`,

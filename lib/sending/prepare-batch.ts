@@ -1,6 +1,6 @@
 import type Mail from "nodemailer/lib/mailer";
 import { openSecret } from "@/lib/crypto/secret-box";
-import { trackOutgoing } from "@/lib/tracking/track-outgoing";
+import { trackOutgoing, type Tracked } from "@/lib/tracking/track-outgoing";
 import type { Broadcast, Contact, Email, Inbox, SequenceStep, Template } from "@/lib/generated/prisma/client";
 import type { TopicSubscription } from "@/lib/generated/prisma/enums";
 import { receivesTopic } from "@/lib/audience/topics";
@@ -25,6 +25,8 @@ export type Outgoing = {
   rendered: RenderedEmail;
   /** The headers as sent, kept on the email record. */
   headers: Record<string, string>;
+  /** Whether its HTML carries the open pixel and click redirects (lib/tracking/track-outgoing.ts), noted on the record. */
+  tracked: Tracked;
 };
 
 /** A claimed email that must not go out after all, and why. */
@@ -251,6 +253,8 @@ function compose(email: Email, data: BatchData, conditional: ConditionalContent)
     inbox,
     rendered,
     headers: { ...recorded, ...extraHeaders },
+    // Set by trackOutgoing, which runs on every draft.
+    tracked: { opens: false, clicks: false },
     extraHeaders,
     // Signed with the key whose public half the domain publishes (GET /v1/domains/{id} lists the record).
     dkim: signing(data.dkim.get(`${email.organization_id}:${domainOf(email.from_email)}`)),

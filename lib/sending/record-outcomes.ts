@@ -194,6 +194,8 @@ export async function recordOutcomes({ results, withdrawn, broken, returned = []
         text_content: r.outgoing.rendered.text,
         headers: r.outgoing.headers,
         dsn_requested: r.dsn,
+        opens_tracked: r.outgoing.tracked.opens,
+        clicks_tracked: r.outgoing.tracked.clicks,
       })),
     ),
   );

@@ -10,14 +10,15 @@ import { RELEASE_UPDATED, stillClaimed } from "./claim-sql";
  * broadcast's counter delta, the thread's last message, the inbox's error cleared. This is most of
  * what the engine writes; a Prisma transaction of six statements cost more CPU than the SMTP
  * conversation it records. `rows` is the statement giving the emails as `v` (id, sent_at,
- * provider_message_id, subject, html_content, text_content, headers, dsn_requested); `answer` what it answers
- * from `updated`, the emails it recorded.
+ * provider_message_id, subject, html_content, text_content, headers, dsn_requested, opens_tracked,
+ * clicks_tracked); `answer` what it answers from `updated`, the emails it recorded.
  */
 export const recordSentSql = (rows: string, answer = "SELECT DISTINCT broadcast_id FROM updated WHERE broadcast_id IS NOT NULL") => `
   WITH v AS MATERIALIZED (${rows}),
   updated AS (
     UPDATE emails e SET status = 'sent', sent_at = v.sent_at, provider_message_id = v.provider_message_id,
       subject = v.subject, html_content = v.html_content, text_content = v.text_content, headers = v.headers, dsn_requested = v.dsn_requested,
+      opens_tracked = v.opens_tracked, clicks_tracked = v.clicks_tracked,
       last_error = NULL, next_attempt_at = NULL, attempts = e.attempts + 1, updated_at = now()
     FROM v WHERE e.id = v.id AND ${stillClaimed("e")}
     RETURNING e.id, e.organization_id, e.message_id, e.broadcast_id, e.automation_id, e.contact_id, e.thread_id, e.inbox_id, e.from_email,
@@ -51,7 +52,8 @@ export const recordSentSql = (rows: string, answer = "SELECT DISTINCT broadcast_
 /** $1: the accepted emails as JSON. */
 const RECORD_SENT = recordSentSql(`
   SELECT * FROM jsonb_to_recordset($1::jsonb)
-    AS v(id uuid, sent_at timestamptz, provider_message_id text, subject text, html_content text, text_content text, headers jsonb, dsn_requested boolean)`);
+    AS v(id uuid, sent_at timestamptz, provider_message_id text, subject text, html_content text, text_content text, headers jsonb, dsn_requested boolean,
+      opens_tracked boolean, clicks_tracked boolean)`);
 
 /** One accepted email: the email as sent, when, and what the server answered. */
 export type SentRow = {
@@ -64,6 +66,9 @@ export type SentRow = {
   headers: Record<string, string>;
   /** A delivery report was asked of a server that offers them (the report's delivery rate counts only these). */
   dsn_requested: boolean;
+  /** Whether the HTML sent carries the open pixel, and click redirects (track-outgoing.ts). */
+  opens_tracked: boolean;
+  clicks_tracked: boolean;
 };
 
 /** Records accepted emails; answers the broadcasts they belong to. */

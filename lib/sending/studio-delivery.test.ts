@@ -104,6 +104,39 @@ describe("a block email with an uploaded image, the brand, a conditional block a
     expect(overview.body.rates.delivery).toBeNull();
   });
 
+  it("notes on each email what it carried: no delivery report asked, the open pixel and a tracked link; opens and clicks are rates of those", async () => {
+    const rows = await db.email.findMany({ where: { broadcast_id: broadcastId }, select: { dsn_requested: true, opens_tracked: true, clicks_tracked: true } });
+    expect(rows).toEqual(Array.from({ length: 4 }, () => ({ dsn_requested: false, opens_tracked: true, clicks_tracked: true })));
+    const report = await org.owner.api.get(`/v1/broadcasts/${broadcastId}/report`);
+    expect(report.body.totals).toMatchObject({ open_tracked: 4, click_tracked: 4 });
+    expect(report.body.rates).toMatchObject({ open: 0, click: 0 });
+  });
+
+  it("says opens and clicks are not tracked, never 0 %, for a broadcast sent with tracking off", async () => {
+    const inbox = await db.inbox.findFirstOrThrow({ where: { organization_id: org.organizationId } });
+    const { segmentId } = await seedSegment(org.organizationId, [{ email: "una@untracked.test" }, { email: "ugo@untracked.test" }]);
+    const created = await org.owner.api.post("/v1/broadcasts", {
+      name: "Untracked",
+      subject: "Quiet news",
+      inbox_id: inbox.id,
+      segment_id: segmentId,
+      sending_speed: "instant",
+      track_opens: false,
+      track_clicks: false,
+      html_content: '<p>Read <a href="https://shop.test/quiet">more</a></p>',
+    });
+    expect(created.status).toBe(201);
+    expect((await org.owner.api.post(`/v1/broadcasts/${created.body.id}/send`, {})).status).toBe(200);
+    expect(await startBroadcast(created.body.id)).toBe("started");
+    const sender = createSender({ organizationId: org.organizationId });
+    await drain(sender, org.organizationId);
+    sender.close();
+    expect(mailTo("una@untracked.test").parsed.html).not.toContain("/t/o/");
+    const report = await org.owner.api.get(`/v1/broadcasts/${created.body.id}/report`);
+    expect(report.body.totals).toMatchObject({ sent: 2, open_tracked: 0, click_tracked: 0 });
+    expect(report.body.rates).toMatchObject({ delivery: null, open: null, click: null });
+  });
+
   it("links a page that shows the email as its recipient got it; a changed token is 404", async () => {
     const mail = mailTo("pat@pro.test");
     const link = new RegExp(`href="(${env.appUrl}/v/[^"]+)"`).exec(mail.parsed.html || "")?.[1];

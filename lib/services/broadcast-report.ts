@@ -2,6 +2,7 @@ import type { OrgContext } from "@/lib/domain/context";
 import { notFound } from "@/lib/domain/errors";
 import { pool } from "@/lib/db/pool";
 import type { BroadcastReport, ReportRates, ReportTotals } from "@/lib/schemas/reports";
+import { denominatorSql } from "./report-denominators";
 
 /** Hourly buckets over the first 72 hours, then 24-hour ones; the last daily bucket holds anything later. */
 const HOURLY_BUCKETS = 72;
@@ -13,13 +14,16 @@ export const REPORT_WORK_MEM = "64MB";
 // when recorded (events.machine), so nothing here inspects a user agent: the broadcast's
 // emails come from the emails' broadcast index, its engagement from the partial index on
 // events (broadcast_id, occurred_at) of opens and clicks, each read once.
+const COUNTS = denominatorSql("");
+
 export const REPORT_SQL = `
 WITH b AS (
   SELECT id, started_at, created_at FROM broadcasts WHERE id = $1 AND organization_id = $2
 ),
 em AS MATERIALIZED (
   SELECT id, sequence_position AS position, coalesce(sent_at, bounced_at) AS handed_at,
-         delivered_at, dsn_requested, bounced_at, complained_at, unsubscribed_at, replied_at, inbox_id
+         delivered_at, bounced_at, complained_at, unsubscribed_at, replied_at, inbox_id,
+         ${COUNTS.delivery} AS delivery_reportable, ${COUNTS.opens} AS open_tracked, ${COUNTS.clicks} AS click_tracked
   FROM emails WHERE broadcast_id = $1 AND organization_id = $2
 ),
 ev AS MATERIALIZED (
@@ -41,7 +45,9 @@ funnel AS (
          count(*) AS recipients,
          count(*) FILTER (WHERE em.handed_at IS NOT NULL) AS sent,
          count(*) FILTER (WHERE em.delivered_at IS NOT NULL) AS delivered,
-         count(*) FILTER (WHERE em.handed_at IS NOT NULL AND (em.dsn_requested OR em.delivered_at IS NOT NULL)) AS delivery_reportable,
+         count(*) FILTER (WHERE em.handed_at IS NOT NULL AND em.delivery_reportable) AS delivery_reportable,
+         count(*) FILTER (WHERE em.open_tracked) AS open_tracked,
+         count(*) FILTER (WHERE em.click_tracked) AS click_tracked,
          coalesce(sum(p.opens), 0) AS opened,
          count(*) FILTER (WHERE p.opens > 0) AS unique_opened,
          coalesce(sum(p.clicks), 0) AS clicked,
@@ -109,6 +115,8 @@ const TOTAL_KEYS = [
   "sent",
   "delivered",
   "delivery_reportable",
+  "open_tracked",
+  "click_tracked",
   "opened",
   "unique_opened",
   "clicked",
@@ -130,19 +138,34 @@ function totalsOf(row: FunnelRow | undefined): ReportTotals {
 }
 
 const share = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1e6) / 1e6 : 0);
+/** A rate that could not be measured at all is null ("not reported", "not tracked"), never 0. */
+const measured = (part: number, whole: number) => (whole > 0 ? share(part, whole) : null);
 
 /**
- * Every rate is a fraction of `sent`, from people's unique opens and clicks; but delivery is a
- * fraction of the emails that could report it. Mail sent through an inbox (or a relay without DSN)
- * never gets a delivery report, so "0 % delivered" would be a lie: it is null, "not reported".
+ * Each rate is a fraction of the emails that could show it (report-denominators.ts): delivery of
+ * those that could report it (mail sent through an inbox never gets a delivery report), people's
+ * unique opens and clicks of those accepted with the pixel or a tracked link; bounces, complaints
+ * and unsubscribes of `sent`.
  */
 export function ratesOf(
-  totals: Pick<ReportTotals, "sent" | "delivered" | "delivery_reportable" | "unique_opened" | "unique_clicked" | "bounced" | "complained" | "unsubscribed">,
+  totals: Pick<
+    ReportTotals,
+    | "sent"
+    | "delivered"
+    | "delivery_reportable"
+    | "open_tracked"
+    | "click_tracked"
+    | "unique_opened"
+    | "unique_clicked"
+    | "bounced"
+    | "complained"
+    | "unsubscribed"
+  >,
 ): ReportRates {
   return {
-    delivery: totals.delivery_reportable > 0 ? share(totals.delivered, totals.delivery_reportable) : null,
-    open: share(totals.unique_opened, totals.sent),
-    click: share(totals.unique_clicked, totals.sent),
+    delivery: measured(totals.delivered, totals.delivery_reportable),
+    open: measured(totals.unique_opened, totals.open_tracked),
+    click: measured(totals.unique_clicked, totals.click_tracked),
     bounce: share(totals.bounced, totals.sent),
     complaint: share(totals.complained, totals.sent),
     unsubscribe: share(totals.unsubscribed, totals.sent),

@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { pool } from "@/lib/db/pool";
 import type { BroadcastAverage, OrganizationOverview } from "@/lib/schemas/reports";
 import { ratesOf } from "./broadcast-report";
+import { denominatorSql } from "./report-denominators";
 import { collectWarnings } from "./organization-warnings";
 
 const DAY_MS = 86_400_000;
@@ -15,12 +16,15 @@ const MAX_SENDING = 20;
 // (organization_id, created_at) index find them: an email is sent within days of being created,
 // and one kept back longer than the slack is left out.
 const CREATED_SLACK_DAYS = 60;
+const COUNTS = denominatorSql("");
 const DAILY_SQL = `
 SELECT to_char(date_trunc('day', coalesce(sent_at, bounced_at), 'UTC') AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date,
        count(*) AS sent,
        count(*) FILTER (WHERE delivered_at IS NOT NULL) AS delivered,
-       count(*) FILTER (WHERE dsn_requested OR delivered_at IS NOT NULL) AS delivery_reportable,
+       count(*) FILTER (WHERE ${COUNTS.delivery}) AS delivery_reportable,
        count(*) FILTER (WHERE opened_at IS NOT NULL) AS opened,
+       count(*) FILTER (WHERE ${COUNTS.opens}) AS open_tracked,
+       count(*) FILTER (WHERE ${COUNTS.clicks}) AS click_tracked,
        count(*) FILTER (WHERE clicked_at IS NOT NULL) AS clicked,
        count(*) FILTER (WHERE bounced_at IS NOT NULL) AS bounced,
        count(*) FILTER (WHERE complained_at IS NOT NULL) AS complained
@@ -30,17 +34,10 @@ WHERE organization_id = $1 AND direction = 'outbound'
   AND coalesce(sent_at, bounced_at) >= $2::timestamptz
 GROUP BY 1`;
 
-type DailyRow = {
-  date: string;
-  sent: string;
-  delivered: string;
-  delivery_reportable: string;
-  opened: string;
-  clicked: string;
-  bounced: string;
-  complained: string;
-};
 const FIELDS = ["sent", "delivered", "opened", "clicked", "bounced", "complained"] as const;
+/** What the rates are fractions of (report-denominators.ts): in the totals, not in each day. */
+const DENOMINATORS = ["delivery_reportable", "open_tracked", "click_tracked"] as const;
+type DailyRow = Record<(typeof FIELDS)[number] | (typeof DENOMINATORS)[number], string> & { date: string };
 
 /** GET /v1/reports/overview: the last 30 days of sending, the broadcasts sending now, and what needs attention. */
 export async function getOrganizationOverview(ctx: OrgContext, now = new Date()): Promise<OrganizationOverview> {
@@ -55,7 +52,7 @@ export async function getOrganizationOverview(ctx: OrgContext, now = new Date())
     }),
   ]);
   const byDate = new Map(rows.map((row) => [row.date, row]));
-  const totals = { sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0 };
+  const totals = { sent: 0, delivered: 0, delivery_reportable: 0, opened: 0, open_tracked: 0, clicked: 0, click_tracked: 0, bounced: 0, complained: 0 };
   const daily: OrganizationOverview["daily"] = [];
   for (let i = 0; i < OVERVIEW_DAYS; i++) {
     const date = new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10);
@@ -65,10 +62,10 @@ export async function getOrganizationOverview(ctx: OrgContext, now = new Date())
       day[field] = Number(row?.[field] ?? 0);
       totals[field] += day[field];
     }
+    for (const field of DENOMINATORS) totals[field] += Number(row?.[field] ?? 0);
     daily.push(day);
   }
-  const reportable = rows.reduce((sum, row) => sum + Number(row.delivery_reportable), 0);
-  const all = ratesOf({ ...totals, delivery_reportable: reportable, unique_opened: totals.opened, unique_clicked: totals.clicked, unsubscribed: 0 });
+  const all = ratesOf({ ...totals, unique_opened: totals.opened, unique_clicked: totals.clicked, unsubscribed: 0 });
   const rates = { delivery: all.delivery, open: all.open, click: all.click, bounce: all.bounce, complaint: all.complaint };
   const warnings = await collectWarnings(ctx, totals);
   return {
@@ -82,13 +79,16 @@ export async function getOrganizationOverview(ctx: OrgContext, now = new Date())
   };
 }
 
+const EMAIL_COUNTS = denominatorSql("e.");
 // The pooled rates of the broadcasts started in the period: each email of them counts once, so a
 // large broadcast weighs as much as its recipients.
 const AVERAGE_SQL = `
 SELECT count(DISTINCT b.id) AS broadcasts,
        count(e.id) FILTER (WHERE coalesce(e.sent_at, e.bounced_at) IS NOT NULL) AS sent,
        count(e.id) FILTER (WHERE e.delivered_at IS NOT NULL) AS delivered,
-       count(e.id) FILTER (WHERE coalesce(e.sent_at, e.bounced_at) IS NOT NULL AND (e.dsn_requested OR e.delivered_at IS NOT NULL)) AS delivery_reportable,
+       count(e.id) FILTER (WHERE ${EMAIL_COUNTS.delivery}) AS delivery_reportable,
+       count(e.id) FILTER (WHERE ${EMAIL_COUNTS.opens}) AS open_tracked,
+       count(e.id) FILTER (WHERE ${EMAIL_COUNTS.clicks}) AS click_tracked,
        count(e.id) FILTER (WHERE e.opened_at IS NOT NULL) AS unique_opened,
        count(e.id) FILTER (WHERE e.clicked_at IS NOT NULL) AS unique_clicked,
        count(e.id) FILTER (WHERE e.bounced_at IS NOT NULL) AS bounced,
@@ -107,6 +107,8 @@ export async function getBroadcastAverage(ctx: OrgContext, now = new Date()): Pr
     sent: n("sent"),
     delivered: n("delivered"),
     delivery_reportable: n("delivery_reportable"),
+    open_tracked: n("open_tracked"),
+    click_tracked: n("click_tracked"),
     unique_opened: n("unique_opened"),
     unique_clicked: n("unique_clicked"),
     bounced: n("bounced"),

@@ -14,6 +14,7 @@ function draft(organizationId: string, fields: Partial<Settings & { from_email: 
   return {
     email: { id: randomUUID(), organization_id: organizationId, from_email: "news@own.example", broadcast_id: null, step_id: null, ...on, ...fields },
     rendered: { html: HTML as string | null, text: "Visit https://example.com/a" },
+    tracked: { opens: false, clicks: false },
   };
 }
 
@@ -56,6 +57,12 @@ describe("trackOutgoing", () => {
     expect(own.rendered.html).toMatch(/href="https:\/\/go\.own\.example\/t\/c\/[^"]+"/);
     expect(own.rendered.html).not.toContain("/t/o/");
     expect(own.rendered.text).toBe("Visit https://example.com/a?utm_medium=api");
+    // Noted on each email, for the report's denominators: what it carries.
+    expect([step.tracked, broadcast.tracked, own.tracked]).toEqual([
+      { opens: true, clicks: false },
+      { opens: false, clicks: true },
+      { opens: false, clicks: true },
+    ]);
   });
 
   it("adds UTM parameters alone for an organization that does not track, and uses the platform's host for another domain", async () => {
@@ -64,11 +71,19 @@ describe("trackOutgoing", () => {
     const tracking = await organization({ tracking: true });
     const elsewhere = draft(tracking, { from_email: "news@other.example" });
     const textOnly = { ...draft(tracking, { utm: { campaign: "t" } }), rendered: { html: null, text: "https://example.com/a" } };
-    await trackOutgoing([untracked, elsewhere, textOnly], { broadcasts: new Map(), steps: new Map() });
+    const noLinks = { ...draft(tracking), rendered: { html: "<p>No links here</p>", text: "No links here" } };
+    await trackOutgoing([untracked, elsewhere, textOnly, noLinks], { broadcasts: new Map(), steps: new Map() });
 
     expect(untracked.rendered.html).toBe('<html><body><a href="https://example.com/a?utm_campaign=x">a</a></body></html>');
     expect(elsewhere.rendered.html).toMatch(new RegExp(`href="${env.appUrl}/t/c/[^"]+"`));
     expect(elsewhere.rendered.html).toContain(`<img src="${env.appUrl}/t/o/`);
     expect(textOnly.rendered).toEqual({ html: null, text: "https://example.com/a?utm_campaign=t" });
+    // Nothing tracked without the organization's tracking or an HTML part; no click can be tracked without a link.
+    expect([untracked.tracked, elsewhere.tracked, textOnly.tracked, noLinks.tracked]).toEqual([
+      { opens: false, clicks: false },
+      { opens: true, clicks: true },
+      { opens: false, clicks: false },
+      { opens: true, clicks: false },
+    ]);
   });
 });

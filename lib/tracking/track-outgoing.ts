@@ -8,9 +8,14 @@ import { textWithUtm } from "./utm";
 /** What a broadcast, a step or an email says about tracking. */
 type Settings = { track_opens: boolean; track_clicks: boolean; utm: unknown };
 
+/** What the HTML sent carries: the open pixel, click redirects (on at least one link). Reports count opens and clicks out of these. */
+export type Tracked = { opens: boolean; clicks: boolean };
+
 type OutgoingEmail = {
   email: Pick<Email, "id" | "organization_id" | "from_email" | "broadcast_id" | "step_id"> & Settings;
   rendered: { html: string | null; text: string };
+  /** Written here: what tracking this email carries. */
+  tracked: Tracked;
 };
 
 /** The broadcasts and steps of the batch, as the engine loaded them. */
@@ -26,7 +31,7 @@ function settingsOf(email: OutgoingEmail["email"], sources: TrackingSources): Se
  * track, the open pixel and click redirects, each as its broadcast, step or email asks; on the
  * organization's tracking host for its sender domain when that host is verified, else on the
  * platform's. The message is built from the result afterwards, so the email record shows exactly
- * what was sent.
+ * what was sent, and notes whether it carries the pixel and click redirects (`tracked`).
  */
 export async function trackOutgoing(outgoing: OutgoingEmail[], sources: TrackingSources): Promise<void> {
   if (outgoing.length === 0) return;
@@ -41,9 +46,13 @@ export async function trackOutgoing(outgoing: OutgoingEmail[], sources: Tracking
     const tracks = organization?.enabled === true;
     const host = tracks ? organization.hosts.get(domainOf(item.email.from_email)) : undefined;
     const baseUrl = host ? `https://${host}` : undefined;
+    item.tracked = { opens: false, clicks: false };
     if (item.rendered.html) {
       const options = { baseUrl, utm, opens: tracks && settings.track_opens, clicks: tracks && settings.track_clicks };
-      item.rendered.html = addTracking(item.rendered.html, item.email.id, options).html;
+      const tracked = addTracking(item.rendered.html, item.email.id, options);
+      item.rendered.html = tracked.html;
+      // An email without the pixel, or without a redirected link, can show no open or click: reports leave it out of those rates.
+      item.tracked = { opens: options.opens, clicks: options.clicks && tracked.links.length > 0 };
     }
     item.rendered.text = textWithUtm(item.rendered.text, utm, (url) => trackable(url, baseUrl));
   }

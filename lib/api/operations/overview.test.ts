@@ -62,8 +62,19 @@ describe("GET /v1/reports/overview", () => {
     });
 
     const overview = await overviewOf(org);
-    expect(overview.totals).toEqual({ sent: 10, delivered: 8, opened: 3, clicked: 2, bounced: 1, complained: 1 });
-    expect(overview.rates).toEqual({ delivery: 0.8, open: 0.3, click: 0.2, bounce: 0.1, complaint: 0.1 });
+    expect(overview.totals).toEqual({
+      sent: 10,
+      delivered: 8,
+      delivery_reportable: 10,
+      opened: 3,
+      // The email refused at the door could be neither opened nor clicked.
+      open_tracked: 9,
+      clicked: 2,
+      click_tracked: 9,
+      bounced: 1,
+      complained: 1,
+    });
+    expect(overview.rates).toEqual({ delivery: 0.8, open: 0.333333, click: 0.222222, bounce: 0.1, complaint: 0.1 });
     expect(overview.daily).toHaveLength(30);
     expect(overview.daily.at(-1)!.date >= new Date(BASE).toISOString().slice(0, 10)).toBe(true);
     const day = (ago: number) => overview.daily.find((d) => d.date === daysAgo(ago).toISOString().slice(0, 10))!;
@@ -162,6 +173,7 @@ describe("GET /v1/reports/broadcast-average", () => {
     expect(answer.status).toBe(200);
     const average = broadcastAverage.parse(answer.body);
     expect(average).toMatchObject({ days: 90, broadcasts: 2, sent: 20 });
-    expect(average.rates).toMatchObject({ open: 0.4, click: 0, bounce: 0.1 });
+    // Opens and clicks of the 18 accepted (2 were refused at the door), bounces of the 20 sent.
+    expect(average.rates).toMatchObject({ open: 0.444444, click: 0, bounce: 0.1 });
   });
 });

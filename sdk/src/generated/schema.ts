@@ -2255,8 +2255,12 @@ export interface components {
                 sent: number;
                 /** @description Emails the receiving side reported delivered. */
                 delivered: number;
-                /** @description Sent emails whose path can report delivery (a delivery report was asked of a relay that offers DSN); inbox sends cannot. */
+                /** @description Sent emails whose path can report delivery: a delivery report was asked of a relay that offers DSN (for mail sent before this was noted: relay mail). Mail sent through an inbox cannot report it. */
                 delivery_reportable: number;
+                /** @description Emails the receiving server accepted whose HTML carried the open pixel (tracking on for the organization and the broadcast or step). */
+                open_tracked: number;
+                /** @description Emails the receiving server accepted whose HTML had at least one link through a click redirect. */
+                click_tracked: number;
                 /** @description Opens by people, every one. */
                 opened: number;
                 /** @description Emails opened at least once by a person. */
@@ -2278,15 +2282,15 @@ export interface components {
             rates: {
                 /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
                 delivery: number | null;
-                /** @description `unique_opened` / `sent`. */
-                open: number;
-                /** @description `unique_clicked` / `sent`. */
-                click: number;
-                /** @description A fraction of `sent`, from 0 to 1. */
+                /** @description `unique_opened` / `open_tracked`; null (not tracked) when no email carried the open pixel. */
+                open: number | null;
+                /** @description `unique_clicked` / `click_tracked`; null (not tracked) when no email had a tracked link. */
+                click: number | null;
+                /** @description `bounced` / `sent`. */
                 bounce: number;
-                /** @description A fraction of `sent`, from 0 to 1. */
+                /** @description `complained` / `sent`. */
                 complaint: number;
-                /** @description A fraction of `sent`, from 0 to 1. */
+                /** @description `unsubscribed` / `sent`. */
                 unsubscribe: number;
                 /** @description `replied` / `sent`. */
                 reply: number;
@@ -2319,8 +2323,12 @@ export interface components {
                     sent: number;
                     /** @description Emails the receiving side reported delivered. */
                     delivered: number;
-                    /** @description Sent emails whose path can report delivery (a delivery report was asked of a relay that offers DSN); inbox sends cannot. */
+                    /** @description Sent emails whose path can report delivery: a delivery report was asked of a relay that offers DSN (for mail sent before this was noted: relay mail). Mail sent through an inbox cannot report it. */
                     delivery_reportable: number;
+                    /** @description Emails the receiving server accepted whose HTML carried the open pixel (tracking on for the organization and the broadcast or step). */
+                    open_tracked: number;
+                    /** @description Emails the receiving server accepted whose HTML had at least one link through a click redirect. */
+                    click_tracked: number;
                     /** @description Opens by people, every one. */
                     opened: number;
                     /** @description Emails opened at least once by a person. */
@@ -2342,15 +2350,15 @@ export interface components {
                 rates: {
                     /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
                     delivery: number | null;
-                    /** @description `unique_opened` / `sent`. */
-                    open: number;
-                    /** @description `unique_clicked` / `sent`. */
-                    click: number;
-                    /** @description A fraction of `sent`, from 0 to 1. */
+                    /** @description `unique_opened` / `open_tracked`; null (not tracked) when no email carried the open pixel. */
+                    open: number | null;
+                    /** @description `unique_clicked` / `click_tracked`; null (not tracked) when no email had a tracked link. */
+                    click: number | null;
+                    /** @description `bounced` / `sent`. */
                     bounce: number;
-                    /** @description A fraction of `sent`, from 0 to 1. */
+                    /** @description `complained` / `sent`. */
                     complaint: number;
-                    /** @description A fraction of `sent`, from 0 to 1. */
+                    /** @description `unsubscribed` / `sent`. */
                     unsubscribe: number;
                     /** @description `replied` / `sent`. */
                     reply: number;
@@ -2362,7 +2370,7 @@ export interface components {
                 name: string;
                 sent: number;
                 replied: number;
-                /** @description A fraction of `sent`, from 0 to 1. */
+                /** @description From 0 to 1; its denominator is said for each rate. */
                 reply_rate: number;
             }[];
         };
@@ -3412,21 +3420,27 @@ export interface components {
             totals: {
                 sent: number;
                 delivered: number;
+                /** @description As in a broadcast's report: the emails that could report delivery. */
+                delivery_reportable: number;
                 opened: number;
+                /** @description As in a broadcast's report: the emails accepted with the open pixel. */
+                open_tracked: number;
                 clicked: number;
+                /** @description As in a broadcast's report: the emails accepted with a tracked link. */
+                click_tracked: number;
                 bounced: number;
                 complained: number;
             };
             rates: {
                 /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
                 delivery: number | null;
-                /** @description `unique_opened` / `sent`. */
-                open: number;
-                /** @description `unique_clicked` / `sent`. */
-                click: number;
-                /** @description A fraction of `sent`, from 0 to 1. */
+                /** @description `unique_opened` / `open_tracked`; null (not tracked) when no email carried the open pixel. */
+                open: number | null;
+                /** @description `unique_clicked` / `click_tracked`; null (not tracked) when no email had a tracked link. */
+                click: number | null;
+                /** @description `bounced` / `sent`. */
                 bounce: number;
-                /** @description A fraction of `sent`, from 0 to 1. */
+                /** @description `complained` / `sent`. */
                 complaint: number;
             };
             /** @description One entry per UTC day of the period, oldest first; each counts the emails sent that day and what became of them. */
@@ -8009,15 +8023,15 @@ export interface operations {
                         rates: {
                             /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
                             delivery: number | null;
-                            /** @description `unique_opened` / `sent`. */
-                            open: number;
-                            /** @description `unique_clicked` / `sent`. */
-                            click: number;
-                            /** @description A fraction of `sent`, from 0 to 1. */
+                            /** @description `unique_opened` / `open_tracked`; null (not tracked) when no email carried the open pixel. */
+                            open: number | null;
+                            /** @description `unique_clicked` / `click_tracked`; null (not tracked) when no email had a tracked link. */
+                            click: number | null;
+                            /** @description `bounced` / `sent`. */
                             bounce: number;
-                            /** @description A fraction of `sent`, from 0 to 1. */
+                            /** @description `complained` / `sent`. */
                             complaint: number;
-                            /** @description A fraction of `sent`, from 0 to 1. */
+                            /** @description `unsubscribed` / `sent`. */
                             unsubscribe: number;
                         };
                     };

@@ -6,7 +6,12 @@ ALTER TABLE "organizations" ADD COLUMN     "public_archive" BOOLEAN NOT NULL DEF
 ADD COLUMN     "theme" JSONB;
 
 -- AlterTable
-ALTER TABLE "emails" ADD COLUMN     "dsn_requested" BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE "email_claims" ADD COLUMN     "accepted_dsn" BOOLEAN NOT NULL DEFAULT false;
+
+-- AlterTable
+ALTER TABLE "emails" ADD COLUMN     "clicks_tracked" BOOLEAN,
+ADD COLUMN     "dsn_requested" BOOLEAN,
+ADD COLUMN     "opens_tracked" BOOLEAN;
 
 -- CreateTable
 CREATE TABLE "media" (

@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "email_claims" ADD COLUMN     "accepted_dsn" BOOLEAN NOT NULL DEFAULT false;
