@@ -29,7 +29,7 @@ test.afterAll(async () => {
 
 test.describe.configure({ timeout: 180_000 });
 
-test("send a broadcast, open and click as recipients and as a proxy, read the report, save the openers as a segment, then see the overview", async ({
+test("send a broadcast, open and click as recipients and as a proxy, read the report, save the openers as a segment, send one untracked, then see the overview", async ({
   page,
   freshPage,
   request,
@@ -148,12 +148,39 @@ test("send a broadcast, open and click as recipients and as a proxy, read the re
   await page.getByRole("link", { name: "Segments" }).click();
   await expect(page.getByRole("link", { name: "2 contacts in Spring report: openers; show them" })).toBeVisible();
 
-  // The overview: the same sending over 30 days, nothing sending any more, nothing to warn about.
+  // A second broadcast to them with opens and clicks untracked: its report cannot know them, and says so.
+  const quiet = await api<{ id: string }>(page, "POST", "/v1/broadcasts", {
+    name: "Spring, untracked",
+    subject: "Spring, quietly",
+    inbox_id: inbox.id,
+    segment_id: segment.id,
+    sending_speed: "instant",
+    track_opens: false,
+    track_clicks: false,
+    html_content: `<html><body><p>Hello again: <a href="${LINK_A}">the collection</a>.</p></body></html>`,
+  });
+  await api(page, "POST", `/v1/broadcasts/${quiet.id}/send`, {});
+  await expect
+    .poll(async () => (await api<{ totals: { sent: number } }>(page, "GET", `/v1/broadcasts/${quiet.id}/report`)).totals.sent, { timeout: 30_000 })
+    .toBe(3);
+  expect(sink.messages.filter((m) => m.parsed.subject === "Spring, quietly").every((m) => !String(m.parsed.html).includes("/t/o/"))).toBe(true);
+  await page.goto(`/broadcasts/${quiet.id}?tab=report`);
+  await expect(tile("Opened")).toContainText("Not tracked");
+  await expect(tile("Opened")).toContainText("Sent without the open pixel");
+  await expect(tile("Clicked")).toContainText("Not tracked");
+  await expect(tile("Delivered")).toContainText("Not reported");
+  await page.getByText("How these figures are counted").click();
+  await expect(page.getByText(/out of the emails the receiving server accepted with the open pixel/)).toBeVisible();
+
+  // The overview: both broadcasts over 30 days, opens and clicks out of the three emails that could
+  // show them (not 2 of 6), nothing sending any more, nothing to warn about.
   await page.getByRole("link", { name: "Overview" }).click();
   await expect(page).toHaveURL(OVERVIEW_URL);
-  await expect(page.getByRole("group", { name: "Sent", exact: true })).toContainText("3");
+  await expect(page.getByRole("group", { name: "Sent", exact: true })).toContainText("6");
   await expect(page.getByRole("group", { name: "Open rate" })).toContainText("66.7%");
+  await expect(page.getByRole("group", { name: "Open rate" })).toContainText("2 of 3 tracked");
   await expect(page.getByRole("group", { name: "Click rate" })).toContainText("66.7%");
+  await expect(page.getByRole("group", { name: "Delivery rate" })).toContainText("Not reported");
   await expect(page.getByRole("img", { name: "Emails sent, opened, clicked and bounced per day" })).toBeVisible();
   await expect(page.getByText("No broadcast is sending right now.")).toBeVisible();
   await expect(page.getByText(/Nothing needs attention/)).toBeVisible();

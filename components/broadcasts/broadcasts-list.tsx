@@ -23,12 +23,11 @@ import { useDeleteAction } from "@/components/ui/use-delete-action";
 import { apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useBroadcastPage } from "@/lib/client/resources/broadcasts";
-import { rate, type Broadcast } from "./broadcast-types";
+import { counterShares, rate, type Broadcast } from "./broadcast-types";
 import { duplicateBroadcast } from "./duplicate-broadcast";
 import { NewBroadcastDialog } from "./new-broadcast-dialog";
 
-function Counter({ value, of }: { value: number; of?: number }) {
-  const share = of !== undefined ? rate(value, of) : "";
+function Counter({ value, of, share = of !== undefined ? rate(value, of) : "" }: { value: number; of?: number; share?: string }) {
   return (
     <div className="text-right tabular-nums">
       <div className="text-zinc-900">{value.toLocaleString()}</div>
@@ -131,10 +130,10 @@ export function BroadcastsList() {
                     <Counter value={broadcast.sent_count} />
                   </TableCell>
                   <TableCell>
-                    <Counter value={broadcast.opened_count} of={broadcast.sent_count} />
+                    <Counter value={broadcast.opened_count} share={counterShares(broadcast).opened} />
                   </TableCell>
                   <TableCell>
-                    <Counter value={broadcast.clicked_count} of={broadcast.sent_count} />
+                    <Counter value={broadcast.clicked_count} share={counterShares(broadcast).clicked} />
                   </TableCell>
                   <TableCell>
                     <Counter value={broadcast.bounced_count} of={broadcast.sent_count} />

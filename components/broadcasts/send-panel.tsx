@@ -17,7 +17,7 @@ import { useNow } from "@/components/ui/use-now";
 import { ApiError, apiCall, errorMessage } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { canManage, useSessionInfo } from "@/lib/client/session";
-import { pausedReasonText, rate, type Broadcast } from "./broadcast-types";
+import { counterShares, pausedReasonText, rate, type Broadcast } from "./broadcast-types";
 import { SendWithChecksDialog } from "./presend-checks";
 import { useSendStatus, type SendStatus } from "./send-status";
 
@@ -141,6 +141,7 @@ export function SendPanel({
   const resumeForbidden = breakerPaused && !canManage(session?.role);
   const canResume = broadcast.status === "paused" && !resumeForbidden;
   const engaged = broadcast.status !== "draft" && broadcast.status !== "scheduled";
+  const shares = counterShares(broadcast);
   // Being a draft, sent, cancelled or failed is what the badge, the banner and the buttons already say.
   const reasons = (status.data?.reasons ?? []).filter(
     (reason) => !["DRAFT", "SENT", "CANCELLED", "FAILED"].includes(reason.code) && !reason.code.startsWith("PAUSED"),
@@ -225,9 +226,9 @@ export function SendPanel({
         )}
         {engaged && (
           <dl className="grid grid-cols-2 gap-3 border-t border-zinc-100 pt-4">
-            <Stat label="Delivered" value={broadcast.delivered_count} share={rate(broadcast.delivered_count, broadcast.sent_count)} />
-            <Stat label="Opened" value={broadcast.opened_count} share={rate(broadcast.opened_count, broadcast.sent_count)} />
-            <Stat label="Clicked" value={broadcast.clicked_count} share={rate(broadcast.clicked_count, broadcast.sent_count)} />
+            <Stat label="Delivered" value={broadcast.delivered_count} share={shares.delivered} />
+            <Stat label="Opened" value={broadcast.opened_count} share={shares.opened} />
+            <Stat label="Clicked" value={broadcast.clicked_count} share={shares.clicked} />
             <Stat label="Hard bounces" value={broadcast.bounced_count} share={rate(broadcast.bounced_count, broadcast.sent_count)} />
             <Stat label="Soft bounces" value={broadcast.soft_bounced_count} share={rate(broadcast.soft_bounced_count, broadcast.sent_count)} />
             <Stat label="Complaints" value={broadcast.complained_count} share={rate(broadcast.complained_count, broadcast.sent_count)} />

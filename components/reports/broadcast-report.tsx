@@ -14,6 +14,7 @@ import { InboxRepliesCard } from "./inbox-replies-card";
 import { LazyTimelineChart, type ChartSeries } from "./lazy-chart";
 import { LinksCard } from "./links-card";
 import { RecipientsCard } from "./recipients-card";
+import { CountingHelp } from "./counting-help";
 import { ReportFigures } from "./report-figures";
 import { useBroadcastAverage, useBroadcastReport } from "@/lib/client/resources/reports";
 
@@ -78,23 +79,7 @@ export function BroadcastReportView({ broadcast }: { broadcast: Broadcast }) {
           and other programs rather than people. They are counted here and in no other figure or rate.
         </Callout>
       )}
-      <details className="-mt-2 text-[13px] text-zinc-600">
-        <summary className="cursor-pointer font-medium text-zinc-700">How these figures are counted</summary>
-        <ul className="mt-2 flex list-disc flex-col gap-1 pl-5">
-          <li>
-            <strong>Delivered</strong> counts the delivery reports receiving servers send back, out of the emails that could get one: those sent through your
-            domain&apos;s relay, which asks for them. Mail sent through an inbox gets none, so it shows as &ldquo;not reported&rdquo;, never as 0&nbsp;%.
-          </li>
-          <li>
-            <strong>Opens</strong> loaded through Gmail&apos;s or Yahoo&apos;s image proxy are people&apos;s: those proxies fetch the images when the person
-            opens the email.
-          </li>
-          <li>
-            <strong>Apple Mail Privacy Protection</strong> loads every email&apos;s images whether or not it is read: those opens, and clicks by link scanners
-            and bots, are kept apart as machine activity and left out of every rate.
-          </li>
-        </ul>
-      </details>
+      <CountingHelp />
       {average.data && average.data.sent > 0 && average.data.broadcasts > 1 && (
         <p className="-mt-3 text-xs text-zinc-500">
           Averages: your {formatCount(average.data.broadcasts)} broadcasts of the last {average.data.days} days, {formatCount(average.data.sent)} emails.

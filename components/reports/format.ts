@@ -8,6 +8,10 @@ export function formatRate(fraction: number): string {
 
 export const formatCount = (value: number) => value.toLocaleString("en");
 
+/** What a rate reads when nothing could measure it (the API's null): never 0 %. */
+export const NOT_REPORTED = "Not reported";
+export const NOT_TRACKED = "Not tracked";
+
 /** The difference between two rates in percentage points, signed: "+3.1 pts". */
 export function formatPoints(rate: number, average: number): string {
   const points = (rate - average) * 100;

@@ -12,7 +12,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { OrganizationOverview, OrganizationWarning } from "@/lib/schemas/reports";
-import { formatCount, formatRate } from "./format";
+import { formatCount, formatRate, NOT_REPORTED, NOT_TRACKED } from "./format";
 import { LazyTimelineChart, type ChartSeries } from "./lazy-chart";
 import { StatTile } from "./stat-tile";
 import { useOrganizationOverview } from "@/lib/client/resources/reports";
@@ -107,11 +107,23 @@ function Figures({ overview }: { overview: OrganizationOverview }) {
       <StatTile label="Sent" value={formatCount(totals.sent)} detail="emails in 30 days" />
       <StatTile
         label="Delivery rate"
-        value={rates.delivery === null ? "Not reported" : formatRate(rates.delivery)}
-        detail={rates.delivery === null ? "Inbox sends get no delivery reports" : `${formatCount(totals.delivered)} reported delivered`}
+        value={rates.delivery === null ? NOT_REPORTED : formatRate(rates.delivery)}
+        detail={
+          rates.delivery === null
+            ? "None of these emails could get a delivery report"
+            : `${formatCount(totals.delivered)} of ${formatCount(totals.delivery_reportable)} that could report it`
+        }
       />
-      <StatTile label="Open rate" value={formatRate(rates.open)} detail={`${formatCount(totals.opened)} opened by people`} />
-      <StatTile label="Click rate" value={formatRate(rates.click)} detail={`${formatCount(totals.clicked)} clicked`} />
+      <StatTile
+        label="Open rate"
+        value={rates.open === null ? NOT_TRACKED : formatRate(rates.open)}
+        detail={rates.open === null ? "Sent without the open pixel" : `${formatCount(totals.opened)} of ${formatCount(totals.open_tracked)} tracked`}
+      />
+      <StatTile
+        label="Click rate"
+        value={rates.click === null ? NOT_TRACKED : formatRate(rates.click)}
+        detail={rates.click === null ? "Sent without tracked links" : `${formatCount(totals.clicked)} of ${formatCount(totals.click_tracked)} tracked`}
+      />
       <StatTile label="Bounce rate" value={formatRate(rates.bounce)} detail={`${formatCount(totals.bounced)} bounced`} />
       <StatTile label="Complaint rate" value={formatRate(rates.complaint)} detail={`${formatCount(totals.complained)} · keep under 0.3%`} />
     </div>

@@ -1,5 +1,8 @@
 import type { BroadcastAverage, BroadcastReport } from "@/lib/schemas/reports";
-import { formatCount, formatRate } from "./format";
+import { formatCount, formatRate, NOT_REPORTED, NOT_TRACKED } from "./format";
+
+/** Says which emails a rate is of, when not all that were sent could show it. */
+const ofTracked = (tracked: number, sent: number) => (tracked < sent ? `, of ${formatCount(tracked)} tracked` : "");
 import { StatTile } from "./stat-tile";
 
 /** The headline figures of a report, each rate beside the organization's average when there is one. */
@@ -10,30 +13,38 @@ export function ReportFigures({ report, average }: { report: BroadcastReport; av
   return (
     <div className="grid grid-cols-2 gap-3 md:grid-cols-3">
       <StatTile label="Sent" value={formatCount(totals.sent)} detail={`to ${formatCount(totals.recipients)} recipients`} />
-      {rates.delivery === null ? (
-        <StatTile label="Delivered" value="Not reported" detail="Sent through inboxes, which send no delivery reports" />
-      ) : (
-        <StatTile
-          label="Delivered"
-          value={formatRate(rates.delivery)}
-          detail={`${formatCount(totals.delivered)} of ${formatCount(totals.delivery_reportable)} that can report it`}
-          rate={rates.delivery}
-          average={avg?.delivery ?? undefined}
-        />
-      )}
+      <StatTile
+        label="Delivered"
+        value={rates.delivery === null ? NOT_REPORTED : formatRate(rates.delivery)}
+        detail={
+          rates.delivery === null
+            ? "None of these emails could get a delivery report"
+            : `${formatCount(totals.delivered)} of ${formatCount(totals.delivery_reportable)} that could report it`
+        }
+        rate={rates.delivery ?? undefined}
+        average={avg?.delivery ?? undefined}
+      />
       <StatTile
         label="Opened"
-        value={formatRate(rates.open)}
-        detail={`${formatCount(totals.unique_opened)} people · ${formatCount(totals.opened)} opens`}
-        rate={rates.open}
-        average={avg?.open}
+        value={rates.open === null ? NOT_TRACKED : formatRate(rates.open)}
+        detail={
+          rates.open === null
+            ? "Sent without the open pixel"
+            : `${formatCount(totals.unique_opened)} people · ${formatCount(totals.opened)} opens${ofTracked(totals.open_tracked, totals.sent)}`
+        }
+        rate={rates.open ?? undefined}
+        average={avg?.open ?? undefined}
       />
       <StatTile
         label="Clicked"
-        value={formatRate(rates.click)}
-        detail={`${formatCount(totals.unique_clicked)} people · ${formatCount(totals.clicked)} clicks`}
-        rate={rates.click}
-        average={avg?.click}
+        value={rates.click === null ? NOT_TRACKED : formatRate(rates.click)}
+        detail={
+          rates.click === null
+            ? "Sent without tracked links"
+            : `${formatCount(totals.unique_clicked)} people · ${formatCount(totals.clicked)} clicks${ofTracked(totals.click_tracked, totals.sent)}`
+        }
+        rate={rates.click ?? undefined}
+        average={avg?.click ?? undefined}
       />
       <StatTile label="Replied" value={formatRate(rates.reply)} detail={`${formatCount(totals.replied)} emails answered`} />
       <StatTile
