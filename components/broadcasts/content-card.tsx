@@ -1,12 +1,11 @@
 "use client";
 
 import { Eye, ExternalLink, Send } from "lucide-react";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useState } from "react";
 import { useFormContext, useWatch } from "react-hook-form";
 import { ContentEditor } from "@/components/email-editor/content-editor";
-import { PreviewDialog } from "@/components/email-editor/preview-dialog";
-import { SendTestDialog } from "@/components/email-editor/send-test-dialog";
 import { Button } from "@/components/ui/button";
 import { Controlled } from "@/components/ui/controlled";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -17,6 +16,11 @@ import { useAllTemplates } from "@/lib/client/resources/templates";
 import type { Broadcast } from "./broadcast-types";
 import type { EditorValues } from "./editor-values";
 import { RecordSelect } from "./record-select";
+
+// The preview (rendered by the server for a chosen contact) and test-send dialogs load after the
+// page: they kept the broadcast page over its first-load JavaScript ceiling (npm run js-budget).
+const PreviewDialog = dynamic(() => import("@/components/email-editor/preview-dialog").then((m) => m.PreviewDialog), { ssr: false });
+const SendTestDialog = dynamic(() => import("@/components/email-editor/send-test-dialog").then((m) => m.SendTestDialog), { ssr: false });
 
 /**
  * The broadcast's content: a template, or its own email in the visual editor (or as HTML), with

@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, ArrowRight, CalendarClock, Pause, Play, Send, XCircle } from "lucide-react";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { StatusBadge } from "@/components/ui/badge";
@@ -18,8 +19,11 @@ import { ApiError, apiCall, errorMessage } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { canManage, useSessionInfo } from "@/lib/client/session";
 import { counterShares, pausedReasonText, rate, type Broadcast } from "./broadcast-types";
-import { SendWithChecksDialog } from "./presend-checks";
 import { useSendStatus, type SendStatus } from "./send-status";
+
+// The pre-send checks dialog loads after the page: it kept the broadcast page over its first-load
+// JavaScript ceiling (npm run js-budget).
+const SendWithChecksDialog = dynamic(() => import("./presend-checks").then((m) => m.SendWithChecksDialog), { ssr: false });
 
 type Action = "send" | "schedule" | "cancel" | "pause" | "resume";
 
