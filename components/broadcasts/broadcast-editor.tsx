@@ -40,6 +40,7 @@ import { TrackingCard } from "./tracking-card";
 import { SaveStatus } from "@/components/email-editor/save-status";
 import { useAutosave } from "@/components/email-editor/use-autosave";
 import { useLeaveGuard } from "@/components/email-editor/use-leave-guard";
+import { markEditedSince } from "@/components/email-editor/mark-edited";
 
 const resolver = bodyResolver<EditorValues, typeof updateBroadcastInput>(updateBroadcastInput, toUpdateBody);
 
@@ -71,10 +72,12 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
   /** Stores what changed; an autosave (`silent`) keeps edits made while it ran and raises no toast. */
   const persist = async (current: EditorValues, silent: boolean): Promise<boolean> => {
     const body = changedBody(current, values);
+    const sent = structuredClone(current);
     try {
       const updated = await apiCall("PUT /v1/broadcasts/{id}", { params: { id: broadcast.id }, body });
       queryClient.setQueryData(queryKeys.broadcasts.detail(broadcast.id), updated);
       form.reset(toEditorValues(updated), { keepDirtyValues: silent });
+      if (silent) markEditedSince(form, sent);
       void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.list() });
       if (!silent) toast.success("Changes saved");
       return true;
