@@ -85,9 +85,15 @@ async function executeOperation(operation: AnyOperation, request: Request): Prom
     if (operation.body) {
       const limit = operation.maxBodyBytes ?? DEFAULT_MAX_BODY;
       let raw: unknown;
-      if (operation.multipart && isMultipart(request)) raw = await readMultipartFile(request, limit);
-      else if (operation.spooledField) ({ body: raw, spooled } = await readSpooledJsonBody(request, limit, operation.spooledField));
-      else raw = await readJsonBody(request, limit);
+      try {
+        if (operation.multipart && isMultipart(request)) raw = await readMultipartFile(request, limit);
+        else if (operation.spooledField) ({ body: raw, spooled } = await readSpooledJsonBody(request, limit, operation.spooledField));
+        else raw = await readJsonBody(request, limit);
+      } catch (error) {
+        const message = operation.tooLargeMessage;
+        if (message && error instanceof AppError && error.code === "PAYLOAD_TOO_LARGE") throw new AppError("PAYLOAD_TOO_LARGE", message);
+        throw error;
+      }
       body = validate(operation.body, raw, "request body");
     }
     const result = await operation.handler(ctx as never, { params, query, body, page, spooled, request });

@@ -33,6 +33,8 @@ export type Contract<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Zo
   multipart?: true;
   /** Body size limit in bytes (default 5 MB). */
   maxBodyBytes?: number;
+  /** What a 413 for a body past `maxBodyBytes` says, when the limit a caller knows is not the body's (an image's size in base64). */
+  tooLargeMessage?: string;
   status?: 200 | 201 | 202;
   /** The success answer's media type when it is not JSON (a CSV export streams `text/csv`). */
   mediaType?: "text/csv";

@@ -1,6 +1,7 @@
 import { cursorQuery, listEnvelope } from "@/lib/schemas/pagination";
 import { idParams, successResponse } from "@/lib/schemas/common";
 import { MAX_MEDIA_BODY_BYTES, media, uploadMediaInput } from "@/lib/schemas/media";
+import { MEDIA_TOO_LARGE } from "@/lib/schemas/media-limits";
 import { defineContract } from "@/lib/contracts/contract";
 
 const tag = "Media";
@@ -20,6 +21,8 @@ export const uploadMediaContract = defineContract({
   status: 201,
   response: media,
   maxBodyBytes: MAX_MEDIA_BODY_BYTES,
+  // The body's limit is the image's in base64 plus room: the caller knows only the image's.
+  tooLargeMessage: MEDIA_TOO_LARGE,
   errors: ["VALIDATION_ERROR", "PAYLOAD_TOO_LARGE"],
 });
 

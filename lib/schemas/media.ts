@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { dateTime, id, requiredText } from "./common";
+import { MAX_MEDIA_BYTES } from "./media-limits";
 
-/** An image in an email is fetched by every recipient's client; 5 MB is already far more than one should weigh. */
-export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
 /** The JSON form's body: the base64 of the largest image and its name. */
 export const MAX_MEDIA_BODY_BYTES = Math.ceil(MAX_MEDIA_BYTES / 3) * 4 + 64 * 1024;
 

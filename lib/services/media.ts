@@ -7,7 +7,8 @@ import type { Media } from "@/lib/generated/prisma/client";
 import { IMAGE_TYPES, imageTypeOf } from "@/lib/media/image-type";
 import { mediaStore } from "@/lib/media/store";
 import { mediaUrl } from "@/lib/media/url";
-import { MAX_MEDIA_BYTES, type MediaRecord } from "@/lib/schemas/media";
+import type { MediaRecord } from "@/lib/schemas/media";
+import { MAX_MEDIA_BYTES, MEDIA_TOO_LARGE } from "@/lib/schemas/media-limits";
 import type { CursorParams } from "@/lib/schemas/pagination";
 import { cursorPage } from "./cursor-page";
 
@@ -23,8 +24,6 @@ const serializeMedia = (m: Media): MediaRecord => ({
   created_at: m.created_at.toISOString(),
 });
 
-const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `An image may be at most ${MAX_MEDIA_BYTES / 1024 / 1024} MB`);
-
 /**
  * Stores an uploaded image: PNG, JPEG, GIF or WebP by its own bytes, at most 5 MB, within the
  * organization's allowance. The bytes go to the store first and the record after it, so a record
@@ -32,7 +31,7 @@ const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `An image may be at mos
  * lock so two uploads cannot both squeeze in) removes the file again.
  */
 export async function uploadMedia(ctx: OrgContext, filename: string, bytes: Buffer): Promise<MediaRecord> {
-  if (bytes.length > MAX_MEDIA_BYTES) throw tooLarge();
+  if (bytes.length > MAX_MEDIA_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", MEDIA_TOO_LARGE);
   if (bytes.length === 0) throw invalidField("file", "the file is empty");
   const type = imageTypeOf(bytes);
   if (!type) throw invalidField("file", "must be a PNG, JPEG, GIF or WebP image (SVG is not accepted)");

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { MediaRecord } from "@/lib/schemas/media";
+import { imageFileProblem } from "@/lib/schemas/media-limits";
 
 export type Media = MediaRecord;
 
@@ -26,11 +27,15 @@ function base64Of(file: File): Promise<string> {
   });
 }
 
-/** Uploads one image into the library; the server checks its type and size and answers its URL. */
+/** Uploads one image into the library (a file too large or of another type is refused here first); the server checks its type and size again and answers its URL. */
 export function useUploadMedia() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (file: File) => apiCall("POST /v1/media", { body: { filename: file.name, content: await base64Of(file) } }),
+    mutationFn: async (file: File) => {
+      const problem = imageFileProblem(file);
+      if (problem) throw new Error(problem);
+      return apiCall("POST /v1/media", { body: { filename: file.name, content: await base64Of(file) } });
+    },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.media.all() }),
   });
 }
