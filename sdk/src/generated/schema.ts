@@ -379,6 +379,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contacts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export contacts as CSV
+         * @description The contacts `GET /v1/contacts` would list for the same query, newest first, streamed. A cell starting with `= + - @`, a tab or CR gets a leading `'`. Two exports of an organization at a time (429).
+         */
+        get: operations["getContactsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export one contact's data */
+        get: operations["getContactExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contact-properties": {
         parameters: {
             query?: never;
@@ -418,6 +455,30 @@ export interface paths {
          * @description The key becomes free text again; the values contacts hold are kept.
          */
         delete: operations["deleteContactProperty"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a contact's topics
+         * @description Every topic of the organization (by name, at most 1 000) and whether the contact receives its mail: its own choice, else the topic's default (`opt_out`: yes, `opt_in`: no).
+         */
+        get: operations["listContactTopics"];
+        /**
+         * Change a contact's topics
+         * @description Takes the list GET answers (`name` ignored) and records each choice; topics left out keep theirs. A topic named twice or not of the organization is 400 naming the entry (`1.topic_id`). Each change is an event of the contact (`contact.topic_subscribed`, `contact.topic_unsubscribed`). Answers the whole list as GET does.
+         */
+        put: operations["updateContactTopics"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -524,7 +585,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a contact
-         * @description Also removes it from its segments.
+         * @description Also removes it from its segments. With `erase=true` its address and names also leave its emails, events, threads, comments, audit entries and webhook deliveries (the rows stay, so reports keep their counts, with the address as a hash), opens and clicks lose the IP and device, emails not sent yet are cancelled, and a suppression of it keeps only the hash.
          */
         delete: operations["deleteContact"];
         options?: never;
@@ -544,26 +605,6 @@ export interface paths {
          * @description The segments the contact is in now: static ones it was added to, most recently joined first, then dynamic ones whose filter it matches, by name (at most 1 000).
          */
         get: operations["listContactSegments"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/contacts/{id}/topics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List a contact's topics
-         * @description Every topic of the organization, by name, and whether the contact receives it: its own choice when it made one, else the topic's default (`opt_out` topics are received until unsubscribed, `opt_in` ones only after subscribing).
-         */
-        get: operations["listContactTopics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -780,6 +821,49 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List forms */
+        get: operations["listForms"];
+        put?: never;
+        /**
+         * Create a form
+         * @description With double opt-in (the default) a submission creates an unsubscribed contact and emails it a link that subscribes it (`contact.subscribed`, a consent record with the form and address); without, it subscribes at once.
+         */
+        post: operations["createForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a form */
+        get: operations["getForm"];
+        /** Update a form */
+        put: operations["updateForm"];
+        post?: never;
+        /**
+         * Delete a form
+         * @description Its page and endpoint answer 404; contacts it made stay.
+         */
+        delete: operations["deleteForm"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2029,7 +2113,7 @@ export interface webhooks {
         put?: never;
         /**
          * contact.unsubscribed
-         * @description A contact unsubscribed. Changed through the API or the dashboard, `data` is the contact; through an email (its link or a spam complaint), it says which email.
+         * @description A contact unsubscribed. Changed through the API, the dashboard or its preference page, `data` is the contact; through an email (its link or a spam complaint), it says which email.
          */
         post: operations["contactUnsubscribed"];
         delete?: never;
@@ -2427,6 +2511,15 @@ export interface components {
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
+        /** @description One subscription of the contact: how, when and (for a form) from where. */
+        ConsentRecord: {
+            /** @enum {string} */
+            source: "form" | "import" | "api" | "dashboard";
+            at: components["schemas"]["DateTime"];
+            /** @description The address the person subscribed from (forms). */
+            ip?: string;
+            form_id?: components["schemas"]["Uuid"];
+        };
         /** @description A contact. Its email is stored lowercase and is unique in the organization. */
         Contact: {
             id: components["schemas"]["Uuid"];
@@ -2442,6 +2535,8 @@ export interface components {
             tags: string[];
             /** @description Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it. */
             timezone: string | null;
+            /** @description Each subscription, oldest first (the latest 50). */
+            consent: components["schemas"]["ConsentRecord"][];
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
             /** @description Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED). */
@@ -2459,7 +2554,44 @@ export interface components {
             created_at: components["schemas"]["DateTime"];
             data: components["schemas"]["Contact"];
         };
-        /** @description A contact unsubscribed. Changed through the API or the dashboard, `data` is the contact; through an email (its link or a spam complaint), it says which email. */
+        ContactExport: {
+            contact: components["schemas"]["Contact"];
+            topics: {
+                topic_id: components["schemas"]["Uuid"];
+                name: string;
+                subscribed: boolean;
+            }[];
+            /** @description As `GET /v1/contacts/{id}/segments` lists them: static ones and the dynamic ones it matches now. */
+            segments: {
+                id: components["schemas"]["Uuid"];
+                name: string;
+                /** @description A dynamic segment: the contact is in it because it matches the segment's filter now. */
+                dynamic: boolean;
+                /** @description When the contact was added to a static segment; null for a dynamic one. */
+                added_at: components["schemas"]["DateTime"] | null;
+            }[];
+            /** @description `form_id`, `values`, `ip`, `created_at`, `confirmed_at`. */
+            form_submissions: {
+                [key: string]: unknown;
+            }[];
+            /** @description `id`, `name`, `properties`, `source`, `occurred_at`, newest first. */
+            events: {
+                [key: string]: unknown;
+            }[];
+            /** @description `id`, `broadcast_id`, `from_email`, `to_email`, `subject`, `status` and its times, newest first. */
+            emails: {
+                [key: string]: unknown;
+            }[];
+            /** @description Events or emails past the newest 10 000 were left out. */
+            truncated: boolean;
+        };
+        ContactTopic: {
+            topic_id: components["schemas"]["Uuid"];
+            name: string;
+            /** @description Whether the contact receives the topic's mail: its own choice, else the topic's default. */
+            subscribed: boolean;
+        };
+        /** @description A contact unsubscribed. Changed through the API, the dashboard or its preference page, `data` is the contact; through an email (its link or a spam complaint), it says which email. */
         ContactUnsubscribedEvent: {
             /** @constant */
             type: "contact.unsubscribed";
@@ -3280,6 +3412,78 @@ export interface components {
                 automation_id?: string;
             };
         };
+        Form: {
+            name: string;
+            /** @description Inputs in order; `email` is always asked, first when not listed. */
+            fields: string[];
+            segment_id: components["schemas"]["Uuid"] | null;
+            /** @description Topics a confirmed contact is subscribed to. */
+            topic_ids: components["schemas"]["Uuid"][];
+            /** @description Default true: subscribed only once the confirmation email's link is opened. */
+            double_opt_in: boolean;
+            /** @description Where a plain HTML form goes after submitting; a thank-you page otherwise. */
+            redirect_url: string | null;
+            confirmation_subject: string;
+            /** @description Must hold `{{confirm_url}}`; may use `{{organization_name}}` and the form's fields. */
+            confirmation_html: string;
+            /** @description Sends the confirmation through this inbox (its address unless `from_email`). */
+            inbox_id: components["schemas"]["Uuid"] | null;
+            /** @description At a verified domain; required with double opt-in unless `inbox_id`. */
+            from_email: string | null;
+            from_name: string | null;
+            id: components["schemas"]["Uuid"];
+            organization_id: components["schemas"]["Uuid"];
+            /** @description The hosted page. */
+            hosted_url: string;
+            /** @description The public endpoint: POST form-encoded or JSON, CORS allowed, no key. */
+            submit_url: string;
+            /** @description An HTML form to paste into another site. */
+            embed_html: string;
+            submissions_count: number;
+            confirmed_count: number;
+            created_at: components["schemas"]["DateTime"];
+            updated_at: components["schemas"]["DateTime"];
+        };
+        /** @description `name` is required on create. */
+        FormInput: {
+            name?: string;
+            /** @description Inputs in order; `email` is always asked, first when not listed. */
+            fields?: string[];
+            segment_id?: components["schemas"]["Uuid"] | null;
+            /** @description Topics a confirmed contact is subscribed to. */
+            topic_ids?: components["schemas"]["Uuid"][];
+            /** @description Default true: subscribed only once the confirmation email's link is opened. */
+            double_opt_in?: boolean;
+            /** @description Where a plain HTML form goes after submitting; a thank-you page otherwise. */
+            redirect_url?: string | null;
+            confirmation_subject?: string;
+            /** @description Must hold `{{confirm_url}}`; may use `{{organization_name}}` and the form's fields. */
+            confirmation_html?: string;
+            /** @description Sends the confirmation through this inbox (its address unless `from_email`). */
+            inbox_id?: components["schemas"]["Uuid"] | null;
+            /** @description At a verified domain; required with double opt-in unless `inbox_id`. */
+            from_email?: string | null;
+            from_name?: string | null;
+        };
+        /** @description Extension: the file's address hygiene. */
+        ImportFlags: {
+            /** @description Rows whose email is missing or not a valid address (each is in `errors`). */
+            invalid: number;
+            /** @description Rows of a throwaway mailbox's domain (mailinator.com, …). */
+            disposable: number;
+            /** @description Rows of a function's mailbox rather than a person's (info@, sales@, …). */
+            role: number;
+            /** @description Flagged rows left out, as `skip_flagged` asked (also counted in `skipped`). */
+            skipped: number;
+            /** @description The first 1 000 flagged rows, in row order. */
+            rows: {
+                row: number;
+                email: string;
+                flags: ("disposable" | "role")[];
+                /** @description Left out, as `skip_flagged` asked. */
+                skipped: boolean;
+            }[];
+        };
         Inbox: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -3679,10 +3883,12 @@ export interface components {
             name: string;
             description: string | null;
             /**
-             * @description `opt_in`: contacts receive the topic only after subscribing to it. `opt_out`: until they unsubscribe.
+             * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
              * @enum {string}
              */
             default_subscription: "opt_in" | "opt_out";
+            /** @description Extension: contacts a broadcast to this topic would reach now (subscribed, not suppressed, receiving the topic). */
+            subscribers_count: number;
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
@@ -3889,6 +4095,17 @@ export interface components {
             };
         };
         /** @description Success */
+        ContactExport: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContactExport"];
+            };
+        };
+        /** @description Success */
         Domain: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -3952,6 +4169,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Success */
+        Form: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Form"];
             };
         };
         /** @description Error: INVITATION_EXPIRED */
@@ -4253,6 +4481,16 @@ export interface components {
         Id: components["schemas"]["Uuid"];
         BroadcastId: components["schemas"]["Uuid"];
         StepId: components["schemas"]["Uuid"];
+        /** @description Only subscribed (`true`) or unsubscribed (`false`) contacts. */
+        Subscribed: "true" | "false";
+        /** @description Case-insensitive substring of the email, first name or last name. */
+        Search: string;
+        /** @description Comma-separated tags; a contact must carry all of them. */
+        Tags: string;
+        /** @description Only contacts in this segment. */
+        SegmentId: components["schemas"]["Uuid"];
+        /** @description A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND. */
+        Filter: string;
         BroadcastId2: components["schemas"]["Uuid"];
         UserId: components["schemas"]["Uuid"];
         StepId2: components["schemas"]["Uuid"];
@@ -4285,8 +4523,11 @@ export type BroadcastReport = components['schemas']['BroadcastReport'];
 export type BroadcastSendingStatus = components['schemas']['BroadcastSendingStatus'];
 export type BroadcastSentEvent = components['schemas']['BroadcastSentEvent'];
 export type Comment = components['schemas']['Comment'];
+export type ConsentRecord = components['schemas']['ConsentRecord'];
 export type Contact = components['schemas']['Contact'];
 export type ContactCreatedEvent = components['schemas']['ContactCreatedEvent'];
+export type ContactExport = components['schemas']['ContactExport'];
+export type ContactTopic = components['schemas']['ContactTopic'];
 export type ContactUnsubscribedEvent = components['schemas']['ContactUnsubscribedEvent'];
 export type ContactUpdatedEvent = components['schemas']['ContactUpdatedEvent'];
 export type DateTime = components['schemas']['DateTime'];
@@ -4338,6 +4579,9 @@ export type EmailRepliedEvent = components['schemas']['EmailRepliedEvent'];
 export type EmailSentEvent = components['schemas']['EmailSentEvent'];
 export type Error = components['schemas']['Error'];
 export type Filter = components['schemas']['Filter'];
+export type Form = components['schemas']['Form'];
+export type FormInput = components['schemas']['FormInput'];
+export type ImportFlags = components['schemas']['ImportFlags'];
 export type Inbox = components['schemas']['Inbox'];
 export type InboxFailedEvent = components['schemas']['InboxFailedEvent'];
 export type Invitation = components['schemas']['Invitation'];
@@ -4378,12 +4622,14 @@ export type ResponseBroadcastSendingStatus = components['responses']['BroadcastS
 export type ResponseComment = components['responses']['Comment'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseContact = components['responses']['Contact'];
+export type ResponseContactExport = components['responses']['ContactExport'];
 export type ResponseDomain = components['responses']['Domain'];
 export type ResponseEmail = components['responses']['Email'];
 export type ResponseEmailBatch = components['responses']['EmailBatch'];
 export type ResponseEmailDetail = components['responses']['EmailDetail'];
 export type ResponseEmailPreview = components['responses']['EmailPreview'];
 export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseForm = components['responses']['Form'];
 export type ResponseGone = components['responses']['Gone'];
 export type ResponseInbox = components['responses']['Inbox'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
@@ -4416,6 +4662,11 @@ export type ParameterBefore = components['parameters']['Before'];
 export type ParameterId = components['parameters']['Id'];
 export type ParameterBroadcastId = components['parameters']['BroadcastId'];
 export type ParameterStepId = components['parameters']['StepId'];
+export type ParameterSubscribed = components['parameters']['Subscribed'];
+export type ParameterSearch = components['parameters']['Search'];
+export type ParameterTags = components['parameters']['Tags'];
+export type ParameterSegmentId = components['parameters']['SegmentId'];
+export type ParameterFilter = components['parameters']['Filter'];
 export type ParameterBroadcastId2 = components['parameters']['BroadcastId2'];
 export type ParameterUserId = components['parameters']['UserId'];
 export type ParameterStepId2 = components['parameters']['StepId2'];
@@ -6016,6 +6267,64 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getContactsExport: {
+        parameters: {
+            query?: {
+                /** @description Only subscribed (`true`) or unsubscribed (`false`) contacts. */
+                subscribed?: components["parameters"]["Subscribed"];
+                /** @description Case-insensitive substring of the email, first name or last name. */
+                search?: components["parameters"]["Search"];
+                /** @description Comma-separated tags; a contact must carry all of them. */
+                tags?: components["parameters"]["Tags"];
+                /** @description Only contacts in this segment. */
+                segment_id?: components["parameters"]["SegmentId"];
+                /** @description A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND. */
+                filter?: components["parameters"]["Filter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getContactExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContactExport"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listContactProperties: {
         parameters: {
             query?: never;
@@ -6132,19 +6441,88 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listContactTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactTopic"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateContactTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    topic_id: components["schemas"]["Uuid"];
+                    subscribed: boolean;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactTopic"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listContacts: {
         parameters: {
             query?: {
                 /** @description Only subscribed (`true`) or unsubscribed (`false`) contacts. */
-                subscribed?: "true" | "false";
+                subscribed?: components["parameters"]["Subscribed"];
                 /** @description Case-insensitive substring of the email, first name or last name. */
-                search?: string;
+                search?: components["parameters"]["Search"];
                 /** @description Comma-separated tags; a contact must carry all of them. */
-                tags?: string;
+                tags?: components["parameters"]["Tags"];
                 /** @description Only contacts in this segment. */
-                segment_id?: components["schemas"]["Uuid"];
+                segment_id?: components["parameters"]["SegmentId"];
                 /** @description A filter of the filter language (as `POST /v1/segments` takes it), as URL-encoded JSON; combined with the other parameters by AND. */
-                filter?: string;
+                filter?: components["parameters"]["Filter"];
                 /** @description Page size, 1 to 100. Without it every matching contact is returned. */
                 limit?: number;
                 /** @description Matching contacts to skip, default 0. */
@@ -6341,6 +6719,8 @@ export interface operations {
                     handle_missing: "create" | "skip";
                     /** @description Imported contacts (created and updated) are added to this segment. */
                     segment_id?: components["schemas"]["Uuid"];
+                    /** @description Extension: leave out the rows whose address is flagged so (see `flagged`): `disposable`, `role`. Without it flagged rows are imported, and listed. */
+                    skip_flagged?: ("disposable" | "role")[];
                 };
             };
         };
@@ -6356,7 +6736,7 @@ export interface operations {
                     "application/json": {
                         created: number;
                         updated: number;
-                        /** @description Rows left out: invalid, repeated, or missing with `handle_missing: skip`. */
+                        /** @description Rows left out: invalid, repeated, flagged with `skip_flagged`, or missing with `handle_missing: skip`. */
                         skipped: number;
                         /** @description The first 1 000 rejected rows, in row order. */
                         errors: {
@@ -6368,6 +6748,7 @@ export interface operations {
                         }[];
                         /** @description Extension: every rejected row, listed in `errors` or not. */
                         errors_total: number;
+                        flagged: components["schemas"]["ImportFlags"];
                     };
                 };
             };
@@ -6445,7 +6826,10 @@ export interface operations {
     };
     deleteContact: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `true` also erases the address and names from its emails and events (kept, as counts). */
+                erase?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: components["parameters"]["Id"];
@@ -6496,41 +6880,6 @@ export interface operations {
                             added_at: components["schemas"]["DateTime"] | null;
                         }[];
                     };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    listContactTopics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: components["parameters"]["Id"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        topic_id: components["schemas"]["Uuid"];
-                        name: string;
-                        /** @description Whether the contact receives the topic's mail: its own choice, else the topic's default. */
-                        subscribed: boolean;
-                    }[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7150,6 +7499,137 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["PaginationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listForms: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Id of the last item of the current page: the next, older page. */
+                after?: components["parameters"]["After"];
+                /** @description Id of the first item of the current page: the previous, newer page. */
+                before?: components["parameters"]["Before"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        has_more: boolean;
+                        data: components["schemas"]["Form"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["PaginationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FormInput"];
+            };
+        };
+        responses: {
+            201: components["responses"]["Form"];
+            /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Form"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FormInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Form"];
+            /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Success"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9126,7 +9606,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     /**
-                     * @description `opt_in`: contacts receive the topic only after subscribing to it. `opt_out`: until they unsubscribe.
+                     * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
                      * @enum {string}
                      */
                     default_subscription: "opt_in" | "opt_out";
@@ -9179,7 +9659,7 @@ export interface operations {
                     name?: string;
                     description?: string | null;
                     /**
-                     * @description `opt_in`: contacts receive the topic only after subscribing to it. `opt_out`: until they unsubscribe.
+                     * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
                      * @enum {string}
                      */
                     default_subscription?: "opt_in" | "opt_out";
