@@ -57,8 +57,8 @@ describe("preference links", () => {
     const bytes = Buffer.from(token, "base64url");
     Buffer.from(bob.replace(/-/g, ""), "hex").copy(bytes, 0);
     const swapped = bytes.toString("base64url");
-    // The same id under other purposes' keys: an unsubscribe link's, a form confirmation's.
-    const otherPurposes = ["unsubscribe-token", "form-confirmation"].map((purpose) => signedIds(purpose).sign(alice));
+    // The same id under other purposes' keys: an unsubscribe link's, a form confirmation's, a view-in-browser link's.
+    const otherPurposes = ["unsubscribe-token", "form-confirmation", "view-in-browser-token"].map((purpose) => signedIds(purpose).sign(alice));
     // Another spelling of the same bytes (base64url's last character carries two bits nobody reads).
     const last = token.at(-1)!;
     const respelled =

@@ -8,6 +8,9 @@ import { drain, seedSegment, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { startBroadcast } from "./fan-out";
 import { createSender } from "./sender";
+import { readPreferenceToken } from "./preference-token";
+import { signedIds } from "./signed-id";
+import { readUnsubscribeToken, unsubscribeToken } from "./unsubscribe-token";
 import { serveViewInBrowser } from "./view-page";
 
 // The studio's promises, checked where they matter: in the mail a real SMTP server received.
@@ -19,7 +22,7 @@ afterAll(() => sink.close());
 
 const text = (words: string) => ({ type: "paragraph", content: [{ type: "text", text: words }] });
 
-describe("a block email with an uploaded image, the brand, a conditional block and a view-in-browser link", () => {
+describe("a block email with an uploaded image, the brand, a conditional block, a view-in-browser link and the preference page", () => {
   let org: TestOrg;
   let imageUrl: string;
   let broadcastId: string;
@@ -96,6 +99,19 @@ describe("a block email with an uploaded image, the brand, a conditional block a
     for (const mail of sink.messages) expect(mail.parsed.html || "").not.toContain("<!--mp:");
   });
 
+  it("links the contact's preference page beside the view-in-browser link and the unsubscribe link, in the HTML and the text", async () => {
+    for (const address of ["pat@pro.test", "fran@free.test"]) {
+      const { html, text } = mailTo(address).parsed;
+      const contact = await db.contact.findFirstOrThrow({ where: { organization_id: org.organizationId, email: address } });
+      const preferences = new RegExp(`href="${env.appUrl}/p/([^"]+)"[^>]*>Manage preferences<`).exec(html || "")?.[1];
+      expect(preferences, address).toBeDefined();
+      expect(readPreferenceToken(preferences!), address).toBe(contact.id);
+      expect(text, address).toContain(`Manage preferences: ${env.appUrl}/p/${preferences}`);
+      expect(html, address).toMatch(new RegExp(`href="${env.appUrl}/v/[^"]+"`));
+      expect(html, address).toMatch(new RegExp(`href="${env.appUrl}/u/[^"]+"`));
+    }
+  });
+
   it("reports delivery as not reported, never 0 %, for mail sent through an inbox (no DSN can come back)", async () => {
     const report = await org.owner.api.get(`/v1/broadcasts/${broadcastId}/report`);
     expect(report.body.totals).toMatchObject({ sent: 4, delivered: 0, delivery_reportable: 0 });
@@ -153,6 +169,10 @@ describe("a block email with an uploaded image, the brand, a conditional block a
     const changed = token.slice(0, 5) + (token[5] === "A" ? "B" : "A") + token.slice(6);
     expect((await serveViewInBrowser(changed)).status).toBe(404);
     expect((await serveViewInBrowser("not-a-token")).status).toBe(404);
+    // The same email's id signed for another purpose (its unsubscribe link, a preference link) opens nothing here.
+    expect((await serveViewInBrowser(unsubscribeToken(row.id))).status).toBe(404);
+    expect((await serveViewInBrowser(signedIds("preference-token").sign(row.id))).status).toBe(404);
+    expect(readUnsubscribeToken(token)).toBeNull();
     // Fran's page is Fran's email: no pro block.
     const fran = new RegExp(`href="${env.appUrl}/v/([^"]+)"`).exec(mailTo("fran@free.test").parsed.html || "")![1];
     expect(await (await serveViewInBrowser(fran)).text()).not.toContain("pro discount");

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderToStaticMarkup } from "react-dom/server";
 import { GET as archivedBroadcast } from "@/app/archive/[organizationId]/[broadcastId]/route";
 import { db } from "@/lib/db";
+import { env } from "@/lib/env";
 import { createTestOrg, randomId, type TestOrg } from "@/lib/testing/api";
 import { archivedBroadcastHtml, publicArchive } from "./public-archive";
 
@@ -25,6 +26,7 @@ describe("the public archive", () => {
           ],
         },
         { type: "conditional", attrs: { filter: { field: "metadata.plan", op: "eq", value: "pro" } }, content: [paragraph("Your pro discount")] },
+        { type: "paragraph", content: [{ type: "text", text: "Your topics", marks: [{ type: "link", attrs: { href: "{{preferences_url}}" } }] }] },
         { type: "footer" },
       ],
     };
@@ -49,6 +51,8 @@ describe("the public archive", () => {
     expect(html).toContain("Hello reader");
     expect(html).not.toContain("pro discount");
     expect(html).not.toContain("{{");
+    // Nobody's preference link leads back to the archive, as the unsubscribe link does, not to an empty href.
+    expect(/href="([^"]*)"[^>]*>Your topics</.exec(html)?.[1]).toBe(`${env.appUrl}/archive/${org.organizationId}`);
     expect(await archivedBroadcastHtml(org.organizationId, draft)).toBeNull();
     // Another organization's broadcast is not in this archive, and a malformed id is nobody's.
     const other = await createTestOrg();

@@ -44,7 +44,8 @@ export async function archivedBroadcastHtml(organizationId: string, broadcastId:
   const html = (template ? template.html_content : broadcast.html_content) || null;
   const text = (template ? template.text_content : broadcast.text_content) || null;
   const self = archiveUrl(organizationId, broadcastId);
-  const links: Record<string, string> = { view_in_browser_url: self, unsubscribe_url: archiveUrl(organizationId) };
+  // Nobody's links: the unsubscribe and preference links of the content lead to the archive itself.
+  const links: Record<string, string> = { view_in_browser_url: self, unsubscribe_url: archiveUrl(organizationId), preferences_url: archiveUrl(organizationId) };
   const rendered = renderEmail(
     { subject: broadcast.subject, html: html && applyConditions(html, () => false), text, previewText: broadcast.preview_text },
     { values: (name) => links[name] },

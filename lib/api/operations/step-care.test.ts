@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { env } from "@/lib/env";
 import { createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
 import { seedSegment, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
@@ -92,6 +93,42 @@ describe("previews, test sends and checks of broadcasts and their steps", () => 
     const links = step.body.checks.find((c: { id: string }) => c.id === "links");
     expect(links).toMatchObject({ status: "error", items: ["javascript:alert(1)"] });
     expect(step.body.checks.find((c: { id: string }) => c.id === "subject").status).toBe("pass");
+  });
+
+  it("renders the conditional blocks, the view-in-browser link and the preference link together: in a test send, the preview and the checks", async () => {
+    const link = (words: string, href: string) => ({ type: "paragraph", content: [{ type: "text", text: words, marks: [{ type: "link", attrs: { href } }] }] });
+    const inbox = (await org.owner.api.get(`/v1/broadcasts/${broadcastId}`)).body.inbox_id;
+    const created = await org.owner.api.post("/v1/broadcasts", {
+      name: "Links",
+      subject: "Links",
+      inbox_id: inbox,
+      content_json: {
+        type: "doc",
+        content: [link("View in browser", "{{view_in_browser_url}}"), proOnly, link("Your topics", "{{preferences_url}}"), { type: "footer" }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const before = sink.messages.length;
+    const sent = await org.owner.api.post(`/v1/broadcasts/${id}/test`, { emails: ["links@example.test"], contact_id: pro });
+    expect(sent.status).toBe(200);
+    const mail = (await sink.waitFor(before + 1)).find((m) => m.envelopeTo[0] === "links@example.test")!;
+    for (const part of [mail.parsed.html || "", mail.parsed.text || ""]) {
+      expect(part).toContain("Pro corner");
+      expect(part).toMatch(new RegExp(`${env.appUrl}/v/[A-Za-z0-9_-]{43}`));
+      expect(part).toMatch(new RegExp(`${env.appUrl}/p/[A-Za-z0-9_-]{43}`));
+      expect(part).toMatch(new RegExp(`${env.appUrl}/u/[A-Za-z0-9_-]{43}`));
+      expect(part).not.toContain("{{");
+    }
+    // Shown through {{preferences_url}}, the preference link is not added again in the footer.
+    expect(mail.parsed.html).not.toContain("Manage preferences");
+    const preview = await org.owner.api.get(`/v1/broadcasts/${id}/preview?contact_id=${free}`);
+    expect(preview.body.html).toContain(`href="${env.appUrl}/v/preview"`);
+    expect(preview.body.html).toContain(`href="${env.appUrl}/p/preview"`);
+    expect(preview.body.html).not.toContain("Pro corner");
+    const checks = (await org.owner.api.get(`/v1/broadcasts/${id}/checks`)).body.checks as { id: string; status: string }[];
+    expect(checks.find((c) => c.id === "links")?.status).toBe("pass");
+    expect(checks.find((c) => c.id === "placeholders")?.status).toBe("pass");
   });
 
   it("refuses a step of another broadcast (400 naming step_id) and another organization's contact (400)", async () => {
