@@ -8,10 +8,10 @@ import { htmlToText } from "@/lib/templating/html-to-text";
 import { contactValues, renderEmail, type RenderSource } from "@/lib/templating/render-email";
 
 /**
- * Content rendered for one contact exactly as the sender would (placeholders, preheader,
- * unsubscribe and preference footer, and the conditional blocks its filters give this contact), or for nobody in
- * particular: every placeholder at its fallback and every conditional block shown, so a reviewer
- * sees all of it.
+ * Content rendered for one contact exactly as the sender would (placeholders, preheader, the
+ * unsubscribe and preference links of the footer, and the conditional blocks its filters give this
+ * contact), or for nobody in particular: every placeholder at its fallback and every conditional
+ * block shown, so a reviewer sees all of it.
  */
 export async function renderForContact(
   ctx: OrgContext,
