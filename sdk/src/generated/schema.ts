@@ -4902,33 +4902,7 @@ export interface operations {
                             steps: components["schemas"]["AutomationStep"][];
                             /** @enum {string} */
                             reentry: "never" | "after_exit";
-                            exit_filter: ({
-                                all: Record<string, never>[];
-                            } | {
-                                any: Record<string, never>[];
-                            } | {
-                                not: Record<string, never>;
-                            } | {
-                                field: string;
-                                /** @enum {unknown} */
-                                op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                                value?: unknown;
-                            } | {
-                                /** Format: uuid */
-                                in_segment: string;
-                            } | {
-                                event: string;
-                                /** @enum {unknown} */
-                                op: "happened" | "not_happened";
-                                within_days?: number;
-                                count_gte?: number;
-                                where?: {
-                                    /** Format: uuid */
-                                    broadcast_id?: string;
-                                    /** Format: uuid */
-                                    automation_id?: string;
-                                };
-                            }) | null;
+                            exit_filter: components["schemas"]["Filter"] | null;
                             /** @enum {string} */
                             sequence_mode: "sales" | "marketing";
                             inbox_ids: components["schemas"]["Uuid"][];
@@ -4996,33 +4970,7 @@ export interface operations {
                      */
                     reentry?: "never" | "after_exit";
                     /** @description A contact that matches it leaves the automation (checked before each step). */
-                    exit_filter?: ({
-                        all: Record<string, never>[];
-                    } | {
-                        any: Record<string, never>[];
-                    } | {
-                        not: Record<string, never>;
-                    } | {
-                        field: string;
-                        /** @enum {unknown} */
-                        op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                        value?: unknown;
-                    } | {
-                        /** Format: uuid */
-                        in_segment: string;
-                    } | {
-                        event: string;
-                        /** @enum {unknown} */
-                        op: "happened" | "not_happened";
-                        within_days?: number;
-                        count_gte?: number;
-                        where?: {
-                            /** Format: uuid */
-                            broadcast_id?: string;
-                            /** Format: uuid */
-                            automation_id?: string;
-                        };
-                    }) | null;
+                    exit_filter?: components["schemas"]["Filter"] | null;
                     /**
                      * @description `marketing` (default): each email stands alone. `sales`: a run's emails go from one inbox of `inbox_ids` as one thread, and a reply ends the run.
                      * @enum {string}
@@ -5075,33 +5023,7 @@ export interface operations {
                         steps: components["schemas"]["AutomationStep"][];
                         /** @enum {string} */
                         reentry: "never" | "after_exit";
-                        exit_filter: ({
-                            all: Record<string, never>[];
-                        } | {
-                            any: Record<string, never>[];
-                        } | {
-                            not: Record<string, never>;
-                        } | {
-                            field: string;
-                            /** @enum {unknown} */
-                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                            value?: unknown;
-                        } | {
-                            /** Format: uuid */
-                            in_segment: string;
-                        } | {
-                            event: string;
-                            /** @enum {unknown} */
-                            op: "happened" | "not_happened";
-                            within_days?: number;
-                            count_gte?: number;
-                            where?: {
-                                /** Format: uuid */
-                                broadcast_id?: string;
-                                /** Format: uuid */
-                                automation_id?: string;
-                            };
-                        }) | null;
+                        exit_filter: components["schemas"]["Filter"] | null;
                         /** @enum {string} */
                         sequence_mode: "sales" | "marketing";
                         inbox_ids: components["schemas"]["Uuid"][];
@@ -5180,33 +5102,7 @@ export interface operations {
                         steps: components["schemas"]["AutomationStep"][];
                         /** @enum {string} */
                         reentry: "never" | "after_exit";
-                        exit_filter: ({
-                            all: Record<string, never>[];
-                        } | {
-                            any: Record<string, never>[];
-                        } | {
-                            not: Record<string, never>;
-                        } | {
-                            field: string;
-                            /** @enum {unknown} */
-                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                            value?: unknown;
-                        } | {
-                            /** Format: uuid */
-                            in_segment: string;
-                        } | {
-                            event: string;
-                            /** @enum {unknown} */
-                            op: "happened" | "not_happened";
-                            within_days?: number;
-                            count_gte?: number;
-                            where?: {
-                                /** Format: uuid */
-                                broadcast_id?: string;
-                                /** Format: uuid */
-                                automation_id?: string;
-                            };
-                        }) | null;
+                        exit_filter: components["schemas"]["Filter"] | null;
                         /** @enum {string} */
                         sequence_mode: "sales" | "marketing";
                         inbox_ids: components["schemas"]["Uuid"][];
@@ -5276,33 +5172,7 @@ export interface operations {
                      */
                     reentry?: "never" | "after_exit";
                     /** @description A contact that matches it leaves the automation (checked before each step). */
-                    exit_filter?: ({
-                        all: Record<string, never>[];
-                    } | {
-                        any: Record<string, never>[];
-                    } | {
-                        not: Record<string, never>;
-                    } | {
-                        field: string;
-                        /** @enum {unknown} */
-                        op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                        value?: unknown;
-                    } | {
-                        /** Format: uuid */
-                        in_segment: string;
-                    } | {
-                        event: string;
-                        /** @enum {unknown} */
-                        op: "happened" | "not_happened";
-                        within_days?: number;
-                        count_gte?: number;
-                        where?: {
-                            /** Format: uuid */
-                            broadcast_id?: string;
-                            /** Format: uuid */
-                            automation_id?: string;
-                        };
-                    }) | null;
+                    exit_filter?: components["schemas"]["Filter"] | null;
                     /**
                      * @description `marketing` (default): each email stands alone. `sales`: a run's emails go from one inbox of `inbox_ids` as one thread, and a reply ends the run.
                      * @enum {string}
@@ -5355,33 +5225,7 @@ export interface operations {
                         steps: components["schemas"]["AutomationStep"][];
                         /** @enum {string} */
                         reentry: "never" | "after_exit";
-                        exit_filter: ({
-                            all: Record<string, never>[];
-                        } | {
-                            any: Record<string, never>[];
-                        } | {
-                            not: Record<string, never>;
-                        } | {
-                            field: string;
-                            /** @enum {unknown} */
-                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                            value?: unknown;
-                        } | {
-                            /** Format: uuid */
-                            in_segment: string;
-                        } | {
-                            event: string;
-                            /** @enum {unknown} */
-                            op: "happened" | "not_happened";
-                            within_days?: number;
-                            count_gte?: number;
-                            where?: {
-                                /** Format: uuid */
-                                broadcast_id?: string;
-                                /** Format: uuid */
-                                automation_id?: string;
-                            };
-                        }) | null;
+                        exit_filter: components["schemas"]["Filter"] | null;
                         /** @enum {string} */
                         sequence_mode: "sales" | "marketing";
                         inbox_ids: components["schemas"]["Uuid"][];
@@ -5461,33 +5305,7 @@ export interface operations {
                         steps: components["schemas"]["AutomationStep"][];
                         /** @enum {string} */
                         reentry: "never" | "after_exit";
-                        exit_filter: ({
-                            all: Record<string, never>[];
-                        } | {
-                            any: Record<string, never>[];
-                        } | {
-                            not: Record<string, never>;
-                        } | {
-                            field: string;
-                            /** @enum {unknown} */
-                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                            value?: unknown;
-                        } | {
-                            /** Format: uuid */
-                            in_segment: string;
-                        } | {
-                            event: string;
-                            /** @enum {unknown} */
-                            op: "happened" | "not_happened";
-                            within_days?: number;
-                            count_gte?: number;
-                            where?: {
-                                /** Format: uuid */
-                                broadcast_id?: string;
-                                /** Format: uuid */
-                                automation_id?: string;
-                            };
-                        }) | null;
+                        exit_filter: components["schemas"]["Filter"] | null;
                         /** @enum {string} */
                         sequence_mode: "sales" | "marketing";
                         inbox_ids: components["schemas"]["Uuid"][];
@@ -5565,33 +5383,7 @@ export interface operations {
                         steps: components["schemas"]["AutomationStep"][];
                         /** @enum {string} */
                         reentry: "never" | "after_exit";
-                        exit_filter: ({
-                            all: Record<string, never>[];
-                        } | {
-                            any: Record<string, never>[];
-                        } | {
-                            not: Record<string, never>;
-                        } | {
-                            field: string;
-                            /** @enum {unknown} */
-                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                            value?: unknown;
-                        } | {
-                            /** Format: uuid */
-                            in_segment: string;
-                        } | {
-                            event: string;
-                            /** @enum {unknown} */
-                            op: "happened" | "not_happened";
-                            within_days?: number;
-                            count_gte?: number;
-                            where?: {
-                                /** Format: uuid */
-                                broadcast_id?: string;
-                                /** Format: uuid */
-                                automation_id?: string;
-                            };
-                        }) | null;
+                        exit_filter: components["schemas"]["Filter"] | null;
                         /** @enum {string} */
                         sequence_mode: "sales" | "marketing";
                         inbox_ids: components["schemas"]["Uuid"][];
@@ -5670,33 +5462,7 @@ export interface operations {
                         steps: components["schemas"]["AutomationStep"][];
                         /** @enum {string} */
                         reentry: "never" | "after_exit";
-                        exit_filter: ({
-                            all: Record<string, never>[];
-                        } | {
-                            any: Record<string, never>[];
-                        } | {
-                            not: Record<string, never>;
-                        } | {
-                            field: string;
-                            /** @enum {unknown} */
-                            op: "eq" | "neq" | "contains" | "not_contains" | "starts_with" | "gt" | "gte" | "lt" | "lte" | "exists" | "not_exists" | "in" | "within_days" | "before_days";
-                            value?: unknown;
-                        } | {
-                            /** Format: uuid */
-                            in_segment: string;
-                        } | {
-                            event: string;
-                            /** @enum {unknown} */
-                            op: "happened" | "not_happened";
-                            within_days?: number;
-                            count_gte?: number;
-                            where?: {
-                                /** Format: uuid */
-                                broadcast_id?: string;
-                                /** Format: uuid */
-                                automation_id?: string;
-                            };
-                        }) | null;
+                        exit_filter: components["schemas"]["Filter"] | null;
                         /** @enum {string} */
                         sequence_mode: "sales" | "marketing";
                         inbox_ids: components["schemas"]["Uuid"][];
