@@ -74,8 +74,16 @@ test("edit a broadcast, see server errors on their fields, and add, reorder and 
   // The pre-send checks come first; this email has warnings (no unsubscribe link of its own), so it is "send anyway".
   const sendDialog = page.getByRole("dialog", { name: "Send this broadcast now?" });
   await expect(sendDialog.getByRole("list", { name: "Pre-send checks" })).toContainText("No unsubscribe link in the content", { timeout: 60_000 });
+  // A slow checks run (SpamAssassin on a loaded machine) must not hold the dialog, which hides the marked fields, open
+  // once the send was refused: from here the checks answer after 30 s.
+  await page.route(/\/v1\/broadcasts\/[0-9a-f-]{36}\/checks/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+    await route.continue().catch(() => undefined);
+  });
   await sendDialog.getByRole("button", { name: "Send now anyway" }).click();
   await expect(page.getByText("Could not send the broadcast")).toBeVisible();
+  await expect(sendDialog).toBeHidden();
+  await page.unroute(/\/v1\/broadcasts\/[0-9a-f-]{36}\/checks/);
   await expect(page.locator("#main").getByRole("alert").filter({ hasText: "an audience is required" })).toBeVisible();
 
   // The sequence: add three, move the last up, delete the first.

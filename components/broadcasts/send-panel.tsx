@@ -130,7 +130,11 @@ export function SendPanel({
         onRefused(error);
       } else toast.error(error, title);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.detail(broadcast.id) }),
+    // Not awaited: mutateAsync would wait for every refetch under the broadcast's key, the pre-send checks'
+    // SpamAssassin run included, and the send dialog (which hides the editor's marked fields) would stay open.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.broadcasts.detail(broadcast.id) });
+    },
   });
 
   const now = useNow();
