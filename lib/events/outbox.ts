@@ -1,31 +1,9 @@
 import type { Prisma } from "@/lib/db";
 import { db } from "@/lib/db";
+import { organizationsInTurn } from "@/lib/db/organizations-in-turn";
 import type { ClaimedEvent } from "./types";
 
-const NO_ORGANIZATION = "00000000-0000-0000-0000-000000000000";
-
-/**
- * Up to `limit` organizations with announcements waiting, in id order after `after`, found by
- * skipping through the outbox's key one organization at a time: as cheap with a million-row
- * import waiting as with nothing. Outside any transaction, without locks.
- */
-async function organizationsAfter(after: string, limit: number): Promise<string[]> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    WITH RECURSIVE orgs(id, n) AS (
-      (SELECT organization_id, 1 FROM event_outbox WHERE organization_id > ${after}::uuid ORDER BY organization_id LIMIT 1)
-      UNION ALL
-      SELECT (SELECT o.organization_id FROM event_outbox o WHERE o.organization_id > orgs.id ORDER BY o.organization_id LIMIT 1), orgs.n + 1
-      FROM orgs WHERE orgs.id IS NOT NULL AND orgs.n < ${limit}::int
-    )
-    SELECT id FROM orgs WHERE id IS NOT NULL`;
-  return rows.map((row) => row.id);
-}
-
-/**
- * The organizations to serve this round, in turn: the ones after `after` first, then from the
- * start, so that with more than `limit` organizations waiting each round goes on where the last
- * one stopped and every organization is served within a few rounds, whatever the others hold.
- */
+/** The organizations with announcements waiting, to serve this round in turn after `after` (lib/db/organizations-in-turn). */
 export async function waitingOrganizations(after: string | null, limit: number, only?: string[]): Promise<string[]> {
   if (only) {
     const rows = await db.$queryRaw<{ id: string }[]>`
@@ -33,10 +11,7 @@ export async function waitingOrganizations(after: string | null, limit: number, 
       WHERE EXISTS (SELECT 1 FROM event_outbox o WHERE o.organization_id = g.id)`;
     return rows.map((row) => row.id);
   }
-  const first = await organizationsAfter(after ?? NO_ORGANIZATION, limit);
-  if (first.length >= limit || after === null) return first;
-  const wrapped = (await organizationsAfter(NO_ORGANIZATION, limit - first.length)).filter((id) => id <= after);
-  return [...first, ...wrapped];
+  return organizationsInTurn(db, { table: "event_outbox q" }, after, limit);
 }
 
 export type ClaimedKey = { organization_id: string; event_id: string };

@@ -2,6 +2,7 @@ import type { Inbox } from "@/lib/generated/prisma/client";
 import { Prisma } from "@/lib/db";
 import type { SendingSpeed } from "@/lib/generated/prisma/enums";
 import { inboxProvenSql } from "@/lib/senders/proof";
+import { organizationTurn } from "@/lib/db/organizations-in-turn";
 import { engineDb } from "./engine-db";
 import { dailyCap, pacingGapMs, resolveSpeed, type InboxPacing } from "@/lib/domain/sending-speeds";
 
@@ -72,9 +73,15 @@ async function insertClaims(tx: Prisma.TransactionClient, ids: string[], leaseMs
   return new Set(rows.map((row) => row.email_id));
 }
 
+const RELAY_ORGANIZATIONS_PER_ROUND = 1000;
+
+/** Queued relay emails (no inbox), by organization: the index the turn below skips through. */
+const relayTurn = organizationTurn({ table: "emails q", where: "q.inbox_id IS NULL AND q.status = 'queued'" });
+
 /**
- * Organizations with queued relay emails (no inbox), found by skipping through the index one
- * organization at a time: as cheap with one huge broadcast queued as with none.
+ * Organizations with queued relay emails, up to 1 000 a round in turn (lib/db/organizations-in-turn):
+ * as cheap with one huge broadcast queued as with none, and past 1 000 organizations waiting each round
+ * goes on where the last stopped instead of serving the same lowest ids for ever.
  */
 async function relayOrganizations(organizationId: string | undefined): Promise<string[]> {
   if (organizationId) {
@@ -83,16 +90,7 @@ async function relayOrganizations(organizationId: string | undefined): Promise<s
         SELECT 1 FROM emails e WHERE e.inbox_id IS NULL AND e.organization_id = ${organizationId}::uuid AND e.status = 'queued')`;
     return rows.map((r) => r.id);
   }
-  const rows = await engineDb().$queryRaw<{ id: string }[]>`
-    WITH RECURSIVE orgs(id) AS (
-      (SELECT e.organization_id FROM emails e WHERE e.inbox_id IS NULL AND e.status = 'queued' ORDER BY e.organization_id LIMIT 1)
-      UNION ALL
-      SELECT (SELECT e.organization_id FROM emails e
-              WHERE e.inbox_id IS NULL AND e.status = 'queued' AND e.organization_id > o.id ORDER BY e.organization_id LIMIT 1)
-      FROM orgs o WHERE o.id IS NOT NULL
-    )
-    SELECT id FROM orgs WHERE id IS NOT NULL LIMIT 1000`;
-  return rows.map((r) => r.id);
+  return relayTurn.next(engineDb(), RELAY_ORGANIZATIONS_PER_ROUND);
 }
 
 type ReadyInbox = InboxPacing & InboxServer & { used_today: number; pace_ready: boolean };

@@ -1,6 +1,7 @@
 import type { OrgContext } from "@/lib/domain/context";
 import { AppError } from "@/lib/domain/errors";
 import { db, type Prisma } from "@/lib/db";
+import { organizationTurn } from "@/lib/db/organizations-in-turn";
 import { errorField, log } from "@/lib/log";
 import { confirmationUrl, type SubmittedValues } from "./form-submissions";
 import { createEmails, type EmailRequest } from "./transactional";
@@ -22,27 +23,17 @@ type Due = {
   organization_name: string;
 };
 
-// The organizations with confirmations due, found by skipping through the queue's index one
-// organization at a time (cheap however many one holds), each giving its oldest; claimed rows are
-// deleted in the caller's transaction, so a worker that dies leaves them to the next, and SKIP
-// LOCKED leaves what another worker holds to it. The submission and its form come along.
-const ALL_ORGANIZATIONS = `
-  orgs(id, n) AS (
-    (SELECT organization_id, 1 FROM form_confirmations ORDER BY organization_id LIMIT 1)
-    UNION ALL
-    SELECT (SELECT q.organization_id FROM form_confirmations q WHERE q.organization_id > orgs.id ORDER BY q.organization_id LIMIT 1), orgs.n + 1
-    FROM orgs WHERE orgs.id IS NOT NULL AND orgs.n < $1::int
-  )`;
-// Those of the given organizations ($3), for tests that share a database with others.
-const GIVEN_ORGANIZATIONS = `orgs(id) AS (SELECT g.id FROM unnest($3::uuid[]) AS g(id) LIMIT $1::int)`;
-
-const claim = (orgs: string) => `
-  WITH RECURSIVE ${orgs}, claimed AS (
-    SELECT c.submission_id FROM orgs CROSS JOIN LATERAL (
+// The organizations with confirmations due come in turn (lib/db/organizations-in-turn: past 50 waiting,
+// each round goes on where the last stopped), each giving its oldest; claimed rows are deleted in the
+// caller's transaction, so a worker that dies leaves them to the next, and SKIP LOCKED leaves what
+// another worker holds to it. The submission and its form come along.
+const queue = organizationTurn({ table: "form_confirmations q" });
+const CLAIM = `
+  WITH claimed AS (
+    SELECT c.submission_id FROM unnest($2::uuid[]) AS orgs(id) CROSS JOIN LATERAL (
       SELECT q.submission_id FROM form_confirmations q WHERE q.organization_id = orgs.id
-      ORDER BY q.created_at LIMIT $2::int FOR UPDATE SKIP LOCKED
+      ORDER BY q.created_at LIMIT $1::int FOR UPDATE SKIP LOCKED
     ) c
-    WHERE orgs.id IS NOT NULL
   ), done AS (
     DELETE FROM form_confirmations q USING claimed WHERE q.submission_id = claimed.submission_id RETURNING q.submission_id
   )
@@ -53,8 +44,6 @@ const claim = (orgs: string) => `
   JOIN forms f ON f.id = s.form_id AND f.organization_id = s.organization_id
   JOIN organizations o ON o.id = s.organization_id
   ORDER BY s.organization_id, s.form_id, s.created_at`;
-const CLAIM_ANY = claim(ALL_ORGANIZATIONS);
-const CLAIM_GIVEN = claim(GIVEN_ORGANIZATIONS);
 
 /** The confirmation email of one submission, as the organization's own transactional email from its form's sender. */
 function request(due: Due): EmailRequest {
@@ -121,9 +110,9 @@ async function writeForForm(tx: Prisma.TransactionClient, rows: Due[]) {
 export async function queueDueConfirmations({ organizationIds }: { organizationIds?: string[] } = {}): Promise<number> {
   return db.$transaction(
     async (tx) => {
-      const due = organizationIds
-        ? await tx.$queryRawUnsafe<Due[]>(CLAIM_GIVEN, ORGANIZATIONS_PER_ROUND, PER_ORGANIZATION, organizationIds)
-        : await tx.$queryRawUnsafe<Due[]>(CLAIM_ANY, ORGANIZATIONS_PER_ROUND, PER_ORGANIZATION);
+      const organizations = organizationIds ? organizationIds.slice(0, ORGANIZATIONS_PER_ROUND) : await queue.next(tx, ORGANIZATIONS_PER_ROUND);
+      if (organizations.length === 0) return 0;
+      const due = await tx.$queryRawUnsafe<Due[]>(CLAIM, PER_ORGANIZATION, organizations);
       const byForm = new Map<string, Due[]>();
       for (const row of due) byForm.set(row.form_id, [...(byForm.get(row.form_id) ?? []), row]);
       for (const rows of byForm.values()) await writeForForm(tx, rows);
