@@ -1,5 +1,6 @@
 import { Prisma } from "@/lib/db";
 import type { AutomationRun } from "@/lib/generated/prisma/client";
+import { deal } from "@/lib/domain/fair-share";
 
 /** A run as the engine takes it. */
 export type ClaimedRun = Pick<
@@ -25,24 +26,6 @@ export type ClaimOptions = {
   /** Only this organization's runs (tests share one database). */
   organizationId?: string;
 };
-
-/** Splits `budget` over `keys` in turn, each at most `cap(key)`; what one cannot use goes to the others. */
-function deal(budget: number, keys: string[], cap: (key: string) => number): Map<string, number> {
-  const shares = new Map(keys.map((key) => [key, 0]));
-  let left = budget;
-  let open = keys.filter((key) => cap(key) > 0);
-  while (left > 0 && open.length > 0) {
-    const each = Math.max(1, Math.floor(left / open.length));
-    for (const key of open) {
-      if (left <= 0) break;
-      const give = Math.min(each, cap(key) - shares.get(key)!, left);
-      shares.set(key, shares.get(key)! + give);
-      left -= give;
-    }
-    open = open.filter((key) => shares.get(key)! < cap(key));
-  }
-  return shares;
-}
 
 // Where the organizations' turn starts next claim: each claim begins with the organization after
 // the one that began the last, so with more organizations waiting than a batch can serve, none waits

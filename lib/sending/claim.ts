@@ -4,6 +4,7 @@ import type { SendingSpeed } from "@/lib/generated/prisma/enums";
 import { inboxProvenSql } from "@/lib/senders/proof";
 import { organizationTurn } from "@/lib/db/organizations-in-turn";
 import { engineDb } from "./engine-db";
+import { deal } from "@/lib/domain/fair-share";
 import { dailyCap, pacingGapMs, resolveSpeed, type InboxPacing } from "@/lib/domain/sending-speeds";
 
 /** Where an inbox's emails go: its SMTP server (host and port), which several inboxes may share. */
@@ -94,24 +95,6 @@ async function relayOrganizations(organizationId: string | undefined): Promise<s
 }
 
 type ReadyInbox = InboxPacing & InboxServer & { used_today: number; pace_ready: boolean };
-
-/** Splits `budget` over `keys` in turn, one at a time, each at most its own `cap`. */
-function deal(budget: number, keys: string[], cap: (key: string) => number): Map<string, number> {
-  const shares = new Map(keys.map((key) => [key, 0]));
-  let left = budget;
-  let open = keys.filter((key) => cap(key) > 0);
-  while (left > 0 && open.length > 0) {
-    const each = Math.max(1, Math.floor(left / open.length));
-    for (const key of open) {
-      if (left <= 0) break;
-      const give = Math.min(each, cap(key) - shares.get(key)!, left);
-      shares.set(key, shares.get(key)! + give);
-      left -= give;
-    }
-    open = open.filter((key) => shares.get(key)! < cap(key));
-  }
-  return shares;
-}
 
 /**
  * Up to `budget` emails of one inbox (locked by the caller): due `instant` emails (transactional
