@@ -6,7 +6,6 @@ import { FileDrop } from "@/components/contacts/import/file-drop";
 import { IMAGE_FILES } from "@/components/email-editor/image-files";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardFooter, CardHeader } from "@/components/ui/card";
-import { ErrorState } from "@/components/ui/error-state";
 import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/select";
@@ -17,10 +16,10 @@ import { apiCall } from "@/lib/client/api";
 import { submitToApi } from "@/lib/client/form-errors";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useMediaLibrary, useUploadMedia } from "@/lib/client/resources/media";
-import { useOrganization } from "@/lib/client/resources/organization";
 import { canManage } from "@/lib/client/session";
 import { cn } from "@/lib/client/cn";
 import type { OrganizationTheme } from "@/lib/schemas/organizations";
+import { WithOrganization } from "./with-organization";
 
 /** Nested as the API names them (theme.primary_color), so a refusal lands on its field. */
 type Values = { theme: { [K in keyof OrganizationTheme]: string } };
@@ -216,23 +215,9 @@ function BrandCard({ theme, editable }: { theme: OrganizationTheme; editable: bo
 }
 
 export function BrandSection() {
-  const organization = useOrganization();
-  if (organization.isPending) {
-    return (
-      <Card role="status" aria-label="Loading">
-        <CardBody className="flex flex-col gap-3">
-          <Skeleton className="h-4 w-32" />
-          <Skeleton className="h-9 max-w-md" />
-        </CardBody>
-      </Card>
-    );
-  }
-  if (organization.isError) {
-    return (
-      <Card>
-        <ErrorState error={organization.error} onRetry={() => void organization.refetch()} title="Could not load the brand" />
-      </Card>
-    );
-  }
-  return <BrandCard key={organization.data.updated_at} theme={organization.data.theme} editable={canManage(organization.data.role)} />;
+  return (
+    <WithOrganization what="the brand">
+      {(organization) => <BrandCard key={organization.updated_at} theme={organization.theme} editable={canManage(organization.role)} />}
+    </WithOrganization>
+  );
 }

@@ -6,11 +6,9 @@ import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardFooter, CardHeader } from "@/components/ui/card";
-import { ErrorState } from "@/components/ui/error-state";
 import { FormError, FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/toast";
@@ -18,10 +16,10 @@ import { apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { applyServerErrors, submitToApi } from "@/lib/client/form-errors";
 import { formResolver } from "@/lib/client/form-resolver";
-import { useOrganization } from "@/lib/client/resources/organization";
 import { canManage, sessionQueryKey } from "@/lib/client/session";
 import { updateOrganizationInput, type OrganizationRecord, type UpdateOrganizationInput } from "@/lib/schemas/organizations";
 import { TimeZoneCard } from "./time-zone-card";
+import { WithOrganization } from "./with-organization";
 
 /** The wire shape: timestamps arrive as strings. */
 type Organization = Omit<OrganizationRecord, "created_at" | "updated_at"> & { created_at: string; updated_at: string };
@@ -246,25 +244,11 @@ function BreakersCard({ organization, editable }: { organization: Organization; 
 }
 
 export function OrganizationSection() {
-  const organization = useOrganization();
-  if (organization.isPending) {
-    return (
-      <Card role="status" aria-label="Loading">
-        <CardBody className="flex flex-col gap-3">
-          <Skeleton className="h-4 w-32" />
-          <Skeleton className="h-9 max-w-md" />
-        </CardBody>
-      </Card>
-    );
-  }
-  if (organization.isError) {
-    return (
-      <Card>
-        <ErrorState error={organization.error} onRetry={() => void organization.refetch()} title="Could not load the organization" />
-      </Card>
-    );
-  }
-  const editable = canManage(organization.data.role);
+  return <WithOrganization what="the organization">{(organization) => <OrganizationCards organization={organization} />}</WithOrganization>;
+}
+
+function OrganizationCards({ organization }: { organization: OrganizationRecord }) {
+  const editable = canManage(organization.role);
   return (
     <div className="flex flex-col gap-6">
       {!editable && (
@@ -272,16 +256,16 @@ export function OrganizationSection() {
           <ShieldCheck className="mt-0.5 size-5 shrink-0 text-zinc-400" aria-hidden />
           <div className="text-sm">
             <p className="font-medium text-zinc-900">Only owners and admins can change these settings</p>
-            <p className="mt-0.5 text-zinc-500">You are a member of {organization.data.name}. Ask an owner or admin to rename it or to change tracking.</p>
+            <p className="mt-0.5 text-zinc-500">You are a member of {organization.name}. Ask an owner or admin to rename it or to change tracking.</p>
           </div>
         </Card>
       )}
-      <NameCard key={organization.data.id} organization={organization.data} editable={editable} />
-      <AddressCard key={`address-${organization.data.id}`} organization={organization.data} editable={editable} />
-      <TimeZoneCard key={`time-zone-${organization.data.id}`} timezone={organization.data.timezone} editable={editable} />
-      <TrackingCard organization={organization.data} editable={editable} />
-      <ArchiveCard organization={organization.data} editable={editable} />
-      <BreakersCard key={`breakers-${organization.data.id}`} organization={organization.data} editable={editable} />
+      <NameCard key={organization.id} organization={organization} editable={editable} />
+      <AddressCard key={`address-${organization.id}`} organization={organization} editable={editable} />
+      <TimeZoneCard key={`time-zone-${organization.id}`} timezone={organization.timezone} editable={editable} />
+      <TrackingCard organization={organization} editable={editable} />
+      <ArchiveCard organization={organization} editable={editable} />
+      <BreakersCard key={`breakers-${organization.id}`} organization={organization} editable={editable} />
     </div>
   );
 }
