@@ -1,11 +1,9 @@
 "use client";
 
-import { useMemo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FilterBuilder } from "@/components/segments/filter-builder";
-import { fromFilter, newFieldCondition, toFilter, type GroupDraft } from "@/components/segments/filter-model";
-import { useBuilderOptions } from "@/components/segments/use-builder-options";
+import { useFilterDraft } from "@/components/segments/use-builder-options";
 import type { Filter } from "@/lib/schemas/filter-language";
 
 /**
@@ -23,13 +21,7 @@ export function ConditionDialog({
   onRemove: () => void;
   onClose: () => void;
 }) {
-  const { options } = useBuilderOptions();
-  const [root, setRoot] = useState<GroupDraft>(() => {
-    const start = fromFilter(value);
-    return start.children.length ? start : { ...start, children: [newFieldCondition()] };
-  });
-  const [tried, setTried] = useState(false);
-  const translation = useMemo(() => toFilter(root, options.fields), [root, options.fields]);
+  const { options, root, setRoot, tried, setTried, translation } = useFilterDraft(value);
   const apply = () => {
     setTried(true);
     if (!translation.filter || translation.conditions === 0) return;

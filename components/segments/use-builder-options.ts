@@ -1,11 +1,12 @@
 "use client";
 
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { useBroadcastOptions } from "@/lib/client/resources/broadcasts";
 import { useContactFields } from "@/lib/client/resources/contacts";
 import { useContactProperties } from "@/lib/client/resources/contact-properties";
 import { useSegments } from "@/lib/client/resources/segments";
-import { fieldChoices } from "./filter-model";
+import type { Filter } from "@/lib/schemas/filter-language";
+import { fieldChoices, fromFilter, newFieldCondition, toFilter, type GroupDraft } from "./filter-model";
 import type { BuilderOptions } from "./filter-builder";
 
 /**
@@ -30,4 +31,19 @@ export function useBuilderOptions(excludeSegmentId?: string) {
     [properties.data, contactFields.data, segments.data, broadcasts.data, excludeSegmentId],
   );
   return { options, loading: properties.isPending };
+}
+
+/**
+ * A filter being edited in a dialog (the contacts list's advanced filter, an email block's
+ * condition): the builder's draft from `value`, or one empty condition, and what it translates to.
+ */
+export function useFilterDraft(value: Filter | null) {
+  const { options } = useBuilderOptions();
+  const [root, setRoot] = useState<GroupDraft>(() => {
+    const start = fromFilter(value);
+    return start.children.length ? start : { ...start, children: [newFieldCondition()] };
+  });
+  const [tried, setTried] = useState(false);
+  const translation = useMemo(() => toFilter(root, options.fields), [root, options.fields]);
+  return { options, root, setRoot, tried, setTried, translation };
 }
