@@ -33,9 +33,11 @@ export const eventGroups: { label: string; events: { type: WebhookEventType; des
     events: [
       { type: "contact.created", description: "A contact was added" },
       { type: "contact.updated", description: "A contact changed" },
+      { type: "contact.subscribed", description: "A contact subscribed (a form's confirmation, or turned on again)" },
       { type: "contact.unsubscribed", description: "A contact unsubscribed" },
     ],
   },
   { label: "Broadcasts", events: [{ type: "broadcast.sent", description: "A broadcast finished sending" }] },
   { label: "Domains", events: [{ type: "domain.updated", description: "A DNS record of a domain appeared or disappeared" }] },
+  { label: "Inboxes", events: [{ type: "inbox.failed", description: "An inbox kept failing to connect or sign in, and was set aside" }] },
 ];

@@ -16,6 +16,7 @@ import { dispatchEventsOf } from "@/lib/testing/events";
 import { config as proxyConfig } from "@/proxy";
 import { drain, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
+import { documentedPayload } from "@/lib/testing/webhook-payloads";
 import { addTestWebhook } from "@/lib/testing/webhook-fixtures";
 
 const peer = () => `203.0.113.${Math.floor(Math.random() * 250) + 1}-${randomUUID().slice(0, 6)}`;
@@ -51,7 +52,7 @@ describe("a public form with double opt-in", () => {
     sink = await startSmtpSink();
     org = await createTestOrg("Acme Coffee");
     const inbox = await sinkInbox(org.organizationId, sink);
-    await addTestWebhook(org.organizationId, ["contact.created", "contact.updated", "contact.unsubscribed"]);
+    await addTestWebhook(org.organizationId, ["contact.created", "contact.updated", "contact.subscribed", "contact.unsubscribed"]);
     topicId = (await org.owner.api.post("/v1/topics", { name: "Roasts", default_subscription: "opt_in" })).body.id;
     segmentId = (await org.owner.api.post("/v1/segments", { name: "Signups" })).body.id;
     const created = await org.owner.api.post("/v1/forms", {
@@ -117,10 +118,13 @@ describe("a public form with double opt-in", () => {
     // And announced once: the webhook gets one delivery of each event of a type it subscribes to.
     await dispatchEventsOf(org.organizationId);
     const deliveries = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId, event_id: { in: recorded.map((e) => e.id) } } });
-    expect(deliveries.map((d) => d.event_type).sort()).toEqual(["contact.created", "contact.updated"]);
-    expect(deliveries.find((d) => d.event_type === "contact.updated")?.payload).toMatchObject({
-      data: { id: created!.id, subscribed: true, consent: [{ source: "form", form_id: formId }] },
-    });
+    expect(deliveries.map((d) => d.event_type).sort()).toEqual(["contact.created", "contact.subscribed", "contact.updated"]);
+    for (const type of ["contact.updated", "contact.subscribed"]) {
+      expect(documentedPayload(deliveries.find((d) => d.event_type === type)?.payload)).toMatchObject({
+        type,
+        data: { id: created!.id, subscribed: true, consent: [{ source: "form", form_id: formId }] },
+      });
+    }
     expect((await contact("ada@example.test"))?.consent).toHaveLength(1);
     expect(renderToStaticMarkup(await ConfirmPage({ params: Promise.resolve({ token }) }))).toContain("You are subscribed");
     const form = await org.owner.api.get(`/v1/forms/${formId}`);

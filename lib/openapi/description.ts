@@ -98,7 +98,7 @@ organization's links (404 for others).
 
 ## Events
 Every fact about a contact or an email is recorded once as an event: \`contact.created\`,
-\`contact.updated\`, \`contact.unsubscribed\`, \`email.sent\`, \`email.delivered\`, \`email.opened\`,
+\`contact.updated\`, \`contact.subscribed\`, \`contact.unsubscribed\`, \`email.sent\`, \`email.delivered\`, \`email.opened\`,
 \`email.clicked\`, \`email.bounced\`, \`email.complained\`, \`email.replied\`. Your application adds its own
 with \`POST /v1/events\` and \`POST /v1/events/batch\` (names of letters, digits, \`_ . : -\`; the prefixes
 \`email.\`, \`contact.\` and \`automation.\` are the platform's). \`GET /v1/contacts/{id}/events\` lists a
@@ -106,8 +106,8 @@ contact's, newest first; their \`source\` is \`api\` for yours. Webhooks announc
 
 ## Webhooks
 Events: \`email.sent\`, \`email.delivered\`, \`email.opened\`, \`email.clicked\`, \`email.bounced\`,
-\`email.complained\`, \`email.replied\`, \`contact.created\`, \`contact.updated\`, \`contact.unsubscribed\`,
-\`broadcast.sent\`, \`domain.updated\`, and \`webhook.test\` when a webhook is tested; the document's \`webhooks\`
+\`email.complained\`, \`email.replied\`, \`contact.created\`, \`contact.updated\`, \`contact.subscribed\`,
+\`contact.unsubscribed\`, \`broadcast.sent\`, \`domain.updated\`, \`inbox.failed\`, and \`webhook.test\` when a webhook is tested; the document's \`webhooks\`
 section gives each one's payload. Each is POSTed to every enabled webhook subscribed to it as
 \`{ "type", "created_at", "data" }\`, signed on the Standard Webhooks scheme: \`webhook-id\` (the delivery id,
 the same on every retry), \`webhook-timestamp\` (Unix seconds) and \`webhook-signature\`

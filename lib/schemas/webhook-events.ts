@@ -137,6 +137,11 @@ export const webhookEventPayloads = {
   "email.replied": event("email.replied", emailReplied, "A reply to the email arrived in its inbox."),
   "contact.created": event("contact.created", contact, "A contact was created (by the API, the dashboard, a bulk creation or an import)."),
   "contact.updated": event("contact.updated", contact, "A contact was changed."),
+  "contact.subscribed": event(
+    "contact.subscribed",
+    contact,
+    "A contact subscribed: its subscription confirmed from a double opt-in form's email, given by a form without confirmation, or turned on again through the API or the dashboard.",
+  ),
   "contact.unsubscribed": event(
     "contact.unsubscribed",
     z.union([contact, recipientUnsubscribed]),

@@ -12,6 +12,7 @@ export const webhookEventTypes = [
   "email.replied",
   "contact.created",
   "contact.updated",
+  "contact.subscribed",
   "contact.unsubscribed",
   "broadcast.sent",
   "domain.updated",

@@ -74,8 +74,7 @@ export async function recordContactChange(
     return;
   }
   const unsubscribed = change.before.subscribed && !change.after.subscribed;
-  // Not a webhook event type (no webhook can subscribe to it), but a built-in event of the filter
-  // language (lib/schemas/filter-language.ts): "subscribed again in the last 30 days".
+  // A webhook event type, and a built-in event of the filter language: "subscribed again in the last 30 days".
   const subscribed = !change.before.subscribed && change.after.subscribed;
   await recordEvents(client, [
     { ...base, name: "contact.updated", properties: { changed: changedFields(change.before, change.after) } },

@@ -11,7 +11,7 @@ describe("contact events", () => {
 
   beforeEach(async () => {
     org = await createTestOrg();
-    webhookId = (await addTestWebhook(org.organizationId, ["contact.created", "contact.updated", "contact.unsubscribed"])).id;
+    webhookId = (await addTestWebhook(org.organizationId, ["contact.created", "contact.updated", "contact.subscribed", "contact.unsubscribed"])).id;
   });
 
   // Deliveries are queued by the events dispatcher (lib/events), as the worker's loop runs it.
@@ -41,6 +41,16 @@ describe("contact events", () => {
     const unsubscriptions = await payloads("contact.unsubscribed");
     expect(unsubscriptions).toHaveLength(1);
     expect(unsubscriptions[0].data).toEqual(JSON.parse(JSON.stringify(unsubscribed.body)));
+    expect(await payloads("contact.subscribed")).toEqual([]);
+  });
+
+  it("emits contact.subscribed when a contact is subscribed again, with the contact", async () => {
+    const { body: contact } = await org.owner.api.post("/v1/contacts", { email: "again@example.net", subscribed: false });
+    const resubscribed = await org.owner.api.put(`/v1/contacts/${contact.id}`, { subscribed: true });
+    await org.owner.api.put(`/v1/contacts/${contact.id}`, { subscribed: true });
+    const subscriptions = await payloads("contact.subscribed");
+    expect(subscriptions).toHaveLength(1);
+    expect(subscriptions[0]).toMatchObject({ type: "contact.subscribed", data: JSON.parse(JSON.stringify(resubscribed.body)) });
   });
 
   it("emits one contact.created per created contact of a bulk request, none for existing ones", async () => {

@@ -2102,6 +2102,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "contact.subscribed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.subscribed
+         * @description A contact subscribed: its subscription confirmed from a double opt-in form's email, given by a form without confirmation, or turned on again through the API or the dashboard.
+         */
+        post: operations["contactSubscribed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "contact.unsubscribed": {
         parameters: {
             query?: never;
@@ -2584,6 +2604,14 @@ export interface components {
             }[];
             /** @description Events or emails past the newest 10 000 were left out. */
             truncated: boolean;
+        };
+        /** @description A contact subscribed: its subscription confirmed from a double opt-in form's email, given by a form without confirmation, or turned on again through the API or the dashboard. */
+        ContactSubscribedEvent: {
+            /** @constant */
+            type: "contact.subscribed";
+            /** @description When the event happened. */
+            created_at: components["schemas"]["DateTime"];
+            data: components["schemas"]["Contact"];
         };
         ContactTopic: {
             topic_id: components["schemas"]["Uuid"];
@@ -3910,7 +3938,7 @@ export interface components {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
             url: string;
-            events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
+            events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
             active: boolean;
             /** @description Consecutive failed deliveries; reset by a success or by enabling. */
             failure_count: number;
@@ -4527,6 +4555,7 @@ export type ConsentRecord = components['schemas']['ConsentRecord'];
 export type Contact = components['schemas']['Contact'];
 export type ContactCreatedEvent = components['schemas']['ContactCreatedEvent'];
 export type ContactExport = components['schemas']['ContactExport'];
+export type ContactSubscribedEvent = components['schemas']['ContactSubscribedEvent'];
 export type ContactTopic = components['schemas']['ContactTopic'];
 export type ContactUnsubscribedEvent = components['schemas']['ContactUnsubscribedEvent'];
 export type ContactUpdatedEvent = components['schemas']['ContactUpdatedEvent'];
@@ -9519,7 +9548,7 @@ export interface operations {
                      * @description Where events are POSTed, signed on the Standard Webhooks scheme.
                      */
                     url: string;
-                    events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
+                    events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
                 };
             };
         };
@@ -9536,7 +9565,7 @@ export interface operations {
                         id: components["schemas"]["Uuid"];
                         organization_id: components["schemas"]["Uuid"];
                         url: string;
-                        events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
+                        events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
                         active: boolean;
                         /** @description Consecutive failed deliveries; reset by a success or by enabling. */
                         failure_count: number;
@@ -9595,7 +9624,7 @@ export interface operations {
                      * @description Where events are POSTed, signed on the Standard Webhooks scheme.
                      */
                     url?: string;
-                    events?: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
+                    events?: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
                 };
             };
         };
@@ -10079,6 +10108,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ContactUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contactSubscribed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every retry: a receiver that saw it already can skip the event. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description When this attempt was signed, in Unix seconds: refuse deliveries too far from your clock. */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64 part of the webhook's `whsec_` secret. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactSubscribedEvent"];
             };
         };
         responses: {
