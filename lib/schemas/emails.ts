@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { EmailDirection, EmailStatus } from "@/lib/generated/prisma/enums";
 import { dateTime, id, limits, text } from "./common";
+import { trackingFields } from "./tracking";
 
 const emailStatus = z.enum(EmailStatus).meta({ description: "Where the email is in its life." });
 
@@ -79,6 +80,7 @@ export const email = z.object({
   attachments: z.array(emailAttachment),
   clicked_links: jsonArray,
   opens: jsonArray,
+  ...trackingFields,
 });
 emailAttachment.register(z.globalRegistry, { id: "EmailAttachment" });
 email.register(z.globalRegistry, { id: "Email" });

@@ -44,6 +44,9 @@ export const emailSelect = {
   attachments: true,
   clicked_links: true,
   opens: true,
+  track_opens: true,
+  track_clicks: true,
+  utm: true,
 } satisfies Prisma.EmailSelect;
 
 export type EmailListPage = { mode: "page"; page: number; limit: number } | ({ mode: "cursor" } & CursorParams);

@@ -134,6 +134,9 @@ describe("Emails", () => {
           "attachments",
           "clicked_links",
           "opens",
+          "track_opens",
+          "track_clicks",
+          "utm",
         ].sort(),
       );
       expect(record).toMatchObject({

@@ -33,6 +33,9 @@ describe("tracking settings", () => {
       [true, true, null],
       [false, true, { campaign: "c" }],
     ]);
+    // And answered with the email, as a broadcast's and a step's are.
+    expect((await org.owner.api.get(`/v1/emails/${chosen.id}`)).body).toMatchObject({ track_opens: false, track_clicks: true, utm: { campaign: "c" } });
+    expect((await org.owner.api.get(`/v1/emails?email_id=${plain.id}`)).body.data[0]).toMatchObject({ track_opens: true, track_clicks: true, utm: null });
   });
 
   it("refuse empty or overlong UTM values and settings that are not booleans", async () => {

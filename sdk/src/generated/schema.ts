@@ -2805,6 +2805,9 @@ export interface components {
             attachments: components["schemas"]["EmailAttachment"][];
             clicked_links: unknown[];
             opens: unknown[];
+            track_opens: boolean;
+            track_clicks: boolean;
+            utm: components["schemas"]["Utm"] | null;
         };
         EmailAttachment: {
             filename: string | null;
@@ -3011,6 +3014,9 @@ export interface components {
             attachments: components["schemas"]["EmailAttachment"][];
             clicked_links: unknown[];
             opens: unknown[];
+            track_opens: boolean;
+            track_clicks: boolean;
+            utm: components["schemas"]["Utm"] | null;
             /** @description Everything that happened to the email, oldest first. */
             events: {
                 id: components["schemas"]["Uuid"];
