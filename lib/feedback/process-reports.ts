@@ -1,5 +1,5 @@
 import type { Email, FeedbackReport } from "@/lib/generated/prisma/client";
-import { db, Prisma } from "@/lib/db";
+import { db, Prisma, type DbClient } from "@/lib/db";
 import { domainOf } from "@/lib/domain/addresses";
 import { reportFingerprint } from "./fingerprint";
 import { arfOutcome, dsnOutcome, parseReport, type FeedbackKind, type ParsedReport } from "./parse-report";
@@ -30,10 +30,13 @@ const LEASE_SECONDS = 120;
  */
 const BATCH_BYTES = 16 * 1024 * 1024;
 
-/** Stores a report found in an inbox, for the worker to record like one that came by SMTP. Answers false for a repeat. */
-export async function queueInboxReport(inbox: { id: string; organization_id: string }, raw: Buffer): Promise<boolean> {
+/**
+ * Stores a report found in an inbox, for the worker to record like one that came by SMTP. Answers
+ * false for a repeat. `client`: the transaction that moves the inbox's mark past it (lib/replies).
+ */
+export async function queueInboxReport(inbox: { id: string; organization_id: string }, raw: Buffer, client: DbClient = db): Promise<boolean> {
   const fingerprint = reportFingerprint(`inbox:${inbox.id}`, raw);
-  const inserted = await db.$executeRaw`
+  const inserted = await client.$executeRaw`
     INSERT INTO feedback_reports (source, recipient, inbox_id, organization_id, fingerprint, raw)
     VALUES ('imap', ${`inbox:${inbox.id}`}, ${inbox.id}::uuid, ${inbox.organization_id}::uuid, ${fingerprint}, ${raw})
     ON CONFLICT (fingerprint) DO NOTHING`;

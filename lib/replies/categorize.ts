@@ -44,7 +44,7 @@ function isBounce(mail: CategorizedMail): boolean {
 
 /**
  * The category a recorded message gives its thread, by rules (first match wins): an automatic
- * answer → `out_of_office`, by auto-reply.ts's `isAutoReply` (the one detector: record-reply.ts
+ * answer → `out_of_office`, by auto-reply.ts's `isAutoReply` (the one detector: reply-row.ts
  * holds the sender's follow-ups exactly when this answers `out_of_office`, and `ourSubject`, the
  * email answered, is left out of the subject test as there); a bounce (a mailer daemon or
  * postmaster, a report, a non-delivery subject); then the reply's own words, quoted text and

@@ -1,4 +1,4 @@
-import { db, Prisma } from "@/lib/db";
+import { db, Prisma, type DbClient } from "@/lib/db";
 
 export type ImapInbox = {
   id: string;
@@ -69,7 +69,7 @@ export async function releaseInbox(inbox: Pick<ImapInbox, "id" | "organization_i
   await db.$executeRaw`UPDATE inboxes SET imap_poll_until = NULL WHERE id = ${inbox.id}::uuid AND organization_id = ${inbox.organization_id}::uuid`;
 }
 
-/** Moves the inbox's mark: messages up to this UID are handled (a crash resumes after it). */
-export async function markHandled(inbox: Pick<ImapInbox, "id" | "organization_id">, uid: number): Promise<void> {
-  await db.$executeRaw`UPDATE inboxes SET imap_last_uid = ${uid} WHERE id = ${inbox.id}::uuid AND organization_id = ${inbox.organization_id}::uuid`;
+/** Moves the inbox's mark: messages up to this UID are handled (a crash resumes after it). `client`: the transaction that recorded them. */
+export async function markHandled(inbox: Pick<ImapInbox, "id" | "organization_id">, uid: number, client: DbClient = db): Promise<void> {
+  await client.$executeRaw`UPDATE inboxes SET imap_last_uid = ${uid} WHERE id = ${inbox.id}::uuid AND organization_id = ${inbox.organization_id}::uuid`;
 }

@@ -80,12 +80,21 @@ export class PollGuard {
     if (this.reason) throw this.reason;
   }
 
-  /** One step (connecting, a command) under the command timeout and the poll's deadline. */
-  async step<T>(what: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * One step (connecting, a command) under the command timeout and the poll's deadline. A step that
+   * reads several messages calls `progress` as each arrives: the timeout then bounds each message
+   * (as when each was a command of its own), and the deadline the whole poll.
+   */
+  async step<T>(what: string, work: (progress: () => void) => Promise<T>): Promise<T> {
     this.check();
-    const timer = setTimeout(() => this.stop(`${what} took longer than ${this.limits.commandTimeoutMs} ms`, "timeout"), this.limits.commandTimeoutMs);
+    const expire = () => this.stop(`${what} took longer than ${this.limits.commandTimeoutMs} ms`, "timeout");
+    let timer = setTimeout(expire, this.limits.commandTimeoutMs);
+    const progress = () => {
+      clearTimeout(timer);
+      timer = setTimeout(expire, this.limits.commandTimeoutMs);
+    };
     try {
-      return await Promise.race([work(), this.stopped]);
+      return await Promise.race([work(progress), this.stopped]);
     } catch (error) {
       throw this.reason ?? error;
     } finally {

@@ -1,92 +1,83 @@
-import type { FetchMessageObject, ImapFlow } from "imapflow";
-import { simpleParser } from "mailparser";
-import { log } from "@/lib/log";
+import type { ImapFlow } from "imapflow";
+import { errorField, log } from "@/lib/log";
 import { markHandled, type ImapInbox } from "./claim-inboxes";
+import { fetchSources, planReads, readHeaders } from "./fetch-messages";
 import { newUids } from "./new-uids";
 import { PollLimitError, type PollGuard } from "./poll-guard";
 import { HEADER_PEEK_BYTES, type PollLimits } from "./poll-limits";
-import { mayBeReplyOrReport, recordRawReply } from "./record-reply";
+import { recordReplies } from "./record-replies";
 
-/** Messages whose headers one FETCH reads. */
+/** Messages whose headers one FETCH reads, and whose replies one transaction records. */
 const HEADER_BATCH = 50;
 
-/** Whether the headers make the message worth reading: a reply, a report, or headers too long to tell. */
-async function worthReading(header: Buffer | undefined, peek: number): Promise<boolean> {
-  if (!header) return true;
-  if (header.length >= peek) return true;
-  return mayBeReplyOrReport(await simpleParser(header, { skipImageLinks: true, skipTextToHtml: true }));
+/** Records the messages read (in UID order) and moves the mark to `mark`; answers the replies stored. */
+async function record(inbox: ImapInbox, uids: number[], sources: Map<number, Buffer>, mark: number | null): Promise<number> {
+  const read = uids.filter((uid) => sources.has(uid));
+  if (read.length === 0 && mark === null) return 0;
+  const outcomes = await recordReplies(
+    inbox,
+    read.map((uid) => sources.get(uid)!),
+    mark,
+  );
+  return outcomes.filter((outcome) => outcome.result === "stored").length;
 }
 
-/** The first headers of a batch of messages, and which of them are worth reading. */
-async function readHeaders(client: ImapFlow, guard: PollGuard, uids: number[], peek: number): Promise<Map<number, boolean>> {
-  const wanted = new Map<number, boolean>();
-  await guard.step("FETCH of headers", async () => {
-    const query = { uid: true, size: true, bodyParts: [{ key: "HEADER", start: 0, maxLength: peek }] };
-    for await (const message of client.fetch(uids.join(","), query, { uid: true })) {
-      if (uids.includes(message.uid)) wanted.set(message.uid, await worthReading(message.headers ?? message.bodyParts?.get("header"), peek));
-    }
-  });
-  return wanted;
+/**
+ * A batch's FETCH of messages failed (a limit of the poll, the connection lost): what arrived before
+ * the first message that did not is recorded, and the mark moves past it — and past that message too
+ * when the server sent more of it than asked for, or it would stop every poll there.
+ */
+async function recordBeforeFailure(inbox: ImapInbox, handled: number[], read: number[], sources: Map<number, Buffer>, error: unknown) {
+  const missing = read.find((uid) => !sources.has(uid));
+  const oversize = error instanceof PollLimitError && error.kind === "oversize";
+  const at = missing === undefined ? handled.length - 1 : handled.indexOf(missing) - (oversize ? 0 : 1);
+  const context = { inbox_id: inbox.id, organization_id: inbox.organization_id };
+  if (oversize && missing !== undefined) log.warn({ ...context, uid: missing }, "IMAP server sent more of a message than asked for; the message is skipped");
+  const arrived = read.filter((uid) => missing === undefined || uid < missing);
+  await record(inbox, arrived, sources, at >= 0 ? handled[at] : null).catch((failure: unknown) =>
+    log.warn({ ...context, err: errorField(failure) }, "could not record the messages read before an IMAP poll failed"),
+  );
 }
 
 /**
  * Reads the inbox's new messages and records those that are replies or reports. Bounded whatever
  * the server sends: headers first (at most HEADER_PEEK_BYTES of each, a batch per FETCH), then, for
- * the messages whose headers make them a reply or a report, their first `messageMaxBytes` —
- * recorded before the next is read. A message longer than that is recorded from what was read
- * (headers and the start of its body; a report's machine-readable parts come first). The mark moves
- * past every message handled, recorded or not, so a crash resumes after it and no message can stop
- * an inbox for good; a poll that has read `pollMaxBytes` stops and the next continues.
+ * the messages whose headers make them a reply or a report, their first `messageMaxBytes`, the
+ * batch's in one FETCH and recorded together with the mark in one transaction (record-replies.ts).
+ * A message longer than that is recorded from what was read (headers and the start of its body; a
+ * report's machine-readable parts come first). The mark moves past every message handled, recorded
+ * or not, so a crash re-reads at most a batch and no message can stop an inbox for good; a poll that
+ * has read `pollMaxBytes` stops and the next continues.
  */
 export async function readNewMessages(client: ImapFlow, inbox: ImapInbox, guard: PollGuard, limits: PollLimits, maxMessages: number): Promise<number> {
   const found = await newUids(client, inbox, guard);
   if (found.emptyThrough !== null) await markHandled(inbox, found.emptyThrough);
   const uids = found.uids.slice(0, maxMessages);
   const peek = Math.min(HEADER_PEEK_BYTES, limits.messageMaxBytes);
-  const context = { inbox_id: inbox.id, organization_id: inbox.organization_id };
   let stored = 0;
-  let progressed = false;
   for (let i = 0; i < uids.length; i += HEADER_BATCH) {
     const batch = uids.slice(i, i + HEADER_BATCH);
-    if (progressed && guard.received() >= limits.pollMaxBytes) break;
-    const wanted = await readHeaders(client, guard, batch, peek);
-    let unmarked: number | null = null;
-    for (const uid of batch) {
-      if (wanted.get(uid)) {
-        if (progressed && guard.received() + limits.messageMaxBytes > limits.pollMaxBytes) {
-          if (unmarked !== null) await markHandled(inbox, unmarked);
-          log.info({ ...context, read: guard.received() }, "IMAP poll stopped at its byte cap; the next poll continues");
-          return stored;
-        }
-        let message: FetchMessageObject | false;
-        try {
-          message = await guard.step("FETCH of a message", () =>
-            client.fetchOne(String(uid), { uid: true, size: true, source: { start: 0, maxLength: limits.messageMaxBytes } }, { uid: true }),
-          );
-        } catch (error) {
-          // The server answered with more than the part asked for: skip the message, or it would stop every poll here.
-          if (error instanceof PollLimitError && error.kind === "oversize") {
-            await markHandled(inbox, uid);
-            log.warn({ ...context, uid }, "IMAP server sent more of a message than asked for; the message is skipped");
-          }
-          throw error;
-        }
-        if (message && message.source) {
-          if (message.source.length >= limits.messageMaxBytes)
-            log.info(
-              { ...context, uid, size: message.size, read: message.source.length },
-              "IMAP message longer than the per-message cap: recorded from its start",
-            );
-          if ((await recordRawReply(inbox, message.source)).result === "stored") stored++;
-        } else {
-          log.warn({ ...context, uid }, "IMAP server gave no content for a message; the message is skipped");
-        }
-        await markHandled(inbox, uid);
-        unmarked = null;
-      } else unmarked = uid;
-      progressed = true;
+    if (i > 0 && guard.received() >= limits.pollMaxBytes) break;
+    const headers = await readHeaders(client, guard, batch, peek);
+    const { read, cut } = planReads(batch, headers, limits, guard.received(), i > 0);
+    const handled = cut === null ? batch : batch.slice(0, batch.indexOf(cut));
+    const sources = new Map<number, Buffer>();
+    try {
+      if (read.length > 0) await fetchSources(client, guard, inbox, read, limits, sources);
+    } catch (error) {
+      await recordBeforeFailure(inbox, handled, read, sources, error);
+      throw error;
     }
-    if (unmarked !== null) await markHandled(inbox, unmarked);
+    for (const uid of read.filter((uid) => !sources.has(uid)))
+      log.warn({ inbox_id: inbox.id, organization_id: inbox.organization_id, uid }, "IMAP server gave no content for a message; the message is skipped");
+    stored += await record(inbox, read, sources, handled.at(-1) ?? null);
+    if (cut !== null) {
+      log.info(
+        { inbox_id: inbox.id, organization_id: inbox.organization_id, read: guard.received() },
+        "IMAP poll stopped at its byte cap; the next poll continues",
+      );
+      return stored;
+    }
   }
   return stored;
 }

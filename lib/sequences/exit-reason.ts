@@ -26,7 +26,7 @@ export type ExitScope = { organizationId: string; broadcastId: string; topicId: 
  * sequence now, as SQL text, or NULL when they stay: they replied, unsubscribed (from everything
  * or from the broadcast's topic), bounced or complained on any email of this broadcast, their
  * address is suppressed, someone at their company's domain replied (`stop_on_company_reply`,
- * lib/sequences/company-stop.ts), or an exit condition holds (in any of the "exit if in"
+ * lib/sequences/reply-exits.ts), or an exit condition holds (in any of the "exit if in"
  * segments, or missing from any of the "exit if not in" segments that still exist).
  */
 export function exitReasonSql({ organizationId, broadcastId, topicId, inExitSegment, inRequiredSegments }: ExitScope): Prisma.Sql {
