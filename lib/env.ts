@@ -69,6 +69,7 @@ const schema = z.object({
   RELAY_SPF: z.string().optional(),
   IMAP_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   IMAP_POLL_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  IMAP_ORGANIZATION_POLLS: z.coerce.number().int().min(1).max(16).default(2),
   IMAP_POLL_DEADLINE_SECONDS: z.coerce.number().int().min(1).max(3600).default(45),
   IMAP_COMMAND_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
   IMAP_MESSAGE_MAX_BYTES: z.coerce
@@ -237,8 +238,10 @@ export const env = {
   relaySpf: raw.RELAY_SPF?.trim() || relaySpfFromUrl(raw.SMTP_RELAY_URL ?? raw.SMTP_URL),
   /** Reply polling (lib/replies, docs/SECURITY.md "IMAP reply polling"): each inbox is polled at most this often. */
   imapPollIntervalSeconds: raw.IMAP_POLL_INTERVAL_SECONDS,
-  /** Inboxes one worker process polls at once (at most one per organization across all workers). */
+  /** Inboxes one worker process polls at once (at most IMAP_ORGANIZATION_POLLS per organization across all workers). */
   imapPollConcurrency: raw.IMAP_POLL_CONCURRENCY,
+  /** Polls of one organization's inboxes at once across all workers; past the first, only lanes no other organization is waiting for. */
+  imapOrganizationPolls: raw.IMAP_ORGANIZATION_POLLS,
   /** The whole of one inbox's poll, from resolving its host to logging out. */
   imapPollDeadlineSeconds: raw.IMAP_POLL_DEADLINE_SECONDS,
   /** Connecting (TCP, TLS, greeting, login) and each IMAP command after it. */

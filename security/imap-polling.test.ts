@@ -145,21 +145,43 @@ describe.skipIf(!dovecotAvailable())("IMAP reply polling beside a hostile IMAP s
     expect(server.bytesWritten()).toBeLessThan(64 * MB);
   });
 
-  it("gives one organization one poll at a time, so its slow inboxes cannot take every slot", async () => {
+  it("gives one organization at most IMAP_ORGANIZATION_POLLS polls at a time, so its slow inboxes cannot take every slot", async () => {
     const server = await hostile({ dribble: "greeting" });
-    const attacker = await tenant(server, 3);
+    const attacker = await tenant(server, 4);
     const honest = await honestTenant();
-    const limits = { concurrency: 3, commandTimeoutMs: 8_000, deadlineMs: 30_000 };
+    const limits = { concurrency: 3, organizationPolls: 2, commandTimeoutMs: 8_000, deadlineMs: 30_000 };
     const organizationIds = [attacker.organizationId, honest.organizationId];
-    // Two rounds at once, as two workers would run them: the second finds the attacker busy.
-    const rounds = [pollReplies({ organizationIds, intervalMs: 0, limits }), pollReplies({ organizationIds, intervalMs: 0, limits })];
+    // Three rounds at once, as three workers would run them: the third finds the attacker at its two polls.
+    const rounds = [1, 2, 3].map(() => pollReplies({ organizationIds, intervalMs: 0, limits }));
     await waitUntil(async () => (await inbound(honest.organizationId)).length === 1, 30_000, "the honest organization's reply");
-    expect(server.connections()).toMatchObject({ open: 1, total: 1 });
+    expect(server.connections()).toMatchObject({ open: 2, total: 2 });
     expect((await Promise.all(rounds)).reduce((a, b) => a + b)).toBe(1);
-    expect(server.connections()).toMatchObject({ total: 1, mostOpen: 1 });
-    // Its poll over, the organization's next inbox is due.
+    expect(server.connections()).toMatchObject({ total: 2, mostOpen: 2 });
+    // Its polls over, the organization's next inboxes are due.
     await pollReplies({ organizationIds: [attacker.organizationId], intervalMs: 0, limits: { ...limits, commandTimeoutMs: 500 } });
-    expect(server.connections().total).toBe(2);
+    expect(server.connections().total).toBe(3);
+  });
+
+  it("gives an organization a second poll only when no organization without one has an inbox due", async () => {
+    const server = await hostile({ dribble: "greeting" });
+    const attacker = await tenant(server, 2);
+    const honest = await honestTenant();
+    // One lane a round, as a worker's lane claims: the attacker's inboxes were never polled, so one of them goes first.
+    const lane = (intervalMs = 0) =>
+      pollReplies({
+        organizationIds: [attacker.organizationId, honest.organizationId],
+        intervalMs,
+        limits: { concurrency: 1, organizationPolls: 2, commandTimeoutMs: 8_000, deadlineMs: 30_000 },
+      });
+    const first = lane();
+    await waitUntil(() => server.connections().open === 1, 10_000, "the attacker's first poll");
+    // The next lane goes to the honest organization, though the attacker's other inbox is due and was polled longer ago.
+    expect(await lane()).toBe(1);
+    expect(server.connections().total).toBe(1);
+    // The honest inbox just polled is not due within a minute: the lane is the attacker's second.
+    const third = lane(60_000);
+    await waitUntil(() => server.connections().open === 2, 10_000, "the attacker's second poll");
+    expect(await Promise.all([first, third])).toEqual([0, 0]);
   });
 
   it("reads at most the per-message cap of a huge message, skips it when the server sends it anyway, and reads the next", async () => {

@@ -1,5 +1,6 @@
 import type { Email, FeedbackReport } from "@/lib/generated/prisma/client";
-import { db, Prisma, type DbClient } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
+import { runSql, type SqlClient } from "@/lib/events/record";
 import { domainOf } from "@/lib/domain/addresses";
 import { reportFingerprint } from "./fingerprint";
 import { arfOutcome, dsnOutcome, parseReport, type FeedbackKind, type ParsedReport } from "./parse-report";
@@ -34,13 +35,15 @@ const BATCH_BYTES = 16 * 1024 * 1024;
  * Stores a report found in an inbox, for the worker to record like one that came by SMTP. Answers
  * false for a repeat. `client`: the transaction that moves the inbox's mark past it (lib/replies).
  */
-export async function queueInboxReport(inbox: { id: string; organization_id: string }, raw: Buffer, client: DbClient = db): Promise<boolean> {
+export async function queueInboxReport(inbox: { id: string; organization_id: string }, raw: Buffer, client: SqlClient = db): Promise<boolean> {
   const fingerprint = reportFingerprint(`inbox:${inbox.id}`, raw);
-  const inserted = await client.$executeRaw`
-    INSERT INTO feedback_reports (source, recipient, inbox_id, organization_id, fingerprint, raw)
-    VALUES ('imap', ${`inbox:${inbox.id}`}, ${inbox.id}::uuid, ${inbox.organization_id}::uuid, ${fingerprint}, ${raw})
-    ON CONFLICT (fingerprint) DO NOTHING`;
-  return inserted > 0;
+  const inserted = await runSql(
+    client,
+    `INSERT INTO feedback_reports (source, recipient, inbox_id, organization_id, fingerprint, raw)
+     VALUES ('imap', $1, $2::uuid, $3::uuid, $4, $5) ON CONFLICT (fingerprint) DO NOTHING RETURNING id`,
+    [`inbox:${inbox.id}`, inbox.id, inbox.organization_id, fingerprint, raw],
+  );
+  return inserted.length > 0;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { db, Prisma, type DbClient } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
 
 export type ImapInbox = {
   id: string;
@@ -22,6 +22,8 @@ export type ClaimOptions = {
   intervalMs: number;
   /** The poll's deadline: the claim lasts that long (and a little more) unless released first. */
   deadlineMs: number;
+  /** Polls of one organization running at once, across all workers (IMAP_ORGANIZATION_POLLS). */
+  organizationPolls: number;
   /** Only these organizations' inboxes (tests share one database). */
   organizationIds?: string[];
 };
@@ -31,31 +33,38 @@ const LEASE_MARGIN_SECONDS = 10;
 
 /**
  * Claims inboxes due for a poll: those with IMAP settings whose last poll is older than the
- * interval, at most one per organization, and none of an organization that has a poll running
- * (`imap_poll_until` in the future, set here and cleared by `releaseInbox`). So one organization's
- * slow servers hold at most one poll at a time across every worker, and two polls of one inbox never
- * run at once. Claims are taken one worker at a time (a transaction-scoped advisory lock), so the
- * second worker's claim sees the first's; a worker that dies leaves its claims to lapse at the deadline.
+ * interval and that no poll holds (`imap_poll_until` in the future, set here and cleared by
+ * `releaseInbox`), at most one per organization a claim, and none of an organization that has
+ * `organizationPolls` polls running. Organizations with fewer polls running come first, then the
+ * inbox whose last poll is oldest: an organization gets a second poll only when no organization
+ * without one has an inbox due. So one organization's slow servers hold at most `organizationPolls`
+ * lanes across every worker, a team's many inboxes do not wait one behind the other while lanes are
+ * idle, and two polls of one inbox never run at once. Claims are taken one worker at a time (a
+ * transaction-scoped advisory lock), so the second worker's claim sees the first's; a worker that
+ * dies leaves its claims to lapse at the deadline.
  */
 export async function claimInboxes(options: ClaimOptions): Promise<ImapInbox[]> {
-  const orgFilter = options.organizationIds ? Prisma.sql`AND organization_id = ANY(${options.organizationIds}::uuid[])` : Prisma.empty;
+  const ids = options.organizationIds;
+  const orgFilter = (column: Prisma.Sql) => (ids ? Prisma.sql`AND ${column} = ANY(${ids}::uuid[])` : Prisma.empty);
   const leaseSeconds = options.deadlineMs / 1000 + LEASE_MARGIN_SECONDS;
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('replies:claim-inboxes'))`;
     return tx.$queryRaw<ImapInbox[]>`
       WITH busy AS (
-        SELECT DISTINCT organization_id FROM inboxes WHERE imap_poll_until > now() ${orgFilter}
+        SELECT organization_id, count(*)::int AS running FROM inboxes WHERE imap_poll_until > now() ${orgFilter(Prisma.sql`organization_id`)} GROUP BY organization_id
       ), due AS (
-        SELECT DISTINCT ON (organization_id) id, imap_last_polled_at AS previous_poll FROM inboxes
+        SELECT DISTINCT ON (i.organization_id) i.id, i.imap_last_polled_at AS previous_poll, COALESCE(b.running, 0) AS running
+        FROM inboxes i LEFT JOIN busy b ON b.organization_id = i.organization_id
         -- An inbox in error is not polled: its credentials were refused, a person must test or reconnect it (inbox-health.ts).
-        WHERE imap_host IS NOT NULL AND imap_port IS NOT NULL AND imap_username IS NOT NULL AND status = 'active'
-          AND (imap_password_encrypted IS NOT NULL OR auth_type = 'oauth2')
-          AND (imap_last_polled_at IS NULL OR imap_last_polled_at <= now() - make_interval(secs => ${options.intervalMs / 1000}))
-          AND organization_id NOT IN (SELECT organization_id FROM busy)
-          ${orgFilter}
-        ORDER BY organization_id, imap_last_polled_at NULLS FIRST, id
+        WHERE i.imap_host IS NOT NULL AND i.imap_port IS NOT NULL AND i.imap_username IS NOT NULL AND i.status = 'active'
+          AND (i.imap_password_encrypted IS NOT NULL OR i.auth_type = 'oauth2')
+          AND (i.imap_last_polled_at IS NULL OR i.imap_last_polled_at <= now() - make_interval(secs => ${options.intervalMs / 1000}))
+          AND (i.imap_poll_until IS NULL OR i.imap_poll_until <= now())
+          AND COALESCE(b.running, 0) < ${options.organizationPolls}
+          ${orgFilter(Prisma.sql`i.organization_id`)}
+        ORDER BY i.organization_id, i.imap_last_polled_at NULLS FIRST, i.id
       ), picked AS (
-        SELECT id, previous_poll FROM due ORDER BY previous_poll NULLS FIRST, id LIMIT ${options.limit}
+        SELECT id, previous_poll FROM due ORDER BY running, previous_poll NULLS FIRST, id LIMIT ${options.limit}
       )
       UPDATE inboxes i SET imap_last_polled_at = now(), imap_poll_until = now() + make_interval(secs => ${leaseSeconds})
       FROM picked WHERE i.id = picked.id
@@ -69,7 +78,7 @@ export async function releaseInbox(inbox: Pick<ImapInbox, "id" | "organization_i
   await db.$executeRaw`UPDATE inboxes SET imap_poll_until = NULL WHERE id = ${inbox.id}::uuid AND organization_id = ${inbox.organization_id}::uuid`;
 }
 
-/** Moves the inbox's mark: messages up to this UID are handled (a crash resumes after it). `client`: the transaction that recorded them. */
-export async function markHandled(inbox: Pick<ImapInbox, "id" | "organization_id">, uid: number, client: DbClient = db): Promise<void> {
-  await client.$executeRaw`UPDATE inboxes SET imap_last_uid = ${uid} WHERE id = ${inbox.id}::uuid AND organization_id = ${inbox.organization_id}::uuid`;
+/** Moves the inbox's mark: messages up to this UID are handled (a crash resumes after it). */
+export async function markHandled(inbox: Pick<ImapInbox, "id" | "organization_id">, uid: number): Promise<void> {
+  await db.$executeRaw`UPDATE inboxes SET imap_last_uid = ${uid} WHERE id = ${inbox.id}::uuid AND organization_id = ${inbox.organization_id}::uuid`;
 }

@@ -8,6 +8,8 @@ import { env } from "@/lib/env";
 export type PollLimits = {
   /** Inboxes polled at once by one worker process. */
   concurrency: number;
+  /** Polls of one organization running at once, across all workers. */
+  organizationPolls: number;
   /** The whole poll: resolving the host, connecting, every command, recording, logging out. */
   deadlineMs: number;
   /** Connecting (TCP, TLS, greeting, login) and each command after it; also the socket's idle limit. */
@@ -22,6 +24,7 @@ export type PollLimits = {
 export function pollLimits(overrides: Partial<PollLimits> = {}): PollLimits {
   return {
     concurrency: env.imapPollConcurrency,
+    organizationPolls: env.imapOrganizationPolls,
     deadlineMs: env.imapPollDeadlineSeconds * 1000,
     commandTimeoutMs: env.imapCommandTimeoutSeconds * 1000,
     messageMaxBytes: env.imapMessageMaxBytes,

@@ -165,6 +165,7 @@ const claimOptions = (options: PollOptions, limit: number) => ({
   limit,
   intervalMs: options.intervalMs ?? env.imapPollIntervalSeconds * 1000,
   deadlineMs: pollLimits(options.limits).deadlineMs,
+  organizationPolls: pollLimits(options.limits).organizationPolls,
   organizationIds: options.organizationIds,
 });
 

@@ -47,7 +47,8 @@ async function recordBeforeFailure(inbox: ImapInbox, handled: number[], read: nu
  * A message longer than that is recorded from what was read (headers and the start of its body; a
  * report's machine-readable parts come first). The mark moves past every message handled, recorded
  * or not, so a crash re-reads at most a batch and no message can stop an inbox for good; a poll that
- * has read `pollMaxBytes` stops and the next continues.
+ * has read `pollMaxBytes` stops and the next continues. A batch is recorded while the next is read
+ * (one at a time, in order, so the mark only moves forward; at most two batches held).
  */
 export async function readNewMessages(client: ImapFlow, inbox: ImapInbox, guard: PollGuard, limits: PollLimits, maxMessages: number): Promise<number> {
   const found = await newUids(client, inbox, guard);
@@ -55,6 +56,14 @@ export async function readNewMessages(client: ImapFlow, inbox: ImapInbox, guard:
   const uids = found.uids.slice(0, maxMessages);
   const peek = Math.min(HEADER_PEEK_BYTES, limits.messageMaxBytes);
   let stored = 0;
+  let recording: Promise<void> = Promise.resolve();
+  const recordInTurn = (work: () => Promise<number>) => {
+    const previous = recording;
+    recording = previous.then(async () => void (stored += await work()));
+    // Its failure is thrown where it is awaited, while the next batch is read meanwhile.
+    recording.catch(() => undefined);
+    return previous;
+  };
   for (let i = 0; i < uids.length; i += HEADER_BATCH) {
     const batch = uids.slice(i, i + HEADER_BATCH);
     if (i > 0 && guard.received() >= limits.pollMaxBytes) break;
@@ -65,19 +74,23 @@ export async function readNewMessages(client: ImapFlow, inbox: ImapInbox, guard:
     try {
       if (read.length > 0) await fetchSources(client, guard, inbox, read, limits, sources);
     } catch (error) {
+      // The batches before are recorded first: the mark moves in order.
+      await recording;
       await recordBeforeFailure(inbox, handled, read, sources, error);
       throw error;
     }
     for (const uid of read.filter((uid) => !sources.has(uid)))
       log.warn({ inbox_id: inbox.id, organization_id: inbox.organization_id, uid }, "IMAP server gave no content for a message; the message is skipped");
-    stored += await record(inbox, read, sources, handled.at(-1) ?? null);
+    // The previous batch's recording must be over before this one starts (and before the next is read).
+    await recordInTurn(() => record(inbox, read, sources, handled.at(-1) ?? null));
     if (cut !== null) {
       log.info(
         { inbox_id: inbox.id, organization_id: inbox.organization_id, read: guard.received() },
         "IMAP poll stopped at its byte cap; the next poll continues",
       );
-      return stored;
+      break;
     }
   }
+  await recording;
   return stored;
 }

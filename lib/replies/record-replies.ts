@@ -1,6 +1,6 @@
-import { db, type Prisma } from "@/lib/db";
+import type { PoolClient } from "pg";
+import { pool } from "@/lib/db/pool";
 import { queueInboxReport } from "@/lib/feedback/process-reports";
-import { markHandled } from "./claim-inboxes";
 import { readIncoming, type Incoming } from "./incoming";
 import { RECORD_REPLIES, type ReplyRow } from "./record-replies-sql";
 import { replyRow, type Original } from "./reply-row";
@@ -14,27 +14,48 @@ export type ReplyOutcome =
   /** `report`: a delivery report or complaint, queued for lib/feedback to record. */
   | { result: "duplicate" | "unmatched" | "automatic" | "report" };
 
+const FIND_ORIGINALS = `
+  SELECT e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.inbox_id, e.thread_id, e.from_email, e.subject,
+    c.timezone AS contact_timezone, o.timezone AS organization_timezone
+  FROM emails e JOIN organizations o ON o.id = e.organization_id
+  LEFT JOIN contacts c ON c.id = e.contact_id AND c.organization_id = e.organization_id
+  WHERE e.organization_id = $1::uuid AND e.direction = 'outbound' AND e.message_id = ANY($2::text[])
+  ORDER BY e.id
+  FOR UPDATE OF e`;
+
+const MARK = "UPDATE inboxes SET imap_last_uid = $3 WHERE id = $2::uuid AND organization_id = $1::uuid";
+
 /**
  * The outbound emails of the organization the batch's messages name, locked in one order (two
  * batches answering the same emails wait for each other instead of deadlocking).
  */
-async function findOriginals(tx: Prisma.TransactionClient, organizationId: string, candidates: string[]): Promise<Map<string, Original>> {
-  const rows = await tx.$queryRaw<Original[]>`
-    SELECT e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.inbox_id, e.thread_id, e.from_email, e.subject,
-      c.timezone AS contact_timezone, o.timezone AS organization_timezone
-    FROM emails e JOIN organizations o ON o.id = e.organization_id
-    LEFT JOIN contacts c ON c.id = e.contact_id AND c.organization_id = e.organization_id
-    WHERE e.organization_id = ${organizationId}::uuid AND e.direction = 'outbound' AND e.message_id = ANY(${candidates}::text[])
-    ORDER BY e.id
-    FOR UPDATE OF e`;
+async function findOriginals(client: PoolClient, organizationId: string, candidates: string[]): Promise<Map<string, Original>> {
+  const { rows } = await client.query<Original>({ name: "replies-find-originals", text: FIND_ORIGINALS, values: [organizationId, candidates] });
   return new Map(rows.map((row) => [row.message_id, row]));
+}
+
+/** Runs `work` in a transaction on a connection of its own. */
+async function inTransaction(work: (client: PoolClient) => Promise<void>): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    await work(client);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch((failure: Error) => (broken = failure));
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }
 
 type Reply = Extract<Incoming, { kind: "reply" }> & { position: number };
 
 /** Matches each reply to the email it answers (its first candidate that is one), then records them all in one statement. */
-async function recordMatched(tx: Prisma.TransactionClient, inbox: ReceivingInbox, replies: Reply[], mark: number | null, outcomes: ReplyOutcome[]) {
-  const originals = await findOriginals(tx, inbox.organization_id, [...new Set(replies.flatMap((r) => r.candidates))]);
+async function recordMatched(tx: PoolClient, inbox: ReceivingInbox, replies: Reply[], mark: number | null, outcomes: ReplyOutcome[]) {
+  const candidates = [...new Set(replies.flatMap((r) => r.candidates))];
+  const originals = candidates.length > 0 ? await findOriginals(tx, inbox.organization_id, candidates) : new Map<string, Original>();
   const receivedAt = new Date();
   const rows: ReplyRow[] = [];
   const messageIds = new Set<string>();
@@ -48,17 +69,17 @@ async function recordMatched(tx: Prisma.TransactionClient, inbox: ReceivingInbox
     messageIds.add(row.message_id);
     rows.push(row);
   }
-  if (rows.length === 0) return mark === null ? undefined : markHandled(inbox, mark, tx);
+  if (rows.length === 0) {
+    if (mark !== null) await tx.query({ name: "replies-mark", text: MARK, values: [inbox.organization_id, inbox.id, mark] });
+    return;
+  }
   const at = receivedAt.toISOString();
-  const stored = await tx.$queryRawUnsafe<{ position: number; email_id: string; thread_id: string }[]>(
-    RECORD_REPLIES,
-    inbox.organization_id,
-    inbox.id,
-    at,
-    JSON.stringify(rows),
-    mark,
-    at,
-  );
+  // Named: prepared once per connection, so the statement is not planned again for every batch.
+  const { rows: stored } = await tx.query<{ position: number; email_id: string; thread_id: string }>({
+    name: "replies-record",
+    text: RECORD_REPLIES,
+    values: [inbox.organization_id, inbox.id, at, JSON.stringify(rows), mark, at],
+  });
   const byPosition = new Map(rows.map((row) => [row.position, row]));
   for (const { position, email_id: emailId, thread_id: threadId } of stored) {
     const row = byPosition.get(position)!;
@@ -90,13 +111,12 @@ export async function recordReplies(inbox: ReceivingInbox, sources: (Buffer | st
     outcomes.push({ result: message.kind === "reply" ? "unmatched" : message.kind });
   }
   if (replies.length === 0 && reports.length === 0) {
-    if (mark !== null) await markHandled(inbox, mark);
+    if (mark !== null) await pool.query({ name: "replies-mark", text: MARK, values: [inbox.organization_id, inbox.id, mark] });
     return outcomes;
   }
-  await db.$transaction(async (tx) => {
+  await inTransaction(async (tx) => {
     for (const raw of reports) await queueInboxReport(inbox, raw, tx);
-    if (replies.length > 0) await recordMatched(tx, inbox, replies, mark, outcomes);
-    else if (mark !== null) await markHandled(inbox, mark, tx);
+    await recordMatched(tx, inbox, replies, mark, outcomes);
   });
   return outcomes;
 }
