@@ -109,15 +109,27 @@ async function forget(bench: Bench, organizationId: string) {
   await bench.pg.query("VACUUM ANALYZE emails");
 }
 
-/** The worker's poller, from the moment the inboxes are due until every reply is recorded. */
+/**
+ * The worker's poller, from its first claim of the due inboxes until every reply is recorded. An
+ * idle lane looks for due inboxes every 5 s (worker/tasks.ts): that wait, 0–5 s, is when a poll
+ * starts, not what polling costs, and is logged apart.
+ */
 async function productRun(bench: Bench, organizationId: string, expected: number, timeoutMs: number): Promise<number> {
-  const started = performance.now();
+  const due = performance.now();
   await bench.pg.query("UPDATE inboxes SET imap_last_polled_at = NULL WHERE organization_id = $1", [organizationId]);
+  for (;;) {
+    const { rows } = await bench.pg.query("SELECT 1 FROM inboxes WHERE organization_id = $1 AND imap_last_polled_at IS NOT NULL LIMIT 1", [organizationId]);
+    if (rows.length > 0) break;
+    if (performance.now() - due > 60_000) throw new Error("no inbox was claimed within 60 s");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const started = performance.now();
+  bench.log(`  the first claim came ${seconds(due).toFixed(1)} s after the inboxes were due`);
   for (;;) {
     const recorded = await inboundCount(bench, organizationId);
     if (recorded >= expected) return seconds(started);
     if (performance.now() - started > timeoutMs) throw new Error(`${recorded} of ${expected} replies recorded after ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
@@ -184,8 +196,8 @@ export const imapRepliesScenario: Scenario = {
         );
       }
       const note =
-        `${INBOXES} inboxes of one organization with ${perInbox.toLocaleString("en-US")} replies each (dovecot, loopback), from the moment they are due ` +
-        `until the worker has recorded every reply (up to IMAP_ORGANIZATION_POLLS = 2 of them polled at once); baseline: imapflow fetching every message whole, ` +
+        `${INBOXES} inboxes of one organization with ${perInbox.toLocaleString("en-US")} replies each (dovecot, loopback), from the worker's first claim ` +
+        `until it has recorded every reply (up to IMAP_ORGANIZATION_POLLS = 2 of them polled at once); baseline: imapflow fetching every message whole, ` +
         `inbox after inbox on one connection; ${(expected / median(product)).toFixed(0)} vs ${(expected / median(baseline)).toFixed(0)} messages/s`;
       return [atMost(FIGURE.scenario, FIGURE.unit, product, baseline, 1.5, note)] satisfies Result[];
     } finally {

@@ -34,7 +34,8 @@ export type ReplyRow = {
 /**
  * Records a batch of replies in one statement: $1 the organization, $2 the inbox, $3 when they
  * were received, $4 the replies (ReplyRow[] as JSON, ascending position), $5 the inbox's new mark
- * (or null), $6 $3 as the events write it. Each reply is stored once: one already stored (read
+ * (or null), $6 $3 as the events write it, $7 the emails answered (ids: the planner then reads them by
+ * key, whatever it guesses of the organization's emails). Each reply is stored once: one already stored (read
  * again after a crash, or by a concurrent poll) is skipped by the unique index and does nothing
  * else, so everything below follows the replies this statement stored (`stored`):
  *
@@ -89,7 +90,7 @@ export const RECORD_REPLIES = `
     UPDATE emails e SET thread_id = COALESCE(e.thread_id, a.tid), replied_at = CASE WHEN a.replied THEN COALESCE(e.replied_at, $3::timestamptz) ELSE e.replied_at END,
       updated_at = now()
     FROM (SELECT original_id, (array_agg(tid))[1] AS tid, bool_or(NOT automatic) AS replied FROM stored GROUP BY original_id) a
-    WHERE e.id = a.original_id AND e.organization_id = $1::uuid AND (e.thread_id IS NULL OR (a.replied AND e.replied_at IS NULL))
+    WHERE e.id = a.original_id AND e.id = ANY($7::uuid[]) AND e.organization_id = $1::uuid AND (e.thread_id IS NULL OR (a.replied AND e.replied_at IS NULL))
   ),
   repliers AS (
     SELECT DISTINCT broadcast_id, contact_id FROM stored WHERE NOT automatic AND broadcast_id IS NOT NULL AND contact_id IS NOT NULL

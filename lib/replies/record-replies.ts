@@ -78,7 +78,7 @@ async function recordMatched(tx: PoolClient, inbox: ReceivingInbox, replies: Rep
   const { rows: stored } = await tx.query<{ position: number; email_id: string; thread_id: string }>({
     name: "replies-record",
     text: RECORD_REPLIES,
-    values: [inbox.organization_id, inbox.id, at, JSON.stringify(rows), mark, at],
+    values: [inbox.organization_id, inbox.id, at, JSON.stringify(rows), mark, at, [...new Set(rows.map((row) => row.original_id))]],
   });
   const byPosition = new Map(rows.map((row) => [row.position, row]));
   for (const { position, email_id: emailId, thread_id: threadId } of stored) {
