@@ -11,9 +11,8 @@ const UNCLAIMED = "NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.emai
  * caller defines three inputs from the replies it stored:
  *
  * - `repliers (broadcast_id, contact_id)`: who replied for real. They leave the broadcast's sequence
- *   at once (as leave-sequence.ts does one at a time): their follow-ups still queued, waiting for a
- *   window or an out-of-office return, or held by a pause, are cancelled. Later steps need a sent
- *   previous email, so none follows.
+ *   at once: their follow-ups still queued, waiting for a window or an out-of-office return, or
+ *   held by a pause, are cancelled. Later steps need a sent previous email, so none follows.
  * - `company_replies (broadcast_id, domain)`: the domains they wrote from (free-mail ones left out by
  *   the caller). With `stop_on_company_reply` (unset: on in `sales` mode), the sequence ends for
  *   everyone there: the domain is recorded for the later steps' exit check (exit-reason.ts) and the
