@@ -164,3 +164,58 @@ describe("a sales-mode automation and an out-of-office answer", () => {
     }
   });
 });
+
+describe("a sales-mode automation, an out-of-office answer, then a reply", () => {
+  it("ends the run at the reply and cancels the follow-up held for the contact's return", async () => {
+    const clock = engineClock();
+    const org = await createTestOrg();
+    const organizationId = org.organizationId;
+    const inbox = await sinkInbox(organizationId, sink, { from_email: "rep-d@acme.test", from_name: "Rep D" });
+    const { contacts } = await seedSegment(organizationId, [{ email: "uma@prospects.test", first_name: "Uma" }]);
+    const [uma] = contacts;
+    const automation = await activeAutomation(org, {
+      name: "Outreach, back from holidays",
+      sequence_mode: "sales",
+      inbox_ids: [inbox.id],
+      trigger: { type: "event", event: "demo_requested" },
+      steps: [
+        { type: "send_email", subject: "Idea for {{first_name}}", html_content: "<p>Hi {{first_name}}</p>" },
+        { type: "wait", minutes: 60 },
+        { type: "send_email", subject: "follow-up", html_content: "<p>Following up, {{first_name}}</p>" },
+        { type: "wait", minutes: 60 },
+        { type: "send_email", subject: "last", html_content: "<p>Last note, {{first_name}}</p>" },
+      ],
+    });
+    const sender = createSender({ organizationId, paceScale: 0.001 });
+    try {
+      await announceEvent(organizationId, uma.id, "demo_requested");
+      await settle(organizationId, clock);
+      await drain(sender, organizationId);
+      const [first] = sink.messages.filter((m) => m.envelopeTo.includes(uma.email));
+      const answer = (body: string, headers: string[]) =>
+        recordRawReply(
+          { id: inbox.id, organization_id: organizationId },
+          rawReply({ from: uma.email, to: first.envelopeFrom!, subject: `Re: ${first.parsed.subject}`, inReplyTo: first.parsed.messageId, headers, body }),
+        );
+      expect((await answer("I am out of the office with limited access to email.", ["Auto-Submitted: auto-replied"])).result).toBe("auto_reply");
+      clock.advanceMinutes(60);
+      await settle(organizationId, clock);
+      const step = automation.steps[2].id;
+      const held = await db.email.findFirstOrThrow({ where: { automation_id: automation.id, contact_id: uma.id, automation_step_id: step } });
+      expect(held.status).toBe("scheduled");
+
+      // Back early, she answers for real: the run ends, and the follow-up waiting for her return goes nowhere.
+      expect((await answer("Thanks, let us talk on Tuesday.", [])).result).toBe("stored");
+      const [run] = await runsOf(org, automation.id, uma.id);
+      expect(run).toMatchObject({ status: "exited", exit_reason: "replied" });
+      expect(await db.email.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({ status: "cancelled", last_error: "Left the automation: replied" });
+      const history = await db.automationRunStep.findMany({ where: { run_id: run.id, organization_id: organizationId } });
+      expect(history.find((h) => h.step_id === automation.steps[3].id)?.outcome).toBe("exited");
+      const events = await db.event.findMany({ where: { organization_id: organizationId, contact_id: uma.id }, orderBy: { occurred_at: "asc" } });
+      expect(events.filter((e) => e.name === "email.replied").map((e) => e.automation_id)).toEqual([automation.id]);
+      expect(events.find((e) => e.name === "automation.exited")?.properties).toMatchObject({ automation: automation.name, reason: "replied" });
+    } finally {
+      sender.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { recordEventsCtes } from "@/lib/events/sql";
 import { replyExitsCtes } from "@/lib/sequences/reply-exits";
+import { replyRunExitsCtes } from "@/lib/automations/leave";
 
 /** One reply of a batch as the statement takes it, matched to the email it answers and judged by the rules. */
 export type ReplyRow = {
@@ -23,6 +24,8 @@ export type ReplyRow = {
   original_inbox_id: string | null;
   contact_id: string | null;
   broadcast_id: string | null;
+  automation_id: string | null;
+  automation_run_id: string | null;
   thread_id: string | null;
   category: string;
   /** An out-of-office answer's return (auto-reply.ts), when its sender's follow-ups wait. */
@@ -46,8 +49,9 @@ export type ReplyRow = {
  *   follow-ups, nothing more: not a reply;
  * - a reply marks the email answered `replied_at`, counts once per recipient on the broadcast
  *   (`replied_count`: no email of theirs in it was answered before), takes them out of the sequence,
- *   stops it at their company (lib/sequences/reply-exits.ts), and records `email.replied` with its
- *   announcement (lib/events: webhooks and automations take it from there).
+ *   stops it at their company (lib/sequences/reply-exits.ts), ends their sales automation run
+ *   (lib/automations/leave.ts), and records `email.replied` with its announcement, naming the
+ *   email's automation (lib/events: webhooks and automations take it from there).
  *
  * The statement answers the replies it stored, by position.
  */
@@ -56,10 +60,10 @@ export const RECORD_REPLIES = `
     SELECT * FROM jsonb_to_recordset($4::jsonb) AS x(position int, message_id text, from_email text, from_name text, to_email text,
       reply_to text, subject text, html_content text, text_content text, in_reply_to text, "references" text[], sent_at timestamptz,
       attachments jsonb, headers jsonb, original_id uuid, original_subject text, original_inbox_id uuid, contact_id uuid, broadcast_id uuid,
-      thread_id uuid, category text, hold_until timestamptz, stop_domain text)
+      automation_id uuid, automation_run_id uuid, thread_id uuid, category text, hold_until timestamptz, stop_domain text)
   ),
   new_threads AS MATERIALIZED (
-    SELECT uuid_v7() AS id, original_id, original_subject, original_inbox_id, contact_id, broadcast_id
+    SELECT uuid_v7() AS id, original_id, original_subject, original_inbox_id, contact_id, broadcast_id, automation_id
     FROM (SELECT DISTINCT ON (original_id) * FROM v WHERE thread_id IS NULL ORDER BY original_id, position) firsts
   ),
   m AS MATERIALIZED (
@@ -78,8 +82,9 @@ export const RECORD_REPLIES = `
   stored AS MATERIALIZED (SELECT m.*, i.id AS email_id FROM m JOIN inserted i ON i.message_id = m.message_id),
   last_replies AS (SELECT DISTINCT ON (tid) tid, category FROM stored ORDER BY tid, position DESC),
   threads_made AS (
-    INSERT INTO threads (id, organization_id, subject, contact_id, inbox_id, broadcast_id, last_message_at, category)
-    SELECT t.id, $1::uuid, t.original_subject, t.contact_id, t.original_inbox_id, t.broadcast_id, $3::timestamptz, l.category::"ThreadCategory"
+    INSERT INTO threads (id, organization_id, subject, contact_id, inbox_id, broadcast_id, automation_id, last_message_at, category)
+    SELECT t.id, $1::uuid, t.original_subject, t.contact_id, t.original_inbox_id, t.broadcast_id, t.automation_id, $3::timestamptz,
+      l.category::"ThreadCategory"
     FROM new_threads t JOIN last_replies l ON l.tid = t.id
   ),
   threads_touched AS (
@@ -106,7 +111,9 @@ export const RECORD_REPLIES = `
     SELECT contact_id, max(hold_until) AS until, (array_agg(hold_until ORDER BY position DESC))[1] AS latest FROM stored
     WHERE automatic AND contact_id IS NOT NULL AND hold_until IS NOT NULL GROUP BY contact_id
   ),
+  run_repliers AS (SELECT DISTINCT automation_run_id AS run_id FROM stored WHERE NOT automatic AND automation_run_id IS NOT NULL),
   ${replyExitsCtes("$1::uuid")},
+  ${replyRunExitsCtes("$1::uuid")},
   counted AS (
     UPDATE broadcasts b SET replied_count = b.replied_count + c.replied, total_recipients = GREATEST(b.total_recipients - c.cancelled, 0), updated_at = now()
     FROM (
@@ -119,10 +126,10 @@ export const RECORD_REPLIES = `
   ),
   ${recordEventsCtes(
     "reply_events",
-    ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "occurred_at"],
+    ["organization_id", "contact_id", "name", "properties", "source", "email_id", "broadcast_id", "automation_id", "occurred_at"],
     `SELECT $1::uuid, contact_id, 'email.replied',
        jsonb_build_object('reply', jsonb_build_object('email_id', email_id, 'from', from_email, 'subject', subject, 'message_id', message_id, 'received_at', $6::text)),
-       'replies', original_id, broadcast_id, $3::timestamptz
+       'replies', original_id, broadcast_id, automation_id, $3::timestamptz
      FROM stored WHERE NOT automatic ORDER BY position`,
   )},
   marked AS (UPDATE inboxes SET imap_last_uid = $5::int WHERE $5::int IS NOT NULL AND id = $2::uuid AND organization_id = $1::uuid)

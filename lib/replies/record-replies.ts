@@ -16,6 +16,7 @@ export type ReplyOutcome =
 
 const FIND_ORIGINALS = `
   SELECT e.id, e.organization_id, e.message_id, e.broadcast_id, e.contact_id, e.inbox_id, e.thread_id, e.from_email, e.subject,
+    e.automation_id, e.automation_run_id,
     c.timezone AS contact_timezone, o.timezone AS organization_timezone
   FROM emails e JOIN organizations o ON o.id = e.organization_id
   LEFT JOIN contacts c ON c.id = e.contact_id AND c.organization_id = e.organization_id

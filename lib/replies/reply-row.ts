@@ -11,7 +11,17 @@ import type { ReplyRow } from "./record-replies-sql";
 /** The outbound email a reply answers, with the time zones its sender's return date is read in. */
 export type Original = Pick<
   Email,
-  "id" | "organization_id" | "message_id" | "broadcast_id" | "contact_id" | "inbox_id" | "thread_id" | "from_email" | "subject"
+  | "id"
+  | "organization_id"
+  | "message_id"
+  | "broadcast_id"
+  | "contact_id"
+  | "inbox_id"
+  | "thread_id"
+  | "from_email"
+  | "subject"
+  | "automation_id"
+  | "automation_run_id"
 > & { contact_timezone: string | null; organization_timezone: string };
 
 // PostgreSQL text cannot hold U+0000, nor JSON a lone surrogate: a hostile message is not allowed to make the batch fail.
@@ -63,6 +73,8 @@ export function replyRow(position: number, mail: ParsedMail, messageId: string, 
     original_inbox_id: original.inbox_id,
     contact_id: original.contact_id,
     broadcast_id: original.broadcast_id,
+    automation_id: original.automation_id,
+    automation_run_id: original.automation_run_id,
     thread_id: original.thread_id,
     category,
     hold_until: until?.toISOString() ?? null,

@@ -8,7 +8,7 @@ const UNCLAIMED = "NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.emai
 /**
  * What a batch of replies does to sequences, as CTEs of the statement that records them (lib/replies),
  * so a whole batch is one round trip. `org` is the statement's parameter holding the organization. The
- * caller defines three inputs from the replies it stored:
+ * caller defines four inputs from the replies it stored (the fourth below):
  *
  * - `repliers (broadcast_id, contact_id)`: who replied for real. They leave the broadcast's sequence
  *   at once: their follow-ups still queued, waiting for a window or an out-of-office return, or
@@ -20,10 +20,12 @@ const UNCLAIMED = "NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.emai
  *   cancelled. A recipient who replied leaves for that reason first ("replied").
  * - `away (contact_id, until, latest)`: senders of out-of-office answers, away until `until` (the
  *   latest return of their answers; `latest`: that of their last one, which the contact keeps). Their
- *   follow-ups wait, in every broadcast, as they are one person: those created become `scheduled`
- *   until then and are placed in their window at that time (lib/sending/windows.ts); those not created
- *   yet are created `scheduled` (dispatch.ts reads `away_until`). A later hold is left as it is, and
- *   an email a reply cancels in the same batch stays cancelled.
+ *   follow-ups wait, in every broadcast and sales automation, as they are one person: those created
+ *   become `scheduled` until then and are placed in their window at that time (lib/sending/windows.ts);
+ *   those not created yet are created `scheduled` (dispatch.ts and lib/automations' send step read
+ *   `away_until`). A later hold is left as it is, and an email a reply cancels in the same batch stays
+ *   cancelled: so is the caller's `run_repliers (run_id)`, the automation runs a reply ends
+ *   (lib/automations/leave.ts), whose emails are left to that.
  *
  * An email a worker holds now is in its SMTP conversation: its outcome decides (leases.ts).
  * Defines `company_stopped`, `exit_targets`, `exits` (the emails cancelled: id, broadcast_id, which
@@ -60,7 +62,10 @@ export const replyExitsCtes = (org: string) => `
   held AS (
     UPDATE emails e SET status = 'scheduled', scheduled_at = a.until, next_attempt_at = a.until, window_ends_at = ${UNPLACED.text}, updated_at = now()
     FROM away a
-    WHERE e.organization_id = ${org} AND e.contact_id = a.contact_id AND e.broadcast_id IS NOT NULL AND e.sequence_position > 0
+    WHERE e.organization_id = ${org} AND e.contact_id = a.contact_id
+      -- Follow-ups: a broadcast's sequence steps, a sales automation's emails that reply in their run's thread.
+      AND ((e.broadcast_id IS NOT NULL AND e.sequence_position > 0) OR (e.automation_id IS NOT NULL AND e.parent_email_id IS NOT NULL))
       AND e.status IN ('queued', 'scheduled') AND (e.scheduled_at IS NULL OR e.scheduled_at < a.until) AND ${UNCLAIMED}
       AND e.id NOT IN (SELECT id FROM exit_targets)
+      AND (e.automation_run_id IS NULL OR e.automation_run_id NOT IN (SELECT run_id FROM run_repliers))
   )`;

@@ -91,7 +91,7 @@ export const sendEmail: StepExecutor = async (ctx, runs) => {
     ),
     planned AS (
       SELECT x.*, c.email AS to_email, uuid_v7() AS email_id, uuid_v7() AS fresh_thread_id,
-        -- A sales run's recipient who answered with an out-of-office is away: its follow-ups wait (lib/sequences/hold-sequence.ts).
+        -- A sales run's recipient who answered with an out-of-office is away: its follow-ups wait (lib/sequences/reply-exits.ts).
         CASE WHEN ${sales}::boolean AND p.id IS NOT NULL AND c.away_until > ${now}::timestamptz THEN c.away_until END AS away_until,
         p.thread_id AS parent_thread_id, p.message_id AS parent_message_id, p."references" AS parent_references,
         CASE WHEN p.id IS NULL THEN ${step.subject}::text WHEN p.subject ~* '^re:' THEN p.subject ELSE 'Re: ' || p.subject END AS subject
