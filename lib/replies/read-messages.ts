@@ -5,22 +5,10 @@ import { fetchSources, planReads, readHeaders } from "./fetch-messages";
 import { newUids } from "./new-uids";
 import { PollLimitError, type PollGuard } from "./poll-guard";
 import { HEADER_PEEK_BYTES, type PollLimits } from "./poll-limits";
-import { recordReplies } from "./record-replies";
+import { recordBatch } from "./record-batch";
 
 /** Messages whose headers one FETCH reads, and whose replies one transaction records. */
 const HEADER_BATCH = 50;
-
-/** Records the messages read (in UID order) and moves the mark to `mark`; answers the replies stored. */
-async function record(inbox: ImapInbox, uids: number[], sources: Map<number, Buffer>, mark: number | null): Promise<number> {
-  const read = uids.filter((uid) => sources.has(uid));
-  if (read.length === 0 && mark === null) return 0;
-  const outcomes = await recordReplies(
-    inbox,
-    read.map((uid) => sources.get(uid)!),
-    mark,
-  );
-  return outcomes.filter((outcome) => outcome.result === "stored").length;
-}
 
 /**
  * A batch's FETCH of messages failed (a limit of the poll, the connection lost): what arrived before
@@ -34,7 +22,7 @@ async function recordBeforeFailure(inbox: ImapInbox, handled: number[], read: nu
   const context = { inbox_id: inbox.id, organization_id: inbox.organization_id };
   if (oversize && missing !== undefined) log.warn({ ...context, uid: missing }, "IMAP server sent more of a message than asked for; the message is skipped");
   const arrived = read.filter((uid) => missing === undefined || uid < missing);
-  await record(inbox, arrived, sources, at >= 0 ? handled[at] : null).catch((failure: unknown) =>
+  await recordBatch(inbox, arrived, sources, at >= 0 ? handled[at] : null).catch((failure: unknown) =>
     log.warn({ ...context, err: errorField(failure) }, "could not record the messages read before an IMAP poll failed"),
   );
 }
@@ -43,10 +31,11 @@ async function recordBeforeFailure(inbox: ImapInbox, handled: number[], read: nu
  * Reads the inbox's new messages and records those that are replies or reports. Bounded whatever
  * the server sends: headers first (at most HEADER_PEEK_BYTES of each, a batch per FETCH), then, for
  * the messages whose headers make them a reply or a report, their first `messageMaxBytes`, the
- * batch's in one FETCH and recorded together with the mark in one transaction (record-replies.ts).
+ * batch's in one FETCH and recorded together with the mark in one transaction (record-batch.ts).
  * A message longer than that is recorded from what was read (headers and the start of its body; a
  * report's machine-readable parts come first). The mark moves past every message handled, recorded
- * or not, so a crash re-reads at most a batch and no message can stop an inbox for good; a poll that
+ * or not (one PostgreSQL refuses for what it holds is skipped, record-batch.ts), so a crash re-reads
+ * at most a batch and no message can stop an inbox for good; a poll that
  * has read `pollMaxBytes` stops and the next continues. A batch is recorded while the next is read
  * (one at a time, in order, so the mark only moves forward; at most two batches held).
  */
@@ -82,7 +71,7 @@ export async function readNewMessages(client: ImapFlow, inbox: ImapInbox, guard:
     for (const uid of read.filter((uid) => !sources.has(uid)))
       log.warn({ inbox_id: inbox.id, organization_id: inbox.organization_id, uid }, "IMAP server gave no content for a message; the message is skipped");
     // The previous batch's recording must be over before this one starts (and before the next is read).
-    await recordInTurn(() => record(inbox, read, sources, handled.at(-1) ?? null));
+    await recordInTurn(() => recordBatch(inbox, read, sources, handled.at(-1) ?? null));
     if (cut !== null) {
       log.info(
         { inbox_id: inbox.id, organization_id: inbox.organization_id, read: guard.received() },

@@ -10,12 +10,13 @@ import { pollReplies } from "./poll-replies";
 import { recordReplies } from "./record-replies";
 
 const USER = "batch@sales.example.com";
+const POISONED = "poisoned@sales.example.com";
 const PASSWORD = "imap-password";
 
-/** An organization whose broadcast sent a first email to each of `count` contacts from an inbox on `imap`. */
-async function team(count: number, imap?: { host: string; port: number }) {
+/** An organization whose broadcast sent a first email to each of `count` contacts from an inbox on `imap` (its mailbox `user`'s). */
+async function team(count: number, imap?: { host: string; port: number }, user = USER) {
   const organizationId = (await createTestOrg()).organizationId;
-  const inbox = await addInbox(organizationId, imap && { imap: { ...imap, username: USER, password_encrypted: sealSecret(PASSWORD) } });
+  const inbox = await addInbox(organizationId, imap && { imap: { ...imap, username: user, password_encrypted: sealSecret(PASSWORD) } });
   const names = Array.from({ length: count }, (_, i) => `P${i}`);
   const people = await addContacts(organizationId, names);
   const broadcast = await addSequencedBroadcast({
@@ -40,15 +41,25 @@ const inboundOf = (organizationId: string) =>
 describe.skipIf(!dovecotAvailable())("replies recorded a batch at a time (dovecot)", () => {
   let dovecot: Dovecot;
   beforeAll(async () => {
-    dovecot = await startDovecot({ [USER]: PASSWORD });
+    dovecot = await startDovecot({ [USER]: PASSWORD, [POISONED]: PASSWORD });
   });
   afterAll(() => dovecot?.stop());
 
-  async function deliver(messages: string[]) {
-    const client = new ImapFlow({ host: dovecot.host, port: dovecot.port, secure: false, auth: { user: USER, pass: PASSWORD }, logger: false });
+  async function deliver(messages: string[], user = USER) {
+    const client = new ImapFlow({ host: dovecot.host, port: dovecot.port, secure: false, auth: { user, pass: PASSWORD }, logger: false });
     await client.connect();
     for (const message of messages) await client.append("INBOX", message);
     await client.logout();
+  }
+
+  async function uids(user: string) {
+    const client = new ImapFlow({ host: dovecot.host, port: dovecot.port, secure: false, auth: { user, pass: PASSWORD }, logger: false });
+    await client.connect();
+    const lock = await client.getMailboxLock("INBOX", { readOnly: true });
+    const found = (await client.search({ all: true }, { uid: true })) || [];
+    lock.release();
+    await client.logout();
+    return found.sort((a, b) => a - b);
   }
 
   it("records each batch of 50 in one transaction with the inbox's mark; a batch that fails records nothing and is read again whole", async () => {
@@ -57,15 +68,7 @@ describe.skipIf(!dovecotAvailable())("replies recorded a batch at a time (doveco
       rawReply({ from: contact.email, to: USER, subject: i === 54 ? "Re: poison" : `Re: ${String(i).padStart(2, "0")}`, inReplyTo: email.message_id }),
     );
     await deliver(replies);
-    const uidOf = async (position: number) => {
-      const client = new ImapFlow({ host: dovecot.host, port: dovecot.port, secure: false, auth: { user: USER, pass: PASSWORD }, logger: false });
-      await client.connect();
-      const lock = await client.getMailboxLock("INBOX", { readOnly: true });
-      const uids = (await client.search({ all: true }, { uid: true })) || [];
-      lock.release();
-      await client.logout();
-      return uids.sort((a, b) => a - b)[position];
-    };
+    const uidOf = async (position: number) => (await uids(USER))[position];
 
     // The 55th reply cannot be stored (a trigger stands in for whatever could fail while recording it).
     const suffix = organizationId.replace(/-/g, "");
@@ -94,6 +97,44 @@ describe.skipIf(!dovecotAvailable())("replies recorded a batch at a time (doveco
     const events = await db.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM events WHERE organization_id = ${organizationId}::uuid AND name = 'email.replied'`;
     expect(events[0].n).toBe(60);
+  });
+
+  it("records the rest of a batch when PostgreSQL refuses one of its messages, skips that one, and keeps the inbox healthy", async () => {
+    const { organizationId, inbox, sent } = await team(60, dovecot, POISONED);
+    // A real poison: a Message-ID of 990 characters outside ASCII is about 3 000 bytes, more than a
+    // B-tree index row may hold (2 704), so PostgreSQL refuses the row and, with it, its batch's statement.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const hostileId = `<${Array.from({ length: 990 }, () => String.fromCodePoint(0x4e00 + (next() % 20000))).join("")}@mail.example.net>`;
+    await deliver(
+      sent.map(({ contact, email }, i) =>
+        rawReply({
+          from: contact.email,
+          to: POISONED,
+          subject: `Re: ${String(i).padStart(2, "0")}`,
+          inReplyTo: email.message_id,
+          messageId: i === 54 ? hostileId : undefined,
+        }),
+      ),
+      POISONED,
+    );
+    const all = await uids(POISONED);
+
+    // One poll records the 59 others (the second batch's one at a time) and moves past the poison.
+    expect(await pollReplies({ organizationIds: [organizationId], intervalMs: 0 })).toBe(59);
+    const inbound = await inboundOf(organizationId);
+    expect(inbound).toHaveLength(59);
+    expect(inbound.map((row) => row.subject)).not.toContain("Re: 54");
+    expect(new Set(inbound.slice(0, 50).map((row) => row.tx)).size).toBe(1);
+    const after = await db.inbox.findUniqueOrThrow({ where: { id: inbox.id } });
+    expect(after).toMatchObject({ imap_last_uid: all[59], status: "active", failure_count: 0 });
+
+    // The next poll has nothing left to read: the poison does not come back.
+    expect(await pollReplies({ organizationIds: [organizationId], intervalMs: 0 })).toBe(0);
+    expect(await inboundOf(organizationId)).toHaveLength(59);
+    const events = await db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM events WHERE organization_id = ${organizationId}::uuid AND name = 'email.replied'`;
+    expect(events[0].n).toBe(59);
   });
 });
 
