@@ -1,6 +1,7 @@
 import { errorField, log } from "@/lib/log";
 import type { ImapInbox } from "./claim-inboxes";
-import { recordReplies, type ReplyOutcome } from "./record-replies";
+import type { Incoming } from "./incoming";
+import { readAll, recordRead, type ReplyOutcome } from "./record-replies";
 
 const storedIn = (outcomes: ReplyOutcome[]) => outcomes.filter((outcome) => outcome.result === "stored").length;
 
@@ -23,34 +24,41 @@ export function isMessageFault(error: unknown): boolean {
  * hostile message neither stalls the inbox at its batch nor fails every poll. Any other failure ends
  * the poll as before, the mark at the last message recorded.
  */
-async function recordOneByOne(inbox: ImapInbox, uids: number[], sources: Map<number, Buffer>, mark: number | null): Promise<number> {
+async function recordOneByOne(inbox: ImapInbox, uids: number[], messages: Map<number, Incoming>, mark: number | null): Promise<number> {
   let stored = 0;
   for (const uid of uids) {
     try {
-      stored += storedIn(await recordReplies(inbox, [sources.get(uid)!], uid));
+      stored += storedIn(await recordRead(inbox, [messages.get(uid)!], uid));
     } catch (error) {
       if (!isMessageFault(error)) throw error;
       log.warn({ inbox_id: inbox.id, organization_id: inbox.organization_id, uid, err: errorField(error) }, "a message could not be recorded; it is skipped");
-      await recordReplies(inbox, [], uid);
+      await recordRead(inbox, [], uid);
     }
   }
-  if (mark !== null && mark !== uids.at(-1)) await recordReplies(inbox, [], mark);
+  if (mark !== null && mark !== uids.at(-1)) await recordRead(inbox, [], mark);
   return stored;
 }
 
-/**
- * Records the messages read (in UID order) and moves the mark to `mark`, in one transaction
- * (record-replies.ts); when PostgreSQL refuses the batch for what a message holds, one at a time.
- * Answers the replies stored.
- */
-export async function recordBatch(inbox: ImapInbox, uids: number[], sources: Map<number, Buffer>, mark: number | null): Promise<number> {
+/** Parses the messages read of a batch (`sources`, by UID), those of `uids` that arrived. */
+export async function parseBatch(uids: number[], sources: Map<number, Buffer>): Promise<Map<number, Incoming>> {
   const read = uids.filter((uid) => sources.has(uid));
+  const messages = await readAll(read.map((uid) => sources.get(uid)!));
+  return new Map(read.map((uid, index) => [uid, messages[index]]));
+}
+
+/**
+ * Records the messages read and parsed (`messages`, by UID; `uids` in order) and moves the mark to
+ * `mark`, in one transaction (record-replies.ts); when PostgreSQL refuses the batch for what a
+ * message holds, one at a time. Answers the replies stored.
+ */
+export async function recordBatch(inbox: ImapInbox, uids: number[], messages: Map<number, Incoming>, mark: number | null): Promise<number> {
+  const read = uids.filter((uid) => messages.has(uid));
   if (read.length === 0 && mark === null) return 0;
   try {
     return storedIn(
-      await recordReplies(
+      await recordRead(
         inbox,
-        read.map((uid) => sources.get(uid)!),
+        read.map((uid) => messages.get(uid)!),
         mark,
       ),
     );
@@ -60,6 +68,6 @@ export async function recordBatch(inbox: ImapInbox, uids: number[], sources: Map
       { inbox_id: inbox.id, organization_id: inbox.organization_id, err: errorField(error) },
       "a batch of messages could not be recorded; recording them one at a time",
     );
-    return recordOneByOne(inbox, read, sources, mark);
+    return recordOneByOne(inbox, read, messages, mark);
   }
 }
