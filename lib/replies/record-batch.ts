@@ -11,7 +11,7 @@ const storedIn = (outcomes: ReplyOutcome[]) => outcomes.filter((outcome) => outc
  * the same message would be refused again on every poll. A lost connection, a deadlock, a server
  * shutting down or an error of our SQL is not the message's doing, and reading it again may work.
  */
-export function isMessageFault(error: unknown): boolean {
+function isMessageFault(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string" || code.length !== 5) return false;
   return code.startsWith("22") || code.startsWith("54") || code === "23502" || code === "23514";
