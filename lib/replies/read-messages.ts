@@ -5,7 +5,7 @@ import { fetchSources, planReads, readHeaders } from "./fetch-messages";
 import { newUids } from "./new-uids";
 import { PollLimitError, type PollGuard } from "./poll-guard";
 import { HEADER_PEEK_BYTES, type PollLimits } from "./poll-limits";
-import { parseBatch, recordBatch } from "./record-batch";
+import { recordBatch } from "./record-batch";
 
 /** Messages whose headers one FETCH reads, and whose replies one transaction records. */
 const HEADER_BATCH = 50;
@@ -22,8 +22,7 @@ async function recordBeforeFailure(inbox: ImapInbox, handled: number[], read: nu
   const context = { inbox_id: inbox.id, organization_id: inbox.organization_id };
   if (oversize && missing !== undefined) log.warn({ ...context, uid: missing }, "IMAP server sent more of a message than asked for; the message is skipped");
   const arrived = read.filter((uid) => missing === undefined || uid < missing);
-  const record = async () => recordBatch(inbox, arrived, await parseBatch(arrived, sources), at >= 0 ? handled[at] : null);
-  await record().catch((failure: unknown) =>
+  await recordBatch(inbox, arrived, sources, at >= 0 ? handled[at] : null).catch((failure: unknown) =>
     log.warn({ ...context, err: errorField(failure) }, "could not record the messages read before an IMAP poll failed"),
   );
 }
@@ -71,12 +70,8 @@ export async function readNewMessages(client: ImapFlow, inbox: ImapInbox, guard:
     }
     for (const uid of read.filter((uid) => !sources.has(uid)))
       log.warn({ inbox_id: inbox.id, organization_id: inbox.organization_id, uid }, "IMAP server gave no content for a message; the message is skipped");
-    // Parsed now, while the previous batch's statement runs in PostgreSQL (its failure is met below, in turn).
-    const parsing = parseBatch(read, sources);
-    parsing.catch(() => undefined);
     // The previous batch's recording must be over before this one starts (and before the next is read).
-    const mark = handled.at(-1) ?? null;
-    await recordInTurn(async () => recordBatch(inbox, read, await parsing, mark));
+    await recordInTurn(() => recordBatch(inbox, read, sources, handled.at(-1) ?? null));
     if (cut !== null) {
       log.info(
         { inbox_id: inbox.id, organization_id: inbox.organization_id, read: guard.received() },

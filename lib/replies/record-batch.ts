@@ -39,29 +39,18 @@ async function recordOneByOne(inbox: ImapInbox, uids: number[], messages: Map<nu
   return stored;
 }
 
-/** Parses the messages read of a batch (`sources`, by UID), those of `uids` that arrived. */
-export async function parseBatch(uids: number[], sources: Map<number, Buffer>): Promise<Map<number, Incoming>> {
-  const read = uids.filter((uid) => sources.has(uid));
-  const messages = await readAll(read.map((uid) => sources.get(uid)!));
-  return new Map(read.map((uid, index) => [uid, messages[index]]));
-}
-
 /**
- * Records the messages read and parsed (`messages`, by UID; `uids` in order) and moves the mark to
- * `mark`, in one transaction (record-replies.ts); when PostgreSQL refuses the batch for what a
- * message holds, one at a time. Answers the replies stored.
+ * Records the messages read (`sources`, by UID; `uids` in order) and moves the mark to `mark`, in
+ * one transaction (record-replies.ts); when PostgreSQL refuses the batch for what a message holds,
+ * one at a time. Answers the replies stored.
  */
-export async function recordBatch(inbox: ImapInbox, uids: number[], messages: Map<number, Incoming>, mark: number | null): Promise<number> {
-  const read = uids.filter((uid) => messages.has(uid));
+export async function recordBatch(inbox: ImapInbox, uids: number[], sources: Map<number, Buffer>, mark: number | null): Promise<number> {
+  const read = uids.filter((uid) => sources.has(uid));
   if (read.length === 0 && mark === null) return 0;
+  const parsed = await readAll(read.map((uid) => sources.get(uid)!));
+  const messages = new Map(read.map((uid, index) => [uid, parsed[index]]));
   try {
-    return storedIn(
-      await recordRead(
-        inbox,
-        read.map((uid) => messages.get(uid)!),
-        mark,
-      ),
-    );
+    return storedIn(await recordRead(inbox, parsed, mark));
   } catch (error) {
     if (read.length === 0 || !isMessageFault(error)) throw error;
     log.warn(
