@@ -35,8 +35,9 @@ async function recordBeforeFailure(inbox: ImapInbox, handled: number[], read: nu
  * A message longer than that is recorded from what was read (headers and the start of its body; a
  * report's machine-readable parts come first). The mark moves past every message handled, recorded
  * or not (one PostgreSQL refuses for what it holds is skipped, record-batch.ts), so a crash re-reads
- * at most a batch and no message can stop an inbox for good; a poll that
- * has read `pollMaxBytes` stops and the next continues. A batch is recorded while the next is read
+ * at most a batch (the last few, when PostgreSQL itself crashes: their commits do not wait for the
+ * disk, record-replies.ts) and no message can stop an inbox for good; a poll that has read
+ * `pollMaxBytes` stops and the next continues. A batch is recorded while the next is read
  * (one at a time, in order, so the mark only moves forward; at most two batches held).
  */
 export async function readNewMessages(client: ImapFlow, inbox: ImapInbox, guard: PollGuard, limits: PollLimits, maxMessages: number): Promise<number> {
