@@ -27,6 +27,12 @@ export type InboxPacing = { created_at: Date; warmup_started_at: Date | null; la
 
 const warmupStart = (inbox: InboxPacing) => inbox.warmup_started_at ?? inbox.created_at;
 
+/**
+ * Whether a broadcast's emails through an inbox go at the inbox's pace (one per pacing gap): at
+ * every speed but `instant`, `auto` (no speed chosen) included. Written on each email (`paced`).
+ */
+export const pacedAt = (speed: SendingSpeed | null): boolean => speed !== "instant";
+
 /** The speed an inbox sends a broadcast at; no speed chosen means `auto`. */
 export function resolveSpeed(speed: SendingSpeed | null, inbox: InboxPacing, now = new Date()): PacedSpeed {
   if (speed && speed !== "auto") return speed;

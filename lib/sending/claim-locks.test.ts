@@ -45,7 +45,7 @@ describe("claiming an inbox's emails while its emails are being written", () => 
     try {
       await writer.query("BEGIN");
       await writer.query("SELECT 1 FROM inboxes WHERE id = $1 FOR KEY SHARE", [inbox.id]);
-      const claimed = await claimDueEmails({ batchSize: 10, leaseMs: 10_000, paceScale: 1, organizationId: org.organizationId });
+      const claimed = await claimDueEmails({ batchSize: 10, leaseMs: 10_000, paceScale: 1, organizationIds: [org.organizationId] });
       expect(claimed.map((c) => c.inbox_id)).toEqual(Array.from({ length: 5 }, () => inbox.id));
     } finally {
       await writer.query("ROLLBACK");

@@ -5,6 +5,7 @@ import { inboxProvenSql } from "@/lib/senders/proof";
 import { organizationTurn } from "@/lib/db/organizations-in-turn";
 import { engineDb } from "./engine-db";
 import { deal } from "@/lib/domain/fair-share";
+import { dueAt, hasDueSql, instantEmailsSql, nextPacedEmailSql } from "./inbox-queue";
 import { dailyCap, pacingGapMs, resolveSpeed, type InboxPacing } from "@/lib/domain/sending-speeds";
 
 /** Where an inbox's emails go: its SMTP server (host and port), which several inboxes may share. */
@@ -30,8 +31,8 @@ export type ClaimOptions = {
   leaseMs: number;
   /** Multiplies pacing gaps: 1 in production; tests shrink the clock with it. */
   paceScale: number;
-  /** Only this organization's emails (tests share one database). */
-  organizationId?: string;
+  /** Only these organizations' emails (tests share one database). */
+  organizationIds?: string[];
   /** Per-destination limits and the fair order; without it every destination has the whole batch. */
   room?: ClaimRoom;
   /** When "due" is judged (tests control it); the database's now() when not given. */
@@ -42,21 +43,12 @@ export type Claimed = { id: string; organization_id: string; inbox_id: string | 
 
 const unlimited: ClaimRoom = { inbox: () => Infinity, relay: () => Infinity, order: (ids) => ids, full: () => [] };
 
-// Due: queued and not claimed by a worker, its time come, inside its sending window when it has one
-// (lib/sending/windows.ts moves one whose window closed to the next opening), and — for a
-// broadcast's email — the broadcast still sending (a paused broadcast's emails wait as `scheduled`,
-// a cancelled one's are cancelled). Batches take due rows in index order, not sorted: sorting every
-// queued row for each batch would make a large broadcast quadratic.
-const dueAt = (now: Prisma.Sql) => Prisma.sql`e.status = 'queued' AND e.direction = 'outbound'
-  AND (e.next_attempt_at IS NULL OR e.next_attempt_at <= ${now})
-  AND (e.window_ends_at IS NULL OR e.window_ends_at > ${now})
-  AND (e.broadcast_id IS NULL OR b.status = 'sending')
-  AND NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = e.id)`;
+// Due emails (inbox-queue.ts) are taken in index order, not sorted: sorting every queued row for
+// each batch would make a large broadcast quadratic.
+const nowOf = (options: Pick<ClaimOptions, "now">) => (options.now ? Prisma.sql`${options.now}::timestamptz` : Prisma.sql`now()`);
 
-const dueFor = (options: Pick<ClaimOptions, "now">) => dueAt(options.now ? Prisma.sql`${options.now}::timestamptz` : Prisma.sql`now()`);
-
-const scoped = (alias: "e" | "i", organizationId: string | undefined) =>
-  organizationId ? Prisma.sql`AND ${Prisma.raw(alias)}.organization_id = ${organizationId}::uuid` : Prisma.empty;
+const scoped = (organizationIds: string[] | undefined) =>
+  organizationIds ? Prisma.sql`AND i.organization_id = ANY(${organizationIds}::uuid[])` : Prisma.empty;
 
 const leaseUntil = (leaseMs: number) => Prisma.sql`now() + ${leaseMs}::int * interval '1 millisecond'`;
 
@@ -84,17 +76,18 @@ const relayTurn = organizationTurn({ table: "emails q", where: "q.inbox_id IS NU
  * as cheap with one huge broadcast queued as with none, and past 1 000 organizations waiting each round
  * goes on where the last stopped instead of serving the same lowest ids for ever.
  */
-async function relayOrganizations(organizationId: string | undefined): Promise<string[]> {
-  if (organizationId) {
+async function relayOrganizations(organizationIds: string[] | undefined): Promise<string[]> {
+  if (organizationIds) {
     const rows = await engineDb().$queryRaw<{ id: string }[]>`
-      SELECT ${organizationId}::uuid AS id WHERE EXISTS (
-        SELECT 1 FROM emails e WHERE e.inbox_id IS NULL AND e.organization_id = ${organizationId}::uuid AND e.status = 'queued')`;
+      SELECT o.id FROM unnest(${organizationIds}::uuid[]) AS o(id) WHERE EXISTS (
+        SELECT 1 FROM emails e WHERE e.inbox_id IS NULL AND e.organization_id = o.id AND e.status = 'queued')`;
     return rows.map((r) => r.id);
   }
   return relayTurn.next(engineDb(), RELAY_ORGANIZATIONS_PER_ROUND);
 }
 
-type ReadyInbox = InboxPacing & InboxServer & { used_today: number; pace_ready: boolean };
+/** An inbox with something to claim: due instant emails, or a due paced one and its pacing gap passed. */
+type ReadyInbox = InboxPacing & InboxServer & { used_today: number; instant_due: boolean; paced_due: boolean };
 
 /**
  * Up to `budget` emails of one inbox (locked by the caller): due `instant` emails (transactional
@@ -106,12 +99,9 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
   const claimed: Claimed[] = [];
   let used = inbox.used_today;
   const instantRoom = Math.min(budget, inbox.daily_limit - used);
-  if (instantRoom > 0) {
+  if (inbox.instant_due && instantRoom > 0) {
     // The inbox's row lock (claimDueEmails) keeps any other worker from claiming its emails now.
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
-      WHERE e.inbox_id = ${inbox.id}::uuid AND ${dueFor(options)} AND ((e.broadcast_id IS NULL AND e.automation_id IS NULL) OR b.sending_speed = 'instant')
-      LIMIT ${instantRoom}`;
+    const rows = await tx.$queryRaw<{ id: string }[]>(instantEmailsSql(inbox.id, nowOf(options), instantRoom));
     const won = await insertClaims(
       tx,
       rows.map((r) => r.id),
@@ -123,14 +113,10 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
 
   let gapMs: number | null = null;
   let warmingUp = false;
-  if (inbox.pace_ready && claimed.length < budget) {
-    const [next] = await tx.$queryRaw<{ id: string; sending_speed: SendingSpeed | null }[]>`
-      SELECT e.id, b.sending_speed::text AS sending_speed FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
-      WHERE e.inbox_id = ${inbox.id}::uuid AND ${dueFor(options)}
-        -- An automation's emails through an inbox are paced at the inbox's own speed (auto), as a broadcast's are.
-        AND (e.automation_id IS NOT NULL OR (b.id IS NOT NULL AND b.sending_speed IS DISTINCT FROM 'instant'))
-      ORDER BY COALESCE(e.next_attempt_at, e.created_at), e.sequence_position
-      LIMIT 1`;
+  // No speed allows more than the daily limit (dailyCap): an inbox that reached it has no paced email to look for.
+  if (inbox.paced_due && claimed.length < budget && used < inbox.daily_limit) {
+    // An automation's emails through an inbox are paced at the inbox's own speed (auto), as a broadcast's are.
+    const [next] = await tx.$queryRaw<{ id: string; sending_speed: SendingSpeed | null }[]>(nextPacedEmailSql(inbox.id, nowOf(options)));
     if (next) {
       const speed = resolveSpeed(next.sending_speed, inbox);
       if (used < dailyCap(speed, inbox) && (await insertClaims(tx, [next.id], options.leaseMs)).size === 1) {
@@ -165,7 +151,8 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
  */
 export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> {
   const room = options.room ?? unlimited;
-  const relayOrgs = room.relay() > 0 ? await relayOrganizations(options.organizationId) : [];
+  const relayOrgs = room.relay() > 0 ? await relayOrganizations(options.organizationIds) : [];
+  const now = nowOf(options);
   return engineDb().$transaction(
     async (tx) => {
       // Due emails are read through the queue indexes by index scans that stop at the batch's size.
@@ -179,23 +166,35 @@ export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> 
       // holds until it commits (the foreign key's check). With FOR UPDATE, a fan-out chunk writing
       // 5 000 emails for the inbox (1–1.5 s) made every claim skip it meanwhile: the list paused at
       // each chunk of its own broadcast.
+      //
+      // Only inboxes with something to claim: due instant emails, or a due paced one once the pacing
+      // gap has passed. An inbox with a paced backlog between two gaps (nearly always) would otherwise
+      // be locked, and dealt a share of the batch it cannot use, at every round.
       const inboxes = await tx.$queryRaw<ReadyInbox[]>`
         SELECT i.id, i.organization_id, i.smtp_host, i.smtp_port, i.daily_limit, i.created_at, i.warmup_started_at, i.last_error_at,
-          (i.next_send_at IS NULL OR i.next_send_at <= now()) AS pace_ready,
+          due.instant_due, due.paced_due,
           CASE WHEN i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date THEN i.daily_sent_count ELSE 0 END AS used_today
         FROM inboxes i
-        WHERE NOT i.paused AND i.status = 'active' AND ${inboxProvenSql("i")} ${scoped("i", options.organizationId)} AND i.id <> ALL(${room.full()}::uuid[])
-          AND EXISTS (SELECT 1 FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id WHERE e.inbox_id = i.id AND ${dueFor(options)})
+        -- OFFSET 0: evaluated once an inbox, not again for each place the two answers are read.
+        CROSS JOIN LATERAL (
+          SELECT ${hasDueSql(Prisma.sql`i.id`, "instant", now)} AS instant_due,
+            (i.next_send_at IS NULL OR i.next_send_at <= now()) AND ${hasDueSql(Prisma.sql`i.id`, "paced", now)} AS paced_due
+          OFFSET 0
+        ) due
+        WHERE NOT i.paused AND i.status = 'active' AND ${inboxProvenSql("i")} ${scoped(options.organizationIds)} AND i.id <> ALL(${room.full()}::uuid[])
+          AND (due.instant_due OR due.paced_due)
         ORDER BY random()
         LIMIT 100
         FOR NO KEY UPDATE OF i SKIP LOCKED`;
 
-      const inboxRoom = new Map(inboxes.map((inbox) => [inbox.id, Math.max(0, Math.min(room.inbox(inbox), inbox.daily_limit - inbox.used_today))]));
+      const inboxRoom = new Map(
+        inboxes.map((inbox) => [inbox.id, inbox.instant_due ? Math.max(0, Math.min(room.inbox(inbox), inbox.daily_limit - inbox.used_today)) : 0]),
+      );
       const orgs = room.order([...new Set([...inboxes.map((i) => i.organization_id), ...relayOrgs])]);
       // An organization can take at most what its destinations have room for.
       const relayRoom = room.relay();
       const orgCap = (org: string) =>
-        inboxes.filter((i) => i.organization_id === org).reduce((sum, i) => sum + inboxRoom.get(i.id)! + (i.pace_ready ? 1 : 0), 0) +
+        inboxes.filter((i) => i.organization_id === org).reduce((sum, i) => sum + inboxRoom.get(i.id)! + (i.paced_due ? 1 : 0), 0) +
         (relayOrgs.includes(org) ? relayRoom : 0);
       const orgShares = deal(options.batchSize, orgs, orgCap);
 
@@ -206,7 +205,7 @@ export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> 
         const own = inboxes.filter((i) => i.organization_id === org);
         const destinations = [...own.map((i) => i.id), ...(relayOrgs.includes(org) ? ["relay"] : [])];
         const allotted = deal(orgShares.get(org)!, destinations, (key) =>
-          key === "relay" ? relayLeft : inboxRoom.get(key)! + (own.find((i) => i.id === key)!.pace_ready ? 1 : 0),
+          key === "relay" ? relayLeft : inboxRoom.get(key)! + (own.find((i) => i.id === key)!.paced_due ? 1 : 0),
         );
         for (const inbox of own) claimed.push(...(await claimFromInbox(tx, options, inbox, Math.min(allotted.get(inbox.id)!, inboxRoom.get(inbox.id)! + 1))));
         const relayShare = allotted.get("relay") ?? 0;
@@ -233,7 +232,7 @@ async function claimRelayIn(tx: Prisma.TransactionClient, options: ClaimOptions,
     picked AS (
       SELECT p.id FROM want w CROSS JOIN LATERAL (
         SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
-        WHERE e.inbox_id IS NULL AND e.organization_id = w.organization_id AND ${dueFor(options)}
+        WHERE e.inbox_id IS NULL AND e.organization_id = w.organization_id AND ${dueAt(nowOf(options))}
           AND (b.id IS NULL OR EXISTS (
             SELECT 1 FROM domains d WHERE d.organization_id = e.organization_id AND d.status = 'verified'
               AND d.name = lower(split_part(e.from_email, '@', 2))))

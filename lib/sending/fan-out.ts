@@ -9,6 +9,7 @@ import { segmentMembersChunkSql } from "@/lib/audience/membership";
 import { keepQueueStatisticsCurrent, keepStatisticsCurrent } from "@/lib/db/statistics";
 import { inOtherActiveSalesSequence, LEFT_OUT_IN_OTHER_SEQUENCE } from "./other-sequences";
 import { UNPLACED } from "./windows";
+import { pacedAt } from "@/lib/domain/sending-speeds";
 
 // The columns the fan-out reads, typed by the model: a migration that changes one breaks the compile.
 export type FanningBroadcast = Pick<
@@ -29,6 +30,7 @@ export type FanningBroadcast = Pick<
   | "topic_id"
   | "inbox_id"
   | "inbox_ids"
+  | "sending_speed"
   | "tags"
   | "sequence_mode"
   | "sending_window"
@@ -55,7 +57,8 @@ const STATISTICS_EVERY = 100_000;
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
 const broadcastColumns = Prisma.sql`id, organization_id, status::text AS status, scheduled_at, fanned_out_at, subject, from_email,
-  from_name, reply_to, template_id, html_content, text_content, segment_id, topic_id, inbox_id, inbox_ids::text[] AS inbox_ids, tags,
+  from_name, reply_to, template_id, html_content, text_content, segment_id, topic_id, inbox_id, inbox_ids::text[] AS inbox_ids,
+  sending_speed::text AS sending_speed, tags,
   sequence_mode::text AS sequence_mode, sending_window`;
 
 async function lockBroadcastRow(tx: Prisma.TransactionClient, broadcastId: string): Promise<FanningBroadcast | undefined> {
@@ -163,12 +166,12 @@ export function fanOutChunkSql(b: FanningBroadcast & { segment_id: string; has_s
     ),
     inserted AS (
       INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, reply_to, subject, template_id,
-        broadcast_id, sequence_position, contact_id, inbox_id, thread_id, tags, status, last_error, window_ends_at)
+        broadcast_id, sequence_position, contact_id, inbox_id, thread_id, tags, status, last_error, window_ends_at, paced)
       SELECT email_id, ${b.organization_id}::uuid, '<' || email_id || '@' || split_part(from_email, '@', 2) || '>',
         from_email, from_name, email, reply_to, ${b.subject}, ${b.template_id}::uuid,
         ${b.id}::uuid, 0, contact_id, inbox_id, CASE WHEN left_out IS NULL THEN thread_id END, ${b.tags}::text[],
         CASE WHEN left_out IS NULL THEN 'queued' ELSE 'cancelled' END::"EmailStatus", left_out,
-        CASE WHEN left_out IS NULL THEN ${windowEnds} END
+        CASE WHEN left_out IS NULL THEN ${windowEnds} END, ${pacedAt(b.sending_speed)}::boolean
       FROM addressed
       ON CONFLICT (broadcast_id, sequence_position, contact_id) DO NOTHING
       RETURNING status

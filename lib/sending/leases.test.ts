@@ -36,7 +36,7 @@ async function orphanedClaims(count: number) {
     },
   });
   expect(await startBroadcast(id)).toBe("started");
-  expect(await claimDueEmails({ batchSize: count, leaseMs: 1, paceScale: 1, organizationId: org.organizationId })).toHaveLength(count);
+  expect(await claimDueEmails({ batchSize: count, leaseMs: 1, paceScale: 1, organizationIds: [org.organizationId] })).toHaveLength(count);
   await new Promise((resolve) => setTimeout(resolve, 20));
   const claims = () => db.emailClaim.count({ where: { email_id: { in: emailIds } } });
   const emailIds = (await db.email.findMany({ where: { broadcast_id: id }, select: { id: true } })).map((e) => e.id);

@@ -154,7 +154,7 @@ describe("crash recovery", () => {
     const tag = org.organizationId.slice(0, 8);
     const inbox = await sinkInbox(org.organizationId, sink, { smtp_username: "outcomes", password: "right" });
     const kept = await broadcastTo(org.organizationId, inbox.id, [`kept-${tag}@example.test`]);
-    const claimed = await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationId: org.organizationId });
+    const claimed = await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationIds: [org.organizationId] });
     expect(claimed).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const email = await db.email.findFirstOrThrow({ where: { broadcast_id: kept } });
@@ -166,7 +166,7 @@ describe("crash recovery", () => {
     // An attempt counts when it has an outcome: one that died with its worker did not.
     expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "queued", attempts: 0 });
 
-    await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationId: org.organizationId });
+    await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationIds: [org.organizationId] });
     await db.broadcast.update({ where: { id: kept }, data: { status: "paused", paused_reason: "manual" } });
     await new Promise((resolve) => setTimeout(resolve, 20));
     await releaseExpiredLeases(org.organizationId);
@@ -174,7 +174,7 @@ describe("crash recovery", () => {
 
     await db.email.updateMany({ where: { broadcast_id: kept }, data: { status: "queued" } });
     await db.broadcast.update({ where: { id: kept }, data: { status: "sending", paused_reason: null } });
-    await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationId: org.organizationId });
+    await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationIds: [org.organizationId] });
     await db.broadcast.update({ where: { id: kept }, data: { status: "cancelled" } });
     await new Promise((resolve) => setTimeout(resolve, 20));
     await releaseExpiredLeases(org.organizationId);
@@ -187,7 +187,7 @@ describe("crash recovery", () => {
     const tag = org.organizationId.slice(0, 8);
     const inbox = await sinkInbox(org.organizationId, sink, { smtp_username: "outcomes", password: "right" });
     const broadcastId = await broadcastTo(org.organizationId, inbox.id, [`late-${tag}@example.test`]);
-    expect(await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationId: org.organizationId })).toHaveLength(1);
+    expect(await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationIds: [org.organizationId] })).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const email = await db.email.findFirstOrThrow({ where: { broadcast_id: broadcastId } });
 

@@ -256,7 +256,14 @@ export function createSender(options: SenderOptions = {}): Sender {
         return;
       }
       destinations.claimed();
-      claimed = await claimDueEmails({ batchSize, leaseMs, paceScale, organizationId, room, now: options.clock?.() });
+      claimed = await claimDueEmails({
+        batchSize,
+        leaseMs,
+        paceScale,
+        organizationIds: organizationId ? [organizationId] : undefined,
+        room,
+        now: options.clock?.(),
+      });
       const now = Date.now();
       for (const c of claimed) {
         held.set(c.id, now);

@@ -4,6 +4,7 @@ import { exitReasonSql, readExitConditions, type ExitScope } from "./exit-reason
 import { recipientEmail } from "@/lib/sending/audience";
 import { memberOfAllCondition, memberOfAnyCondition } from "@/lib/audience/membership";
 import { UNPLACED } from "@/lib/sending/windows";
+import { pacedAt } from "@/lib/domain/sending-speeds";
 
 export type DispatchOptions = {
   /** Most follow-ups one statement creates; the worker loop comes back at once for the rest. */
@@ -16,7 +17,7 @@ export type DispatchOptions = {
 
 type SequencedBroadcast = Pick<
   Broadcast,
-  "id" | "organization_id" | "subject" | "topic_id" | "sequence_mode" | "sequence_exit_conditions" | "sending_window"
+  "id" | "organization_id" | "subject" | "topic_id" | "sequence_mode" | "sequence_exit_conditions" | "sending_window" | "sending_speed"
 > & {
   status: "sending" | "sent";
 };
@@ -103,7 +104,7 @@ async function dispatchStep(tx: Prisma.TransactionClient, b: SequencedBroadcast,
     inserted AS (
       INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, reply_to, subject, template_id,
         broadcast_id, step_id, sequence_position, contact_id, inbox_id, thread_id, parent_email_id, in_reply_to, "references",
-        tags, status, last_error, scheduled_at, next_attempt_at, window_ends_at)
+        tags, status, last_error, scheduled_at, next_attempt_at, window_ends_at, paced)
       SELECT email_id, ${b.organization_id}::uuid, '<' || email_id || '@' || split_part(from_email, '@', 2) || '>',
         from_email, from_name, to_email, reply_to, subject, ${step.template_id}::uuid,
         ${b.id}::uuid, ${step.id}::uuid, ${step.position}, contact_id, inbox_id, thread_id,
@@ -116,7 +117,8 @@ async function dispatchStep(tx: Prisma.TransactionClient, b: SequencedBroadcast,
         CASE WHEN exit_reason IS NULL THEN away_until END,
         CASE WHEN exit_reason IS NULL THEN away_until END,
         -- Held ones are placed when released: their window, or a business day, comes after the return.
-        CASE WHEN exit_reason IS NOT NULL THEN NULL WHEN away_until IS NOT NULL THEN ${UNPLACED} ELSE ${windowEnds} END
+        CASE WHEN exit_reason IS NOT NULL THEN NULL WHEN away_until IS NOT NULL THEN ${UNPLACED} ELSE ${windowEnds} END,
+        ${pacedAt(b.sending_speed)}::boolean
       FROM planned
       ON CONFLICT (broadcast_id, sequence_position, contact_id) DO NOTHING
       RETURNING status
@@ -170,7 +172,8 @@ async function dispatchBroadcast(broadcastId: string, batchSize: number, now: Da
         SELECT pg_try_advisory_xact_lock(hashtextextended('sequence-dispatch:' || ${broadcastId}, 0)) AS locked`;
       if (!locked) return 0;
       const [b] = await tx.$queryRaw<SequencedBroadcast[]>`
-        SELECT id, organization_id, status::text AS status, subject, topic_id, sequence_mode::text AS sequence_mode, sequence_exit_conditions, sending_window
+        SELECT id, organization_id, status::text AS status, subject, topic_id, sequence_mode::text AS sequence_mode, sequence_exit_conditions, sending_window,
+          sending_speed::text AS sending_speed
         FROM broadcasts WHERE id = ${broadcastId}::uuid AND status IN ('sending', 'sent')`;
       if (!b) return 0;
       const steps = await tx.$queryRaw<PendingStep[]>`

@@ -118,7 +118,7 @@ export const sendEmail: StepExecutor = async (ctx, runs) => {
     inserted AS (
       INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, reply_to, subject, html_content, text_content,
         template_id, contact_id, inbox_id, thread_id, parent_email_id, in_reply_to, "references", status,
-        scheduled_at, next_attempt_at, window_ends_at, automation_id, automation_run_id, automation_step_id)
+        scheduled_at, next_attempt_at, window_ends_at, automation_id, automation_run_id, automation_step_id, paced)
       SELECT email_id, ${automation.organization_id}::uuid, '<' || email_id || '@' || split_part(from_email, '@', 2) || '>',
         from_email, from_name, to_email, reply_to, subject, ${html}::text, ${text}::text,
         ${template?.id ?? null}::uuid, contact_id, inbox_id, thread_id, parent_id, parent_message_id,
@@ -126,7 +126,8 @@ export const sendEmail: StepExecutor = async (ctx, runs) => {
         CASE WHEN away_until IS NOT NULL THEN 'scheduled' ELSE 'queued' END::"EmailStatus", away_until, away_until,
         -- Under a sending window (or back from a hold) lib/sending/windows.ts places it in the contact's next opening.
         CASE WHEN away_until IS NOT NULL OR ${windowed}::boolean THEN ${UNPLACED} END,
-        ${automation.id}::uuid, run_id, ${step.id}::uuid
+        -- Through an inbox it goes at the inbox's own pace (its speed, auto), as a broadcast's does.
+        ${automation.id}::uuid, run_id, ${step.id}::uuid, true
       FROM chosen
       ON CONFLICT (automation_run_id, automation_step_id) WHERE automation_run_id IS NOT NULL DO NOTHING
       RETURNING id, automation_run_id, subject
