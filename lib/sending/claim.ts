@@ -2,7 +2,7 @@ import type { Inbox } from "@/lib/generated/prisma/client";
 import { Prisma } from "@/lib/db";
 import type { SendingSpeed } from "@/lib/generated/prisma/enums";
 import { inboxProvenSql } from "@/lib/senders/proof";
-import { organizationTurn } from "@/lib/db/organizations-in-turn";
+import { organizationTurn, type OrganizationQueue } from "@/lib/db/organizations-in-turn";
 import { engineDb } from "./engine-db";
 import { deal } from "@/lib/domain/fair-share";
 import { dueAt, hasDueSql, instantEmailsSql, nextPacedEmailSql } from "./inbox-queue";
@@ -68,8 +68,9 @@ async function insertClaims(tx: Prisma.TransactionClient, ids: string[], leaseMs
 
 const RELAY_ORGANIZATIONS_PER_ROUND = 1000;
 
-/** Queued relay emails (no inbox), by organization: the index the turn below skips through. */
-const relayTurn = organizationTurn({ table: "emails q", where: "q.inbox_id IS NULL AND q.status = 'queued'" });
+/** Queued relay emails (no inbox), by organization: the turn below skips through the queue index (inbox_id, organization_id, …). */
+export const RELAY_QUEUE: OrganizationQueue = { table: "emails q", where: "q.inbox_id IS NULL AND q.status = 'queued'", leading: "q.inbox_id" };
+const relayTurn = organizationTurn(RELAY_QUEUE);
 
 /**
  * Organizations with queued relay emails, up to 1 000 a round in turn (lib/db/organizations-in-turn):

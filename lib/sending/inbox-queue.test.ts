@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, Prisma } from "@/lib/db";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -7,7 +8,8 @@ import { activeAutomation, announceEvent, engineClock, settle } from "@/lib/test
 import { createIsolatedDatabase, type IsolatedDatabase } from "@/lib/testing/isolated-database";
 import { seedSegment, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
-import { claimDueEmails } from "./claim";
+import { organizationsAfterSql } from "@/lib/db/organizations-in-turn";
+import { claimDueEmails, RELAY_QUEUE } from "./claim";
 import { startBroadcast } from "./fan-out";
 import { hasDueSql, instantEmailsSql, nextPacedEmailSql } from "./inbox-queue";
 
@@ -44,6 +46,7 @@ describe("an inbox's queue read by the claim, beside a backlog of paced emails",
   let database: IsolatedDatabase;
   let inbox: string;
   let other: string;
+  let neighbour: string;
 
   // A database of its own that autovacuum leaves alone, so that what the planner knows is what the
   // test says: first statistics from before the backlog was written (as right after an automation's
@@ -52,30 +55,34 @@ describe("an inbox's queue read by the claim, beside a backlog of paced emails",
     database = await createIsolatedDatabase("inbox_queue");
     const client = database.db;
     await client.$executeRawUnsafe("ALTER TABLE emails SET (autovacuum_enabled = off)");
-    const [{ id: org }] = await client.$queryRaw<{ id: string }[]>`INSERT INTO organizations (name) VALUES ('Backlog') RETURNING id`;
-    const newInbox = async (name: string) => {
+    // The backlog's organization after its neighbour in id order: the relay's turn skips through them in that order.
+    const [first, second] = [randomUUID(), randomUUID()].sort();
+    neighbour = first;
+    const org = second;
+    await client.$executeRaw`INSERT INTO organizations (id, name) VALUES (${neighbour}::uuid, 'Neighbour'), (${org}::uuid, 'Backlog')`;
+    const newInbox = async (organization: string, name: string) => {
       const [{ id }] = await client.$queryRaw<{ id: string }[]>`
         INSERT INTO inboxes (organization_id, name, from_email, smtp_host, smtp_port, sender_confirmed_at)
-        VALUES (${org}::uuid, ${name}, ${`${name}@backlog.test`}, '127.0.0.1', 2525, now()) RETURNING id`;
+        VALUES (${organization}::uuid, ${name}, ${`${name}@backlog.test`}, '127.0.0.1', 2525, now()) RETURNING id`;
       return id;
     };
-    inbox = await newInbox("sales");
-    other = await newInbox("support");
+    inbox = await newInbox(org, "sales");
+    other = await newInbox(neighbour, "support");
     const [{ id: broadcast }] = await client.$queryRaw<{ id: string }[]>`
       INSERT INTO broadcasts (organization_id, name, subject, from_email, inbox_id, sending_speed, status)
       VALUES (${org}::uuid, 'Slow', 'Slow', 'sales@backlog.test', ${inbox}::uuid, 'slow', 'sending') RETURNING id`;
-    type Row = { inbox: string | null; automation?: boolean; broadcast?: string; nextAttempt?: string; paced: boolean };
+    type Row = { organization?: string; inbox: string | null; automation?: boolean; broadcast?: string; nextAttempt?: string; paced: boolean };
     const emails = (count: number, row: Row) => client.$executeRaw`
       INSERT INTO emails (organization_id, message_id, from_email, to_email, subject, inbox_id, created_at,
         automation_id, broadcast_id, next_attempt_at, paced)
-      SELECT ${org}::uuid, '<' || gen_random_uuid() || '@backlog.test>', 'sales@backlog.test', 'r' || n || '@example.test', 'Hi',
+      SELECT ${row.organization ?? org}::uuid, '<' || gen_random_uuid() || '@backlog.test>', 'sales@backlog.test', 'r' || n || '@example.test', 'Hi',
         ${row.inbox}::uuid, now() - interval '1 day' + n * interval '1 second',
         CASE WHEN ${row.automation ?? false}::boolean THEN gen_random_uuid() END, ${row.broadcast ?? null}::uuid,
         now() + ${row.nextAttempt ?? null}::interval, ${row.paced}::boolean
       FROM generate_series(1, ${count}::int) n`;
-    // The relay's and another inbox's work, seen by the statistics.
-    await emails(50, { inbox: other, paced: false });
-    await emails(50, { inbox: null, paced: false });
+    // The neighbour's work, through its inbox and the relay, seen by the statistics.
+    await emails(50, { organization: neighbour, inbox: other, paced: false });
+    await emails(50, { organization: neighbour, inbox: null, paced: false });
     await client.$executeRawUnsafe("ANALYZE emails");
     // An automation's runs woken at once: every one's email due now, through the inbox, paced.
     await emails(BACKLOG, { inbox, automation: true, paced: true });
@@ -113,6 +120,11 @@ describe("an inbox's queue read by the claim, beside a backlog of paced emails",
       expect(due).toBe(id === inbox || pace === "instant");
       await expectFewRead(has);
     }
+
+    // The organizations with relay emails (the claim's turn): the neighbour, found without walking the backlog's organization.
+    const relay = organizationsAfterSql(RELAY_QUEUE, "00000000-0000-0000-0000-000000000000", 1000);
+    expect((await database.db.$queryRaw<{ id: string }[]>(relay)).map((row) => row.id)).toEqual([neighbour]);
+    await expectFewRead(relay);
   }
 
   it("reads only the emails it finds, with statistics from before the backlog", async () => {
