@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { createSender, type Sender } from "@/lib/sending/sender";
 import { unsubscribeByToken } from "@/lib/sending/unsubscribe";
 import { unsubscribeToken } from "@/lib/sending/unsubscribe-token";
+import { placeWindowedEmails } from "@/lib/sending/windows";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
 import { activeAutomation, announceEvent, engineClock, runsOf, settle } from "@/lib/testing/automation-fixtures";
 import { dispatchEventsOf } from "@/lib/testing/events";
@@ -223,6 +224,33 @@ describe("the automation engine", () => {
     expect(await db.email.count({ where: { automation_id: automation.id } })).toBe(1);
     const [run] = await runsOf(org, automation.id);
     expect(run.history.map((h) => h.outcome)).toEqual(["queued", "waiting"]);
+  });
+
+  it("cancels an email held for its sending window when the run meets its exit filter", async () => {
+    const clock = engineClock();
+    const { contacts } = await seedSegment(org.organizationId, [{ email: "kim@buyers.test" }]);
+    const [kim] = contacts;
+    // Open only on the weekday three days from now: the first email is held until then.
+    const weekday = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][new Date(Date.now() + 3 * DAY * 60_000).getUTCDay()];
+    const automation = await activeAutomation(org, {
+      name: "Trial nudges",
+      sending_window: { days: [weekday], start: "09:00", end: "17:00", timezone: "UTC" },
+      exit_filter: { field: "tags", op: "contains", value: "customer" },
+      trigger: { type: "event", event: "trial_started" },
+      steps: [send("Nudge"), { type: "wait", minutes: 60 }, send("Second nudge")],
+    });
+    await announceEvent(org.organizationId, kim.id, "trial_started");
+    await settle(org.organizationId, clock);
+    expect(await placeWindowedEmails({ now: clock(), organizationId: org.organizationId })).toBe(1);
+    const held = await db.email.findFirstOrThrow({ where: { automation_id: automation.id, contact_id: kim.id } });
+    expect(held.status).toBe("scheduled");
+
+    // She buys before the window opens: her run leaves at its next step, and the held nudge with it.
+    await db.contact.update({ where: { id: kim.id }, data: { tags: ["customer"] } });
+    clock.advanceMinutes(60);
+    await settle(org.organizationId, clock);
+    expect((await runsOf(org, automation.id, kim.id))[0]).toMatchObject({ status: "exited", exit_reason: "exit_filter" });
+    expect(await db.email.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({ status: "cancelled", last_error: "Left the automation: exit_filter" });
   });
 
   it("archiving ends the runs in progress and cancels their unsent emails", async () => {

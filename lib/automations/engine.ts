@@ -2,7 +2,7 @@ import { db, type Prisma } from "@/lib/db";
 import { env } from "@/lib/env";
 import { claimDueRuns } from "./claim";
 import { systemClock, type Clock } from "@/lib/domain/clock";
-import { cancelQueuedEmails, exitReasons } from "./exits";
+import { cancelUnsentEmails, exitReasons } from "./exits";
 import { markLeft } from "./history";
 import { loadAutomations, type LoadedAutomation } from "./load";
 import { end, isLive, moveTo, toState, type RunState } from "./run-state";
@@ -67,7 +67,7 @@ async function applyExits(tx: Prisma.TransactionClient, runs: RunState[], automa
   }
   for (const [reason, ids] of byReason) {
     await markLeft(tx, ids);
-    await cancelQueuedEmails(tx, ids, reason);
+    await cancelUnsentEmails(tx, ids, reason);
   }
 }
 

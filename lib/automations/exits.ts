@@ -48,14 +48,15 @@ export async function exitReasons(
 
 /**
  * What ends with runs that leave: their emails still queued and not yet claimed by a sender are
- * cancelled (one a worker holds is in its SMTP conversation, and its outcome decides), and the step
- * they were in says they left.
+ * cancelled (one a worker holds is in its SMTP conversation, and its outcome decides), and so are
+ * those held as `scheduled` for a sending window or a recipient's return, which would otherwise go
+ * when released, after the run had left. The step they were in says they left.
  */
-export async function cancelQueuedEmails(tx: Prisma.TransactionClient, runIds: string[], reason: string) {
+export async function cancelUnsentEmails(tx: Prisma.TransactionClient, runIds: string[], reason: string) {
   if (runIds.length === 0) return;
   await tx.$executeRaw`
     UPDATE emails SET status = 'cancelled', last_error = ${`Left the automation: ${reason}`}, next_attempt_at = NULL, updated_at = now()
-    WHERE automation_run_id = ANY(${runIds}::uuid[]) AND status = 'queued'
+    WHERE automation_run_id = ANY(${runIds}::uuid[]) AND status IN ('queued', 'scheduled')
       AND NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = emails.id)`;
 }
 
@@ -91,7 +92,7 @@ export async function leaveRuns(tx: Prisma.TransactionClient, left: { id: string
   const ids = left.map((run) => run.id);
   await markLeft(tx, ids);
   for (const reason of new Set(left.map((run) => run.reason))) {
-    await cancelQueuedEmails(
+    await cancelUnsentEmails(
       tx,
       left.filter((run) => run.reason === reason).map((run) => run.id),
       reason,
