@@ -19,6 +19,23 @@ function rewriteRefs(value: unknown, rewrite: (ref: string) => string): void {
 }
 
 /**
+ * zod writes every `.int()` with the bounds of a safe integer (±9007199254740991), which say nothing
+ * a client needs (JSON numbers past them lose precision anyway) and were 6.6 KB of the document:
+ * dropped where they are those bounds, kept where a schema sets its own.
+ */
+function dropSafeIntegerBounds(value: unknown): void {
+  if (Array.isArray(value)) for (const item of value) dropSafeIntegerBounds(item);
+  else if (value && typeof value === "object") {
+    const record = value as JsonSchema;
+    if (record.type === "integer") {
+      if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum;
+      if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum;
+    }
+    for (const child of Object.values(record)) dropSafeIntegerBounds(child);
+  }
+}
+
+/**
  * Turns zod schemas into the JSON Schemas of one OpenAPI document. A schema named in zod's global
  * registry where it is declared — `z.object({ … }).meta({ id: "Segment" })`, or for a schema that
  * spans many lines the line after it, `broadcast.register(z.globalRegistry, { id: "Broadcast" })`
@@ -38,6 +55,7 @@ export function schemaCollector() {
     const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
     // The document declares the dialect once; per-schema $schema keys are noise in OpenAPI 3.1.
     delete json.$schema;
+    dropSafeIntegerBounds(json);
     const found = (json.$defs ?? {}) as Record<string, JsonSchema>;
     delete json.$defs;
     // zod calls a recursive schema without an id `__schema0` in each conversion: made unique here so

@@ -55,6 +55,7 @@ export const automationTrigger = z
     description:
       "`event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. " +
       "`segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run.",
+    id: "AutomationTrigger",
   });
 export type AutomationTrigger = z.infer<typeof automationTrigger>;
 
@@ -254,26 +255,28 @@ const automationStats = z.object({
   exited: z.number().int(),
 });
 
-export const automation = z.object({
-  id,
-  organization_id: id,
-  name: z.string(),
-  status: z.enum(AutomationStatus),
-  trigger: automationTrigger,
-  steps: z.array(stepRecord),
-  reentry: z.enum(AutomationReentry),
-  exit_filter: automationFilter.nullable(),
-  sequence_mode: z.enum(SequenceMode),
-  inbox_ids: z.array(id),
-  sending_window: sendingWindow.nullable(),
-  from_email: z.string().nullable(),
-  from_name: z.string().nullable(),
-  stats: automationStats,
-  created_by: id.nullable(),
-  activated_at: dateTime.nullable(),
-  created_at: dateTime,
-  updated_at: dateTime,
-});
+export const automation = z
+  .object({
+    id,
+    organization_id: id,
+    name: z.string(),
+    status: z.enum(AutomationStatus),
+    trigger: automationTrigger,
+    steps: z.array(stepRecord),
+    reentry: z.enum(AutomationReentry),
+    exit_filter: automationFilter.nullable(),
+    sequence_mode: z.enum(SequenceMode),
+    inbox_ids: z.array(id),
+    sending_window: sendingWindow.nullable(),
+    from_email: z.string().nullable(),
+    from_name: z.string().nullable(),
+    stats: automationStats,
+    created_by: id.nullable(),
+    activated_at: dateTime.nullable(),
+    created_at: dateTime,
+    updated_at: dateTime,
+  })
+  .meta({ id: "Automation" });
 export type AutomationRecord = z.infer<typeof automation>;
 
 const automationRunStatus = z.enum(AutomationRunStatus);

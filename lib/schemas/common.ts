@@ -32,7 +32,7 @@ export const requiredText = (max: number) => z.string().min(1).max(max).refine(n
 /** UUID-shaped ids: any 8-4-4-4-12 hex string, as PostgreSQL's uuid type accepts. */
 export const id = z.guid({ message: "must be a UUID" }).meta({ id: "Uuid" });
 
-export const emailAddress = z.email({ message: "must be an email address" }).max(limits.email);
+export const emailAddress = z.email({ message: "must be an email address" }).max(limits.email).meta({ id: "EmailAddress" });
 
 /** Tags must already be lowercase: the API never rewrites them silently. */
 export const tags = z

@@ -92,31 +92,33 @@ const attachmentInput = z.object({
     }),
 });
 
-const emailFields = z.object({
-  from: sender.optional(),
-  to: oneOrMore("Recipients"),
-  cc: addresses("Carbon copies").optional(),
-  bcc: addresses("Blind carbon copies, in the envelope only: no header of the message names them").optional(),
-  subject: text(limits.subject).optional().meta({ description: "Required unless the template gives one." }),
-  html: text(limits.html).optional(),
-  text: text(limits.text).optional().meta({ description: "Derived from the HTML when omitted." }),
-  template_id: id.optional(),
-  variables: z
-    .record(text(limits.metadataKey).min(1), variableValue)
-    .optional()
-    .meta({ description: "Values for the `{{placeholders}}`; a contact with the (first) `to` address supplies the ones not given." }),
-  reply_to: oneOrMore("Reply-To").optional(),
-  inbox_id: id.optional().meta({ description: "Send through this inbox (its SMTP server and, unless `from` is given, its sender)." }),
-  tags: tags.optional(),
-  headers: customHeaders.optional(),
-  attachments: z.array(attachmentInput).max(sendingLimits.attachments).optional(),
-  scheduled_at: dateTime.optional().meta({
-    description: `When to send, at most ${sendingLimits.scheduleDays} days ahead; the email is \`scheduled\` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once.`,
-  }),
-  track_opens: trackingFields.track_opens.optional(),
-  track_clicks: trackingFields.track_clicks.optional(),
-  utm: trackingFields.utm.optional(),
-});
+const emailFields = z
+  .object({
+    from: sender.optional(),
+    to: oneOrMore("Recipients"),
+    cc: addresses("Carbon copies").optional(),
+    bcc: addresses("Blind carbon copies, in the envelope only: no header of the message names them").optional(),
+    subject: text(limits.subject).optional().meta({ description: "Required unless the template gives one." }),
+    html: text(limits.html).optional(),
+    text: text(limits.text).optional().meta({ description: "Derived from the HTML when omitted." }),
+    template_id: id.optional(),
+    variables: z
+      .record(text(limits.metadataKey).min(1), variableValue)
+      .optional()
+      .meta({ description: "Values for the `{{placeholders}}`; a contact with the (first) `to` address supplies the ones not given." }),
+    reply_to: oneOrMore("Reply-To").optional(),
+    inbox_id: id.optional().meta({ description: "Send through this inbox (its SMTP server and, unless `from` is given, its sender)." }),
+    tags: tags.optional(),
+    headers: customHeaders.optional(),
+    attachments: z.array(attachmentInput).max(sendingLimits.attachments).optional(),
+    scheduled_at: dateTime.optional().meta({
+      description: `When to send, at most ${sendingLimits.scheduleDays} days ahead; the email is \`scheduled\` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once.`,
+    }),
+    track_opens: trackingFields.track_opens.optional(),
+    track_clicks: trackingFields.track_clicks.optional(),
+    utm: trackingFields.utm.optional(),
+  })
+  .meta({ id: "SendEmailInput" });
 
 type EmailFields = z.infer<typeof emailFields>;
 

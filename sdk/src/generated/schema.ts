@@ -2261,6 +2261,36 @@ export interface components {
             } | null;
             created_at: components["schemas"]["DateTime"];
         };
+        Automation: {
+            id: components["schemas"]["Uuid"];
+            organization_id: components["schemas"]["Uuid"];
+            name: string;
+            /** @enum {string} */
+            status: "draft" | "active" | "paused" | "archived";
+            trigger: components["schemas"]["AutomationTrigger"];
+            steps: components["schemas"]["AutomationStep"][];
+            /** @enum {string} */
+            reentry: "never" | "after_exit";
+            exit_filter: components["schemas"]["Filter"] | null;
+            /** @enum {string} */
+            sequence_mode: "sales" | "marketing";
+            inbox_ids: components["schemas"]["Uuid"][];
+            sending_window: components["schemas"]["SendingWindow"] | null;
+            from_email: string | null;
+            from_name: string | null;
+            stats: {
+                /** @description Runs started. */
+                entered: number;
+                /** @description Runs in progress (active or waiting). */
+                active: number;
+                completed: number;
+                exited: number;
+            };
+            created_by: components["schemas"]["Uuid"] | null;
+            activated_at: components["schemas"]["DateTime"] | null;
+            created_at: components["schemas"]["DateTime"];
+            updated_at: components["schemas"]["DateTime"];
+        };
         /** @description A step as saved, with its server-given `id` (a condition's branches too) and, when the automation is read alone, its `stats`. */
         AutomationStep: {
             id: components["schemas"]["Uuid"];
@@ -2281,6 +2311,44 @@ export interface components {
             no?: components["schemas"]["AutomationStep"][];
         } & {
             [key: string]: unknown;
+        };
+        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
+        AutomationTrigger: {
+            /** @constant */
+            type: "event";
+            event: string;
+            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
+            where?: {
+                broadcast_id?: components["schemas"]["Uuid"];
+                automation_id?: components["schemas"]["Uuid"];
+                /** @description Each key must equal the event's property of that name. */
+                properties?: {
+                    [key: string]: string | number | boolean;
+                };
+            };
+        } | {
+            /** @constant */
+            type: "segment_entered";
+            segment_id: components["schemas"]["Uuid"];
+        };
+        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
+        AutomationTriggerInput: {
+            /** @constant */
+            type: "event";
+            event: string;
+            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
+            where?: {
+                broadcast_id?: components["schemas"]["Uuid"];
+                automation_id?: components["schemas"]["Uuid"];
+                /** @description Each key must equal the event's property of that name. */
+                properties?: {
+                    [key: string]: string | number | boolean;
+                };
+            };
+        } | {
+            /** @constant */
+            type: "segment_entered";
+            segment_id: components["schemas"]["Uuid"];
         };
         Broadcast: {
             id: components["schemas"]["Uuid"];
@@ -2809,6 +2877,8 @@ export interface components {
             track_clicks: boolean;
             utm: components["schemas"]["Utm"] | null;
         };
+        /** Format: email */
+        EmailAddress: string;
         EmailAttachment: {
             filename: string | null;
             content_type: string;
@@ -3463,7 +3533,7 @@ export interface components {
             /** @description Sends the confirmation through this inbox (its address unless `from_email`). */
             inbox_id: components["schemas"]["Uuid"] | null;
             /** @description At a verified domain; required with double opt-in unless `inbox_id`. */
-            from_email: string | null;
+            from_email: components["schemas"]["EmailAddress"] | null;
             from_name: string | null;
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -3496,7 +3566,7 @@ export interface components {
             /** @description Sends the confirmation through this inbox (its address unless `from_email`). */
             inbox_id?: components["schemas"]["Uuid"] | null;
             /** @description At a verified domain; required with double opt-in unless `inbox_id`. */
-            from_email?: string | null;
+            from_email?: components["schemas"]["EmailAddress"] | null;
             from_name?: string | null;
         };
         /** @description Extension: the file's address hygiene. */
@@ -3783,6 +3853,49 @@ export interface components {
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
+        SendEmailInput: {
+            /** @description `address` or `Name <address>`. Without an inbox it must be at a verified domain of the organization. */
+            from?: string;
+            /** @description Recipients: one address, or an array of 1 to 50. */
+            to: components["schemas"]["EmailAddress"] | components["schemas"]["EmailAddress"][];
+            /** @description Carbon copies: at most 50 addresses. */
+            cc?: components["schemas"]["EmailAddress"][];
+            /** @description Blind carbon copies, in the envelope only: no header of the message names them: at most 50 addresses. */
+            bcc?: components["schemas"]["EmailAddress"][];
+            /** @description Required unless the template gives one. */
+            subject?: string;
+            html?: string;
+            /** @description Derived from the HTML when omitted. */
+            text?: string;
+            template_id?: components["schemas"]["Uuid"];
+            /** @description Values for the `{{placeholders}}`; a contact with the (first) `to` address supplies the ones not given. */
+            variables?: {
+                [key: string]: string | number | boolean | null;
+            };
+            /** @description Reply-To: one address, or an array of 1 to 50. */
+            reply_to?: components["schemas"]["EmailAddress"] | components["schemas"]["EmailAddress"][];
+            /** @description Send through this inbox (its SMTP server and, unless `from` is given, its sender). */
+            inbox_id?: components["schemas"]["Uuid"];
+            tags?: string[];
+            /** @description Your own headers, added to the message as given: names start with `X-`, at most 20. */
+            headers?: {
+                [key: string]: string;
+            };
+            attachments?: {
+                filename: string;
+                /** @description The file, base64. At most 10 MB decoded for all attachments of an email together (413 PAYLOAD_TOO_LARGE). */
+                content: string;
+                /** @description Guessed from the file name when omitted. */
+                content_type?: string;
+                /** @description Makes the attachment an inline image the HTML shows with `<img src="cid:<content_id>">`. */
+                content_id?: string;
+            }[];
+            /** @description When to send, at most 30 days ahead; the email is `scheduled` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once. */
+            scheduled_at?: components["schemas"]["DateTime"];
+            track_opens?: boolean;
+            track_clicks?: boolean;
+            utm?: components["schemas"]["UtmInput"] | null;
+        };
         /** @description When emails may go out. An email due outside the window waits for its next opening (the broadcast's status says how many wait and until when). Business-day delays count Monday to Friday in the same zone. */
         SendingWindow: {
             /** @description The days emails may go out: `mon` … `sun`. */
@@ -4040,6 +4153,17 @@ export interface components {
         };
     };
     responses: {
+        /** @description Success */
+        Automation: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Automation"];
+            };
+        };
         /** @description Error: MAIL_DELIVERY_FAILED */
         BadGateway: {
             headers: {
@@ -4551,7 +4675,10 @@ export interface components {
 }
 export type ApiKey = components['schemas']['ApiKey'];
 export type AuditLogEntry = components['schemas']['AuditLogEntry'];
+export type Automation = components['schemas']['Automation'];
 export type AutomationStep = components['schemas']['AutomationStep'];
+export type AutomationTrigger = components['schemas']['AutomationTrigger'];
+export type AutomationTriggerInput = components['schemas']['AutomationTriggerInput'];
 export type Broadcast = components['schemas']['Broadcast'];
 export type BroadcastReport = components['schemas']['BroadcastReport'];
 export type BroadcastSendingStatus = components['schemas']['BroadcastSendingStatus'];
@@ -4570,6 +4697,7 @@ export type DnsRecord = components['schemas']['DnsRecord'];
 export type Domain = components['schemas']['Domain'];
 export type DomainUpdatedEvent = components['schemas']['DomainUpdatedEvent'];
 export type Email = components['schemas']['Email'];
+export type EmailAddress = components['schemas']['EmailAddress'];
 export type EmailAttachment = components['schemas']['EmailAttachment'];
 export type EmailBatch = components['schemas']['EmailBatch'];
 export type EmailBouncedEvent = components['schemas']['EmailBouncedEvent'];
@@ -4630,6 +4758,7 @@ export type PresendChecks = components['schemas']['PresendChecks'];
 export type RecipientUnsubscribedData = components['schemas']['RecipientUnsubscribedData'];
 export type Section = components['schemas']['Section'];
 export type Segment = components['schemas']['Segment'];
+export type SendEmailInput = components['schemas']['SendEmailInput'];
 export type SendingWindow = components['schemas']['SendingWindow'];
 export type SendingWindowInput = components['schemas']['SendingWindowInput'];
 export type SequenceStep = components['schemas']['SequenceStep'];
@@ -4649,6 +4778,7 @@ export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
 export type WebhookDeliveryDetail = components['schemas']['WebhookDeliveryDetail'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
+export type ResponseAutomation = components['responses']['Automation'];
 export type ResponseBadGateway = components['responses']['BadGateway'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseBroadcast = components['responses']['Broadcast'];
@@ -4909,54 +5039,7 @@ export interface operations {
                         /** @constant */
                         object: "list";
                         has_more: boolean;
-                        data: {
-                            id: components["schemas"]["Uuid"];
-                            organization_id: components["schemas"]["Uuid"];
-                            name: string;
-                            /** @enum {string} */
-                            status: "draft" | "active" | "paused" | "archived";
-                            /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
-                            trigger: {
-                                /** @constant */
-                                type: "event";
-                                event: string;
-                                /** @description Only events that match: of this broadcast, of this automation, with these property values. */
-                                where?: {
-                                    broadcast_id?: components["schemas"]["Uuid"];
-                                    automation_id?: components["schemas"]["Uuid"];
-                                    /** @description Each key must equal the event's property of that name. */
-                                    properties?: {
-                                        [key: string]: string | number | boolean;
-                                    };
-                                };
-                            } | {
-                                /** @constant */
-                                type: "segment_entered";
-                                segment_id: components["schemas"]["Uuid"];
-                            };
-                            steps: components["schemas"]["AutomationStep"][];
-                            /** @enum {string} */
-                            reentry: "never" | "after_exit";
-                            exit_filter: components["schemas"]["Filter"] | null;
-                            /** @enum {string} */
-                            sequence_mode: "sales" | "marketing";
-                            inbox_ids: components["schemas"]["Uuid"][];
-                            sending_window: components["schemas"]["SendingWindow"] | null;
-                            from_email: string | null;
-                            from_name: string | null;
-                            stats: {
-                                /** @description Runs started. */
-                                entered: number;
-                                /** @description Runs in progress (active or waiting). */
-                                active: number;
-                                completed: number;
-                                exited: number;
-                            };
-                            created_by: components["schemas"]["Uuid"] | null;
-                            activated_at: components["schemas"]["DateTime"] | null;
-                            created_at: components["schemas"]["DateTime"];
-                            updated_at: components["schemas"]["DateTime"];
-                        }[];
+                        data: components["schemas"]["Automation"][];
                     };
                 };
             };
@@ -4978,25 +5061,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
-                    trigger: {
-                        /** @constant */
-                        type: "event";
-                        event: string;
-                        /** @description Only events that match: of this broadcast, of this automation, with these property values. */
-                        where?: {
-                            broadcast_id?: components["schemas"]["Uuid"];
-                            automation_id?: components["schemas"]["Uuid"];
-                            /** @description Each key must equal the event's property of that name. */
-                            properties?: {
-                                [key: string]: string | number | boolean;
-                            };
-                        };
-                    } | {
-                        /** @constant */
-                        type: "segment_entered";
-                        segment_id: components["schemas"]["Uuid"];
-                    };
+                    trigger: components["schemas"]["AutomationTriggerInput"];
                     /** @description The steps, in order; a condition's `yes` and `no` hold steps of their own. At most 100 steps in all, conditions nested at most 5 deep. Types: wait {minutes}, wait_for_event {event, timeout_minutes}, condition {filter | wait_result, yes, no}, send_email {subject, html_content | template_id, text_content?, from_email?}, update_contact {set?, add_tags?, remove_tags?}, add_to_segment / remove_from_segment {segment_id}, exit. */
                     steps: unknown;
                     /**
@@ -5016,70 +5081,13 @@ export interface operations {
                     /** @description When its emails may go out; an email due outside it waits for the next opening (in the contact's zone with `timezone: contact`). */
                     sending_window?: components["schemas"]["SendingWindowInput"] | null;
                     /** @description Extension: the sender of send steps that name none (at a verified domain). */
-                    from_email?: string | null;
+                    from_email?: components["schemas"]["EmailAddress"] | null;
                     from_name?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Success */
-            201: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: components["schemas"]["Uuid"];
-                        organization_id: components["schemas"]["Uuid"];
-                        name: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "paused" | "archived";
-                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
-                        trigger: {
-                            /** @constant */
-                            type: "event";
-                            event: string;
-                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
-                            where?: {
-                                broadcast_id?: components["schemas"]["Uuid"];
-                                automation_id?: components["schemas"]["Uuid"];
-                                /** @description Each key must equal the event's property of that name. */
-                                properties?: {
-                                    [key: string]: string | number | boolean;
-                                };
-                            };
-                        } | {
-                            /** @constant */
-                            type: "segment_entered";
-                            segment_id: components["schemas"]["Uuid"];
-                        };
-                        steps: components["schemas"]["AutomationStep"][];
-                        /** @enum {string} */
-                        reentry: "never" | "after_exit";
-                        exit_filter: components["schemas"]["Filter"] | null;
-                        /** @enum {string} */
-                        sequence_mode: "sales" | "marketing";
-                        inbox_ids: components["schemas"]["Uuid"][];
-                        sending_window: components["schemas"]["SendingWindow"] | null;
-                        from_email: string | null;
-                        from_name: string | null;
-                        stats: {
-                            /** @description Runs started. */
-                            entered: number;
-                            /** @description Runs in progress (active or waiting). */
-                            active: number;
-                            completed: number;
-                            exited: number;
-                        };
-                        created_by: components["schemas"]["Uuid"] | null;
-                        activated_at: components["schemas"]["DateTime"] | null;
-                        created_at: components["schemas"]["DateTime"];
-                        updated_at: components["schemas"]["DateTime"];
-                    };
-                };
-            };
+            201: components["responses"]["Automation"];
             /** @description Error: DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5101,64 +5109,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: components["schemas"]["Uuid"];
-                        organization_id: components["schemas"]["Uuid"];
-                        name: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "paused" | "archived";
-                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
-                        trigger: {
-                            /** @constant */
-                            type: "event";
-                            event: string;
-                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
-                            where?: {
-                                broadcast_id?: components["schemas"]["Uuid"];
-                                automation_id?: components["schemas"]["Uuid"];
-                                /** @description Each key must equal the event's property of that name. */
-                                properties?: {
-                                    [key: string]: string | number | boolean;
-                                };
-                            };
-                        } | {
-                            /** @constant */
-                            type: "segment_entered";
-                            segment_id: components["schemas"]["Uuid"];
-                        };
-                        steps: components["schemas"]["AutomationStep"][];
-                        /** @enum {string} */
-                        reentry: "never" | "after_exit";
-                        exit_filter: components["schemas"]["Filter"] | null;
-                        /** @enum {string} */
-                        sequence_mode: "sales" | "marketing";
-                        inbox_ids: components["schemas"]["Uuid"][];
-                        sending_window: components["schemas"]["SendingWindow"] | null;
-                        from_email: string | null;
-                        from_name: string | null;
-                        stats: {
-                            /** @description Runs started. */
-                            entered: number;
-                            /** @description Runs in progress (active or waiting). */
-                            active: number;
-                            completed: number;
-                            exited: number;
-                        };
-                        created_by: components["schemas"]["Uuid"] | null;
-                        activated_at: components["schemas"]["DateTime"] | null;
-                        created_at: components["schemas"]["DateTime"];
-                        updated_at: components["schemas"]["DateTime"];
-                    };
-                };
-            };
+            200: components["responses"]["Automation"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5180,25 +5131,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
-                    trigger?: {
-                        /** @constant */
-                        type: "event";
-                        event: string;
-                        /** @description Only events that match: of this broadcast, of this automation, with these property values. */
-                        where?: {
-                            broadcast_id?: components["schemas"]["Uuid"];
-                            automation_id?: components["schemas"]["Uuid"];
-                            /** @description Each key must equal the event's property of that name. */
-                            properties?: {
-                                [key: string]: string | number | boolean;
-                            };
-                        };
-                    } | {
-                        /** @constant */
-                        type: "segment_entered";
-                        segment_id: components["schemas"]["Uuid"];
-                    };
+                    trigger?: components["schemas"]["AutomationTriggerInput"];
                     /** @description The steps, in order; a condition's `yes` and `no` hold steps of their own. At most 100 steps in all, conditions nested at most 5 deep. Types: wait {minutes}, wait_for_event {event, timeout_minutes}, condition {filter | wait_result, yes, no}, send_email {subject, html_content | template_id, text_content?, from_email?}, update_contact {set?, add_tags?, remove_tags?}, add_to_segment / remove_from_segment {segment_id}, exit. */
                     steps?: unknown;
                     /**
@@ -5218,70 +5151,13 @@ export interface operations {
                     /** @description When its emails may go out; an email due outside it waits for the next opening (in the contact's zone with `timezone: contact`). */
                     sending_window?: components["schemas"]["SendingWindowInput"] | null;
                     /** @description Extension: the sender of send steps that name none (at a verified domain). */
-                    from_email?: string | null;
+                    from_email?: components["schemas"]["EmailAddress"] | null;
                     from_name?: string | null;
                 };
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: components["schemas"]["Uuid"];
-                        organization_id: components["schemas"]["Uuid"];
-                        name: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "paused" | "archived";
-                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
-                        trigger: {
-                            /** @constant */
-                            type: "event";
-                            event: string;
-                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
-                            where?: {
-                                broadcast_id?: components["schemas"]["Uuid"];
-                                automation_id?: components["schemas"]["Uuid"];
-                                /** @description Each key must equal the event's property of that name. */
-                                properties?: {
-                                    [key: string]: string | number | boolean;
-                                };
-                            };
-                        } | {
-                            /** @constant */
-                            type: "segment_entered";
-                            segment_id: components["schemas"]["Uuid"];
-                        };
-                        steps: components["schemas"]["AutomationStep"][];
-                        /** @enum {string} */
-                        reentry: "never" | "after_exit";
-                        exit_filter: components["schemas"]["Filter"] | null;
-                        /** @enum {string} */
-                        sequence_mode: "sales" | "marketing";
-                        inbox_ids: components["schemas"]["Uuid"][];
-                        sending_window: components["schemas"]["SendingWindow"] | null;
-                        from_email: string | null;
-                        from_name: string | null;
-                        stats: {
-                            /** @description Runs started. */
-                            entered: number;
-                            /** @description Runs in progress (active or waiting). */
-                            active: number;
-                            completed: number;
-                            exited: number;
-                        };
-                        created_by: components["schemas"]["Uuid"] | null;
-                        activated_at: components["schemas"]["DateTime"] | null;
-                        created_at: components["schemas"]["DateTime"];
-                        updated_at: components["schemas"]["DateTime"];
-                    };
-                };
-            };
+            200: components["responses"]["Automation"];
             /** @description Error: AUTOMATION_NOT_EDITABLE, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5304,64 +5180,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: components["schemas"]["Uuid"];
-                        organization_id: components["schemas"]["Uuid"];
-                        name: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "paused" | "archived";
-                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
-                        trigger: {
-                            /** @constant */
-                            type: "event";
-                            event: string;
-                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
-                            where?: {
-                                broadcast_id?: components["schemas"]["Uuid"];
-                                automation_id?: components["schemas"]["Uuid"];
-                                /** @description Each key must equal the event's property of that name. */
-                                properties?: {
-                                    [key: string]: string | number | boolean;
-                                };
-                            };
-                        } | {
-                            /** @constant */
-                            type: "segment_entered";
-                            segment_id: components["schemas"]["Uuid"];
-                        };
-                        steps: components["schemas"]["AutomationStep"][];
-                        /** @enum {string} */
-                        reentry: "never" | "after_exit";
-                        exit_filter: components["schemas"]["Filter"] | null;
-                        /** @enum {string} */
-                        sequence_mode: "sales" | "marketing";
-                        inbox_ids: components["schemas"]["Uuid"][];
-                        sending_window: components["schemas"]["SendingWindow"] | null;
-                        from_email: string | null;
-                        from_name: string | null;
-                        stats: {
-                            /** @description Runs started. */
-                            entered: number;
-                            /** @description Runs in progress (active or waiting). */
-                            active: number;
-                            completed: number;
-                            exited: number;
-                        };
-                        created_by: components["schemas"]["Uuid"] | null;
-                        activated_at: components["schemas"]["DateTime"] | null;
-                        created_at: components["schemas"]["DateTime"];
-                        updated_at: components["schemas"]["DateTime"];
-                    };
-                };
-            };
+            200: components["responses"]["Automation"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -5382,64 +5201,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: components["schemas"]["Uuid"];
-                        organization_id: components["schemas"]["Uuid"];
-                        name: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "paused" | "archived";
-                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
-                        trigger: {
-                            /** @constant */
-                            type: "event";
-                            event: string;
-                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
-                            where?: {
-                                broadcast_id?: components["schemas"]["Uuid"];
-                                automation_id?: components["schemas"]["Uuid"];
-                                /** @description Each key must equal the event's property of that name. */
-                                properties?: {
-                                    [key: string]: string | number | boolean;
-                                };
-                            };
-                        } | {
-                            /** @constant */
-                            type: "segment_entered";
-                            segment_id: components["schemas"]["Uuid"];
-                        };
-                        steps: components["schemas"]["AutomationStep"][];
-                        /** @enum {string} */
-                        reentry: "never" | "after_exit";
-                        exit_filter: components["schemas"]["Filter"] | null;
-                        /** @enum {string} */
-                        sequence_mode: "sales" | "marketing";
-                        inbox_ids: components["schemas"]["Uuid"][];
-                        sending_window: components["schemas"]["SendingWindow"] | null;
-                        from_email: string | null;
-                        from_name: string | null;
-                        stats: {
-                            /** @description Runs started. */
-                            entered: number;
-                            /** @description Runs in progress (active or waiting). */
-                            active: number;
-                            completed: number;
-                            exited: number;
-                        };
-                        created_by: components["schemas"]["Uuid"] | null;
-                        activated_at: components["schemas"]["DateTime"] | null;
-                        created_at: components["schemas"]["DateTime"];
-                        updated_at: components["schemas"]["DateTime"];
-                    };
-                };
-            };
+            200: components["responses"]["Automation"];
             /** @description Error: AUTOMATION_ARCHIVED, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5461,64 +5223,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        id: components["schemas"]["Uuid"];
-                        organization_id: components["schemas"]["Uuid"];
-                        name: string;
-                        /** @enum {string} */
-                        status: "draft" | "active" | "paused" | "archived";
-                        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
-                        trigger: {
-                            /** @constant */
-                            type: "event";
-                            event: string;
-                            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
-                            where?: {
-                                broadcast_id?: components["schemas"]["Uuid"];
-                                automation_id?: components["schemas"]["Uuid"];
-                                /** @description Each key must equal the event's property of that name. */
-                                properties?: {
-                                    [key: string]: string | number | boolean;
-                                };
-                            };
-                        } | {
-                            /** @constant */
-                            type: "segment_entered";
-                            segment_id: components["schemas"]["Uuid"];
-                        };
-                        steps: components["schemas"]["AutomationStep"][];
-                        /** @enum {string} */
-                        reentry: "never" | "after_exit";
-                        exit_filter: components["schemas"]["Filter"] | null;
-                        /** @enum {string} */
-                        sequence_mode: "sales" | "marketing";
-                        inbox_ids: components["schemas"]["Uuid"][];
-                        sending_window: components["schemas"]["SendingWindow"] | null;
-                        from_email: string | null;
-                        from_name: string | null;
-                        stats: {
-                            /** @description Runs started. */
-                            entered: number;
-                            /** @description Runs in progress (active or waiting). */
-                            active: number;
-                            completed: number;
-                            exited: number;
-                        };
-                        created_by: components["schemas"]["Uuid"] | null;
-                        activated_at: components["schemas"]["DateTime"] | null;
-                        created_at: components["schemas"]["DateTime"];
-                        updated_at: components["schemas"]["DateTime"];
-                    };
-                };
-            };
+            200: components["responses"]["Automation"];
             /** @description Error: AUTOMATION_NOT_ACTIVE, AUTOMATION_ARCHIVED, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5645,10 +5350,9 @@ export interface operations {
                 "application/json": {
                     name: string;
                     subject: string;
-                    /** Format: email */
-                    from_email?: string;
+                    from_email?: components["schemas"]["EmailAddress"];
                     from_name?: string;
-                    reply_to?: string | null;
+                    reply_to?: components["schemas"]["EmailAddress"] | null;
                     preview_text?: string | null;
                     /** @description Extension: the broadcast's own HTML, used when it has no template. At most 1 MB. */
                     html_content?: string | null;
@@ -5730,10 +5434,9 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     subject?: string;
-                    /** Format: email */
-                    from_email?: string;
+                    from_email?: components["schemas"]["EmailAddress"];
                     from_name?: string;
-                    reply_to?: string | null;
+                    reply_to?: components["schemas"]["EmailAddress"] | null;
                     preview_text?: string | null;
                     /** @description Extension: the broadcast's own HTML, used when it has no template. At most 1 MB. */
                     html_content?: string | null;
@@ -6969,49 +6672,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description `address` or `Name <address>`. Without an inbox it must be at a verified domain of the organization. */
-                    from?: string;
-                    /** @description Recipients: one address, or an array of 1 to 50. */
-                    to: string | string[];
-                    /** @description Carbon copies: at most 50 addresses. */
-                    cc?: string[];
-                    /** @description Blind carbon copies, in the envelope only: no header of the message names them: at most 50 addresses. */
-                    bcc?: string[];
-                    /** @description Required unless the template gives one. */
-                    subject?: string;
-                    html?: string;
-                    /** @description Derived from the HTML when omitted. */
-                    text?: string;
-                    template_id?: components["schemas"]["Uuid"];
-                    /** @description Values for the `{{placeholders}}`; a contact with the (first) `to` address supplies the ones not given. */
-                    variables?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                    /** @description Reply-To: one address, or an array of 1 to 50. */
-                    reply_to?: string | string[];
-                    /** @description Send through this inbox (its SMTP server and, unless `from` is given, its sender). */
-                    inbox_id?: components["schemas"]["Uuid"];
-                    tags?: string[];
-                    /** @description Your own headers, added to the message as given: names start with `X-`, at most 20. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    attachments?: {
-                        filename: string;
-                        /** @description The file, base64. At most 10 MB decoded for all attachments of an email together (413 PAYLOAD_TOO_LARGE). */
-                        content: string;
-                        /** @description Guessed from the file name when omitted. */
-                        content_type?: string;
-                        /** @description Makes the attachment an inline image the HTML shows with `<img src="cid:<content_id>">`. */
-                        content_id?: string;
-                    }[];
-                    /** @description When to send, at most 30 days ahead; the email is `scheduled` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once. */
-                    scheduled_at?: components["schemas"]["DateTime"];
-                    track_opens?: boolean;
-                    track_clicks?: boolean;
-                    utm?: components["schemas"]["UtmInput"] | null;
-                };
+                "application/json": components["schemas"]["SendEmailInput"];
             };
         };
         responses: {
@@ -7058,49 +6719,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description `address` or `Name <address>`. Without an inbox it must be at a verified domain of the organization. */
-                    from?: string;
-                    /** @description Recipients: one address, or an array of 1 to 50. */
-                    to: string | string[];
-                    /** @description Carbon copies: at most 50 addresses. */
-                    cc?: string[];
-                    /** @description Blind carbon copies, in the envelope only: no header of the message names them: at most 50 addresses. */
-                    bcc?: string[];
-                    /** @description Required unless the template gives one. */
-                    subject?: string;
-                    html?: string;
-                    /** @description Derived from the HTML when omitted. */
-                    text?: string;
-                    template_id?: components["schemas"]["Uuid"];
-                    /** @description Values for the `{{placeholders}}`; a contact with the (first) `to` address supplies the ones not given. */
-                    variables?: {
-                        [key: string]: string | number | boolean | null;
-                    };
-                    /** @description Reply-To: one address, or an array of 1 to 50. */
-                    reply_to?: string | string[];
-                    /** @description Send through this inbox (its SMTP server and, unless `from` is given, its sender). */
-                    inbox_id?: components["schemas"]["Uuid"];
-                    tags?: string[];
-                    /** @description Your own headers, added to the message as given: names start with `X-`, at most 20. */
-                    headers?: {
-                        [key: string]: string;
-                    };
-                    attachments?: {
-                        filename: string;
-                        /** @description The file, base64. At most 10 MB decoded for all attachments of an email together (413 PAYLOAD_TOO_LARGE). */
-                        content: string;
-                        /** @description Guessed from the file name when omitted. */
-                        content_type?: string;
-                        /** @description Makes the attachment an inline image the HTML shows with `<img src="cid:<content_id>">`. */
-                        content_id?: string;
-                    }[];
-                    /** @description When to send, at most 30 days ahead; the email is `scheduled` until then (POST /v1/emails/{id}/cancel cancels it). A time already past sends at once. */
-                    scheduled_at?: components["schemas"]["DateTime"];
-                    track_opens?: boolean;
-                    track_clicks?: boolean;
-                    utm?: components["schemas"]["UtmInput"] | null;
-                }[];
+                "application/json": components["schemas"]["SendEmailInput"][];
             };
         };
         responses: {
@@ -7486,10 +7105,9 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** Format: email */
-                    from_email: string;
+                    from_email: components["schemas"]["EmailAddress"];
                     from_name?: string | null;
-                    reply_to?: string | null;
+                    reply_to?: components["schemas"]["EmailAddress"] | null;
                     /** @description Emails this inbox may send per day. */
                     daily_limit?: number;
                     smtp: {
@@ -7557,10 +7175,9 @@ export interface operations {
             content: {
                 "application/json": {
                     name?: string;
-                    /** Format: email */
-                    from_email?: string;
+                    from_email?: components["schemas"]["EmailAddress"];
                     from_name?: string | null;
-                    reply_to?: string | null;
+                    reply_to?: components["schemas"]["EmailAddress"] | null;
                     /** @description Emails this inbox may send per day. */
                     daily_limit?: number;
                     /** @description A paused inbox sends nothing. */
@@ -7704,11 +7321,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * Format: email
-                     * @description The invitee's address; compared case-insensitively.
-                     */
-                    email: string;
+                    /** @description The invitee's address; compared case-insensitively. */
+                    email: components["schemas"]["EmailAddress"];
                     /**
                      * @description The role the invitee gets on accepting.
                      * @enum {string}
@@ -8870,9 +8484,9 @@ export interface operations {
                     /** @description Placeholder names. When omitted, the `{{names}}` found in subject, HTML and text. */
                     variables?: string[];
                     /** @description Must be at a verified domain of the organization. */
-                    from_email?: string | null;
+                    from_email?: components["schemas"]["EmailAddress"] | null;
                     from_name?: string | null;
-                    reply_to?: string | null;
+                    reply_to?: components["schemas"]["EmailAddress"] | null;
                     preview_text?: string | null;
                     /** @description The inbox whose name, from address and reply-to fill those fields when they are not given in the same request. */
                     inbox_id?: components["schemas"]["Uuid"] | null;
@@ -8935,9 +8549,9 @@ export interface operations {
                     /** @description Placeholder names. When omitted, the `{{names}}` found in subject, HTML and text. */
                     variables?: string[];
                     /** @description Must be at a verified domain of the organization. */
-                    from_email?: string | null;
+                    from_email?: components["schemas"]["EmailAddress"] | null;
                     from_name?: string | null;
-                    reply_to?: string | null;
+                    reply_to?: components["schemas"]["EmailAddress"] | null;
                     preview_text?: string | null;
                     /** @description The inbox whose name, from address and reply-to fill those fields when they are not given in the same request. */
                     inbox_id?: components["schemas"]["Uuid"] | null;
@@ -8992,7 +8606,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description 1 to 5 addresses that receive the test. */
-                    emails: string[];
+                    emails: components["schemas"]["EmailAddress"][];
                     /** @description Render as this contact of the organization would get it. Without it, every placeholder shows its fallback and every conditional block is shown. */
                     contact_id?: components["schemas"]["Uuid"];
                     /** @description Broadcasts only: test this follow-up step instead of the first email. */
@@ -9049,7 +8663,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description 1 to 5 addresses that receive the test. */
-                    emails: string[];
+                    emails: components["schemas"]["EmailAddress"][];
                     /** @description Render as this contact of the organization would get it. Without it, every placeholder shows its fallback and every conditional block is shown. */
                     contact_id?: components["schemas"]["Uuid"];
                     /** @description Broadcasts only: test this follow-up step instead of the first email. */
