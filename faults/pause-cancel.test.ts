@@ -112,7 +112,8 @@ describe("pause, resume and cancel while a worker sends", () => {
     expect((await org.owner.api.post(`/v1/broadcasts/${b.broadcastId}/cancel`)).body).toMatchObject({ status: "cancelled" });
     const cancelledAt = Date.now();
     const stop = await settle(sink, cancelledAt);
-    // The cancel itself cancels every queued email, claimed or not; the worker gives back its claims.
+    // The cancel cancels every queued email, claimed or not, in batches (its request the first, the
+    // worker's sweep the rest); the worker gives back its claims.
     await waitUntil(
       async () =>
         (await claimedEmails(db, b.broadcastId)) === 0 &&

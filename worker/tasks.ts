@@ -1,5 +1,6 @@
 import type { Task } from "graphile-worker";
 import { dropOrphanCounterDeltas, foldBroadcastCounters } from "@/lib/sending/broadcast-counters";
+import { cancelEmailBatch } from "@/lib/sending/cancel-emails";
 import { completeFinishedBroadcasts } from "@/lib/sending/complete-broadcasts";
 import { startBroadcast, startOverdueBroadcasts } from "@/lib/sending/fan-out";
 import { BROADCAST_START_TASK, parseBroadcastStartPayload } from "@/lib/sending/queue";
@@ -70,6 +71,9 @@ export const workerTasks: WorkerTask[] = [
       return (await startOverdueBroadcasts()) + (await completeFinishedBroadcasts());
     },
   },
+  // A cancelled broadcast's queued emails, a batch a round (lib/sending/cancel-emails.ts): what the
+  // cancel's request left, or what a worker killed mid-way did not finish.
+  { name: "broadcasts:cancel", intervalMs: 1_000, run: () => cancelEmailBatch() },
   // Sent and bounced counts reach the broadcast's record within about a second (record-outcomes.ts
   // writes deltas). Always answers 0: the next fold waits its interval however much this one did.
   {

@@ -10,6 +10,7 @@ import { keepQueueStatisticsCurrent, keepStatisticsCurrent } from "@/lib/db/stat
 import { inOtherActiveSalesSequence, LEFT_OUT_IN_OTHER_SEQUENCE } from "./other-sequences";
 import { UNPLACED } from "./windows";
 import { pacedAt } from "@/lib/domain/sending-speeds";
+import { queueEmailCancellation } from "./cancel-emails";
 
 // The columns the fan-out reads, typed by the model: a migration that changes one breaks the compile.
 export type FanningBroadcast = Pick<
@@ -268,13 +269,16 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
             WHERE id = ${b.id}::uuid`;
           return "failed" as const;
         }
-        if (after?.status !== "sending") {
-          // Stopped during the chunk: its new emails were not there for the pause or cancel to see.
+        if (after?.status === "paused") {
+          // Paused during the chunk: its new emails were not there for the pause to see.
           await tx.$executeRaw`
-            UPDATE emails SET status = CASE WHEN ${after?.status ?? "cancelled"} = 'paused' THEN 'scheduled'::"EmailStatus" ELSE 'cancelled'::"EmailStatus" END,
-              last_error = CASE WHEN ${after?.status ?? "cancelled"} = 'paused' THEN last_error ELSE 'The broadcast was cancelled' END,
-              updated_at = now()
-            WHERE broadcast_id = ${b.id}::uuid AND status = 'queued'`;
+            UPDATE emails SET status = 'scheduled', updated_at = now() WHERE broadcast_id = ${b.id}::uuid AND status = 'queued'`;
+          return "stop" as const;
+        }
+        if (after?.status !== "sending") {
+          // Cancelled during the chunk: the cancel's batches may have ended before this chunk's
+          // emails were visible, so they are to be cancelled again, after this commits.
+          if (after?.status === "cancelled") await queueEmailCancellation(tx, b.organization_id, b.id);
           return "stop" as const;
         }
         offset += chunk.created + chunk.leftOut;

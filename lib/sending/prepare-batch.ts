@@ -310,15 +310,20 @@ function build({ extraHeaders, dkim, returnPath, envelopeTo, ...draft }: Draft):
 /**
  * Loads what the claimed emails need and renders each; the ones that must not go out are withdrawn.
  * `stopped`: claimed, but paused or cancelled (with their broadcast, or out of their sequence)
- * before they could be read: given back, not sent.
+ * before they could be read, or their broadcast no longer sending: given back, not sent.
  */
 export async function prepareBatch(
   ids: string[],
 ): Promise<{ outgoing: Outgoing[]; withdrawn: Withdrawn[]; broken: { email: Email; error: unknown }[]; stopped: Email[] }> {
   const found = await engineDb().email.findMany({ where: { id: { in: ids } } });
-  const emails = found.filter((email) => email.status === "queued");
-  const stopped = found.filter((email) => email.status !== "queued");
-  const data = await loadBatchData(emails);
+  const queued = found.filter((email) => email.status === "queued");
+  const data = await loadBatchData(queued);
+  // A broadcast's email goes only while its broadcast is sending, read after the claim: a cancel
+  // commits its status before it gets to the emails (cancel-emails.ts), and one that committed
+  // between this batch's claim and now must not have them sent.
+  const mayGo = (email: Email) => email.status === "queued" && (!email.broadcast_id || data.broadcasts.get(email.broadcast_id)?.status === "sending");
+  const emails = found.filter(mayGo);
+  const stopped = found.filter((email) => !mayGo(email));
   const drafts: Draft[] = [];
   const withdrawn: Withdrawn[] = [];
   const broken: { email: Email; error: unknown }[] = [];

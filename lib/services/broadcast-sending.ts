@@ -8,13 +8,15 @@ import { lockBroadcast, serializeBroadcast } from "@/lib/services/broadcasts";
 import { assertInboxesVerified, assertProvenSender } from "@/lib/services/sender-proof";
 import { audienceCondition } from "@/lib/audience/reachable";
 import { foldBroadcastCounters } from "@/lib/sending/broadcast-counters";
+import { cancelEmailBatch, queueEmailCancellation } from "@/lib/sending/cancel-emails";
 import { lockForPause, pauseBroadcastIn } from "@/lib/sending/pause-broadcast";
 import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "@/lib/sending/queue";
 import { notifyBroadcastStopped } from "@/lib/sending/stop-signals";
+import { errorField, log } from "@/lib/log";
 
 // A client a little behind the server's clock still means "now".
 const PAST_TOLERANCE_MS = 60_000;
-// Counting a large segment, or cancelling its queued emails, is one statement that may take a while.
+// Counting a large segment, or holding a paused broadcast's queued emails, is one statement that may take a while.
 const BULK_TRANSACTION = { timeout: 60_000, maxWait: 10_000 };
 
 async function recipientCount(tx: Prisma.TransactionClient, b: Broadcast & { segment_id: string }): Promise<number> {
@@ -94,31 +96,36 @@ export async function sendBroadcast(ctx: OrgContext, id: string, input: SendBroa
 
 /**
  * Cancels a scheduled, sending or paused broadcast: its start job is dropped and every email not
- * yet handed to SMTP is cancelled — the queued and held ones here, those a worker has claimed but
- * not yet sent within a second or so (the worker gives them back, sender.ts). Emails already
- * handed to an SMTP server finish and are counted.
+ * yet handed to SMTP is cancelled — those a worker has claimed but not yet sent within a second or
+ * so (the worker gives them back, sender.ts), and the queued and held ones in batches: the status
+ * commits first, in a short transaction, so nothing of the broadcast is claimed from then on and
+ * no outcome of it waits behind the cancel; the first batch is cancelled before answering (all of
+ * a small broadcast's), any further ones by the workers' sweep (lib/sending/cancel-emails.ts).
+ * Emails already handed to an SMTP server finish and are counted.
  */
 export async function cancelBroadcast(ctx: OrgContext, id: string) {
   await ensureQueueSchema();
-  return retryOnWriteConflict(() =>
+  const cancelled = await retryOnWriteConflict(() =>
     db.$transaction(async (tx) => {
       const status = await lockForPause(tx, ctx.organizationId, id);
       if (status !== "scheduled" && status !== "sending" && status !== "paused") {
         throw new AppError("BROADCAST_NOT_CANCELLABLE", `A ${status} broadcast cannot be cancelled; only scheduled, sending and paused ones can`);
       }
-      await tx.email.updateMany({
-        where: { broadcast_id: id, organization_id: ctx.organizationId, status: { in: ["queued", "scheduled"] } },
-        data: { status: "cancelled", last_error: "The broadcast was cancelled" },
-      });
       const row = await tx.broadcast.update({
         where: { id, organization_id: ctx.organizationId },
         data: { status: "cancelled", completed_at: new Date(), paused_reason: null, paused_at: null },
       });
+      await queueEmailCancellation(tx, ctx.organizationId, id);
       await dropBroadcastStart(tx, id);
       await notifyBroadcastStopped(tx, id);
       return serializeBroadcast(row);
-    }, BULK_TRANSACTION),
+    }),
   );
+  // The rest is the sweep's if this fails: the broadcast is cancelled either way.
+  await cancelEmailBatch({ broadcastId: id }).catch((error: unknown) =>
+    log.warn({ err: errorField(error), broadcast_id: id }, "cancel: the first batch of emails is left to the sweep"),
+  );
+  return cancelled;
 }
 
 /** `POST /v1/broadcasts/{id}/pause`: a person pauses a sending broadcast. */
