@@ -21,6 +21,9 @@ const schema = z.object({
   SMTP_RELAY_CONNECTIONS: z.coerce.number().int().min(1).max(500).default(5),
   WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   AUTOMATIONS_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  EMAIL_BODY_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
+  TRACKING_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TEST_SENDS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(50),
@@ -179,6 +182,12 @@ export const env = {
   workerLeaseSeconds: raw.WORKER_LEASE_SECONDS,
   /** Automation runs one round of the engine takes (lib/automations/engine.ts), in one transaction. */
   automationsBatchSize: raw.AUTOMATIONS_BATCH_SIZE,
+  /** Retention (lib/retention), in days after a row was written; 0 keeps for ever. Emails' HTML and text. */
+  emailBodyRetentionDays: raw.EMAIL_BODY_RETENTION_DAYS,
+  /** Events other than opens and clicks. */
+  eventRetentionDays: raw.EVENT_RETENTION_DAYS,
+  /** Opens and clicks: their events (counted on into the reports' rollups) and the visitors kept on their emails. */
+  trackingRetentionDays: raw.TRACKING_RETENTION_DAYS,
   /** Test emails (each address counts) an organization may send per clock hour, across every web process. */
   testSendsPerHour: raw.TEST_SENDS_PER_HOUR,
   /** Test events and replays (POST /v1/webhooks/{id}/test, …/replay) one webhook may be sent per clock hour, across every web process. */

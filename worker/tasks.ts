@@ -15,6 +15,7 @@ import { deliverWebhooks } from "@/lib/webhooks/deliver";
 import { dispatchEvents } from "@/lib/events/dispatch";
 import { processFeedbackReports, pruneFeedbackReports } from "@/lib/feedback/process-reports";
 import { recheckDomains } from "@/lib/services/domains";
+import { pacedRetentionRound } from "@/lib/retention/run";
 import { queueDueConfirmations } from "@/lib/services/form-confirmations";
 
 /**
@@ -138,6 +139,10 @@ export const workerTasks: WorkerTask[] = [
   // Signup forms' confirmation emails (double opt-in), owed by submissions and made emails here,
   // so the public endpoint renders and writes no email while the visitor waits.
   { name: "forms:confirmations", intervalMs: 250, run: () => queueDueConfirmations() },
+  // Retention (EMAIL_BODY_RETENTION_DAYS, EVENT_RETENTION_DAYS, TRACKING_RETENTION_DAYS): old
+  // bodies, events and tracking hits cleared in small paced batches (lib/retention); every minute
+  // once caught up, and not at all while every setting is 0.
+  { name: "retention", intervalMs: 60_000, run: pacedRetentionRound },
   // Verified domains' DNS records, each checked again once a day.
   { name: "domains:recheck", intervalMs: 10 * 60_000, run: () => recheckDomains() },
 ];

@@ -13,7 +13,8 @@ export const REPORT_WORK_MEM = "64MB";
 // One statement, so every figure comes from the same snapshot. Opens and clicks were classified
 // when recorded (events.machine), so nothing here inspects a user agent: the broadcast's
 // emails come from the emails' broadcast index, its engagement from the partial index on
-// events (broadcast_id, occurred_at) of opens and clicks, each read once.
+// events (broadcast_id, occurred_at) of opens and clicks, each read once, and from the rollups of
+// those retention deleted (TRACKING_RETENTION_DAYS), so a report reads the same before and after.
 const COUNTS = denominatorSql("");
 
 export const REPORT_SQL = `
@@ -32,13 +33,25 @@ ev AS MATERIALIZED (
   FROM events
   WHERE broadcast_id = $1 AND organization_id = $2 AND name IN ('email.opened', 'email.clicked')
 ),
+-- What the opens and clicks whose events retention deleted counted (lib/retention/tracking-hits.ts).
+rolled AS MATERIALIZED (
+  SELECT email_id, opens, clicks, machine_opens, machine_clicks, links
+  FROM email_engagement_rollups WHERE broadcast_id = $1 AND organization_id = $2
+),
 per_email AS (
-  SELECT email_id,
-         count(*) FILTER (WHERE type = 'opened' AND NOT machine) AS opens,
-         count(*) FILTER (WHERE type = 'clicked' AND NOT machine) AS clicks,
-         count(*) FILTER (WHERE type = 'opened' AND machine) AS machine_opens,
-         count(*) FILTER (WHERE type = 'clicked' AND machine) AS machine_clicks
-  FROM ev GROUP BY email_id
+  SELECT coalesce(x.email_id, r.email_id) AS email_id,
+         coalesce(x.opens, 0) + coalesce(r.opens, 0) AS opens,
+         coalesce(x.clicks, 0) + coalesce(r.clicks, 0) AS clicks,
+         coalesce(x.machine_opens, 0) + coalesce(r.machine_opens, 0) AS machine_opens,
+         coalesce(x.machine_clicks, 0) + coalesce(r.machine_clicks, 0) AS machine_clicks
+  FROM (
+    SELECT email_id,
+           count(*) FILTER (WHERE type = 'opened' AND NOT machine) AS opens,
+           count(*) FILTER (WHERE type = 'clicked' AND NOT machine) AS clicks,
+           count(*) FILTER (WHERE type = 'opened' AND machine) AS machine_opens,
+           count(*) FILTER (WHERE type = 'clicked' AND machine) AS machine_clicks
+    FROM ev GROUP BY email_id
+  ) x FULL JOIN rolled r ON r.email_id = x.email_id
 ),
 funnel AS (
   SELECT em.position,
@@ -71,6 +84,9 @@ hours AS (
   UNION ALL
   SELECT date_bin('1 hour', created_at, a.t0), 0, count(*) FILTER (WHERE type = 'opened'), count(*) FILTER (WHERE type = 'clicked')
   FROM ev CROSS JOIN anchor a WHERE NOT machine GROUP BY 1
+  UNION ALL
+  SELECT date_bin('1 hour', h.hour, a.t0), 0, h.opens, h.clicks
+  FROM broadcast_engagement_hours h CROSS JOIN anchor a WHERE h.broadcast_id = $1 AND h.organization_id = $2
 ),
 buckets AS (
   SELECT CASE
@@ -88,9 +104,10 @@ SELECT
   (SELECT coalesce(json_agg(json_build_object('at', bucket, 'sent', sent, 'opened', opened, 'clicked', clicked) ORDER BY bucket), '[]')
      FROM (SELECT bucket, sum(sent) AS sent, sum(opened) AS opened, sum(clicked) AS clicked FROM buckets GROUP BY bucket) t) AS timeline,
   (SELECT coalesce(json_agg(l ORDER BY l.clicks DESC, l.url), '[]')
-     FROM (SELECT url, count(*) AS clicks, count(DISTINCT email_id) AS unique_clicks
-           FROM ev WHERE type = 'clicked' AND NOT machine AND url IS NOT NULL
-           GROUP BY url ORDER BY count(*) DESC, url LIMIT ${MAX_LINKS}) l) AS links,
+     FROM (SELECT url, sum(n) AS clicks, count(DISTINCT email_id) AS unique_clicks
+           FROM (SELECT url, email_id, 1 AS n FROM ev WHERE type = 'clicked' AND NOT machine AND url IS NOT NULL
+                 UNION ALL SELECT l.key, r.email_id, l.value::int FROM rolled r CROSS JOIN jsonb_each_text(r.links) l) c
+           GROUP BY url ORDER BY sum(n) DESC, url LIMIT ${MAX_LINKS}) l) AS links,
   (SELECT coalesce(json_agg(json_build_object('id', id, 'position', position) ORDER BY position), '[]')
      FROM sequence_steps WHERE broadcast_id = $1 AND organization_id = $2) AS steps,
   (SELECT coalesce(json_agg(json_build_object('inbox_id', x.inbox_id, 'name', i.name, 'sent', x.sent, 'replied', x.replied)

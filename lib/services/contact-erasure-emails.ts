@@ -40,7 +40,7 @@ export async function eraseEmails(tx: Prisma.TransactionClient, organizationId: 
      UPDATE emails e SET
        to_email = ${swap("e.to_email")}, from_email = ${swap("e.from_email")}, from_name = CASE WHEN lower(e.from_email) = $3 THEN NULL ELSE e.from_name END,
        to_addresses = ${swapAll("e.to_addresses")}, cc = ${swapAll("e.cc")}, bcc = ${swapAll("e.bcc")}, reply_to = ${scrub("e.reply_to")},
-       subject = '[erased]', html_content = NULL, text_content = NULL, contact_id = NULL,
+       subject = '[erased]', html_content = NULL, text_content = NULL, body_links = NULL, contact_id = NULL,
        headers = ${scrubJson("e.headers")}, metadata = ${scrubJson("e.metadata")}, custom_headers = ${scrubJson("e.custom_headers")},
        bounce_diagnostic = ${scrub("e.bounce_diagnostic")},
        opens = ${withoutVisitor("e.opens")}, clicked_links = ${scrubJson(withoutVisitor("e.clicked_links"))},

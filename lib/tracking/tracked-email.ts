@@ -19,6 +19,7 @@ export type TrackedEmail = {
   subject: string;
   tags: string[];
   created_at: Date;
+  /** The HTML as sent; once retention cleared it, the links it kept (`body_links`), which the click check reads. */
   html_content: string | null;
   sent_at: Date | null;
   opened_at: Date | null;
@@ -32,7 +33,7 @@ export type TrackedEmail = {
 export async function lockTrackedEmail(tx: Prisma.TransactionClient, emailId: string): Promise<TrackedEmail | undefined> {
   const [row] = await tx.$queryRaw<TrackedEmail[]>`
     SELECT e.id, e.organization_id, e.message_id, e.broadcast_id, e.automation_id, e.contact_id, e.thread_id, e.from_email,
-           e.to_email, e.subject, e.tags, e.created_at, e.html_content, e.sent_at, e.opened_at, e.clicked_at,
+           e.to_email, e.subject, e.tags, e.created_at, coalesce(e.html_content, e.body_links) AS html_content, e.sent_at, e.opened_at, e.clicked_at,
            jsonb_array_length(e.opens)::int AS opens_count, jsonb_array_length(e.clicked_links)::int AS clicks_count,
            o.tracking_enabled
     FROM emails e JOIN organizations o ON o.id = e.organization_id
