@@ -6,7 +6,7 @@ import { createTestOrg, type TestOrg } from "@/lib/testing/api";
 import { seedSegment, verifiedDomain } from "@/lib/testing/sending-fixtures";
 import { recordOpen } from "@/lib/tracking/record-open";
 import { signOpenToken } from "@/lib/tracking/token";
-import { CANCEL_BATCH, cancelEmailBatch } from "./cancel-emails";
+import { cancelEmailBatch, REQUEST_BATCH } from "./cancel-emails";
 import { claimDueEmails } from "./claim";
 import { fanOut } from "./fan-out";
 import { prepareBatch } from "./prepare-batch";
@@ -79,7 +79,7 @@ const statuses = async (broadcastId: string) =>
 
 describe("cancelling a broadcast in batches", () => {
   it("commits the status at once, while the emails' rows are held; outcomes are recorded meanwhile; the sweep cancels the rest", async () => {
-    const b = await sendingBroadcast(3, CANCEL_BATCH + 500);
+    const b = await sendingBroadcast(3, REQUEST_BATCH + 500);
     // One queued email's row held: the cancel of old, one UPDATE of every queued email under the
     // broadcast's row lock, waited for it, and every outcome of the broadcast waited behind that.
     const held = await holdRows([b.queued[0]]);
@@ -87,8 +87,8 @@ describe("cancelling a broadcast in batches", () => {
     const cancel = org.owner.api.post(`/v1/broadcasts/${b.id}/cancel`);
     expect(await Promise.race([cancel.then((r) => `answered ${r.status}`), blockedBehind(held.pid)])).toBe("answered 200");
     expect((await cancel).body).toMatchObject({ status: "cancelled" });
-    // The request cancelled the first batch; the rest waits for the sweep, and none of it is claimed.
-    expect(await statuses(b.id)).toEqual({ sent: 3, cancelled: CANCEL_BATCH, queued: 500 });
+    // The request cancelled a first small batch; the rest waits for the sweep, and none of it is claimed.
+    expect(await statuses(b.id)).toEqual({ sent: 3, cancelled: REQUEST_BATCH, queued: 500 });
     const claimed = await claimDueEmails({ batchSize: 100, leaseMs: 10_000, paceScale: 1, organizationId: org.organizationId });
     expect(claimed.filter((c) => b.queued.includes(c.id))).toEqual([]);
 
@@ -108,7 +108,7 @@ describe("cancelling a broadcast in batches", () => {
 
     await held.release();
     expect(await cancelEmailBatch({ broadcastId: b.id })).toBe(1);
-    expect(await statuses(b.id)).toEqual({ sent: 2, delivered: 1, cancelled: CANCEL_BATCH + 500 });
+    expect(await statuses(b.id)).toEqual({ sent: 2, delivered: 1, cancelled: REQUEST_BATCH + 500 });
     expect(await db.broadcastCancellation.count({ where: { broadcast_id: b.id } })).toBe(0);
     expect(await cancelEmailBatch({ broadcastId: b.id })).toBe(0);
   });
@@ -179,7 +179,7 @@ describe("cancelling a broadcast in batches", () => {
   });
 
   it("deleting a broadcast whose cancel is still going ends it: no email is left queued without its broadcast", async () => {
-    const b = await sendingBroadcast(1, CANCEL_BATCH + 10);
+    const b = await sendingBroadcast(1, REQUEST_BATCH + 10);
     expect((await org.owner.api.post(`/v1/broadcasts/${b.id}/cancel`)).body.status).toBe("cancelled");
     expect(await db.email.count({ where: { id: { in: b.queued }, status: "queued" } })).toBe(10);
     expect((await org.owner.api.delete(`/v1/broadcasts/${b.id}`)).status).toBe(200);

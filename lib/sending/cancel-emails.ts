@@ -9,11 +9,15 @@ import { engineDb } from "./engine-db";
 // cancel is given back by the sender (prepare-batch.ts, stop signals).
 
 /**
- * Emails one batch cancels. Every index of `emails` gets a new entry per cancelled row, so a batch
- * of 1 000 takes tens of milliseconds: short enough that an outcome writer meeting one of its rows
- * (a claimed email's result) waits no longer than that.
+ * Emails one batch of the sweep cancels. A status is in the queue indexes, so each cancelled row is
+ * a new entry in every index of `emails` (about 0.2 ms a row on a loaded 2-core machine, as in the
+ * one UPDATE of old): a batch of 1 000 holds its rows for a few hundred milliseconds at most, which
+ * is all an outcome writer meeting one of them (a claimed email's result) ever waits.
  */
 export const CANCEL_BATCH = 1000;
+
+/** Emails the cancel's own request cancels before it answers: all of a small broadcast's, in tens of milliseconds. */
+export const REQUEST_BATCH = 100;
 
 /** In the cancel's transaction: the broadcast's emails are to be cancelled, batch by batch. */
 export async function queueEmailCancellation(tx: Prisma.TransactionClient, organizationId: string, broadcastId: string): Promise<void> {
@@ -37,13 +41,14 @@ export async function cancelEmailBatch(options: { broadcastId?: string; batchSiz
         SELECT broadcast_id, organization_id FROM broadcast_cancellations ${only}
         ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`;
       if (!job) return 0;
+      // Joined on the primary key: as `id IN (…)`, the planner read the whole table to match a thousand ids.
       const cancelled = await tx.$executeRaw`
-        UPDATE emails SET status = 'cancelled', last_error = 'The broadcast was cancelled', updated_at = now()
-        WHERE id IN (
+        UPDATE emails e SET status = 'cancelled', last_error = 'The broadcast was cancelled', updated_at = now()
+        FROM (
           SELECT id FROM emails
           WHERE broadcast_id = ${job.broadcast_id}::uuid AND organization_id = ${job.organization_id}::uuid AND status IN ('queued', 'scheduled')
-          LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)
-        AND status IN ('queued', 'scheduled')`;
+          LIMIT ${batchSize} FOR UPDATE SKIP LOCKED) picked
+        WHERE e.id = picked.id AND e.status IN ('queued', 'scheduled')`;
       if (cancelled < batchSize) {
         const [left] = await tx.$queryRaw<{ left: boolean }[]>`
           SELECT EXISTS (SELECT 1 FROM emails WHERE broadcast_id = ${job.broadcast_id}::uuid

@@ -8,7 +8,7 @@ import { lockBroadcast, serializeBroadcast } from "@/lib/services/broadcasts";
 import { assertInboxesVerified, assertProvenSender } from "@/lib/services/sender-proof";
 import { audienceCondition } from "@/lib/audience/reachable";
 import { foldBroadcastCounters } from "@/lib/sending/broadcast-counters";
-import { cancelEmailBatch, queueEmailCancellation } from "@/lib/sending/cancel-emails";
+import { cancelEmailBatch, queueEmailCancellation, REQUEST_BATCH } from "@/lib/sending/cancel-emails";
 import { lockForPause, pauseBroadcastIn } from "@/lib/sending/pause-broadcast";
 import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "@/lib/sending/queue";
 import { notifyBroadcastStopped } from "@/lib/sending/stop-signals";
@@ -99,8 +99,8 @@ export async function sendBroadcast(ctx: OrgContext, id: string, input: SendBroa
  * yet handed to SMTP is cancelled — those a worker has claimed but not yet sent within a second or
  * so (the worker gives them back, sender.ts), and the queued and held ones in batches: the status
  * commits first, in a short transaction, so nothing of the broadcast is claimed from then on and
- * no outcome of it waits behind the cancel; the first batch is cancelled before answering (all of
- * a small broadcast's), any further ones by the workers' sweep (lib/sending/cancel-emails.ts).
+ * no outcome of it waits behind the cancel; a first small batch is cancelled before answering (all
+ * of a small broadcast's), the rest by the workers' sweep (lib/sending/cancel-emails.ts).
  * Emails already handed to an SMTP server finish and are counted.
  */
 export async function cancelBroadcast(ctx: OrgContext, id: string) {
@@ -122,7 +122,7 @@ export async function cancelBroadcast(ctx: OrgContext, id: string) {
     }),
   );
   // The rest is the sweep's if this fails: the broadcast is cancelled either way.
-  await cancelEmailBatch({ broadcastId: id }).catch((error: unknown) =>
+  await cancelEmailBatch({ broadcastId: id, batchSize: REQUEST_BATCH }).catch((error: unknown) =>
     log.warn({ err: errorField(error), broadcast_id: id }, "cancel: the first batch of emails is left to the sweep"),
   );
   return cancelled;
