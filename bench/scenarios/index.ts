@@ -3,6 +3,7 @@ import { automationsScenario } from "./automations";
 import { broadcastReportScenario } from "./broadcast-report";
 import { broadcastSendScenario } from "./broadcast-send";
 import { bulkScenario } from "./bulk";
+import { cancelLargeScenario } from "./cancel-large";
 import { checkEmailsScenario } from "./check-emails";
 import { contactsExportScenario } from "./contacts-export";
 import { conditionalBlocksScenario } from "./conditional-blocks";
@@ -18,6 +19,8 @@ import { importThenSendScenario } from "./import-then-send";
 import { intakeScenario } from "./intake";
 import { listContactsScenario } from "./list-contacts";
 import { listEmailsScenario } from "./list-emails";
+import { retentionBesideSendScenario } from "./retention-beside-send";
+import { sendAt10mScenario } from "./send-at-10m";
 import { memoryListScenario } from "./memory-list";
 import { slowRelayScenario } from "./slow-relay";
 import type { Scenario } from "./scenario";
@@ -50,4 +53,8 @@ export const scenarios: Scenario[] = [
   formSubmitScenario,
   automationsScenario,
   conditionalBlocksScenario,
+  // Tables that grow (issue 29): each on databases of its own.
+  cancelLargeScenario,
+  retentionBesideSendScenario,
+  sendAt10mScenario,
 ];
