@@ -8,7 +8,7 @@ import { rollUpTrackingHits } from "./tracking-hits";
 /** Days each kind of row is kept; 0 keeps it for ever (the sweep does not run). */
 export type RetentionDays = { emailBodies: number; events: number; trackingHits: number };
 
-export const configuredRetention = (): RetentionDays => ({
+const configuredRetention = (): RetentionDays => ({
   emailBodies: env.emailBodyRetentionDays,
   events: env.eventRetentionDays,
   trackingHits: env.trackingRetentionDays,

@@ -29,7 +29,7 @@ export function timeOrderedFloor(at: Date): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
 }
 
-export const cutoffOf = (options: SweepOptions) => new Date(options.now.getTime() - options.days * 86_400_000);
+const cutoffOf = (options: SweepOptions) => new Date(options.now.getTime() - options.days * 86_400_000);
 
 /** `AND <alias>.organization_id = …` when the sweep is scoped to one organization. */
 export const scopedTo = (alias: string, organizationId: string | undefined) =>

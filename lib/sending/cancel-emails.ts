@@ -14,7 +14,7 @@ import { engineDb } from "./engine-db";
  * one UPDATE of old): a batch of 1 000 holds its rows for a few hundred milliseconds at most, which
  * is all an outcome writer meeting one of them (a claimed email's result) ever waits.
  */
-export const CANCEL_BATCH = 1000;
+const CANCEL_BATCH = 1000;
 
 /** Emails the cancel's own request cancels before it answers: all of a small broadcast's, in tens of milliseconds. */
 export const REQUEST_BATCH = 100;
