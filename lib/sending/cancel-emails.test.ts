@@ -89,7 +89,7 @@ describe("cancelling a broadcast in batches", () => {
     expect((await cancel).body).toMatchObject({ status: "cancelled" });
     // The request cancelled a first small batch; the rest waits for the sweep, and none of it is claimed.
     expect(await statuses(b.id)).toEqual({ sent: 3, cancelled: REQUEST_BATCH, queued: 500 });
-    const claimed = await claimDueEmails({ batchSize: 100, leaseMs: 10_000, paceScale: 1, organizationId: org.organizationId });
+    const claimed = await claimDueEmails({ batchSize: 100, leaseMs: 10_000, paceScale: 1, organizationIds: [org.organizationId] });
     expect(claimed.filter((c) => b.queued.includes(c.id))).toEqual([]);
 
     // Outcomes of the broadcast's sent emails, while its emails are still being cancelled.
@@ -115,7 +115,7 @@ describe("cancelling a broadcast in batches", () => {
 
   it("an email claimed before the cancel and read after it is given back, not sent", async () => {
     const b = await sendingBroadcast(0, 3);
-    const claims = await claimDueEmails({ batchSize: 100, leaseMs: 10_000, paceScale: 1, organizationId: org.organizationId });
+    const claims = await claimDueEmails({ batchSize: 100, leaseMs: 10_000, paceScale: 1, organizationIds: [org.organizationId] });
     const claimed = claims.map((c) => c.id).filter((id) => b.queued.includes(id));
     expect(claimed.sort()).toEqual([...b.queued].sort());
     // The cancel's batches do not reach them before the sender reads them back.
