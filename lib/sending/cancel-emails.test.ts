@@ -1,12 +1,14 @@
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
 import { recordFeedback } from "@/lib/feedback/record-feedback";
+import { createIsolatedDatabase, type IsolatedDatabase } from "@/lib/testing/isolated-database";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
 import { seedSegment, verifiedDomain } from "@/lib/testing/sending-fixtures";
 import { recordOpen } from "@/lib/tracking/record-open";
 import { signOpenToken } from "@/lib/tracking/token";
-import { cancelEmailBatch, REQUEST_BATCH } from "./cancel-emails";
+import { cancelBatchSql, cancelEmailBatch, emailsLeftSql, readThroughIndexes, REQUEST_BATCH } from "./cancel-emails";
 import { claimDueEmails } from "./claim";
 import { fanOut } from "./fan-out";
 import { prepareBatch } from "./prepare-batch";
@@ -185,5 +187,63 @@ describe("cancelling a broadcast in batches", () => {
     expect((await org.owner.api.delete(`/v1/broadcasts/${b.id}`)).status).toBe(200);
     expect(await db.email.count({ where: { id: { in: b.queued }, status: { not: "cancelled" } } })).toBe(0);
     expect(await db.broadcastCancellation.count({ where: { broadcast_id: b.id } })).toBe(0);
+  });
+});
+
+type PlanNode = { "Relation Name"?: string; "Actual Rows": number; "Actual Loops": number; "Rows Removed by Filter"?: number; Plans?: PlanNode[] };
+const planNodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(planNodes)];
+
+describe("a cancel's batches, read through the indexes", () => {
+  let database: IsolatedDatabase;
+  let job: { broadcast_id: string; organization_id: string };
+  const QUEUED = 5_000;
+
+  // A database of its own that autovacuum leaves alone, with statistics that have seen the
+  // broadcast's queued emails as most of the table (a million queued, cancelled at once).
+  beforeAll(async () => {
+    database = await createIsolatedDatabase("cancel_batches");
+    const client = database.db;
+    await client.$executeRawUnsafe("ALTER TABLE emails SET (autovacuum_enabled = off)");
+    const organization = randomUUID();
+    await client.$executeRaw`INSERT INTO organizations (id, name) VALUES (${organization}::uuid, 'Cancelling')`;
+    const [{ id }] = await client.$queryRaw<{ id: string }[]>`
+      INSERT INTO broadcasts (organization_id, name, subject, from_email, sending_speed, status)
+      VALUES (${organization}::uuid, 'Big', 'Big', 'news@cancel.test', 'instant', 'cancelled') RETURNING id`;
+    job = { broadcast_id: id, organization_id: organization };
+    const emails = (count: number, broadcast: string | null, status: string) => client.$executeRaw`
+      INSERT INTO emails (organization_id, message_id, from_email, to_email, subject, broadcast_id, status)
+      SELECT ${organization}::uuid, '<' || gen_random_uuid() || '@cancel.test>', 'news@cancel.test', 'r' || n || '@example.test', 'Hi',
+        ${broadcast}::uuid, ${status}::"EmailStatus"
+      FROM generate_series(1, ${count}::int) n`;
+    await emails(50, null, "sent");
+    await emails(QUEUED, id, "queued");
+    await client.$executeRawUnsafe("VACUUM ANALYZE emails");
+  }, 180_000);
+  afterAll(() => database?.drop());
+
+  /** Runs `statement` as the batch does (its planner settings), answering how many rows of `emails` it read. */
+  const rowsRead = (statement: Prisma.Sql) =>
+    database.db.$transaction(async (tx) => {
+      await readThroughIndexes(tx);
+      const [row] = await tx.$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
+      return planNodes(row["QUERY PLAN"][0].Plan)
+        .filter((node) => node["Relation Name"] === "emails")
+        .reduce((sum, node) => sum + node["Actual Loops"] * (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)), 0);
+    });
+  const queuedLeft = async () =>
+    (
+      await database.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM emails WHERE broadcast_id = ${job.broadcast_id}::uuid AND status = 'queued'`
+    )[0].n;
+
+  it("each batch reads what it cancels (picked, then updated by key), however many the batches before cancelled", async () => {
+    // The request's batch, then the sweep's: each reads its emails twice (picked, then updated), nothing more.
+    expect(await rowsRead(cancelBatchSql(job, REQUEST_BATCH))).toBeLessThanOrEqual(2 * REQUEST_BATCH);
+    for (let batch = 0; batch < 4; batch++) expect(await rowsRead(cancelBatchSql(job, 1000))).toBeLessThanOrEqual(2 * 1000);
+    expect(await queuedLeft()).toBe(QUEUED - REQUEST_BATCH - 4000);
+    expect(await rowsRead(emailsLeftSql(job))).toBeLessThanOrEqual(1);
+    expect(await rowsRead(cancelBatchSql(job, 1000))).toBeLessThanOrEqual(2 * (1000 - REQUEST_BATCH));
+    expect(await queuedLeft()).toBe(0);
+    // Nothing left: the check that ends the cancellation reads no email.
+    expect(await rowsRead(emailsLeftSql(job))).toBe(0);
   });
 });

@@ -26,6 +26,38 @@ export async function queueEmailCancellation(tx: Prisma.TransactionClient, organ
     ON CONFLICT (broadcast_id) DO NOTHING`;
 }
 
+type Cancellation = { broadcast_id: string; organization_id: string };
+
+const stillToSend = (job: Cancellation) =>
+  Prisma.sql`broadcast_id = ${job.broadcast_id}::uuid AND organization_id = ${job.organization_id}::uuid AND status IN ('queued', 'scheduled')`;
+
+/**
+ * Up to `batchSize` of the cancellation's emails still to send, cancelled: picked through the
+ * broadcast's queue index, then updated by primary key (an array, so each is one lookup; joined or
+ * as `id IN (…)`, the planner hashed or merged the whole table).
+ */
+export const cancelBatchSql = (job: Cancellation, batchSize: number) => Prisma.sql`
+  UPDATE emails e SET status = 'cancelled', last_error = 'The broadcast was cancelled', updated_at = now()
+  WHERE e.id = ANY(ARRAY(SELECT id FROM emails WHERE ${stillToSend(job)} LIMIT ${batchSize} FOR UPDATE SKIP LOCKED))
+    AND e.status IN ('queued', 'scheduled')`;
+
+/** Whether any of the cancellation's emails is still to send. */
+export const emailsLeftSql = (job: Cancellation) => Prisma.sql`SELECT EXISTS (SELECT 1 FROM emails WHERE ${stillToSend(job)}) AS left`;
+
+/**
+ * A batch reads the emails it cancels, and only those. The broadcast's emails are most of what the
+ * planner's statistics see queued (a million of them), so a sequential scan stopping at the batch's
+ * size looked cheap: it read from the table's start every batch, past all the emails the batches
+ * before had cancelled (the sweep grew quadratic, and the request's batch read the whole table when
+ * the broadcast's emails were at its end). A bitmap scan cannot stop at the batch's size either: it
+ * collects every queued email of the broadcast first. Index scans stop, and skip the entries of
+ * the emails already cancelled.
+ */
+export async function readThroughIndexes(tx: Prisma.TransactionClient): Promise<void> {
+  await tx.$executeRaw`SET LOCAL enable_seqscan = off`;
+  await tx.$executeRaw`SET LOCAL enable_bitmapscan = off`;
+}
+
 /**
  * One batch: takes a cancellation no one else is working on (the given broadcast's, or the oldest),
  * cancels up to `batchSize` of its queued and scheduled emails, and ends the cancellation once none
@@ -37,22 +69,14 @@ export async function cancelEmailBatch(options: { broadcastId?: string; batchSiz
   const only = options.broadcastId ? Prisma.sql`WHERE broadcast_id = ${options.broadcastId}::uuid` : Prisma.empty;
   return engineDb().$transaction(
     async (tx) => {
-      const [job] = await tx.$queryRaw<{ broadcast_id: string; organization_id: string }[]>`
+      const [job] = await tx.$queryRaw<Cancellation[]>`
         SELECT broadcast_id, organization_id FROM broadcast_cancellations ${only}
         ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED`;
       if (!job) return 0;
-      // Joined on the primary key: as `id IN (…)`, the planner read the whole table to match a thousand ids.
-      const cancelled = await tx.$executeRaw`
-        UPDATE emails e SET status = 'cancelled', last_error = 'The broadcast was cancelled', updated_at = now()
-        FROM (
-          SELECT id FROM emails
-          WHERE broadcast_id = ${job.broadcast_id}::uuid AND organization_id = ${job.organization_id}::uuid AND status IN ('queued', 'scheduled')
-          LIMIT ${batchSize} FOR UPDATE SKIP LOCKED) picked
-        WHERE e.id = picked.id AND e.status IN ('queued', 'scheduled')`;
+      await readThroughIndexes(tx);
+      const cancelled = await tx.$executeRaw(cancelBatchSql(job, batchSize));
       if (cancelled < batchSize) {
-        const [left] = await tx.$queryRaw<{ left: boolean }[]>`
-          SELECT EXISTS (SELECT 1 FROM emails WHERE broadcast_id = ${job.broadcast_id}::uuid
-            AND organization_id = ${job.organization_id}::uuid AND status IN ('queued', 'scheduled')) AS left`;
+        const [left] = await tx.$queryRaw<{ left: boolean }[]>(emailsLeftSql(job));
         if (!left.left) await tx.$executeRaw`DELETE FROM broadcast_cancellations WHERE broadcast_id = ${job.broadcast_id}::uuid`;
       }
       return cancelled;
