@@ -19,13 +19,17 @@ const IN_FLIGHT = INBOXES * 5 + 5;
 const MOST_UNRECORDED = 40;
 const LEASE_MS = 10_000;
 
-/** The backend of a worker's sweep in the middle of a batch: its UPDATE running, or its transaction still open. */
+/**
+ * The backend of a worker's sweep in the middle of a batch: its UPDATE running, or its transaction
+ * still open. Matched by what the statement sets, whatever alias or form the UPDATE takes (with
+ * `UPDATE emails e SET`, the exact text of before matched nothing and the test waited in vain).
+ */
 const sweepingNow = async () =>
   (
     await db.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM pg_stat_activity
       WHERE datname = current_database() AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')
-        AND query LIKE '%UPDATE emails SET status = ''cancelled'', last_error = ''The broadcast was cancelled''%'`
+        AND query LIKE '%UPDATE emails%SET status = ''cancelled'', last_error = ''The broadcast was cancelled''%'`
   )[0].n > 0;
 
 /** Arrivals after `since`, once the sink has been quiet for 2 s. */

@@ -37,9 +37,9 @@ const stillToSend = (job: Cancellation) =>
  * as `id IN (…)`, the planner hashed or merged the whole table).
  */
 export const cancelBatchSql = (job: Cancellation, batchSize: number) => Prisma.sql`
-  UPDATE emails e SET status = 'cancelled', last_error = 'The broadcast was cancelled', updated_at = now()
-  WHERE e.id = ANY(ARRAY(SELECT id FROM emails WHERE ${stillToSend(job)} LIMIT ${batchSize} FOR UPDATE SKIP LOCKED))
-    AND e.status IN ('queued', 'scheduled')`;
+  UPDATE emails SET status = 'cancelled', last_error = 'The broadcast was cancelled', updated_at = now()
+  WHERE id = ANY(ARRAY(SELECT id FROM emails WHERE ${stillToSend(job)} LIMIT ${batchSize} FOR UPDATE SKIP LOCKED))
+    AND status IN ('queued', 'scheduled')`;
 
 /** Whether any of the cancellation's emails is still to send. */
 export const emailsLeftSql = (job: Cancellation) => Prisma.sql`SELECT EXISTS (SELECT 1 FROM emails WHERE ${stillToSend(job)}) AS left`;
