@@ -2,7 +2,7 @@ import type { Task } from "graphile-worker";
 import { dropOrphanCounterDeltas, foldBroadcastCounters } from "@/lib/sending/broadcast-counters";
 import { cancelEmailBatch } from "@/lib/sending/cancel-emails";
 import { completeFinishedBroadcasts } from "@/lib/sending/complete-broadcasts";
-import { startBroadcast, startOverdueBroadcasts } from "@/lib/sending/fan-out";
+import { decideDueAbTests, startBroadcast, startOverdueBroadcasts } from "@/lib/sending/fan-out";
 import { BROADCAST_START_TASK, parseBroadcastStartPayload } from "@/lib/sending/queue";
 import { pruneSentAttachments, releaseScheduledEmails } from "@/lib/sending/scheduled-emails";
 import { createSender } from "@/lib/sending/sender";
@@ -69,7 +69,7 @@ export const workerTasks: WorkerTask[] = [
     intervalMs: 10_000,
     run: async () => {
       await dropOrphanCounterDeltas();
-      return (await startOverdueBroadcasts()) + (await completeFinishedBroadcasts());
+      return (await startOverdueBroadcasts()) + (await decideDueAbTests()) + (await completeFinishedBroadcasts());
     },
   },
   // A cancelled broadcast's queued emails, a batch a round (lib/sending/cancel-emails.ts): what the

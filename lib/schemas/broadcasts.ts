@@ -27,6 +27,40 @@ const sequenceExitConditions = z
   })
   .meta({ description: "Checked before each follow-up; a recipient matching any rule is removed from the sequence." });
 
+const AB_TEST = { minVariants: 2, maxVariants: 4, minPercent: 5, maxPercent: 50, maxWaitMinutes: 43_200 } as const;
+
+export const broadcastVariant = z
+  .object({
+    subject: requiredText(limits.subject),
+    html_content: text(limits.html)
+      .nullable()
+      .optional()
+      .meta({ description: "This variant's HTML; omitted or null: the broadcast's own content or template." }),
+    text_content: text(limits.text).nullable().optional().meta({ description: "This variant's plain text; omitted or null: the broadcast's." }),
+  })
+  .meta({ id: "BroadcastVariant", description: "One version of the first email in an A/B test: its subject, and optionally its own content." });
+export type BroadcastVariant = z.infer<typeof broadcastVariant>;
+
+export const abTestSettings = z
+  .object({
+    test_percent: z.number().int().min(AB_TEST.minPercent).max(AB_TEST.maxPercent).meta({
+      description: "The share of the audience (5 to 50 %) that receives the test, split evenly between the variants, drawn at random when sending starts.",
+    }),
+    metric: z.enum(["unique_opens", "unique_clicks"]).meta({
+      description: "How the winner is chosen: the variant whose test recipients most often opened (or clicked), people only; machine opens do not count.",
+    }),
+    wait_minutes: z.number().int().min(1).max(AB_TEST.maxWaitMinutes).meta({
+      description: "How long after the test share's emails are all created the winner is chosen and sent to the rest (1 minute to 30 days).",
+    }),
+  })
+  .meta({
+    id: "AbTest",
+    description:
+      "The A/B test of a broadcast with `variants`. Ties, and a test with no opens (or clicks) at all, go to the first variant (index 0). " +
+      "Rates compared are unique opens (or clicks) over the variant's test recipients.",
+  });
+export type AbTestSettings = z.infer<typeof abTestSettings>;
+
 const broadcastFields = z.object({
   name: requiredText(limits.name),
   subject: requiredText(limits.subject),
@@ -64,6 +98,13 @@ const broadcastFields = z.object({
   }),
   tags,
   ...trackingFields,
+  variants: z
+    .array(broadcastVariant)
+    .min(AB_TEST.minVariants)
+    .max(AB_TEST.maxVariants)
+    .nullable()
+    .meta({ description: "A/B test: 2 to 4 variants of the first email; needs `ab_test` too. `null` removes the test." }),
+  ab_test: abTestSettings.nullable(),
 });
 
 type InboxChoice = { inbox_id?: string | null; inbox_ids?: string[] | null };
@@ -131,6 +172,10 @@ export const broadcast = z.object({
   sending_window: sendingWindow.nullable(),
   stop_on_company_reply: z.boolean().meta({ description: "Whether a reply from a recipient's company ends the sequence for colleagues at its domain." }),
   ...trackingFields,
+  variants: z.array(broadcastVariant).nullable().meta({ description: "The A/B test's variants; null: no test." }),
+  ab_test: abTestSettings.nullable(),
+  ab_decide_at: dateTime.nullable().meta({ description: "Extension: when the A/B test's winner is chosen; null until the test share is out." }),
+  ab_winner_index: z.number().int().nullable().meta({ description: "Extension: the winning variant's index; null until chosen." }),
   created_by: id.nullable(),
   created_at: dateTime,
   updated_at: dateTime.meta({ description: "Extension." }),

@@ -11,6 +11,7 @@ import { inOtherActiveSalesSequence, LEFT_OUT_IN_OTHER_SEQUENCE } from "./other-
 import { UNPLACED } from "./windows";
 import { pacedAt } from "@/lib/domain/sending-speeds";
 import { queueEmailCancellation } from "./cancel-emails";
+import { abColumns, abPhase, decideAt, hasContent, noSplit, splitOf, type AbPhase, type AbState, type Split } from "./ab-split";
 
 // The columns the fan-out reads, typed by the model: a migration that changes one breaks the compile.
 export type FanningBroadcast = Pick<
@@ -39,6 +40,9 @@ export type FanningBroadcast = Pick<
 
 export type StartOutcome = "started" | "failed" | "skipped";
 
+/** `now`: the clock the A/B test's wait is measured by (a test's own; the real one by default). */
+export type FanOutOptions = { now?: Date };
+
 // A job can run a moment before its time; a broadcast moved further out waits for its new job.
 const EARLY_TOLERANCE_MS = 5_000;
 // The first chunk is small so the first emails leave at once; later ones are large for throughput.
@@ -62,8 +66,10 @@ const broadcastColumns = Prisma.sql`id, organization_id, status::text AS status,
   sending_speed::text AS sending_speed, tags,
   sequence_mode::text AS sequence_mode, sending_window`;
 
-async function lockBroadcastRow(tx: Prisma.TransactionClient, broadcastId: string): Promise<FanningBroadcast | undefined> {
-  const [row] = await tx.$queryRaw<FanningBroadcast[]>`SELECT ${broadcastColumns} FROM broadcasts WHERE id = ${broadcastId}::uuid FOR UPDATE`;
+async function lockBroadcastRow(tx: Prisma.TransactionClient, broadcastId: string): Promise<(FanningBroadcast & AbState) | undefined> {
+  const [row] = await tx.$queryRaw<
+    (FanningBroadcast & AbState)[]
+  >`SELECT ${broadcastColumns}, ${abColumns} FROM broadcasts WHERE id = ${broadcastId}::uuid FOR UPDATE`;
   return row;
 }
 
@@ -79,9 +85,9 @@ async function takeFanOutLock(tx: Prisma.TransactionClient, broadcastId: string)
 }
 
 /** Why the broadcast cannot start now, as its failure reason; null when it can. */
-async function startProblem(tx: Prisma.TransactionClient, b: FanningBroadcast): Promise<string | null> {
+async function startProblem(tx: Prisma.TransactionClient, b: FanningBroadcast & AbState): Promise<string | null> {
   if (!b.segment_id) return "The broadcast has no segment to send to.";
-  if (!b.template_id && !b.html_content && !b.text_content) return "The broadcast has no content: no template, HTML or text.";
+  if (!hasContent(b)) return "The broadcast has no content: no template, HTML or text.";
   return senderProblem(tx, b);
 }
 
@@ -115,7 +121,12 @@ async function senderProblem(tx: Prisma.TransactionClient, b: FanningBroadcast):
  * says so (and keeps a resumed fan-out from adding them). Under a sending window the emails are
  * queued unplaced; lib/sending/windows.ts finds each one's opening in its recipient's zone.
  */
-export function fanOutChunkSql(b: FanningBroadcast & { segment_id: string; has_steps: boolean }, members: Prisma.Sql, offset: number): Prisma.Sql {
+export function fanOutChunkSql(
+  b: FanningBroadcast & { segment_id: string; has_steps: boolean },
+  members: Prisma.Sql,
+  offset: number,
+  split: Split = noSplit(b.subject),
+): Prisma.Sql {
   const rotation = b.inbox_ids.length > 0;
   // The members come from the segment's key already: only the rest of the audience is checked.
   const reachable = reachableCondition({ organizationId: b.organization_id, topicId: b.topic_id });
@@ -139,23 +150,23 @@ export function fanOutChunkSql(b: FanningBroadcast & { segment_id: string; has_s
       -- other tenants' contacts) the planner expected one contact of the organization and one
       -- member, and read every contact of the organization for every member: a quadratic chunk,
       -- 3.9 s for 1 800 recipients and over a minute for 4 800 (lib/db/fresh-plans.test.ts).
-      SELECT c.id AS contact_id, c.email FROM members m
+      SELECT c.id AS contact_id, c.email, ${split.hash} AS h FROM members m
       CROSS JOIN LATERAL (SELECT c.id, c.email, c.organization_id, c.subscribed FROM contacts c WHERE c.id = m.contact_id OFFSET 0) c
       WHERE ${reachable}
     ),
     recipients AS (
       SELECT k.*, row_number() OVER (ORDER BY k.contact_id) AS n FROM candidates k
-      WHERE NOT EXISTS (${recipientEmail(Prisma.sql`${b.id}::uuid`, 0, Prisma.sql`k.contact_id`)})
+      WHERE NOT EXISTS (${recipientEmail(Prisma.sql`${b.id}::uuid`, 0, Prisma.sql`k.contact_id`)}) ${split.only}
     ),
     planned AS (
-      SELECT r.contact_id, r.email, uuid_v7() AS email_id, uuid_v7() AS thread_id, ${leftOut} AS left_out,
+      SELECT r.contact_id, r.email, uuid_v7() AS email_id, uuid_v7() AS thread_id, ${leftOut} AS left_out, ${split.variant} AS variant_index,
         CASE WHEN ${rotation}::boolean
           THEN (${b.inbox_ids}::uuid[])[((${offset}::int + r.n - 1) % GREATEST(${b.inbox_ids.length}::int, 1)) + 1]
           ELSE ${b.inbox_id}::uuid END AS inbox_id
       FROM recipients r
     ),
     addressed AS (
-      SELECT p.*,
+      SELECT p.*, ${split.subject(Prisma.sql`p.variant_index`)} AS subject,
         CASE WHEN ${rotation}::boolean THEN i.from_email ELSE ${b.from_email}::text END AS from_email,
         CASE WHEN ${rotation}::boolean THEN COALESCE(i.from_name, i.name) ELSE ${b.from_name}::text END AS from_name,
         CASE WHEN ${rotation}::boolean THEN COALESCE(i.reply_to, ${b.reply_to}::text) ELSE ${b.reply_to}::text END AS reply_to
@@ -163,16 +174,16 @@ export function fanOutChunkSql(b: FanningBroadcast & { segment_id: string; has_s
     ),
     new_threads AS (
       INSERT INTO threads (id, organization_id, subject, contact_id, inbox_id, broadcast_id)
-      SELECT thread_id, ${b.organization_id}::uuid, ${b.subject}, contact_id, inbox_id, ${b.id}::uuid FROM addressed WHERE left_out IS NULL
+      SELECT thread_id, ${b.organization_id}::uuid, subject, contact_id, inbox_id, ${b.id}::uuid FROM addressed WHERE left_out IS NULL
     ),
     inserted AS (
       INSERT INTO emails (id, organization_id, message_id, from_email, from_name, to_email, reply_to, subject, template_id,
-        broadcast_id, sequence_position, contact_id, inbox_id, thread_id, tags, status, last_error, window_ends_at, paced)
+        broadcast_id, sequence_position, contact_id, inbox_id, thread_id, tags, status, last_error, window_ends_at, paced, variant_index)
       SELECT email_id, ${b.organization_id}::uuid, '<' || email_id || '@' || split_part(from_email, '@', 2) || '>',
-        from_email, from_name, email, reply_to, ${b.subject}, ${b.template_id}::uuid,
+        from_email, from_name, email, reply_to, subject, ${b.template_id}::uuid,
         ${b.id}::uuid, 0, contact_id, inbox_id, CASE WHEN left_out IS NULL THEN thread_id END, ${b.tags}::text[],
         CASE WHEN left_out IS NULL THEN 'queued' ELSE 'cancelled' END::"EmailStatus", left_out,
-        CASE WHEN left_out IS NULL THEN ${windowEnds} END, ${pacedAt(b.sending_speed)}::boolean
+        CASE WHEN left_out IS NULL THEN ${windowEnds} END, ${pacedAt(b.sending_speed)}::boolean, variant_index
       FROM addressed
       ON CONFLICT (broadcast_id, sequence_position, contact_id) DO NOTHING
       RETURNING status
@@ -195,6 +206,7 @@ async function fanOutChunk(
   tx: Prisma.TransactionClient,
   b: FanningBroadcast & { segment_id: string },
   position: { afterContactId: string; limit: number; offset: number },
+  split: Split,
 ): Promise<{ scanned: number; created: number; leftOut: number; lastContactId: string | null }> {
   // A dynamic segment is resolved now, chunk by chunk: whoever matches when the chunk runs.
   const members = await segmentMembersChunkSql(tx, b.organization_id, b.segment_id, position);
@@ -202,7 +214,7 @@ async function fanOutChunk(
   // A sales broadcast without follow-ups is one email, not a sequence: the sequence guards leave it alone.
   const hasSteps = b.sequence_mode === "sales" && (await tx.sequenceStep.count({ where: { broadcast_id: b.id } })) > 0;
   const [result] = await tx.$queryRaw<{ scanned: number; created: number; left_out: number; last_contact_id: string | null }[]>(
-    fanOutChunkSql({ ...rotation, has_steps: hasSteps }, members, position.offset),
+    fanOutChunkSql({ ...rotation, has_steps: hasSteps }, members, position.offset, split),
   );
   return { scanned: result.scanned, created: result.created, leftOut: result.left_out, lastContactId: result.last_contact_id };
 }
@@ -214,10 +226,11 @@ async function fanOutChunk(
  * interleave (the fan-out lock). The broadcast row is read, not locked, while a chunk is written,
  * and updated only at the chunk's end: a pause or cancel committed meanwhile is seen there, and the
  * chunk's new emails follow it (held as `scheduled`, or cancelled). Ends with `fanned_out_at`, or
- * `failed` when nobody qualified. startBroadcast's second half (exported for tests that need to
- * hold the broadcast's row while a chunk runs).
+ * `failed` when nobody qualified. An A/B broadcast's fan-out stops after its test share and is run
+ * again once the winner is due (decideDueAbTests): then it writes the rest. startBroadcast's second
+ * half (exported for tests that need to hold the broadcast's row while a chunk runs).
  */
-export async function fanOut(broadcastId: string): Promise<StartOutcome> {
+export async function fanOut(broadcastId: string, options: FanOutOptions = {}): Promise<StartOutcome> {
   let afterContactId = NIL_UUID;
   let limit = FIRST_CHUNK;
   // Rows created so far (a resumed fan-out starts from those of the run it resumes): where the
@@ -228,6 +241,8 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
   let queueSeen = false;
   let refreshing: Promise<void> = Promise.resolve();
   let refreshingNow = false;
+  let phaseKind: AbPhase["kind"] | null = null;
+  const now = () => options.now ?? new Date();
   // The claims and outcome updates plan on the emails table as it is now, not as before this fan-out.
   const refreshStatistics = async (step: "more" | "done" | "stop") => {
     const written = (offset ?? 0) - analyzedAt;
@@ -244,10 +259,23 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
       async (tx) => {
         if (!(await takeFanOutLock(tx, broadcastId))) return "stop" as const;
         if (offset === null) analyzedAt = offset = await tx.email.count({ where: { broadcast_id: broadcastId, sequence_position: 0 } });
-        const [b] = await tx.$queryRaw<FanningBroadcast[]>`SELECT ${broadcastColumns} FROM broadcasts WHERE id = ${broadcastId}::uuid`;
+        const [b] = await tx.$queryRaw<
+          (FanningBroadcast & AbState)[]
+        >`SELECT ${broadcastColumns}, ${abColumns} FROM broadcasts WHERE id = ${broadcastId}::uuid`;
         if (!b || b.status !== "sending" || b.fanned_out_at || !b.segment_id) return "stop" as const;
-        const chunk = await fanOutChunk(tx, { ...b, segment_id: b.segment_id }, { afterContactId, limit, offset });
+        // An A/B test writes its test share, waits for the winner, then writes the rest (ab-split.ts).
+        const phase = await abPhase(tx, { ...b, segment_id: b.segment_id }, now());
+        if (phase.kind === "waiting") return "stop" as const;
+        if (phase.kind !== phaseKind) {
+          // A new walk of the audience: the rest starts again from the first contact.
+          [phaseKind, afterContactId] = [phase.kind, NIL_UUID];
+        }
+        const chunk =
+          phase.kind === "empty"
+            ? { scanned: 0, created: 0, leftOut: 0, lastContactId: null }
+            : await fanOutChunk(tx, { ...b, segment_id: b.segment_id }, { afterContactId, limit, offset }, splitOf(b, phase));
         const finished = chunk.scanned < limit;
+        const testDone = finished && phase.kind === "test";
         if (finished && offset + chunk.created + chunk.leftOut === 0) {
           const failed = await tx.$executeRaw`
             UPDATE broadcasts SET status = 'failed', completed_at = now(), updated_at = now(),
@@ -258,7 +286,8 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
         // The status as of now (a pause or cancel that committed during the chunk waits no longer than this).
         const [after] = await tx.$queryRaw<{ status: string; total: number }[]>`
           UPDATE broadcasts SET total_recipients = total_recipients + ${chunk.created}::int, updated_at = now(),
-            fanned_out_at = CASE WHEN ${finished}::boolean AND status = 'sending' THEN now() ELSE fanned_out_at END
+            fanned_out_at = CASE WHEN ${finished && !testDone}::boolean AND status = 'sending' THEN now() ELSE fanned_out_at END,
+            ab_decide_at = CASE WHEN ${testDone}::boolean AND status = 'sending' THEN ${decideAt(b, now())} ELSE ab_decide_at END
           WHERE id = ${b.id}::uuid
           RETURNING status::text AS status, total_recipients AS total`;
         if (finished && after?.status === "sending" && after.total === 0) {
@@ -312,7 +341,7 @@ export async function fanOut(broadcastId: string): Promise<StartOutcome> {
  * `failed` with the reason when it cannot start), then its email records are created. A job that
  * runs twice, or after a crash half-way, resumes the fan-out without duplicates.
  */
-export async function startBroadcast(broadcastId: string): Promise<StartOutcome> {
+export async function startBroadcast(broadcastId: string, options: FanOutOptions = {}): Promise<StartOutcome> {
   const begun = await db.$transaction(async (tx) => {
     const b = await lockBroadcastRow(tx, broadcastId);
     if (!b) return "skipped" as const;
@@ -332,7 +361,7 @@ export async function startBroadcast(broadcastId: string): Promise<StartOutcome>
     return "fan-out" as const;
   });
   if (begun === "skipped" || begun === "failed") return begun;
-  return fanOut(broadcastId);
+  return fanOut(broadcastId, options);
 }
 
 /**
@@ -347,7 +376,8 @@ export async function startOverdueBroadcasts({ graceMs = 60_000, organizationId 
       ...(organizationId && { organization_id: organizationId }),
       OR: [
         { status: "scheduled", scheduled_at: { lte: new Date(Date.now() - graceMs) } },
-        { status: "sending", fanned_out_at: null, updated_at: { lte: stalled } },
+        // Not an A/B test waiting for its winner: decideDueAbTests resumes those when it is time.
+        { status: "sending", fanned_out_at: null, updated_at: { lte: stalled }, OR: [{ ab_decide_at: null }, { ab_winner_index: { not: null } }] },
       ],
     },
     select: { id: true },
@@ -356,4 +386,19 @@ export async function startOverdueBroadcasts({ graceMs = 60_000, organizationId 
   let started = 0;
   for (const { id } of overdue) if ((await startBroadcast(id)) !== "skipped") started++;
   return started;
+}
+
+/**
+ * The housekeeping's A/B round: every sending A/B broadcast whose wait is over at `now` gets its
+ * winner chosen and the rest of its audience written (a fan-out resumed). Answers how many.
+ */
+export async function decideDueAbTests({ now = new Date(), organizationId }: { now?: Date; organizationId?: string } = {}): Promise<number> {
+  const due = await db.broadcast.findMany({
+    where: { ...(organizationId && { organization_id: organizationId }), status: "sending", ab_winner_index: null, ab_decide_at: { lte: now } },
+    select: { id: true },
+    orderBy: { ab_decide_at: "asc" },
+    take: 20,
+  });
+  for (const { id } of due) await fanOut(id, { now });
+  return due.length;
 }

@@ -15,6 +15,7 @@ import { preferencesUrl } from "./preference-token";
 import { unsubscribeUrls } from "./unsubscribe-token";
 import { viewInBrowserUrl } from "./view-in-browser";
 import { returnPathEnvelope, signing, type MessageWithDsn } from "@/lib/feedback/outgoing";
+import type { BroadcastVariant } from "@/lib/schemas/broadcasts";
 
 export type Outgoing = {
   email: Email;
@@ -163,11 +164,19 @@ function withdrawal(email: Email, data: BatchData): string | null {
 
 const orNull = (value: string | null | undefined) => (value ? value : null);
 
+/** The A/B variant a broadcast's first email carries: its own draw (the test share), else the winner (the rest). */
+function variantOf(email: Email, broadcast: Broadcast): BroadcastVariant | undefined {
+  const variants = Array.isArray(broadcast.variants) ? (broadcast.variants as BroadcastVariant[]) : [];
+  const index = email.variant_index ?? broadcast.ab_winner_index;
+  return index === null ? undefined : variants[index];
+}
+
 /**
  * What a broadcast's email says: content already on the row, else its step's own content or
- * template, else the broadcast's template or own content. The row's subject is the subject
- * template (a step's `Re:` subject included). `origin` names the record the content is from, whose
- * document says what its conditional blocks need.
+ * template, else its A/B variant's own content, else the broadcast's template or own content. The
+ * row's subject is the subject template (a step's `Re:` subject, an A/B variant's subject included).
+ * `origin` names the record the content is from, whose document says what its conditional blocks
+ * need (a variant's own content is plain HTML or text: none).
  */
 function marketingSource(email: Email, broadcast: Broadcast | undefined, data: BatchData): MarketingSource {
   const subject = email.subject;
@@ -187,6 +196,10 @@ function marketingSource(email: Email, broadcast: Broadcast | undefined, data: B
       previewText: template.preview_text,
       origin: of("template", template),
     };
+  }
+  const variant = broadcast && email.sequence_position === 0 ? variantOf(email, broadcast) : undefined;
+  if (variant && (variant.html_content || variant.text_content)) {
+    return { subject, html: orNull(variant.html_content), text: orNull(variant.text_content), previewText: broadcast?.preview_text ?? null, origin: null };
   }
   const template = broadcast?.template_id ? data.templates.get(broadcast.template_id) : undefined;
   if (template) {

@@ -13,6 +13,8 @@ import { lockForPause, pauseBroadcastIn } from "@/lib/sending/pause-broadcast";
 import { dropBroadcastStart, ensureQueueSchema, queueBroadcastStart } from "@/lib/sending/queue";
 import { notifyBroadcastStopped } from "@/lib/sending/stop-signals";
 import { errorField, log } from "@/lib/log";
+import { hasContent } from "@/lib/sending/ab-split";
+import type { BroadcastVariant } from "@/lib/schemas/broadcasts";
 
 // A client a little behind the server's clock still means "now".
 const PAST_TOLERANCE_MS = 60_000;
@@ -30,8 +32,8 @@ async function sendabilityProblems(tx: Prisma.TransactionClient, b: Broadcast, s
   const problems: ValidationIssue[] = [];
   if (!b.from_email && !b.inbox_id && b.inbox_ids.length === 0)
     problems.push({ path: "from_email", message: "a sender is required: from_email, inbox_id or inbox_ids" });
-  if (!b.template_id && !b.html_content && !b.text_content) {
-    problems.push({ path: "html_content", message: "content is required: html_content, text_content or template_id" });
+  if (!hasContent({ ...b, variants: b.variants as BroadcastVariant[] | null })) {
+    problems.push({ path: "html_content", message: "content is required: html_content, text_content or template_id (or each A/B variant's own)" });
   }
   if (!b.segment_id) problems.push({ path: "segment_id", message: "an audience is required: set segment_id" });
   else if (startsNow && (await recipientCount(tx, { ...b, segment_id: b.segment_id })) === 0) {

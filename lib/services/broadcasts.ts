@@ -6,7 +6,7 @@ import { db, type DbClient, Prisma } from "@/lib/db";
 import { pool } from "@/lib/db/pool";
 import type { Broadcast } from "@/lib/generated/prisma/client";
 import type { BroadcastStatus, SendingSpeed, SequenceMode } from "@/lib/generated/prisma/enums";
-import type { CreateBroadcastInput, UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
+import type { AbTestSettings, BroadcastVariant, CreateBroadcastInput, UpdateBroadcastInput } from "@/lib/schemas/broadcasts";
 import { contentColumns, type ContentColumns } from "@/lib/email-doc/content-columns";
 import type { EmailDocument } from "@/lib/email-doc/document";
 import type { SendingWindow } from "@/lib/domain/sending-window";
@@ -61,6 +61,10 @@ export const serializeBroadcast = (b: Broadcast) => ({
   track_opens: b.track_opens,
   track_clicks: b.track_clicks,
   utm: b.utm as Utm | null,
+  variants: b.variants as BroadcastVariant[] | null,
+  ab_test: b.ab_test as AbTestSettings | null,
+  ab_decide_at: b.ab_decide_at,
+  ab_winner_index: b.ab_winner_index,
   created_by: b.created_by,
   created_at: b.created_at,
   updated_at: b.updated_at,
@@ -104,7 +108,19 @@ type BroadcastWrite = ContentColumns & {
   track_opens?: boolean;
   track_clicks?: boolean;
   utm?: Prisma.InputJsonObject | typeof Prisma.DbNull;
+  variants?: Prisma.InputJsonArray | typeof Prisma.DbNull;
+  ab_test?: Prisma.InputJsonObject | typeof Prisma.DbNull;
 };
+
+type AbColumns = Pick<Broadcast, "variants" | "ab_test">;
+
+/** Variants and the test's settings go together: one without the other (after this change) is a 400 naming the missing one. */
+function assertWholeAbTest(current: AbColumns, input: UpdateBroadcastInput) {
+  const variants = input.variants === undefined ? current.variants : input.variants;
+  const abTest = input.ab_test === undefined ? current.ab_test : input.ab_test;
+  if (variants && !abTest) throw invalidField("ab_test", "is required with variants (test_percent, metric, wait_minutes)");
+  if (abTest && !variants) throw invalidField("variants", "are required with ab_test: 2 to 4 of them");
+}
 
 const single = (value: string | null | undefined, path: string): Reference[] => (value ? [{ id: value, path }] : []);
 const many = (values: string[] | null | undefined, path: string): Reference[] =>
@@ -122,9 +138,23 @@ async function resolveChanges(client: DbClient, ctx: OrgContext, input: UpdateBr
   ]);
   await assertOwned(client, ctx, "inbox", many(input.inbox_ids, "inbox_ids"));
 
-  const { scheduled_at, sequence_exit_conditions, sending_window, inbox_ids, content_json, html_content, text_content, utm, ...columns } = input;
+  const {
+    scheduled_at,
+    sequence_exit_conditions,
+    sending_window,
+    inbox_ids,
+    content_json,
+    html_content,
+    text_content,
+    utm,
+    variants,
+    ab_test,
+    ...columns
+  } = input;
   const data: BroadcastWrite = { ...columns, ...(await contentColumns(ctx, { content_json, html_content, text_content })) };
   if (sending_window !== undefined) data.sending_window = sending_window ?? Prisma.DbNull;
+  if (variants !== undefined) data.variants = variants ?? Prisma.DbNull;
+  if (ab_test !== undefined) data.ab_test = ab_test ?? Prisma.DbNull;
   if (scheduled_at !== undefined) data.scheduled_at = scheduled_at === null ? null : new Date(scheduled_at);
   if (sequence_exit_conditions !== undefined) data.sequence_exit_conditions = sequence_exit_conditions ?? Prisma.DbNull;
   if (inbox_ids !== undefined) data.inbox_ids = inbox_ids ?? [];
@@ -141,6 +171,7 @@ async function resolveChanges(client: DbClient, ctx: OrgContext, input: UpdateBr
 }
 
 export async function createBroadcast(ctx: OrgContext, input: CreateBroadcastInput) {
+  assertWholeAbTest({ variants: null, ab_test: null }, input);
   const data = await resolveChanges(db, ctx, input);
   const fromEmail = data.from_email;
   if (!fromEmail) throw invalidField("from_email", "is required unless inbox_id is given");
@@ -180,6 +211,12 @@ export async function getBroadcast(ctx: OrgContext, id: string) {
 export function updateBroadcast(ctx: OrgContext, id: string, input: UpdateBroadcastInput) {
   return db.$transaction(async (tx) => {
     assertEditable(await lockBroadcast(tx, ctx, id));
+    if (input.variants !== undefined || input.ab_test !== undefined) {
+      assertWholeAbTest(
+        await tx.broadcast.findFirstOrThrow({ where: { id, organization_id: ctx.organizationId }, select: { variants: true, ab_test: true } }),
+        input,
+      );
+    }
     const data = await resolveChanges(tx, ctx, input);
     const row = await tx.broadcast.update({ where: { id, organization_id: ctx.organizationId }, data });
     return serializeBroadcast(row);
