@@ -13,7 +13,7 @@ export type SendBroadcastInput = z.infer<typeof sendBroadcastInput>;
 const sendingReason = z.object({
   code: z.string().meta({
     description:
-      "DRAFT, SCHEDULED, STARTING, PREPARING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, INBOX_FAILED (in `error`: waits for a test or a reconnect), " +
+      "DRAFT, SCHEDULED, STARTING, PREPARING, AB_TEST_WAITING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, INBOX_FAILED (in `error`: waits for a test or a reconnect), " +
       "DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), " +
       "PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE (by a circuit breaker), RECOVERING (emails held by a worker that stopped " +
       "answering are taken over when their lease ends, `resumes_at`), WAITING_FOR_WINDOW (emails scheduled for the sending window's next opening " +

@@ -85,6 +85,8 @@ describe("A/B test of a broadcast", () => {
     // Waiting is neither finished nor a stalled fan-out to resume.
     await db.email.updateMany({ where: { broadcast_id: broadcast.id }, data: { status: "sent", sent_at: new Date() } });
     expect(await completeFinishedBroadcasts([broadcast.id])).toBe(0);
+    const status = (await org.owner.api.get(`/v1/broadcasts/${broadcast.id}/status`)).body;
+    expect(status).toMatchObject({ sending: false, reasons: [{ code: "AB_TEST_WAITING", resumes_at: waiting.ab_decide_at!.toISOString() }] });
     await db.$executeRaw`UPDATE broadcasts SET updated_at = now() - interval '1 hour' WHERE id = ${broadcast.id}::uuid`;
     expect(await startOverdueBroadcasts({ organizationId: org.organizationId })).toBe(0);
     expect(await firstEmails(broadcast.id)).toHaveLength(200);
@@ -106,6 +108,12 @@ describe("A/B test of a broadcast", () => {
     expect(await decideDueAbTests({ now: decideAt, organizationId: org.organizationId })).toBe(1);
     const decided = await broadcastRow(broadcast.id);
     expect(decided).toMatchObject({ ab_winner_index: 1, ab_decided_at: decideAt });
+    // The round only decides; the rest is written by the broadcast's start job, queued for now.
+    expect(await firstEmails(broadcast.id)).toHaveLength(200);
+    const [job] = await db.$queryRaw<{ identifier: string; payload: unknown }[]>`
+      SELECT t.identifier, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+      WHERE j.key = ${broadcast.id}`;
+    expect(job).toEqual({ identifier: "broadcast:start", payload: { broadcastId: broadcast.id, organizationId: org.organizationId } });
     await startBroadcast(broadcast.id);
     const after = await broadcastRow(broadcast.id);
     expect(after).toMatchObject({ status: "sending", total_recipients: 1000 });

@@ -11,6 +11,7 @@ import { inOtherActiveSalesSequence, LEFT_OUT_IN_OTHER_SEQUENCE } from "./other-
 import { UNPLACED } from "./windows";
 import { pacedAt } from "@/lib/domain/sending-speeds";
 import { queueEmailCancellation } from "./cancel-emails";
+import { ensureQueueSchema, queueBroadcastStart } from "./queue";
 import { abColumns, abPhase, decideAt, hasContent, noSplit, splitOf, type AbPhase, type AbState, type Split } from "./ab-split";
 
 // The columns the fan-out reads, typed by the model: a migration that changes one breaks the compile.
@@ -389,8 +390,26 @@ export async function startOverdueBroadcasts({ graceMs = 60_000, organizationId 
 }
 
 /**
+ * Chooses the winner of one A/B test whose wait is over at `now`, under the fan-out's lock (so
+ * exactly once, whoever else tries), and queues the job that writes the rest of the audience: the
+ * housekeeping round only decides, it never writes hundreds of thousands of emails itself while
+ * other organizations' broadcasts wait for it. True when this call chose the winner.
+ */
+async function decideAbTest(broadcastId: string, now: Date): Promise<boolean> {
+  return db.$transaction(async (tx) => {
+    if (!(await takeFanOutLock(tx, broadcastId))) return false;
+    const [b] = await tx.$queryRaw<(FanningBroadcast & AbState)[]>`SELECT ${broadcastColumns}, ${abColumns} FROM broadcasts WHERE id = ${broadcastId}::uuid`;
+    if (!b || b.status !== "sending" || b.fanned_out_at || !b.segment_id || b.ab_winner_index !== null || !b.ab_decide_at) return false;
+    if ((await abPhase(tx, { ...b, segment_id: b.segment_id }, now)).kind !== "rest") return false;
+    await queueBroadcastStart(tx, { broadcastId: b.id, organizationId: b.organization_id }, new Date());
+    return true;
+  });
+}
+
+/**
  * The housekeeping's A/B round: every sending A/B broadcast whose wait is over at `now` gets its
- * winner chosen and the rest of its audience written (a fan-out resumed). Answers how many.
+ * winner chosen, and the rest of its audience is queued for writing (the `broadcast:start` job
+ * resumes its fan-out; startOverdueBroadcasts does if that job is lost). Answers how many it decided.
  */
 export async function decideDueAbTests({ now = new Date(), organizationId }: { now?: Date; organizationId?: string } = {}): Promise<number> {
   const due = await db.broadcast.findMany({
@@ -399,6 +418,8 @@ export async function decideDueAbTests({ now = new Date(), organizationId }: { n
     orderBy: { ab_decide_at: "asc" },
     take: 20,
   });
-  for (const { id } of due) await fanOut(id, { now });
-  return due.length;
+  if (due.length > 0) await ensureQueueSchema();
+  let decided = 0;
+  for (const { id } of due) if (await decideAbTest(id, now)) decided++;
+  return decided;
 }

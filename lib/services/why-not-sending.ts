@@ -146,8 +146,15 @@ async function sendingReasons(b: Broadcast, progress: Progress, now: Date): Prom
 
 async function sendingReasonsWithoutRecovery(b: Broadcast, progress: Progress, now: Date): Promise<{ reasons: Reason[]; sending: boolean }> {
   if (!b.fanned_out_at) {
-    const preparing: Reason = { code: "PREPARING", message: `Creating the email records: ${progress.total} so far; sending has begun with them.` };
-    const rest = progress.queued > 0 ? await sendingReasonsWithoutRecovery({ ...b, fanned_out_at: now }, progress, now) : { sending: true, reasons: [] };
+    const decideAt = b.ab_winner_index === null ? b.ab_decide_at?.toISOString() : undefined;
+    const preparing: Reason = decideAt
+      ? {
+          code: "AB_TEST_WAITING",
+          message: `The A/B test's share is written; its winner is chosen at ${decideAt}, then sent to the rest.`,
+          resumes_at: decideAt,
+        }
+      : { code: "PREPARING", message: `Creating the email records: ${progress.total} so far; sending has begun with them.` };
+    const rest = progress.queued > 0 ? await sendingReasonsWithoutRecovery({ ...b, fanned_out_at: now }, progress, now) : { sending: !decideAt, reasons: [] };
     return { sending: rest.sending, reasons: [preparing, ...rest.reasons] };
   }
   const waiting = await waitingReasons(b, now);
