@@ -68,6 +68,18 @@ export const broadcastReport = z.object({
   inboxes: z
     .array(z.object({ inbox_id: id, name: z.string(), sent: count, replied: count, reply_rate: fraction }))
     .meta({ description: "Replies per sending inbox, most sent first; relay emails are in no row." }),
+  variants: z
+    .array(
+      z.object({
+        index: count,
+        subject: z.string(),
+        recipients: count,
+        unique_opened: count,
+        unique_clicked: count,
+        winner: z.boolean().meta({ description: "Chosen to go to the rest of the audience." }),
+      }),
+    )
+    .meta({ description: "An A/B test's variants with the figures of their test share (people's opens and clicks); empty without a test." }),
 });
 broadcastReport.register(z.globalRegistry, { id: "BroadcastReport" });
 export type BroadcastReport = z.infer<typeof broadcastReport>;

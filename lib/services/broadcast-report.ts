@@ -3,6 +3,7 @@ import { notFound } from "@/lib/domain/errors";
 import { pool } from "@/lib/db/pool";
 import type { BroadcastReport, ReportRates, ReportTotals } from "@/lib/schemas/reports";
 import { denominatorSql } from "./report-denominators";
+import type { VariantTally } from "@/lib/domain/ab-test";
 
 /** Hourly buckets over the first 72 hours, then 24-hour ones; the last daily bucket holds anything later. */
 const HOURLY_BUCKETS = 72;
@@ -19,10 +20,10 @@ const COUNTS = denominatorSql("");
 
 export const REPORT_SQL = `
 WITH b AS (
-  SELECT id, started_at, created_at FROM broadcasts WHERE id = $1 AND organization_id = $2
+  SELECT id, started_at, created_at, variants, ab_winner_index FROM broadcasts WHERE id = $1 AND organization_id = $2
 ),
 em AS MATERIALIZED (
-  SELECT id, sequence_position AS position, coalesce(sent_at, bounced_at) AS handed_at,
+  SELECT id, sequence_position AS position, variant_index, coalesce(sent_at, bounced_at) AS handed_at,
          delivered_at, bounced_at, complained_at, unsubscribed_at, replied_at, inbox_id,
          ${COUNTS.delivery} AS delivery_reportable, ${COUNTS.opens} AS open_tracked, ${COUNTS.clicks} AS click_tracked
   FROM emails WHERE broadcast_id = $1 AND organization_id = $2
@@ -74,6 +75,15 @@ funnel AS (
   FROM em LEFT JOIN per_email p ON p.email_id = em.id
   GROUP BY ROLLUP (em.position)
 ),
+-- An A/B test's variants, compared on their test share only (the rest got the winner).
+ab AS (
+  SELECT em.variant_index AS index, count(*) AS recipients,
+         count(*) FILTER (WHERE p.opens > 0) AS unique_opened,
+         count(*) FILTER (WHERE p.clicks > 0) AS unique_clicked
+  FROM em LEFT JOIN per_email p ON p.email_id = em.id
+  WHERE em.position = 0 AND em.variant_index IS NOT NULL
+  GROUP BY em.variant_index
+),
 anchor AS (
   SELECT date_trunc('hour', coalesce(b.started_at, (SELECT min(handed_at) FROM em), b.created_at), 'UTC') AS t0 FROM b
 ),
@@ -99,6 +109,9 @@ buckets AS (
 )
 SELECT
   (SELECT count(*) FROM b) AS found,
+  (SELECT variants FROM b) AS variants,
+  (SELECT ab_winner_index FROM b) AS winner,
+  (SELECT coalesce(json_agg(ab), '[]') FROM ab) AS ab,
   (SELECT t0 FROM anchor) AS t0,
   (SELECT coalesce(json_agg(f), '[]') FROM funnel f) AS funnel,
   (SELECT coalesce(json_agg(json_build_object('at', bucket, 'sent', sent, 'opened', opened, 'clicked', clicked) ORDER BY bucket), '[]')
@@ -119,6 +132,9 @@ SELECT
 type FunnelRow = Record<keyof ReportTotals, number | string> & { position: number | null };
 type Row = {
   found: string;
+  variants: { subject: string }[] | null;
+  winner: number | null;
+  ab: Record<keyof VariantTally, number | string>[];
   t0: Date | null;
   funnel: FunnelRow[];
   timeline: { at: string; sent: number; opened: number; clicked: number }[];
@@ -252,5 +268,22 @@ export async function getBroadcastReport(ctx: OrgContext, broadcastId: string): 
     timeline: fillTimeline(row.t0, row.timeline),
     steps,
     inboxes: row.inboxes.map((i) => ({ ...i, reply_rate: share(Number(i.replied), Number(i.sent)) })),
+    variants: variantsOf(row),
   };
+}
+
+/** Each A/B variant with its test share's figures (zeros until its emails exist), in variant order. */
+function variantsOf(row: Row): BroadcastReport["variants"] {
+  const tallies = new Map(row.ab.map((t) => [Number(t.index), t]));
+  return (row.variants ?? []).map((variant, index) => {
+    const tally = tallies.get(index);
+    return {
+      index,
+      subject: variant.subject,
+      recipients: Number(tally?.recipients ?? 0),
+      unique_opened: Number(tally?.unique_opened ?? 0),
+      unique_clicked: Number(tally?.unique_clicked ?? 0),
+      winner: row.winner === index,
+    };
+  });
 }

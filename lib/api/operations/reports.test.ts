@@ -279,6 +279,7 @@ describe("GET /v1/broadcasts/{id}/report", () => {
     expect(empty.timeline).toEqual([]);
     expect(empty.links).toEqual([]);
     expect(empty.steps).toHaveLength(1);
+    expect(empty.variants).toEqual([]);
   });
 
   it("answers 404 for another organization's broadcast, and 400 for a malformed id", async () => {
