@@ -1,5 +1,5 @@
 import { cursorQuery, listEnvelope } from "@/lib/schemas/pagination";
-import { broadcast, createBroadcastInput, updateBroadcastInput } from "@/lib/schemas/broadcasts";
+import { broadcast, createBroadcastInput, resendBroadcastInput, updateBroadcastInput } from "@/lib/schemas/broadcasts";
 import { idParams, successResponse } from "@/lib/schemas/common";
 import { broadcastStepsParams, createStepInput, sequenceStep, stepParams, updateStepInput } from "@/lib/schemas/steps";
 import { defineContract } from "@/lib/contracts/contract";
@@ -74,6 +74,24 @@ export const deleteBroadcastContract = defineContract({
   params: idParams,
   response: successResponse,
   errors: ["BROADCAST_NOT_EDITABLE", "NOT_FOUND"],
+});
+
+export const resendBroadcastContract = defineContract({
+  method: "POST",
+  path: "/v1/broadcasts/{id}/resend",
+  tag,
+  summary: "Resend to non-openers or non-clickers",
+  description:
+    "Creates a draft with the original's sender and content (an A/B test's winner's), the new `subject`, and a new static segment: " +
+    "the first email's recipients whose server accepted it, who did not open (`non_openers`) or click (`non_clickers`) it and can still " +
+    "be reached. Whoever opens (clicks) the original before the resend goes out is left out then too. Only a broadcast that has " +
+    "started can be resent (400 BROADCAST_NOT_SENT).",
+  auth: "member",
+  params: idParams,
+  body: resendBroadcastInput,
+  status: 201,
+  response: broadcast,
+  errors: ["VALIDATION_ERROR", "BROADCAST_NOT_SENT", "NOT_FOUND"],
 });
 
 export const listStepsContract = defineContract({

@@ -130,6 +130,8 @@ describe("the fan-out's plan while it writes a broadcast the statistics have not
       sequence_mode: "marketing",
       sending_window: null,
       has_steps: false,
+      resend_of_id: null,
+      resend_audience: null,
     };
     const members = await segmentMembersChunkSql(db, org, segment, { afterContactId: "00000000-0000-0000-0000-000000000000", limit: 5_000 });
     const chunk = fanOutChunkSql(b, members, AUDIENCE / 4);

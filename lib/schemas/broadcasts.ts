@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emailDocument } from "@/lib/email-doc/document";
-import { BroadcastPauseReason, BroadcastStatus, SendingSpeed, SequenceMode } from "@/lib/generated/prisma/enums";
+import { BroadcastPauseReason, BroadcastStatus, ResendAudience, SendingSpeed, SequenceMode } from "@/lib/generated/prisma/enums";
 import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./common";
 import { sendingWindow } from "./sending-window";
 import { trackingFields } from "./tracking";
@@ -129,6 +129,17 @@ export const createBroadcastInput = broadcastFields
   });
 export type CreateBroadcastInput = z.infer<typeof createBroadcastInput>;
 
+const resendAudience = z.enum(ResendAudience);
+
+export const resendBroadcastInput = z.object({
+  audience: resendAudience.meta({
+    description: "`non_openers`: recipients of the first email no person opened; `non_clickers`: recipients who clicked nothing.",
+  }),
+  subject: requiredText(limits.subject),
+  name: requiredText(limits.name).optional().meta({ description: "By default the original's name and the audience." }),
+});
+export type ResendBroadcastInput = z.infer<typeof resendBroadcastInput>;
+
 const counter = z.number().int();
 
 export const broadcast = z.object({
@@ -176,6 +187,8 @@ export const broadcast = z.object({
   ab_test: abTestSettings.nullable(),
   ab_decide_at: dateTime.nullable().meta({ description: "Extension: when the A/B test's winner is chosen; null until the test share is out." }),
   ab_winner_index: z.number().int().nullable().meta({ description: "Extension: the winning variant's index; null until chosen." }),
+  resend_of_id: id.nullable().meta({ description: "Extension: for a resend, the broadcast it resends." }),
+  resend_audience: resendAudience.nullable().meta({ description: "Extension: for a resend, whom of the original's recipients it is for." }),
   created_by: id.nullable(),
   created_at: dateTime,
   updated_at: dateTime.meta({ description: "Extension." }),

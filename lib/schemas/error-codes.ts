@@ -37,6 +37,7 @@ export const errorStatus = {
   AUTOMATION_NOT_EDITABLE: 400,
   AUTOMATION_NOT_ACTIVE: 400,
   AUTOMATION_ARCHIVED: 400,
+  BROADCAST_NOT_SENT: 400,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

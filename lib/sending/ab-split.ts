@@ -1,5 +1,5 @@
 import { Prisma } from "@/lib/db";
-import { audienceCondition } from "@/lib/audience/reachable";
+import { audienceCondition, resendOfBroadcast } from "@/lib/audience/reachable";
 import { pickWinner, type VariantTally } from "@/lib/domain/ab-test";
 import type { AbTestSettings, BroadcastVariant } from "@/lib/schemas/broadcasts";
 
@@ -14,7 +14,8 @@ export type AbState = {
 
 export const abColumns = Prisma.sql`variants, ab_test, ab_cutoffs::text[] AS ab_cutoffs, ab_decide_at, ab_winner_index`;
 
-type Tested = { id: string; organization_id: string; segment_id: string; topic_id: string | null; subject: string } & AbState;
+type Tested = { id: string; organization_id: string; segment_id: string; topic_id: string | null; subject: string } & AbState &
+  Parameters<typeof resendOfBroadcast>[0];
 
 /**
  * Where an A/B broadcast's fan-out stands. `test`: the test share is being written (each contact's
@@ -77,7 +78,12 @@ const BELOW_ALL = "-9223372036854775808";
  * fan-out, and a fan-out resumed after a crash, assigns the same contacts to the same variants.
  */
 async function computeCutoffs(tx: Prisma.TransactionClient, b: Tested): Promise<string[] | null> {
-  const audience = await audienceCondition(tx, { organizationId: b.organization_id, segmentId: b.segment_id, topicId: b.topic_id });
+  const audience = await audienceCondition(tx, {
+    organizationId: b.organization_id,
+    segmentId: b.segment_id,
+    topicId: b.topic_id,
+    resendOf: resendOfBroadcast(b),
+  });
   const [{ n }] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM contacts c WHERE ${audience}`;
   if (n === 0) return null;
   const k = b.variants!.length;

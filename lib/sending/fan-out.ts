@@ -4,7 +4,7 @@ import { env } from "@/lib/env";
 import { domainOf } from "@/lib/domain/addresses";
 import { isInboxProven, verifiedDomainNames } from "@/lib/senders/proof";
 import { recipientEmail } from "./audience";
-import { reachableCondition } from "@/lib/audience/reachable";
+import { reachableCondition, resendOfBroadcast } from "@/lib/audience/reachable";
 import { segmentMembersChunkSql } from "@/lib/audience/membership";
 import { keepQueueStatisticsCurrent, keepStatisticsCurrent } from "@/lib/db/statistics";
 import { inOtherActiveSalesSequence, LEFT_OUT_IN_OTHER_SEQUENCE } from "./other-sequences";
@@ -37,6 +37,8 @@ export type FanningBroadcast = Pick<
   | "tags"
   | "sequence_mode"
   | "sending_window"
+  | "resend_of_id"
+  | "resend_audience"
 >;
 
 export type StartOutcome = "started" | "failed" | "skipped";
@@ -65,7 +67,7 @@ const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 const broadcastColumns = Prisma.sql`id, organization_id, status::text AS status, scheduled_at, fanned_out_at, subject, from_email,
   from_name, reply_to, template_id, html_content, text_content, segment_id, topic_id, inbox_id, inbox_ids::text[] AS inbox_ids,
   sending_speed::text AS sending_speed, tags,
-  sequence_mode::text AS sequence_mode, sending_window`;
+  sequence_mode::text AS sequence_mode, sending_window, resend_of_id, resend_audience::text AS resend_audience`;
 
 async function lockBroadcastRow(tx: Prisma.TransactionClient, broadcastId: string): Promise<(FanningBroadcast & AbState) | undefined> {
   const [row] = await tx.$queryRaw<
@@ -130,7 +132,7 @@ export function fanOutChunkSql(
 ): Prisma.Sql {
   const rotation = b.inbox_ids.length > 0;
   // The members come from the segment's key already: only the rest of the audience is checked.
-  const reachable = reachableCondition({ organizationId: b.organization_id, topicId: b.topic_id });
+  const reachable = reachableCondition({ organizationId: b.organization_id, topicId: b.topic_id, resendOf: resendOfBroadcast(b) });
   const leftOut =
     b.sequence_mode === "sales" && b.has_steps
       ? Prisma.sql`CASE WHEN ${inOtherActiveSalesSequence(b.organization_id, b.id, Prisma.sql`r.contact_id`)} THEN ${LEFT_OUT_IN_OTHER_SEQUENCE}::text END`

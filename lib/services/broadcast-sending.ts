@@ -6,7 +6,7 @@ import type { Broadcast } from "@/lib/generated/prisma/client";
 import type { SendBroadcastInput } from "@/lib/schemas/broadcast-sending";
 import { lockBroadcast, serializeBroadcast } from "@/lib/services/broadcasts";
 import { assertInboxesVerified, assertProvenSender } from "@/lib/services/sender-proof";
-import { audienceCondition } from "@/lib/audience/reachable";
+import { audienceCondition, resendOfBroadcast } from "@/lib/audience/reachable";
 import { foldBroadcastCounters } from "@/lib/sending/broadcast-counters";
 import { cancelEmailBatch, queueEmailCancellation, REQUEST_BATCH } from "@/lib/sending/cancel-emails";
 import { lockForPause, pauseBroadcastIn } from "@/lib/sending/pause-broadcast";
@@ -22,7 +22,12 @@ const PAST_TOLERANCE_MS = 60_000;
 const BULK_TRANSACTION = { timeout: 60_000, maxWait: 10_000 };
 
 async function recipientCount(tx: Prisma.TransactionClient, b: Broadcast & { segment_id: string }): Promise<number> {
-  const audience = await audienceCondition(tx, { organizationId: b.organization_id, segmentId: b.segment_id, topicId: b.topic_id });
+  const audience = await audienceCondition(tx, {
+    organizationId: b.organization_id,
+    segmentId: b.segment_id,
+    topicId: b.topic_id,
+    resendOf: resendOfBroadcast(b),
+  });
   const [row] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM contacts c WHERE ${audience}`;
   return row.n;
 }

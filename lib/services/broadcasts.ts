@@ -65,6 +65,8 @@ export const serializeBroadcast = (b: Broadcast) => ({
   ab_test: b.ab_test as AbTestSettings | null,
   ab_decide_at: b.ab_decide_at,
   ab_winner_index: b.ab_winner_index,
+  resend_of_id: b.resend_of_id,
+  resend_audience: b.resend_audience,
   created_by: b.created_by,
   created_at: b.created_at,
   updated_at: b.updated_at,

@@ -41,6 +41,9 @@ export function resources(client: Client<paths>) {
       /** Sends now, or at `scheduled_at`. */
       send: async (id: string, body: BodyOf<"/v1/broadcasts/{id}/send", "post"> = {}, options?: SendOptions) =>
         unwrap(await client.POST("/v1/broadcasts/{id}/send", { ...byId(id), body, headers: keyHeader(options) })),
+      /** A new draft for the recipients who did not open (or click) this one. */
+      resend: async (id: string, body: BodyOf<"/v1/broadcasts/{id}/resend", "post">) =>
+        unwrap(await client.POST("/v1/broadcasts/{id}/resend", { ...byId(id), body })),
     },
     templates: {
       list: (params?: ListParams<"/v1/templates">) => paginate(client, "/v1/templates", params),

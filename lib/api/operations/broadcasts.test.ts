@@ -126,6 +126,8 @@ describe("Broadcasts", () => {
         ab_test: null,
         ab_decide_at: null,
         ab_winner_index: null,
+        resend_of_id: null,
+        resend_audience: null,
         created_by: org.owner.userId,
         created_at: expect.stringMatching(ISO_MS),
         updated_at: expect.stringMatching(ISO_MS),

@@ -2,12 +2,14 @@ import { defineOperation } from "@/lib/api/operation";
 import { parseOptionalCursorParams } from "@/lib/api/pagination";
 import { createBroadcast, deleteBroadcast, getBroadcast, listBroadcasts, updateBroadcast } from "@/lib/services/broadcasts";
 import { createStep, deleteStep, listSteps, updateStep } from "@/lib/services/steps";
+import { resendBroadcast } from "@/lib/services/broadcast-resend";
 import {
   createBroadcastContract,
   listBroadcastsContract,
   getBroadcastContract,
   updateBroadcastContract,
   deleteBroadcastContract,
+  resendBroadcastContract,
   listStepsContract,
   createStepContract,
   updateStepContract,
@@ -40,6 +42,11 @@ export const deleteBroadcastOperation = defineOperation({
   handler: (ctx, { params }) => deleteBroadcast(ctx, params.id),
 });
 
+export const resendBroadcastOperation = defineOperation({
+  ...resendBroadcastContract,
+  handler: (ctx, { params, body }) => resendBroadcast(ctx, params.id, body),
+});
+
 export const listStepsOperation = defineOperation({
   ...listStepsContract,
   handler: (ctx, { params }) => listSteps(ctx, params.broadcastId),
@@ -66,6 +73,7 @@ export const broadcastsOperations = [
   getBroadcastOperation,
   updateBroadcastOperation,
   deleteBroadcastOperation,
+  resendBroadcastOperation,
   listStepsOperation,
   createStepOperation,
   updateStepOperation,
