@@ -17,6 +17,7 @@ import { processFeedbackReports, pruneFeedbackReports } from "@/lib/feedback/pro
 import { recheckDomains } from "@/lib/services/domains";
 import { pacedRetentionRound } from "@/lib/retention/run";
 import { queueDueConfirmations } from "@/lib/services/form-confirmations";
+import { CONTACT_BULK_TASK, parseContactBulkPayload, runContactBulkJob } from "@/lib/services/contact-bulk-actions";
 
 /**
  * A background loop: `run` does one round and answers how much it did; it runs again at once when
@@ -49,6 +50,12 @@ export const workerTasks: WorkerTask[] = [
     name: BROADCAST_START_TASK,
     task: async (payload) => {
       await startBroadcast(parseBroadcastStartPayload(payload).broadcastId);
+    },
+  },
+  {
+    name: CONTACT_BULK_TASK,
+    task: async (payload) => {
+      await runContactBulkJob(parseContactBulkPayload(payload));
     },
   },
   // Batches are claimed and prepared while earlier ones are still going out, so the SMTP

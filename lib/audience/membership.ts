@@ -25,6 +25,11 @@ export async function memberOfAllCondition(client: AudienceClient, organizationI
   return storedCondition(client, organizationId, { all: existing.map(({ id }) => ({ in_segment: id })) }, options);
 }
 
+/** A filter saved earlier (a background job's): compiled leniently, as a stored segment's is. */
+export async function savedFilterCondition(client: AudienceClient, organizationId: string, filter: Filter, options: Options = {}): Promise<Prisma.Sql> {
+  return storedCondition(client, organizationId, filter, options);
+}
+
 /** Conditions a request did not just send (ids and filters saved before): compiled leniently. */
 async function storedCondition(client: AudienceClient, organizationId: string, filter: Filter, options: Options): Promise<Prisma.Sql> {
   const scope = await loadScope(client, organizationId, [filter], { now: options.now, strict: false });

@@ -6,6 +6,7 @@ import type * as Automations from "./automations";
 import type * as BroadcastSending from "./broadcast-sending";
 import type * as Broadcasts from "./broadcasts";
 import type * as ContactData from "./contact-data";
+import type * as ContactBulkActions from "./contact-bulk-actions";
 import type * as ContactProperties from "./contact-properties";
 import type * as ContactTopics from "./contact-topics";
 import type * as Contacts from "./contacts";
@@ -39,6 +40,7 @@ type Modules = typeof Account &
   typeof BroadcastSending &
   typeof Broadcasts &
   typeof ContactData &
+  typeof ContactBulkActions &
   typeof ContactProperties &
   typeof ContactTopics &
   typeof Contacts &

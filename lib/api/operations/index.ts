@@ -5,6 +5,7 @@ import { automationsOperations } from "./automations";
 import { broadcastsOperations } from "./broadcasts";
 import { broadcastSendingOperations } from "./broadcast-sending";
 import { contactDataOperations } from "./contact-data";
+import { contactBulkActionsOperations } from "./contact-bulk-actions";
 import { contactPropertiesOperations } from "./contact-properties";
 import { contactTopicsOperations } from "./contact-topics";
 import { contactsOperations } from "./contacts";
@@ -37,6 +38,7 @@ export const operations: AnyOperation[] = [
   ...broadcastsOperations,
   ...broadcastSendingOperations,
   ...contactDataOperations,
+  ...contactBulkActionsOperations,
   ...contactPropertiesOperations,
   ...contactTopicsOperations,
   ...contactsOperations,

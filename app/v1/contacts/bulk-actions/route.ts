@@ -1,0 +1,4 @@
+import { contactBulkActionOperation } from "@/lib/api/operations/contact-bulk-actions";
+import { route } from "@/lib/api/route";
+
+export const POST = route(contactBulkActionOperation);
