@@ -22,6 +22,7 @@ import { applyServerErrors } from "@/lib/client/form-errors";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useBroadcast } from "@/lib/client/resources/broadcasts";
 import { updateBroadcastInput } from "@/lib/schemas/broadcasts";
+import { AbTestCard } from "./ab-test-card";
 import { AudienceCard } from "./audience-card";
 import { BroadcastTabs } from "./broadcast-tabs";
 import { isEditable, readOnlyReason, type Broadcast } from "./broadcast-types";
@@ -201,6 +202,7 @@ function EditorForm({ broadcast }: { broadcast: Broadcast }) {
                   <SenderCard />
                   <ContentCard broadcast={broadcast} editable={editable} saveNow={saveNow} />
                   <AudienceCard />
+                  <AbTestCard broadcast={broadcast} />
                   <DeliveryCard />
                   <SendingWindowCard />
                   <TrackingCard />

@@ -1,13 +1,19 @@
 "use client";
 
 import { BarChart3, PencilLine } from "lucide-react";
+import dynamic from "next/dynamic";
 import { useSearchParams } from "next/navigation";
 import { useState, type ReactNode } from "react";
-import { BroadcastReportView } from "@/components/reports/broadcast-report";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import type { Broadcast } from "./broadcast-types";
 
 type Tab = "content" | "report";
+
+// The report (its figures, tables, A/B comparison and resend) loads when its tab is first opened, not with the editor.
+const BroadcastReportView = dynamic(() => import("@/components/reports/broadcast-report").then((m) => m.BroadcastReportView), {
+  ssr: false,
+  loading: () => <p className="py-16 text-center text-sm text-zinc-500">Loading the report…</p>,
+});
 
 /**
  * The broadcast page's tabs: its content and settings (the children), and its report. `?tab=report`

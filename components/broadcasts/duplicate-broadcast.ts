@@ -29,6 +29,8 @@ export async function duplicateBroadcast(source: Broadcast): Promise<Broadcast> 
     track_opens: source.track_opens,
     track_clicks: source.track_clicks,
     utm: source.utm,
+    variants: source.variants,
+    ab_test: source.ab_test,
   };
   const copy = await apiCall("POST /v1/broadcasts", { body });
   const steps = await apiCall("GET /v1/broadcasts/{broadcastId}/steps", { params: { broadcastId: source.id } });

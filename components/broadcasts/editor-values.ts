@@ -34,7 +34,12 @@ export type EditorValues = TrackingValues & {
   text_content: string;
   /** The visual editor's document; null when the content is hand-written HTML (or empty). */
   content_json: string;
+  /** The A/B test's variants of the first email (kept while the test is off, so switching back restores them). */
+  variants: AbVariantValues[];
+  ab_test: { enabled: boolean; test_percent: string; metric: "unique_opens" | "unique_clicks"; wait_minutes: string };
 };
+
+export type AbVariantValues = { subject: string; html_content: string; text_content: string | null };
 
 /** The body fields the editor sends; server errors on these paths land on the field of the same name. */
 export const editorFields = [
@@ -60,6 +65,8 @@ export const editorFields = [
   "text_content",
   "content_json",
   ...trackingFieldNames,
+  "variants",
+  "ab_test",
 ] as const;
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -77,6 +84,8 @@ function fromLocalInput(value: string): string | null {
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : date.toISOString();
 }
+
+const orNull = (value: string) => (value.trim() === "" ? null : value);
 
 export function toEditorValues(b: Broadcast): EditorValues {
   return {
@@ -108,10 +117,28 @@ export function toEditorValues(b: Broadcast): EditorValues {
     text_content: b.text_content ?? "",
     content_json: documentText(b.content_json),
     ...toTrackingValues(b),
+    variants: (b.variants ?? [{ subject: b.subject }, { subject: "" }]).map((v) => ({
+      subject: v.subject,
+      html_content: v.html_content ?? "",
+      text_content: v.text_content ?? null,
+    })),
+    ab_test: {
+      enabled: b.ab_test !== null,
+      test_percent: String(b.ab_test?.test_percent ?? 20),
+      metric: b.ab_test?.metric ?? "unique_opens",
+      wait_minutes: String(b.ab_test?.wait_minutes ?? 240),
+    },
   };
 }
 
-const orNull = (value: string) => (value.trim() === "" ? null : value);
+/** The A/B test as the API takes it: both halves, or neither (null removes the test). */
+function abTestBody(v: EditorValues): Pick<UpdateBroadcastInput, "variants" | "ab_test"> {
+  if (!v.ab_test.enabled) return { variants: null, ab_test: null };
+  return {
+    variants: v.variants.map((variant) => ({ subject: variant.subject, html_content: orNull(variant.html_content), text_content: variant.text_content })),
+    ab_test: { test_percent: Number(v.ab_test.test_percent), metric: v.ab_test.metric, wait_minutes: Number(v.ab_test.wait_minutes) },
+  };
+}
 
 /** Every field as PUT /v1/broadcasts/{id} takes it. */
 export function toUpdateBody(v: EditorValues): UpdateBroadcastInput {
@@ -134,6 +161,7 @@ export function toUpdateBody(v: EditorValues): UpdateBroadcastInput {
     scheduled_at: fromLocalInput(v.scheduled_at),
     tags: v.tags,
     sequence_mode: v.sequence_mode,
+    ...abTestBody(v),
     sequence_exit_conditions:
       exits.exit_if_in_segment_ids.length || exits.exit_if_not_in_segment_ids.length
         ? { exit_if_in_segment_ids: exits.exit_if_in_segment_ids, exit_if_not_in_segment_ids: exits.exit_if_not_in_segment_ids }
@@ -162,6 +190,10 @@ export function changedBody(current: EditorValues, initial: EditorValues): Updat
   if ("inbox_id" in changed || "inbox_ids" in changed) {
     changed.inbox_id = now.inbox_id;
     changed.inbox_ids = now.inbox_ids;
+  }
+  if ("variants" in changed || "ab_test" in changed) {
+    changed.variants = now.variants;
+    changed.ab_test = now.ab_test;
   }
   return changed as UpdateBroadcastInput;
 }

@@ -37,6 +37,8 @@ import { contactsKey, useContactPage } from "./use-contacts";
 // The form (react-hook-form, zod) loads when a contact is first opened, not with the list; the filter builder when first asked for.
 const ContactDialog = dynamic(() => import("./contact-dialog").then((m) => m.ContactDialog), { ssr: false });
 const AdvancedFilterDialog = dynamic(() => import("./advanced-filter-dialog").then((m) => m.AdvancedFilterDialog), { ssr: false });
+// The bulk actions (their dialogs and the job's progress) load when the first row is ticked.
+const BulkActionsBar = dynamic(() => import("./bulk-actions-bar").then((m) => m.BulkActionsBar), { ssr: false });
 
 const subscriptionOptions = [
   { value: "", label: "All contacts" },
@@ -58,6 +60,25 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
   const [dialog, setDialog] = useState<{ open: boolean; contact?: ContactRecord }>({ open: false });
   const debouncedSearch = useDebouncedValue(search, 300);
   const { query, rows, served } = useContactPage({ ...filters, search: debouncedSearch }, PAGE_SIZE, (page - 1) * PAGE_SIZE, first);
+  // Ticked rows (kept across pages), or every contact the filters match.
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
+  const [allMatching, setAllMatching] = useState(false);
+  const clearSelection = () => {
+    setSelected(new Set());
+    setAllMatching(false);
+  };
+  const toggle = (ids: string[], on: boolean) => {
+    setAllMatching(false);
+    setSelected((current) => {
+      // Unticking a row of "all matching" leaves the rest of the page ticked.
+      const next = new Set(allMatching ? rows.map((c) => c.id) : current);
+      for (const id of ids)
+        if (on) next.add(id);
+        else next.delete(id);
+      return next;
+    });
+  };
+  const pageTicked = rows.length > 0 && rows.every((c) => selected.has(c.id));
 
   const deleting = useDeleteAction<ContactRecord>({
     run: (contact) => apiCall("DELETE /v1/contacts/{id}", { params: { id: contact.id } }),
@@ -69,6 +90,7 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
   const update = (next: Partial<typeof filters>) => {
     setFilters((current) => ({ ...current, ...next }));
     setPage(1);
+    clearSelection();
   };
   const filtered = Boolean(debouncedSearch.trim() || filters.subscribed || filters.tags.length || filters.segment_id || filters.filter);
   const clear = () => {
@@ -120,6 +142,7 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
             onChange={(event) => {
               setSearch(event.target.value);
               setPage(1);
+              clearSelection();
             }}
             placeholder="Search email or name"
             aria-label="Search contacts"
@@ -166,6 +189,22 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
             </Button>
           </div>
         )}
+        {(selected.size > 0 || allMatching) && (
+          <BulkActionsBar
+            selection={
+              allMatching ? { filters: { ...filters, search: debouncedSearch }, count: data?.total ?? 0 } : { contact_ids: [...selected], count: selected.size }
+            }
+            onClear={clearSelection}
+          />
+        )}
+        {pageTicked && !allMatching && data && data.total > rows.length && (
+          <p className="border-b border-zinc-100 px-3 py-2 text-[13px] text-zinc-700">
+            The {rows.length} contacts on this page are selected.{" "}
+            <button type="button" className="font-medium text-brand-700 hover:underline" onClick={() => setAllMatching(true)}>
+              Select all {data.total.toLocaleString("en")} matching
+            </button>
+          </p>
+        )}
         <ListState
           query={query}
           ready={served}
@@ -196,6 +235,20 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
           <Table aria-busy={query.isFetching}>
             <TableHead>
               <tr>
+                <TableHeaderCell className="w-8 pr-0">
+                  <input
+                    type="checkbox"
+                    className="size-4 accent-brand-600"
+                    aria-label="Select the contacts on this page"
+                    checked={allMatching || pageTicked}
+                    onChange={(event) =>
+                      toggle(
+                        rows.map((c) => c.id),
+                        event.target.checked,
+                      )
+                    }
+                  />
+                </TableHeaderCell>
                 <TableHeaderCell>Contact</TableHeaderCell>
                 <TableHeaderCell>Status</TableHeaderCell>
                 <TableHeaderCell>Tags</TableHeaderCell>
@@ -206,6 +259,15 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
             <TableBody className={query.isFetching && query.isPlaceholderData ? "opacity-60 transition-opacity" : undefined}>
               {rows.map((contact) => (
                 <TableRow key={contact.id}>
+                  <TableCell className="w-8 pr-0">
+                    <input
+                      type="checkbox"
+                      className="size-4 accent-brand-600"
+                      aria-label={`Select ${contact.email}`}
+                      checked={allMatching || selected.has(contact.id)}
+                      onChange={(event) => toggle([contact.id], event.target.checked)}
+                    />
+                  </TableCell>
                   <TableCell className="max-w-80">
                     <Link
                       href={`/contacts/${contact.id}`}

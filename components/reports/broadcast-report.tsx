@@ -15,6 +15,8 @@ import { LazyTimelineChart, type ChartSeries } from "./lazy-chart";
 import { LinksCard } from "./links-card";
 import { RecipientsCard } from "./recipients-card";
 import { CountingHelp } from "./counting-help";
+import { ResendButton } from "./resend-dialog";
+import { VariantsCard } from "./variants-card";
 import { ReportFigures } from "./report-figures";
 import { useBroadcastAverage, useBroadcastReport } from "@/lib/client/resources/reports";
 
@@ -72,6 +74,11 @@ export function BroadcastReportView({ broadcast }: { broadcast: Broadcast }) {
   const machines = data.totals.machine_opens + data.totals.machine_clicks;
   return (
     <div className="flex flex-col gap-6">
+      {broadcast.started_at && data.totals.sent > 0 && (
+        <div className="-mb-2 flex justify-end">
+          <ResendButton broadcast={broadcast} report={data} />
+        </div>
+      )}
       <ReportFigures report={data} average={average.data} />
       {machines > 0 && (
         <Callout tone="info" title="Machine activity left out">
@@ -85,6 +92,7 @@ export function BroadcastReportView({ broadcast }: { broadcast: Broadcast }) {
           Averages: your {formatCount(average.data.broadcasts)} broadcasts of the last {average.data.days} days, {formatCount(average.data.sent)} emails.
         </p>
       )}
+      {data.variants.length > 0 && <VariantsCard broadcast={broadcast} report={data} />}
       <TimelineCard report={data} />
       <LinksCard report={data} />
       {data.steps.length > 1 && <FunnelCard report={data} />}

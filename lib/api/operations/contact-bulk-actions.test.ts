@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
+import { contactPageQuery, type ContactFilters } from "@/components/contacts/contact-query";
+import { selectionFilter } from "@/components/contacts/selection-filter";
 import { db } from "@/lib/db";
 import { runContactBulkJob } from "@/lib/services/contact-bulk-actions";
 import { createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
@@ -162,5 +164,42 @@ describe("a bulk action on a large selection", () => {
     const other = await createTestOrg();
     expectError(await other.owner.api.get(`/v1/contacts/bulk-actions/${jobs[0]}`), 404, "NOT_FOUND");
     expectError(await org.owner.api.get(`/v1/contacts/bulk-actions/not-a-uuid`), 400, "VALIDATION_ERROR");
+  });
+});
+
+describe("select all matching", () => {
+  it("turns the list's filters into a filter that matches exactly the contacts the list shows", async () => {
+    const org = await createTestOrg();
+    const tag = `match-${randomUUID().slice(0, 6)}`;
+    await org.owner.api.post("/v1/contacts/bulk", {
+      contacts: [
+        { email: `ann-${tag}@example.test`, first_name: "Ann", tags: ["lead", "vip"] },
+        { email: `bob-${tag}@example.test`, last_name: "Annson", tags: ["lead"] },
+        { email: `cy-${tag}@example.test`, first_name: "Cy", tags: ["lead"], subscribed: false },
+        { email: `dee_50%-${tag}@example.test`, tags: [] },
+      ],
+    });
+    const segment = (await org.owner.api.post("/v1/segments", { name: "Some" })).body.id;
+    await org.owner.api.post(`/v1/segments/${segment}/contacts`, { emails: [`ann-${tag}@example.test`, `cy-${tag}@example.test`] });
+    const cases: ContactFilters[] = [
+      { search: "", subscribed: "", tags: [], segment_id: "", filter: "" },
+      { search: "ann", subscribed: "", tags: [], segment_id: "", filter: "" },
+      { search: "_50%", subscribed: "", tags: [], segment_id: "", filter: "" },
+      { search: "", subscribed: "true", tags: ["lead"], segment_id: "", filter: "" },
+      { search: "", subscribed: "", tags: ["lead", "vip"], segment_id: "", filter: "" },
+      { search: "", subscribed: "false", tags: [], segment_id: segment, filter: "" },
+      { search: "", subscribed: "", tags: [], segment_id: "", filter: JSON.stringify({ field: "first_name", op: "exists" }) },
+    ];
+    for (const filters of cases) {
+      // As the dashboard asks: empty parameters left out.
+      const query = Object.entries(contactPageQuery(filters, 100, 0)).filter(([, value]) => value !== "");
+      const listed = await org.owner.api.get(`/v1/contacts?${new URLSearchParams(query.map(([key, value]) => [key, String(value)]))}`);
+      const matched = await org.owner.api.get(`/v1/contacts?limit=100&filter=${encodeURIComponent(JSON.stringify(selectionFilter(filters)))}`);
+      const emails = (answer: typeof listed) => {
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        return (answer.body.contacts as { email: string }[]).map((c) => c.email).sort();
+      };
+      expect(emails(matched), JSON.stringify(filters)).toEqual(emails(listed));
+    }
   });
 });

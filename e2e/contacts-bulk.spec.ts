@@ -1,0 +1,52 @@
+import type { Page } from "@playwright/test";
+import { expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
+
+async function api<T = Record<string, unknown>>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const answer = await page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: response.status, json: await response.json() };
+    },
+    { method, path, body },
+  );
+  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
+  return answer.json as T;
+}
+
+test("select three contacts and add them to a segment, then select a filtered page and unsubscribe it", async ({ page }, testInfo) => {
+  await signUp(page, { name: "Bea Bulk", email: uniqueEmail("bulk"), password: "correct horse battery", organizationName: "Bulk Co" });
+  const tag = Date.now().toString(36);
+  const people = ["ann", "ben", "cat", "dan", "eve"].map((name) => ({ email: `${name}-${tag}@example.test`, tags: name === "eve" ? [] : ["lead"] }));
+  await api(page, "POST", "/v1/contacts/bulk", { contacts: people });
+  const segment = await api<{ id: string }>(page, "POST", "/v1/segments", { name: "Picked by hand" });
+
+  await page.goto("/contacts");
+  for (const name of ["ann", "cat", "eve"]) await page.getByRole("checkbox", { name: `Select ${name}-${tag}@example.test` }).check();
+  const bar = page.getByRole("toolbar", { name: "Selected contacts" });
+  await expect(bar).toContainText("3 contacts selected");
+  await bar.getByRole("button", { name: "Add to segment" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add 3 contacts to a segment" });
+  await dialog.getByLabel("Segment").selectOption({ label: "Picked by hand" });
+  await dialog.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(page.getByText("3 contacts added to the segment")).toBeVisible();
+  await expect(bar).toBeHidden();
+  const members = await api<{ contacts: { email: string }[] }>(page, "GET", `/v1/contacts?segment_id=${segment.id}`);
+  expect(members.contacts.map((c) => c.email).sort()).toEqual(["ann", "cat", "eve"].map((n) => `${n}-${tag}@example.test`));
+
+  // Every contact tagged "lead" (four), through "select all matching" across the list's filter.
+  await page.getByLabel("Filter by tags; contacts must have all of them").fill("lead");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("checkbox", { name: /^Select .*@/ })).toHaveCount(4);
+  await page.getByRole("checkbox", { name: "Select the contacts on this page" }).check();
+  await expect(bar).toContainText("4 contacts selected");
+  await bar.getByRole("button", { name: "Unsubscribe" }).click();
+  await page.getByRole("alertdialog", { name: "Unsubscribe 4 contacts?" }).getByRole("button", { name: "Unsubscribe 4 contacts" }).click();
+  await expect(page.getByText("4 contacts unsubscribed")).toBeVisible();
+  const unsubscribed = await api<{ total: number }>(page, "GET", "/v1/contacts?subscribed=false&limit=10");
+  expect(unsubscribed.total).toBe(4);
+  await finalScreenshot(page, testInfo, "contacts-bulk");
+});
