@@ -2,7 +2,8 @@ import { AppError } from "@/lib/domain/errors";
 import { Prisma } from "@/lib/db";
 import { limits } from "@/lib/schemas/common";
 import type { ContactBulkAction } from "@/lib/schemas/contact-bulk-actions";
-import { emitContactEvents } from "@/lib/webhooks/emit-contact-events";
+import { enterStaticSegment } from "@/lib/automations/segment-entry";
+import { recordContactEvents } from "./contact-events";
 import { segmentIsDynamic } from "./segments";
 
 /** What a bulk action does, apart from whom it does it to. */
@@ -37,10 +38,19 @@ export async function applyBulkAction(tx: Prisma.TransactionClient, organization
   switch (args.action) {
     case "add_to_segment": {
       const segmentId = await staticSegment(tx, organizationId, args.segment_id!);
-      return tx.$executeRaw`
+      const added = await tx.$queryRaw<{ contact_id: string }[]>`
         INSERT INTO segment_contacts (segment_id, contact_id, organization_id)
         SELECT ${segmentId}::uuid, c.id, c.organization_id FROM contacts c WHERE ${mine}
-        ON CONFLICT DO NOTHING`;
+        ON CONFLICT DO NOTHING
+        RETURNING contact_id`;
+      // Contacts new to the segment enter the automations it triggers, with their membership (as POST /v1/segments/{id}/contacts).
+      await enterStaticSegment(
+        tx,
+        organizationId,
+        segmentId,
+        added.map((row) => row.contact_id),
+      );
+      return added.length;
     }
     case "remove_from_segment": {
       const segmentId = await staticSegment(tx, organizationId, args.segment_id!);
@@ -54,14 +64,14 @@ export async function applyBulkAction(tx: Prisma.TransactionClient, organization
         UPDATE contacts c SET tags = ${merged}, updated_at = now()
         WHERE ${mine} AND NOT coalesce(c.tags, '{}') @> ${tags}::text[] AND cardinality(${merged}) <= ${limits.tags}
         RETURNING c.id`;
-      return emitted(tx, organizationId, changed, ["contact.updated"]);
+      return recorded(tx, organizationId, changed, { changed: ["tags"] });
     }
     case "remove_tags": {
       const changed = await tx.$queryRaw<Changed>`
         UPDATE contacts c SET tags = ARRAY(SELECT t FROM unnest(c.tags) t WHERE NOT t = ANY(${tags}::text[])), updated_at = now()
         WHERE ${mine} AND c.tags && ${tags}::text[]
         RETURNING c.id`;
-      return emitted(tx, organizationId, changed, ["contact.updated"]);
+      return recorded(tx, organizationId, changed, { changed: ["tags"] });
     }
     case "unsubscribe": {
       // The first unsubscription is the one that counts (as PUT /v1/contacts/{id} keeps it).
@@ -69,15 +79,27 @@ export async function applyBulkAction(tx: Prisma.TransactionClient, organization
         UPDATE contacts c SET subscribed = false, unsubscribed_at = coalesce(c.unsubscribed_at, now()), updated_at = now()
         WHERE ${mine} AND c.subscribed
         RETURNING c.id`;
-      return emitted(tx, organizationId, changed, ["contact.updated", "contact.unsubscribed"]);
+      return recorded(tx, organizationId, changed, { changed: ["subscribed"] }, "contact.unsubscribed");
     }
     case "delete":
       return tx.$executeRaw`DELETE FROM contacts c WHERE ${mine}`;
   }
 }
 
-async function emitted(tx: Prisma.TransactionClient, organizationId: string, changed: Changed, types: ("contact.updated" | "contact.unsubscribed")[]) {
+/**
+ * Records what the batch changed through lib/events, in its transaction: `contact.updated` naming
+ * the fields (as a single contact's update does), and `contact.unsubscribed` after an
+ * unsubscription, which webhooks announce and which ends the contacts' automation runs.
+ */
+async function recorded(
+  tx: Prisma.TransactionClient,
+  organizationId: string,
+  changed: Changed,
+  properties: { changed: string[] },
+  also?: "contact.unsubscribed",
+) {
   const contactIds = changed.map((row) => row.id);
-  for (const type of types) await emitContactEvents(tx, { organizationId, type, contactIds });
+  await recordContactEvents(tx, { organizationId, name: "contact.updated", source: "contacts", contactIds, properties });
+  if (also) await recordContactEvents(tx, { organizationId, name: also, source: "contacts", contactIds, properties: { reason: "api" } });
   return contactIds.length;
 }

@@ -10,22 +10,28 @@ import type { DbClient } from "@/lib/db";
 type ContactEventName = "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed";
 
 const CONTACT_EVENTS = recordEventsStatement(
-  ["organization_id", "contact_id", "name", "source", "occurred_at", "payload"],
-  `SELECT c.organization_id, c.id, $3, $4, now(), (${CONTACT_JSON_SQL})::jsonb
+  ["organization_id", "contact_id", "name", "properties", "source", "occurred_at", "payload"],
+  `SELECT c.organization_id, c.id, $3, $5::jsonb, $4, now(), (${CONTACT_JSON_SQL})::jsonb
    FROM contacts c WHERE c.organization_id = $1::uuid AND c.id = ANY($2::uuid[])`,
 );
 
 /**
  * Records `name` for many contacts at once, in one INSERT … SELECT inside the transaction that wrote
- * them, each carrying the contact record as the API shows it (the webhooks' `data`). For bulk
- * creation and contacts created by a custom event.
+ * them, each carrying the contact record as the API shows it (the webhooks' `data`) and the same
+ * `properties`. For bulk creation, bulk actions and contacts created by a custom event.
  */
 export async function recordContactEvents(
   client: SqlClient,
-  { organizationId, name, source, contactIds }: { organizationId: string; name: ContactEventName; source: EventSource; contactIds: string[] },
+  {
+    organizationId,
+    name,
+    source,
+    contactIds,
+    properties = {},
+  }: { organizationId: string; name: ContactEventName; source: EventSource; contactIds: string[]; properties?: Record<string, unknown> },
 ): Promise<void> {
   if (contactIds.length === 0) return;
-  await runSql(client, CONTACT_EVENTS, [organizationId, contactIds, name, source]);
+  await runSql(client, CONTACT_EVENTS, [organizationId, contactIds, name, source, JSON.stringify(properties)]);
 }
 
 /**

@@ -5,6 +5,8 @@ import { selectionFilter } from "@/components/contacts/selection-filter";
 import { db } from "@/lib/db";
 import { runContactBulkJob } from "@/lib/services/contact-bulk-actions";
 import { createTestOrg, expectError, randomId, type TestOrg } from "@/lib/testing/api";
+import { activeAutomation, runsOf } from "@/lib/testing/automation-fixtures";
+import { dispatchEventsOf } from "@/lib/testing/events";
 
 /** `count` contacts of the organization carrying `tag`, written set-based; answers their ids in id order. */
 async function seedContacts(organizationId: string, count: number, { tag, plan }: { tag: string; plan?: string }) {
@@ -39,7 +41,11 @@ describe("POST /v1/contacts/bulk-actions", () => {
   });
 
   const act = (body: Record<string, unknown>, as = org) => as.owner.api.post("/v1/contacts/bulk-actions", body);
-  const deliveries = (type: string) => db.webhookDelivery.count({ where: { webhook_id: webhookId, event_type: type } });
+  // What the webhook was handed: the recorded events, once the outbox's dispatcher has run (as the worker's loop does).
+  const deliveries = async (type: string) => {
+    await dispatchEventsOf(org.organizationId);
+    return db.webhookDelivery.count({ where: { webhook_id: webhookId, event_type: type } });
+  };
 
   it("adds three picked contacts to a segment and takes them out again, counting only what changed", async () => {
     const ids = await seedContacts(org.organizationId, 3, { tag: `pick-${randomUUID().slice(0, 6)}` });
@@ -48,6 +54,19 @@ describe("POST /v1/contacts/bulk-actions", () => {
     expect((await org.owner.api.get(`/v1/segments/${segmentId}`)).body.contacts_count).toBe(3);
     expect((await act({ action: "remove_from_segment", contact_ids: ids.slice(0, 2), segment_id: segmentId })).body.affected).toBe(2);
     expect((await org.owner.api.get(`/v1/segments/${segmentId}`)).body.contacts_count).toBe(1);
+  });
+
+  it("starts the automations a segment triggers for the contacts it adds, once each, as the segments API does", async () => {
+    const segment = (await org.owner.api.post("/v1/segments", { name: "Welcome list" })).body.id;
+    const automation = await activeAutomation(org, {
+      name: "Welcome series",
+      trigger: { type: "segment_entered", segment_id: segment },
+      steps: [{ type: "wait", minutes: 10 }],
+    });
+    const ids = await seedContacts(org.organizationId, 3, { tag: `enter-${randomUUID().slice(0, 6)}` });
+    await act({ action: "add_to_segment", contact_ids: ids.slice(0, 1), segment_id: segment });
+    expect((await act({ action: "add_to_segment", contact_ids: ids, segment_id: segment })).body.affected).toBe(2);
+    expect((await runsOf(org, automation.id)).map((r) => r.contact_id).sort()).toEqual(ids);
   });
 
   it("adds and removes tags, keeping each contact's own first and emitting contact.updated for the changed ones", async () => {
