@@ -180,6 +180,8 @@ describe("the fan-out's plan on a list loaded just now for a new organization", 
       sequence_mode: "marketing",
       sending_window: null,
       has_steps: false,
+      resend_of_id: null,
+      resend_audience: null,
     };
     // The first chunk written, the second planned: the statistics know neither this segment nor these contacts.
     const firstMembers = await segmentMembersChunkSql(db, org, segment, { afterContactId: "00000000-0000-0000-0000-000000000000", limit: 200 });

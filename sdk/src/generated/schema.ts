@@ -231,6 +231,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/broadcasts/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend to non-openers or non-clickers
+         * @description Creates a draft with the original's sender and content (an A/B test's winner's), the new `subject`, and a new static segment: the first email's recipients whose server accepted it, who did not open (`non_openers`) or click (`non_clickers`) it and can still be reached. Whoever opens (clicks) the original before the resend goes out is left out then too. Only a broadcast that has started can be resent (400 BROADCAST_NOT_SENT).
+         */
+        post: operations["resendBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/broadcasts/{broadcastId}/steps": {
         parameters: {
             query?: never;
@@ -408,6 +428,43 @@ export interface paths {
         };
         /** Export one contact's data */
         get: operations["getContactExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/bulk-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act on many contacts
+         * @description Adds to or removes from a static segment (a dynamic one is 409 SEGMENT_IS_DYNAMIC), adds or removes tags, unsubscribes or deletes the contacts named by `contact_ids` (each must exist: 400 naming it) or matching `filter`. Up to 1 000 contacts are changed at once and counted in `affected`; a filter matching more starts a job (`job`, progress at `GET /v1/contacts/bulk-actions/{id}`), at most 3 running or queued per organization (then 429). A contact that would carry more than 20 tags is left as it is. Tag and subscription changes emit `contact.updated` (and `contact.unsubscribed`).
+         */
+        post: operations["createContactsBulkAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/bulk-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress of a bulk action */
+        get: operations["getContactsBulkAction"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2225,6 +2282,30 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description The A/B test of a broadcast with `variants`. Ties, and a test with no opens (or clicks) at all, go to the first variant (index 0). Rates compared are unique opens (or clicks) over the variant's test recipients. */
+        AbTest: {
+            /** @description The share of the audience (5 to 50 %) that receives the test, split evenly between the variants, drawn at random when sending starts. */
+            test_percent: number;
+            /**
+             * @description How the winner is chosen: the variant whose test recipients most often opened (or clicked), people only; machine opens do not count.
+             * @enum {string}
+             */
+            metric: "unique_opens" | "unique_clicks";
+            /** @description How long after the test share's emails are all created the winner is chosen and sent to the rest (1 minute to 30 days). */
+            wait_minutes: number;
+        };
+        /** @description The A/B test of a broadcast with `variants`. Ties, and a test with no opens (or clicks) at all, go to the first variant (index 0). Rates compared are unique opens (or clicks) over the variant's test recipients. */
+        AbTestInput: {
+            /** @description The share of the audience (5 to 50 %) that receives the test, split evenly between the variants, drawn at random when sending starts. */
+            test_percent: number;
+            /**
+             * @description How the winner is chosen: the variant whose test recipients most often opened (or clicked), people only; machine opens do not count.
+             * @enum {string}
+             */
+            metric: "unique_opens" | "unique_clicks";
+            /** @description How long after the test share's emails are all created the winner is chosen and sent to the rest (1 minute to 30 days). */
+            wait_minutes: number;
+        };
         ApiKey: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -2414,6 +2495,17 @@ export interface components {
             track_opens: boolean;
             track_clicks: boolean;
             utm: components["schemas"]["Utm"] | null;
+            /** @description The A/B test's variants; null: no test. */
+            variants: components["schemas"]["BroadcastVariant"][] | null;
+            ab_test: components["schemas"]["AbTest"] | null;
+            /** @description Extension: when the A/B test's winner is chosen; null until the test share is out. */
+            ab_decide_at: components["schemas"]["DateTime"] | null;
+            /** @description Extension: the winning variant's index; null until chosen. */
+            ab_winner_index: number | null;
+            /** @description Extension: for a resend, the broadcast it resends. */
+            resend_of_id: components["schemas"]["Uuid"] | null;
+            /** @description Extension: for a resend, whom of the original's recipients it is for. */
+            resend_audience: ("non_openers" | "non_clickers") | null;
             created_by: components["schemas"]["Uuid"] | null;
             created_at: components["schemas"]["DateTime"];
             /** @description Extension. */
@@ -2545,6 +2637,16 @@ export interface components {
                 /** @description From 0 to 1; its denominator is said for each rate. */
                 reply_rate: number;
             }[];
+            /** @description An A/B test's variants with the figures of their test share (people's opens and clicks); empty without a test. */
+            variants: {
+                index: number;
+                subject: string;
+                recipients: number;
+                unique_opened: number;
+                unique_clicked: number;
+                /** @description Chosen to go to the rest of the audience. */
+                winner: boolean;
+            }[];
         };
         BroadcastSendingStatus: {
             /** @enum {string} */
@@ -2553,7 +2655,7 @@ export interface components {
             sending: boolean;
             /** @description Why it is not sending (or sending slower) right now; empty when nothing holds it back. */
             reasons: {
-                /** @description DRAFT, SCHEDULED, STARTING, PREPARING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, INBOX_FAILED (in `error`: waits for a test or a reconnect), DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE (by a circuit breaker), RECOVERING (emails held by a worker that stopped answering are taken over when their lease ends, `resumes_at`), WAITING_FOR_WINDOW (emails scheduled for the sending window's next opening or a business-day delay: how many, and the next at `resumes_at`), OUT_OF_OFFICE (follow-ups held until recipients are back, the first at `resumes_at`), IN_OTHER_SEQUENCE (contacts left out: already in another active sales sequence), COMPANY_REPLIED (recipients who left because someone at their company replied) */
+                /** @description DRAFT, SCHEDULED, STARTING, PREPARING, AB_TEST_WAITING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, INBOX_FAILED (in `error`: waits for a test or a reconnect), DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE (by a circuit breaker), RECOVERING (emails held by a worker that stopped answering are taken over when their lease ends, `resumes_at`), WAITING_FOR_WINDOW (emails scheduled for the sending window's next opening or a business-day delay: how many, and the next at `resumes_at`), OUT_OF_OFFICE (follow-ups held until recipients are back, the first at `resumes_at`), IN_OTHER_SEQUENCE (contacts left out: already in another active sales sequence), COMPANY_REPLIED (recipients who left because someone at their company replied) */
                 code: string;
                 message: string;
                 /** @description When the blocker lifts by itself, when known. */
@@ -2584,6 +2686,22 @@ export interface components {
                 bounced_count: number;
                 completed_at: components["schemas"]["DateTime"];
             };
+        };
+        /** @description One version of the first email in an A/B test: its subject, and optionally its own content. */
+        BroadcastVariant: {
+            subject: string;
+            /** @description This variant's HTML; omitted or null: the broadcast's own content or template. */
+            html_content?: string | null;
+            /** @description This variant's plain text; omitted or null: the broadcast's. */
+            text_content?: string | null;
+        };
+        /** @description One version of the first email in an A/B test: its subject, and optionally its own content. */
+        BroadcastVariantInput: {
+            subject: string;
+            /** @description This variant's HTML; omitted or null: the broadcast's own content or template. */
+            html_content?: string | null;
+            /** @description This variant's plain text; omitted or null: the broadcast's. */
+            text_content?: string | null;
         };
         Comment: {
             id: components["schemas"]["Uuid"];
@@ -2633,6 +2751,21 @@ export interface components {
                 reason: string;
                 suppressed_at: components["schemas"]["DateTime"];
             } | null;
+        };
+        /** @description A bulk action on a large selection, carried out in the background in batches. */
+        ContactBulkJob: {
+            id: components["schemas"]["Uuid"];
+            /** @enum {string} */
+            action: "add_to_segment" | "remove_from_segment" | "add_tags" | "remove_tags" | "unsubscribe" | "delete";
+            /** @enum {string} */
+            status: "queued" | "running" | "completed" | "failed";
+            /** @description Contacts the selection matched when the job was made. */
+            total: number;
+            processed: number;
+            affected: number;
+            error: string | null;
+            created_at: components["schemas"]["DateTime"];
+            completed_at: components["schemas"]["DateTime"] | null;
         };
         /** @description A contact was created (by the API, the dashboard, a bulk creation or an import). */
         ContactCreatedEvent: {
@@ -3484,7 +3617,7 @@ export interface components {
             /** @description What went wrong, for people. */
             error: string;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "BROADCAST_NOT_EDITABLE" | "DOMAIN_NOT_VERIFIED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "INVITATION_EMAIL_MISMATCH" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "INVALID_PASSWORD" | "INVALID_TWO_FACTOR_CODE" | "TWO_FACTOR_NOT_SET_UP" | "NOT_FOUND" | "CONFLICT" | "ALREADY_MEMBER" | "INVITATION_ALREADY_ACCEPTED" | "INVITATION_NOT_PENDING" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "LAST_OWNER" | "MAIL_DELIVERY_FAILED" | "BROADCAST_NOT_SENDABLE" | "BROADCAST_NOT_CANCELLABLE" | "INBOX_NOT_VERIFIED" | "INBOX_CONNECTION_FAILED" | "RECIPIENT_SUPPRESSED" | "BROADCAST_NOT_PAUSABLE" | "BROADCAST_NOT_RESUMABLE" | "SERVICE_UNAVAILABLE" | "SEGMENT_IS_DYNAMIC" | "EMAIL_NOT_CANCELLABLE" | "AUTOMATION_NOT_EDITABLE" | "AUTOMATION_NOT_ACTIVE" | "AUTOMATION_ARCHIVED";
+            code: "VALIDATION_ERROR" | "BROADCAST_NOT_EDITABLE" | "DOMAIN_NOT_VERIFIED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "INVITATION_EMAIL_MISMATCH" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "INVALID_PASSWORD" | "INVALID_TWO_FACTOR_CODE" | "TWO_FACTOR_NOT_SET_UP" | "NOT_FOUND" | "CONFLICT" | "ALREADY_MEMBER" | "INVITATION_ALREADY_ACCEPTED" | "INVITATION_NOT_PENDING" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "LAST_OWNER" | "MAIL_DELIVERY_FAILED" | "BROADCAST_NOT_SENDABLE" | "BROADCAST_NOT_CANCELLABLE" | "INBOX_NOT_VERIFIED" | "INBOX_CONNECTION_FAILED" | "RECIPIENT_SUPPRESSED" | "BROADCAST_NOT_PAUSABLE" | "BROADCAST_NOT_RESUMABLE" | "SERVICE_UNAVAILABLE" | "SEGMENT_IS_DYNAMIC" | "EMAIL_NOT_CANCELLABLE" | "AUTOMATION_NOT_EDITABLE" | "AUTOMATION_NOT_ACTIVE" | "AUTOMATION_ARCHIVED" | "BROADCAST_NOT_SENT";
             /** @description For VALIDATION_ERROR: a list of `{ path, message }`. */
             details?: unknown;
         };
@@ -4253,6 +4386,17 @@ export interface components {
             };
         };
         /** @description Success */
+        ContactBulkJob: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ContactBulkJob"];
+            };
+        };
+        /** @description Success */
         ContactExport: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4673,6 +4817,8 @@ export interface components {
     };
     pathItems: never;
 }
+export type AbTest = components['schemas']['AbTest'];
+export type AbTestInput = components['schemas']['AbTestInput'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type AuditLogEntry = components['schemas']['AuditLogEntry'];
 export type Automation = components['schemas']['Automation'];
@@ -4683,9 +4829,12 @@ export type Broadcast = components['schemas']['Broadcast'];
 export type BroadcastReport = components['schemas']['BroadcastReport'];
 export type BroadcastSendingStatus = components['schemas']['BroadcastSendingStatus'];
 export type BroadcastSentEvent = components['schemas']['BroadcastSentEvent'];
+export type BroadcastVariant = components['schemas']['BroadcastVariant'];
+export type BroadcastVariantInput = components['schemas']['BroadcastVariantInput'];
 export type Comment = components['schemas']['Comment'];
 export type ConsentRecord = components['schemas']['ConsentRecord'];
 export type Contact = components['schemas']['Contact'];
+export type ContactBulkJob = components['schemas']['ContactBulkJob'];
 export type ContactCreatedEvent = components['schemas']['ContactCreatedEvent'];
 export type ContactExport = components['schemas']['ContactExport'];
 export type ContactSubscribedEvent = components['schemas']['ContactSubscribedEvent'];
@@ -4787,6 +4936,7 @@ export type ResponseBroadcastSendingStatus = components['responses']['BroadcastS
 export type ResponseComment = components['responses']['Comment'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseContact = components['responses']['Contact'];
+export type ResponseContactBulkJob = components['responses']['ContactBulkJob'];
 export type ResponseContactExport = components['responses']['ContactExport'];
 export type ResponseDomain = components['responses']['Domain'];
 export type ResponseEmail = components['responses']['Email'];
@@ -5385,6 +5535,9 @@ export interface operations {
                     track_opens?: boolean;
                     track_clicks?: boolean;
                     utm?: components["schemas"]["UtmInput"] | null;
+                    /** @description A/B test: 2 to 4 variants of the first email; needs `ab_test` too. `null` removes the test. */
+                    variants?: components["schemas"]["BroadcastVariantInput"][] | null;
+                    ab_test?: components["schemas"]["AbTestInput"] | null;
                 };
             };
         };
@@ -5469,6 +5622,9 @@ export interface operations {
                     track_opens?: boolean;
                     track_clicks?: boolean;
                     utm?: components["schemas"]["UtmInput"] | null;
+                    /** @description A/B test: 2 to 4 variants of the first email; needs `ab_test` too. `null` removes the test. */
+                    variants?: components["schemas"]["BroadcastVariantInput"][] | null;
+                    ab_test?: components["schemas"]["AbTestInput"] | null;
                 };
             };
         };
@@ -5501,6 +5657,42 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendBroadcast: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `non_openers`: recipients of the first email no person opened; `non_clickers`: recipients who clicked nothing.
+                     * @enum {string}
+                     */
+                    audience: "non_openers" | "non_clickers";
+                    subject: string;
+                    /** @description By default the original's name and the audience. */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            201: components["responses"]["Broadcast"];
+            /** @description Error: VALIDATION_ERROR, BROADCAST_NOT_SENT */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5821,6 +6013,77 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["ContactExport"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createContactsBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "add_to_segment" | "remove_from_segment" | "add_tags" | "remove_tags" | "unsubscribe" | "delete";
+                    /** @description 1 to 1000 contacts by id. */
+                    contact_ids?: components["schemas"]["Uuid"][];
+                    /** @description Every contact matching it (`{ all: [] }`: everyone); give this or `contact_ids`. */
+                    filter?: components["schemas"]["Filter"];
+                    /** @description The static segment, for add_to_segment and remove_from_segment. */
+                    segment_id?: components["schemas"]["Uuid"];
+                    /** @description For add_tags and remove_tags (lowercase). */
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Contacts changed (added, tagged, unsubscribed, deleted…) by this request; 0 when a job does it. */
+                        affected: number;
+                        /** @description Extension: the background job, for selections over a thousand; null when done. */
+                        job: components["schemas"]["ContactBulkJob"] | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Error: SEGMENT_IS_DYNAMIC */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getContactsBulkAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ContactBulkJob"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
