@@ -114,15 +114,25 @@ type BroadcastWrite = ContentColumns & {
   ab_test?: Prisma.InputJsonObject | typeof Prisma.DbNull;
 };
 
-type AbColumns = Pick<Broadcast, "variants" | "ab_test">;
+type AbColumns = Pick<Broadcast, "variants" | "ab_test" | "track_opens" | "track_clicks">;
+const NO_AB_TEST: AbColumns = { variants: null, ab_test: null, track_opens: true, track_clicks: true };
 
-/** Variants and the test's settings go together: one without the other (after this change) is a 400 naming the missing one. */
+/**
+ * Variants and the test's settings go together: one without the other (after this change) is a 400
+ * naming the missing one. The test's metric must be tracked: a test by opens with the open pixel
+ * switched off could only ever pick the first variant, on no evidence.
+ */
 function assertWholeAbTest(current: AbColumns, input: UpdateBroadcastInput) {
-  const variants = input.variants === undefined ? current.variants : input.variants;
-  const abTest = input.ab_test === undefined ? current.ab_test : input.ab_test;
+  const after = <K extends keyof AbColumns>(key: K) => (input[key] === undefined ? current[key] : input[key]);
+  const [variants, abTest] = [after("variants"), after("ab_test") as AbTestSettings | null];
   if (variants && !abTest) throw invalidField("ab_test", "is required with variants (test_percent, metric, wait_minutes)");
   if (abTest && !variants) throw invalidField("variants", "are required with ab_test: 2 to 4 of them");
+  if (abTest?.metric === "unique_opens" && after("track_opens") === false) throw invalidField("ab_test.metric", "needs open tracking: track_opens is off");
+  if (abTest?.metric === "unique_clicks" && after("track_clicks") === false) throw invalidField("ab_test.metric", "needs click tracking: track_clicks is off");
 }
+
+const touchesAbTest = (input: UpdateBroadcastInput) =>
+  input.variants !== undefined || input.ab_test !== undefined || input.track_opens !== undefined || input.track_clicks !== undefined;
 
 const single = (value: string | null | undefined, path: string): Reference[] => (value ? [{ id: value, path }] : []);
 const many = (values: string[] | null | undefined, path: string): Reference[] =>
@@ -140,19 +150,8 @@ async function resolveChanges(client: DbClient, ctx: OrgContext, input: UpdateBr
   ]);
   await assertOwned(client, ctx, "inbox", many(input.inbox_ids, "inbox_ids"));
 
-  const {
-    scheduled_at,
-    sequence_exit_conditions,
-    sending_window,
-    inbox_ids,
-    content_json,
-    html_content,
-    text_content,
-    utm,
-    variants,
-    ab_test,
-    ...columns
-  } = input;
+  const { scheduled_at, sequence_exit_conditions, sending_window, inbox_ids, content_json, html_content, text_content, utm, variants, ab_test, ...columns } =
+    input;
   const data: BroadcastWrite = { ...columns, ...(await contentColumns(ctx, { content_json, html_content, text_content })) };
   if (sending_window !== undefined) data.sending_window = sending_window ?? Prisma.DbNull;
   if (variants !== undefined) data.variants = variants ?? Prisma.DbNull;
@@ -173,7 +172,7 @@ async function resolveChanges(client: DbClient, ctx: OrgContext, input: UpdateBr
 }
 
 export async function createBroadcast(ctx: OrgContext, input: CreateBroadcastInput) {
-  assertWholeAbTest({ variants: null, ab_test: null }, input);
+  assertWholeAbTest(NO_AB_TEST, input);
   const data = await resolveChanges(db, ctx, input);
   const fromEmail = data.from_email;
   if (!fromEmail) throw invalidField("from_email", "is required unless inbox_id is given");
@@ -213,11 +212,9 @@ export async function getBroadcast(ctx: OrgContext, id: string) {
 export function updateBroadcast(ctx: OrgContext, id: string, input: UpdateBroadcastInput) {
   return db.$transaction(async (tx) => {
     assertEditable(await lockBroadcast(tx, ctx, id));
-    if (input.variants !== undefined || input.ab_test !== undefined) {
-      assertWholeAbTest(
-        await tx.broadcast.findFirstOrThrow({ where: { id, organization_id: ctx.organizationId }, select: { variants: true, ab_test: true } }),
-        input,
-      );
+    if (touchesAbTest(input)) {
+      const select = { variants: true, ab_test: true, track_opens: true, track_clicks: true } as const;
+      assertWholeAbTest(await tx.broadcast.findFirstOrThrow({ where: { id, organization_id: ctx.organizationId }, select }), input);
     }
     const data = await resolveChanges(tx, ctx, input);
     const row = await tx.broadcast.update({ where: { id, organization_id: ctx.organizationId }, data });

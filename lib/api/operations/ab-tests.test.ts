@@ -51,6 +51,17 @@ describe("A/B tests of broadcasts (API)", () => {
     expect((await put({ variants: null, ab_test: null })).body).toMatchObject({ variants: null, ab_test: null });
   });
 
+  it("refuses a test whose metric is not tracked: by opens without the pixel, by clicks without click tracking", async () => {
+    const path = async (answer: Awaited<ReturnType<typeof create>>) => expectError(answer, 400, "VALIDATION_ERROR").details!.map((d) => d.path);
+    expect(await path(await create({ html_content: "<p>Hi</p>", variants, ab_test: abTest, track_opens: false }))).toEqual(["ab_test.metric"]);
+    const { body } = await create({ html_content: "<p>Hi</p>", variants, ab_test: { ...abTest, metric: "unique_clicks" } });
+    const put = (change: Record<string, unknown>) => org.owner.api.put(`/v1/broadcasts/${body.id}`, change);
+    expect((await put({ track_opens: false })).body.track_opens).toBe(false);
+    expect(await path(await put({ track_clicks: false }))).toEqual(["ab_test.metric"]);
+    expect(await path(await put({ ab_test: abTest }))).toEqual(["ab_test.metric"]);
+    expect((await put({ ab_test: abTest, track_opens: true })).body).toMatchObject({ ab_test: abTest, track_opens: true });
+  });
+
   it("sends a broadcast whose only content is its variants'", async () => {
     const own = [
       { subject: "A", html_content: "<p>A</p>" },
