@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { pickWinner, significanceOf, type VariantTally } from "./ab-test";
 
-const tally = (index: number, recipients: number, unique_opened: number, unique_clicked = 0): VariantTally => ({
+/** Every recipient accepted and tracked unless `tracked` says how many could show an open or a click. */
+const tally = (index: number, recipients: number, unique_opened: number, unique_clicked = 0, tracked = recipients): VariantTally => ({
   index,
   recipients,
+  open_tracked: tracked,
+  click_tracked: tracked,
   unique_opened,
   unique_clicked,
 });
@@ -23,6 +26,15 @@ describe("pickWinner", () => {
     expect(pickWinner([], "unique_clicks", 4)).toBe(0);
     // A variant with no test recipients (a tiny audience) never wins on nothing.
     expect(pickWinner([tally(1, 1, 1)], "unique_opens", 2)).toBe(1);
+  });
+
+  it("compares rates of the emails that could show the metric, as the report does: refused or untracked ones are no evidence", () => {
+    // A: 10 opens of the 50 accepted (20 %; half its 100 were refused); B: 15 of 100 accepted (15 %).
+    expect(pickWinner([tally(0, 100, 10, 0, 50), tally(1, 100, 15)], "unique_opens", 2)).toBe(0);
+    expect(significanceOf([tally(0, 100, 10, 0, 50), tally(1, 100, 15)], "unique_opens", name)!.note).toContain("Variant A's open rate (20.0 %)");
+    expect(significanceOf([tally(0, 100, 0, 0, 0), tally(1, 100, 15)], "unique_opens", name)!.note).toBe(
+      "The opens of a variant were not tracked: nothing to compare.",
+    );
   });
 });
 

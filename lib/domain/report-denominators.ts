@@ -1,7 +1,7 @@
 /**
  * The emails each rate of a report is a fraction of, as SQL conditions on a row of `emails` (its
- * columns prefixed with `e`, such as "e." or ""), shared by the broadcast report, the overview and
- * the average so that they agree. A rate counts only the emails whose outcome could be seen: a
+ * columns prefixed with `e`, such as "e." or ""), shared by the broadcast report, the overview,
+ * the average and the A/B test's choice of a winner (lib/sending/ab-split.ts) so that they agree. A rate counts only the emails whose outcome could be seen: a
  * rate over emails that could never show it would be a 0 % nobody measured.
  *
  * - Delivery: a delivery report (DSN) was asked of a relay that offers DSN. Mail sent before that

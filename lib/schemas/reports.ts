@@ -74,8 +74,12 @@ export const broadcastReport = z.object({
         index: count,
         subject: z.string(),
         recipients: count,
+        open_tracked: count.meta({ description: "Test emails that could show an open (as `totals.open_tracked`)." }),
+        click_tracked: count.meta({ description: "Test emails that could show a click (as `totals.click_tracked`)." }),
         unique_opened: count,
         unique_clicked: count,
+        open_rate: fraction.nullable().meta({ description: "`unique_opened` of `open_tracked`; null when none could show it." }),
+        click_rate: fraction.nullable().meta({ description: "`unique_clicked` of `click_tracked`; null when none could show it." }),
         winner: z.boolean().meta({ description: "Chosen to go to the rest of the audience." }),
       }),
     )

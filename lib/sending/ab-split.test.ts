@@ -65,6 +65,21 @@ async function opens(broadcastId: string, variant: number, count: number) {
 
 const minutesAfter = (at: Date, minutes: number) => new Date(at.getTime() + minutes * 60_000);
 
+/** The test share handed to the receiving servers the moment it was written (no sender runs here). */
+const sendTestShare = (broadcastId: string) =>
+  db.$executeRaw`
+    UPDATE emails SET status = 'sent', sent_at = created_at, attempts = 1
+    WHERE broadcast_id = ${broadcastId}::uuid AND variant_index IS NOT NULL AND status = 'queued'`;
+
+/** Asks the housekeeping once the test's wait is over: `wait_minutes` after its last email was sent (and not before its first due time). */
+async function decideAfterWait(broadcastId: string) {
+  const [{ last_sent }] = await db.$queryRaw<{ last_sent: Date }[]>`
+    SELECT max(sent_at) AS last_sent FROM emails WHERE broadcast_id = ${broadcastId}::uuid AND variant_index IS NOT NULL`;
+  const { ab_test, ab_decide_at } = await broadcastRow(broadcastId);
+  const waited = minutesAfter(last_sent, (ab_test as { wait_minutes: number }).wait_minutes);
+  return decideDueAbTests({ now: new Date(Math.max(waited.getTime(), ab_decide_at!.getTime())), organizationId: org.organizationId });
+}
+
 describe("A/B test of a broadcast", () => {
   it("sends the test share (20 % of 1 000) split exactly between the variants, then waits for the winner", async () => {
     const broadcast = await abBroadcast(await bulkSegment(1000));
@@ -95,6 +110,7 @@ describe("A/B test of a broadcast", () => {
   it("chooses the winner by its clock once the wait is over, and sends the rest that variant", async () => {
     const broadcast = await abBroadcast(await bulkSegment(1000));
     await startBroadcast(broadcast.id);
+    await sendTestShare(broadcast.id);
     await opens(broadcast.id, 0, 3);
     await opens(broadcast.id, 1, 10);
     const decideAt = (await broadcastRow(broadcast.id)).ab_decide_at!;
@@ -137,6 +153,7 @@ describe("A/B test of a broadcast", () => {
         ab_test: { test_percent: 30, metric: "unique_opens", wait_minutes: 5 },
       });
       await startBroadcast(broadcast.id);
+      await sendTestShare(broadcast.id);
       expect(Map.groupBy(await firstEmails(broadcast.id), (e) => e.variant_index).get(2)).toHaveLength(10);
       await opens(broadcast.id, 1, opened);
       await opens(broadcast.id, 2, opened);
@@ -144,6 +161,46 @@ describe("A/B test of a broadcast", () => {
       await decideDueAbTests({ now: ab_decide_at!, organizationId: org.organizationId });
       expect((await broadcastRow(broadcast.id)).ab_winner_index).toBe(opened === 0 ? 0 : 1);
     }
+  });
+
+  it("counts the wait from when the test share went out: a share not yet sent (a window, a daily limit) or sent late postpones the choice", async () => {
+    const broadcast = await abBroadcast(await bulkSegment(100));
+    await startBroadcast(broadcast.id);
+    const written = (await broadcastRow(broadcast.id)).ab_decide_at!;
+    // Its time comes with the share still queued (held for a sending window's opening): nothing is decided, it looks again in a minute.
+    expect(await decideDueAbTests({ now: written, organizationId: org.organizationId })).toBe(0);
+    expect(await broadcastRow(broadcast.id)).toMatchObject({ ab_winner_index: null, ab_decide_at: minutesAfter(written, 1) });
+
+    // The window opens half an hour later: the share goes out then, but for one email a server deferred (a retry does not hold the test).
+    const out = minutesAfter(written, 30);
+    const [deferred] = await firstEmails(broadcast.id);
+    await db.email.update({ where: { id: deferred.id }, data: { attempts: 1, next_attempt_at: minutesAfter(out, 60) } });
+    await db.email.updateMany({ where: { broadcast_id: broadcast.id, status: "queued", attempts: 0 }, data: { status: "sent", sent_at: out, attempts: 1 } });
+    await opens(broadcast.id, 1, 2);
+    expect(await decideDueAbTests({ now: minutesAfter(written, 2), organizationId: org.organizationId })).toBe(0);
+    expect((await broadcastRow(broadcast.id)).ab_decide_at).toEqual(minutesAfter(out, 60));
+    expect(await decideDueAbTests({ now: minutesAfter(out, 59), organizationId: org.organizationId })).toBe(0);
+    expect(await decideDueAbTests({ now: minutesAfter(out, 60), organizationId: org.organizationId })).toBe(1);
+    expect(await broadcastRow(broadcast.id)).toMatchObject({ ab_winner_index: 1, ab_decided_at: minutesAfter(out, 60) });
+  });
+
+  it("compares the variants' rates over the emails that could show an open, as the report does", async () => {
+    const broadcast = await abBroadcast(await bulkSegment(100));
+    await startBroadcast(broadcast.id);
+    await sendTestShare(broadcast.id);
+    // Half of A's ten were refused by the receiving server; 2 of its 5 accepted were opened (40 %), 3 of B's 10 (30 %).
+    const a = (await firstEmails(broadcast.id)).filter((e) => e.variant_index === 0);
+    await db.email.updateMany({ where: { id: { in: a.slice(0, 5).map((e) => e.id) } }, data: { status: "bounced", sent_at: null, bounced_at: new Date() } });
+    await db.email.updateMany({ where: { id: { in: a.slice(5, 7).map((e) => e.id) } }, data: { opened_at: new Date() } });
+    await opens(broadcast.id, 1, 3);
+    expect(await decideAfterWait(broadcast.id)).toBe(1);
+    expect((await broadcastRow(broadcast.id)).ab_winner_index).toBe(0);
+    // The report's denominators are the same (its opens come from the recorded events, which this test does not write).
+    const report = (await org.owner.api.get(`/v1/broadcasts/${broadcast.id}/report`)).body;
+    expect(report.variants).toEqual([
+      expect.objectContaining({ index: 0, recipients: 10, open_tracked: 5, winner: true }),
+      expect.objectContaining({ index: 1, recipients: 10, open_tracked: 10, winner: false }),
+    ]);
   });
 
   it("puts every contact in the same variant when the fan-out resumes after a crash, or runs twice at once", async () => {
@@ -197,7 +254,7 @@ describe("A/B test of a broadcast", () => {
     const clicked = test.find((e) => e.variant_index === 1)!;
     await db.email.update({ where: { id: clicked.id }, data: { clicked_at: new Date() } });
 
-    await decideDueAbTests({ now: (await broadcastRow(broadcast.id)).ab_decide_at!, organizationId: org.organizationId });
+    expect(await decideAfterWait(broadcast.id)).toBe(1);
     await startBroadcast(broadcast.id);
     await drain(sender, org.organizationId);
     sender.close();

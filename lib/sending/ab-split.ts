@@ -1,6 +1,6 @@
 import { Prisma } from "@/lib/db";
 import { audienceCondition, resendOfBroadcast } from "@/lib/audience/reachable";
-import { pickWinner, type VariantTally } from "@/lib/domain/ab-test";
+import { decideWinner } from "./ab-decision";
 import type { AbTestSettings, BroadcastVariant } from "@/lib/schemas/broadcasts";
 
 /** The A/B columns of a broadcast as the fan-out reads them (cutoffs as text: bigint parameters travel as text). */
@@ -100,18 +100,6 @@ async function computeCutoffs(tx: Prisma.TransactionClient, b: Tested): Promise<
   return ranks.map((rank) => byRank.get(rank) ?? BELOW_ALL);
 }
 
-/** Each variant's test recipients and how many of them people opened or clicked (machines' opens set neither). */
-async function tallies(tx: Prisma.TransactionClient, b: Tested): Promise<VariantTally[]> {
-  return tx.$queryRaw<VariantTally[]>`
-    SELECT e.variant_index::int AS index, count(*)::int AS recipients,
-      count(*) FILTER (WHERE e.opened_at IS NOT NULL)::int AS unique_opened,
-      count(*) FILTER (WHERE e.clicked_at IS NOT NULL)::int AS unique_clicked
-    FROM emails e
-    WHERE e.broadcast_id = ${b.id}::uuid AND e.organization_id = ${b.organization_id}::uuid
-      AND e.sequence_position = 0 AND e.variant_index IS NOT NULL
-    GROUP BY e.variant_index`;
-}
-
 /**
  * Where the A/B broadcast's fan-out stands at `now`, moving it on when it is time: the split is
  * fixed when the test starts, the winner chosen once `ab_decide_at` has passed. Runs under the
@@ -123,11 +111,9 @@ export async function abPhase(tx: Prisma.TransactionClient, b: Tested, now: Date
   if (b.ab_winner_index !== null) return { kind: "rest", winner: b.ab_winner_index, subjects };
   if (b.ab_decide_at) {
     if (b.ab_decide_at.getTime() > now.getTime()) return { kind: "waiting", until: b.ab_decide_at };
-    const winner = pickWinner(await tallies(tx, b), b.ab_test.metric, b.variants.length);
-    await tx.$executeRaw`
-      UPDATE broadcasts SET ab_winner_index = ${winner}::int, ab_decided_at = ${now}, updated_at = now()
-      WHERE id = ${b.id}::uuid AND organization_id = ${b.organization_id}::uuid AND ab_winner_index IS NULL`;
-    return { kind: "rest", winner, subjects };
+    const decision = await decideWinner(tx, b, now);
+    if ("until" in decision) return { kind: "waiting", until: decision.until };
+    return { kind: "rest", winner: decision.winner, subjects };
   }
   if (b.ab_cutoffs.length > 0) return { kind: "test", cutoffs: b.ab_cutoffs, subjects };
   const cutoffs = await computeCutoffs(tx, b);
@@ -137,9 +123,6 @@ export async function abPhase(tx: Prisma.TransactionClient, b: Tested, now: Date
     WHERE id = ${b.id}::uuid AND organization_id = ${b.organization_id}::uuid`;
   return { kind: "test", cutoffs, subjects };
 }
-
-/** When the winner is chosen: `wait_minutes` after the test share's last email was written. */
-export const decideAt = (b: AbState, now: Date) => new Date(now.getTime() + (b.ab_test?.wait_minutes ?? 0) * 60_000);
 
 /** Content to send: the broadcast's own or its template's, or every variant's own. */
 export const hasContent = (b: { template_id: string | null; html_content: string | null; text_content: string | null } & Pick<AbState, "variants">) =>

@@ -12,7 +12,8 @@ import { UNPLACED } from "./windows";
 import { pacedAt } from "@/lib/domain/sending-speeds";
 import { queueEmailCancellation } from "./cancel-emails";
 import { ensureQueueSchema, queueBroadcastStart } from "./queue";
-import { abColumns, abPhase, decideAt, hasContent, noSplit, splitOf, type AbPhase, type AbState, type Split } from "./ab-split";
+import { abColumns, abPhase, hasContent, noSplit, splitOf, type AbPhase, type AbState, type Split } from "./ab-split";
+import { decideAt } from "./ab-decision";
 
 // The columns the fan-out reads, typed by the model: a migration that changes one breaks the compile.
 export type FanningBroadcast = Pick<
@@ -186,7 +187,9 @@ export function fanOutChunkSql(
         from_email, from_name, email, reply_to, subject, ${b.template_id}::uuid,
         ${b.id}::uuid, 0, contact_id, inbox_id, CASE WHEN left_out IS NULL THEN thread_id END, ${b.tags}::text[],
         CASE WHEN left_out IS NULL THEN 'queued' ELSE 'cancelled' END::"EmailStatus", left_out,
-        CASE WHEN left_out IS NULL THEN ${windowEnds} END, ${pacedAt(b.sending_speed)}::boolean, variant_index
+        CASE WHEN left_out IS NULL THEN ${windowEnds} END, ${pacedAt(b.sending_speed)}::boolean,
+        -- A contact left out is in no variant: the test compares the emails that went.
+        CASE WHEN left_out IS NULL THEN variant_index END
       FROM addressed
       ON CONFLICT (broadcast_id, sequence_position, contact_id) DO NOTHING
       RETURNING status

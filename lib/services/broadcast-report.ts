@@ -2,7 +2,7 @@ import type { OrgContext } from "@/lib/domain/context";
 import { notFound } from "@/lib/domain/errors";
 import { pool } from "@/lib/db/pool";
 import type { BroadcastReport, ReportRates, ReportTotals } from "@/lib/schemas/reports";
-import { denominatorSql } from "./report-denominators";
+import { denominatorSql } from "@/lib/domain/report-denominators";
 import type { VariantTally } from "@/lib/domain/ab-test";
 
 /** Hourly buckets over the first 72 hours, then 24-hour ones; the last daily bucket holds anything later. */
@@ -78,6 +78,8 @@ funnel AS (
 -- An A/B test's variants, compared on their test share only (the rest got the winner).
 ab AS (
   SELECT em.variant_index AS index, count(*) AS recipients,
+         count(*) FILTER (WHERE em.open_tracked) AS open_tracked,
+         count(*) FILTER (WHERE em.click_tracked) AS click_tracked,
          count(*) FILTER (WHERE p.opens > 0) AS unique_opened,
          count(*) FILTER (WHERE p.clicks > 0) AS unique_clicked
   FROM em LEFT JOIN per_email p ON p.email_id = em.id
@@ -272,17 +274,25 @@ export async function getBroadcastReport(ctx: OrgContext, broadcastId: string): 
   };
 }
 
-/** Each A/B variant with its test share's figures (zeros until its emails exist), in variant order. */
+/**
+ * Each A/B variant with its test share's figures (zeros until its emails exist), in variant order;
+ * its rates of the emails that could show them, as the report's own and the winner's choice.
+ */
 function variantsOf(row: Row): BroadcastReport["variants"] {
   const tallies = new Map(row.ab.map((t) => [Number(t.index), t]));
   return (row.variants ?? []).map((variant, index) => {
     const tally = tallies.get(index);
+    const figure = (key: keyof VariantTally) => Number(tally?.[key] ?? 0);
     return {
       index,
       subject: variant.subject,
-      recipients: Number(tally?.recipients ?? 0),
-      unique_opened: Number(tally?.unique_opened ?? 0),
-      unique_clicked: Number(tally?.unique_clicked ?? 0),
+      recipients: figure("recipients"),
+      open_tracked: figure("open_tracked"),
+      click_tracked: figure("click_tracked"),
+      unique_opened: figure("unique_opened"),
+      unique_clicked: figure("unique_clicked"),
+      open_rate: measured(figure("unique_opened"), figure("open_tracked")),
+      click_rate: measured(figure("unique_clicked"), figure("click_tracked")),
       winner: row.winner === index,
     };
   });

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { pool } from "@/lib/db/pool";
 import type { BroadcastAverage, OrganizationOverview } from "@/lib/schemas/reports";
 import { ratesOf } from "./broadcast-report";
-import { denominatorSql } from "./report-denominators";
+import { denominatorSql } from "@/lib/domain/report-denominators";
 import { collectWarnings } from "./organization-warnings";
 
 const DAY_MS = 86_400_000;

@@ -150,7 +150,7 @@ async function sendingReasonsWithoutRecovery(b: Broadcast, progress: Progress, n
     const preparing: Reason = decideAt
       ? {
           code: "AB_TEST_WAITING",
-          message: `The A/B test's share is written; its winner is chosen at ${decideAt}, then sent to the rest.`,
+          message: `The A/B test's share is written; its winner is chosen once it has all gone out and waited, at ${decideAt} at the earliest, then sent to the rest.`,
           resumes_at: decideAt,
         }
       : { code: "PREPARING", message: `Creating the email records: ${progress.total} so far; sending has begun with them.` };
