@@ -22,6 +22,7 @@ const tokenOf = (url: string) => new URL(url).pathname.split("/").pop()!;
 describe("POST /v1/broadcasts/{id}/resend", () => {
   let org: TestOrg;
   let originalId: string;
+  let segmentId: string;
   let address: (name: string) => string;
   const mailTo = (name: string) => sink.messages.find((m) => m.envelopeTo[0] === address(name) && m.parsed.subject === "The news")!;
   const open = async (name: string, who = PERSON) => {
@@ -45,7 +46,7 @@ describe("POST /v1/broadcasts/{id}/resend", () => {
     const tag = randomUUID().slice(0, 6);
     address = (name: string) => `${name}-${tag}@resend.test`;
     const inbox = await sinkInbox(org.organizationId, sink);
-    const names = ["opener", "clicker", "proxied", "late", "unsubscribed", "suppressed", "bounced", "quiet"];
+    const names = ["opener", "clicker", "proxied", "late", "unsubscribed", "suppressed", "bounced", "quiet", "untracked"];
     await org.owner.api.post("/v1/contacts/bulk", { contacts: names.map((name) => ({ email: address(name), first_name: name })) });
     const segment = (await org.owner.api.post("/v1/segments", { name: "Readers" })).body;
     await org.owner.api.post(`/v1/segments/${segment.id}/contacts`, { emails: names.map(address) });
@@ -56,10 +57,14 @@ describe("POST /v1/broadcasts/{id}/resend", () => {
       html_content: '<html><body><p>Hi {{first_name}}</p><p><a href="https://example.com/more">More</a></p></body></html>',
       segment_id: segment.id,
       sending_speed: "instant",
+      utm: { campaign: "news" },
     });
     originalId = created.body.id;
+    segmentId = segment.id;
     sink.reject(address("bounced"), 550);
     await send(originalId);
+    // Mail that carried no open pixel (as a text-only email): whether it was opened is unknown.
+    await db.email.updateMany({ where: { broadcast_id: originalId, to_email: address("untracked") }, data: { opens_tracked: false } });
     // Someone joins the segment after it was sent: not a recipient, so not a non-opener either.
     await org.owner.api.post("/v1/contacts", { email: address("newcomer") });
     await org.owner.api.post(`/v1/segments/${segment.id}/contacts`, { emails: [address("newcomer")] });
@@ -87,9 +92,12 @@ describe("POST /v1/broadcasts/{id}/resend", () => {
       resend_of_id: originalId,
       resend_audience: "non_openers",
       html_content: expect.stringContaining("Hi {{first_name}}"),
+      track_opens: true,
+      utm: { campaign: "news" },
     });
     expect(resend.segment_id).not.toBeNull();
-    // A proxy's open is not a person's: that recipient is a non-opener.
+    // Apple's proxy fetching the pixel is not a person's open: that recipient is a non-opener. One whose email
+    // could not show an open is not known to be one.
     expect(await segmentEmails(resend.segment_id)).toEqual(["late", "proxied", "quiet"].map(address).sort());
     expect((await org.owner.api.get(`/v1/segments/${resend.segment_id}`)).body).toMatchObject({ contacts_count: 3, filter: null });
 
@@ -104,7 +112,31 @@ describe("POST /v1/broadcasts/{id}/resend", () => {
   it("resends to non-clickers, with a name of the caller's", async () => {
     const answer = await org.owner.api.post(`/v1/broadcasts/${originalId}/resend`, { audience: "non_clickers", subject: "Have a look", name: "Second go" });
     expect(answer.body).toMatchObject({ name: "Second go", resend_audience: "non_clickers" });
-    expect(await segmentEmails(answer.body.segment_id)).toEqual(["late", "opener", "proxied", "quiet"].map(address).sort());
+    expect(await segmentEmails(answer.body.segment_id)).toEqual(["late", "opener", "proxied", "quiet", "untracked"].map(address).sort());
+  });
+
+  it("refuses non-openers of a broadcast whose opens were not tracked, rather than calling everyone one", async () => {
+    const created = await org.owner.api.post("/v1/broadcasts", {
+      name: "Untracked",
+      subject: "Untracked news",
+      from_email: mailTo("quiet").parsed.from!.value[0].address,
+      inbox_id: (await db.broadcast.findUniqueOrThrow({ where: { id: originalId } })).inbox_id,
+      html_content: '<html><body><p><a href="https://example.com/more">More</a></p></body></html>',
+      segment_id: segmentId,
+      sending_speed: "instant",
+      track_opens: false,
+    });
+    await send(created.body.id);
+    const refused = expectError(
+      await org.owner.api.post(`/v1/broadcasts/${created.body.id}/resend`, { audience: "non_openers", subject: "Again" }),
+      400,
+      "VALIDATION_ERROR",
+    );
+    expect(refused.details).toEqual([{ path: "audience", message: "the original's opens were not tracked, so nobody can be told a non-opener" }]);
+    const clickers = await org.owner.api.post(`/v1/broadcasts/${created.body.id}/resend`, { audience: "non_clickers", subject: "Again" });
+    expect(clickers.status).toBe(201);
+    // Its seven reachable recipients (the newcomer included, a member by then); nobody clicked.
+    expect(await segmentEmails(clickers.body.segment_id)).toHaveLength(7);
   });
 
   it("refuses a broadcast that never started, a bad body, and another organization's broadcast", async () => {
