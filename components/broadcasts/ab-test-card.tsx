@@ -48,7 +48,8 @@ function TestProgress({ broadcast }: { broadcast: Broadcast }) {
   if (broadcast.ab_decide_at) {
     return (
       <p className="rounded-lg bg-brand-50 px-3 py-2 text-sm text-brand-800">
-        The test share is out. The winner is chosen at {formatDateTime(broadcast.ab_decide_at)} and then sent to everyone else.
+        The test share is on its way. The winner is chosen once it has all gone out and had its wait (at {formatDateTime(broadcast.ab_decide_at)} at the
+        earliest), then sent to everyone else.
       </p>
     );
   }
@@ -162,7 +163,8 @@ export function AbTestCard({ broadcast }: { broadcast: Broadcast }) {
               </FormField>
             </div>
             <p className="text-xs text-zinc-500">
-              Ties, and a test nobody opened or clicked, go to variant A. Opens and clicks by privacy proxies and scanners do not count.
+              Ties, and a test nobody opened or clicked, go to variant A. Rates are of the emails that could show them; opens by Apple&apos;s privacy proxy and
+              by scanners do not count, Gmail&apos;s and Yahoo&apos;s image proxies do (they fetch as the person opens).
             </p>
           </>
         )}

@@ -14,12 +14,20 @@ import { ApiError, apiCall } from "@/lib/client/api";
 import { queryKeys } from "@/lib/client/query-keys";
 import { useSegments } from "@/lib/client/resources/segments";
 import type { ContactBulkAction, ContactBulkJob } from "@/lib/schemas/contact-bulk-actions";
-import type { ContactFilters } from "./contact-query";
-import { selectionFilter } from "./selection-filter";
+import { contactFilterQuery, type ContactFilters } from "./contact-query";
+import { ExportButton } from "./export-button";
+import { selectionFilter, tickedFilter } from "./selection-filter";
 import { contactsKey } from "./use-contacts";
 
 /** Whom the action is for: the rows ticked, or every contact the list's filters match. */
-export type ContactSelection = { contact_ids: string[]; count: number } | { filters: ContactFilters; count: number };
+export type ContactSelection = { contact_ids: string[]; emails: string[]; count: number } | { filters: ContactFilters; count: number };
+
+// The export's `filter` travels in the URL (at most 20 000 characters): ticked rows beyond this many are exported by "select all matching".
+const MAX_EXPORT_TICKED = 300;
+
+/** The CSV export's query for the selection: the list's own filters, or the ticked addresses. */
+const exportQuery = (selection: ContactSelection) =>
+  "filters" in selection ? contactFilterQuery(selection.filters) : { filter: JSON.stringify(tickedFilter(selection.emails)) };
 
 type Ask = { action: ContactBulkAction; segment_id?: string; tags?: string[] };
 
@@ -47,8 +55,11 @@ async function followJob(job: ContactBulkJob): Promise<ContactBulkJob> {
   }
 }
 
-/** The bar over a contacts list with ticked rows: segment, tag, unsubscribe or delete them, in one request or a job. */
-export function BulkActionsBar({ selection, onClear }: { selection: ContactSelection; onClear: () => void }) {
+/** "Select all N matching", offered once the whole page is ticked and more contacts match. */
+type OfferAll = { total: number; select: () => void };
+
+/** The bar over a contacts list with ticked rows: segment, tag, unsubscribe, delete or export them, in one request or a job. */
+export function BulkActionsBar({ selection, onClear, offerAll }: { selection: ContactSelection; onClear: () => void; offerAll?: OfferAll }) {
   const queryClient = useQueryClient();
   const segments = useSegments();
   const [dialog, setDialog] = useState<ContactBulkAction | null>(null);
@@ -82,99 +93,114 @@ export function BulkActionsBar({ selection, onClear }: { selection: ContactSelec
   const tagDialog = dialog === "add_tags" || dialog === "remove_tags";
   const who = plural(selection.count);
   return (
-    <div
-      role="toolbar"
-      aria-label="Selected contacts"
-      className="flex flex-wrap items-center gap-2 border-b border-zinc-100 bg-brand-50/60 px-3 py-2 text-[13px]"
-    >
-      <span className="font-medium text-zinc-900">{who} selected</span>
-      <Button variant="ghost" size="sm" onClick={onClear} aria-label="Clear the selection">
-        <X aria-hidden />
-      </Button>
-      <span className="mx-1 h-4 w-px bg-zinc-300" aria-hidden />
-      <Button variant="secondary" size="sm" onClick={() => setDialog("add_to_segment")}>
-        <FolderPlus aria-hidden />
-        Add to segment
-      </Button>
-      <Button variant="ghost" size="sm" onClick={() => setDialog("remove_from_segment")}>
-        <FolderMinus aria-hidden />
-        Remove from segment
-      </Button>
-      <Button variant="ghost" size="sm" onClick={() => setDialog("add_tags")}>
-        <Tag aria-hidden />
-        Add tags
-      </Button>
-      <Button variant="ghost" size="sm" onClick={() => setDialog("remove_tags")}>
-        <Tags aria-hidden />
-        Remove tags
-      </Button>
-      <Button variant="ghost" size="sm" onClick={() => setDialog("unsubscribe")}>
-        <UserMinus aria-hidden />
-        Unsubscribe
-      </Button>
-      <Button variant="ghost" size="sm" className="text-red-700" onClick={() => setDialog("delete")}>
-        <Trash2 aria-hidden />
-        Delete
-      </Button>
-
-      <Dialog
-        open={segmentDialog || tagDialog}
-        onOpenChange={(open) => !open && !busy && setDialog(null)}
-        title={
-          dialog === "add_to_segment"
-            ? `Add ${who} to a segment`
-            : dialog === "remove_from_segment"
-              ? `Remove ${who} from a segment`
-              : dialog === "add_tags"
-                ? `Tag ${who}`
-                : `Remove tags from ${who}`
-        }
-        footer={
-          <>
-            <Button variant="secondary" onClick={() => setDialog(null)} disabled={busy}>
-              Cancel
-            </Button>
-            <Button
-              loading={busy}
-              disabled={segmentDialog ? !segmentId : tags.length === 0}
-              onClick={() => dialog && void run(segmentDialog ? { action: dialog, segment_id: segmentId } : { action: dialog, tags })}
-            >
-              {dialog === "add_to_segment" ? "Add" : dialog === "add_tags" ? "Add tags" : "Remove"}
-            </Button>
-          </>
-        }
+    <>
+      <div
+        role="toolbar"
+        aria-label="Selected contacts"
+        className="flex flex-wrap items-center gap-2 border-b border-zinc-100 bg-brand-50/60 px-3 py-2 text-[13px]"
       >
-        {segmentDialog ? (
-          <FormField
-            label="Segment"
-            hint={
-              staticSegments.length ? "Static segments only: a dynamic one's members follow its filter." : "No static segment yet: create one under Segments."
-            }
-          >
-            <NativeSelect
-              value={segmentId}
-              onChange={(event) => setSegmentId(event.target.value)}
-              options={[{ value: "", label: "Choose a segment" }, ...staticSegments.map((s) => ({ value: s.id, label: s.name }))]}
-            />
-          </FormField>
+        <span className="font-medium text-zinc-900">{who} selected</span>
+        <Button variant="ghost" size="sm" onClick={onClear} aria-label="Clear the selection">
+          <X aria-hidden />
+        </Button>
+        <span className="mx-1 h-4 w-px bg-zinc-300" aria-hidden />
+        <Button variant="secondary" size="sm" onClick={() => setDialog("add_to_segment")}>
+          <FolderPlus aria-hidden />
+          Add to segment
+        </Button>
+        <Button variant="ghost" size="sm" onClick={() => setDialog("remove_from_segment")}>
+          <FolderMinus aria-hidden />
+          Remove from segment
+        </Button>
+        <Button variant="ghost" size="sm" onClick={() => setDialog("add_tags")}>
+          <Tag aria-hidden />
+          Add tags
+        </Button>
+        <Button variant="ghost" size="sm" onClick={() => setDialog("remove_tags")}>
+          <Tags aria-hidden />
+          Remove tags
+        </Button>
+        <Button variant="ghost" size="sm" onClick={() => setDialog("unsubscribe")}>
+          <UserMinus aria-hidden />
+          Unsubscribe
+        </Button>
+        <Button variant="ghost" size="sm" className="text-red-700" onClick={() => setDialog("delete")}>
+          <Trash2 aria-hidden />
+          Delete
+        </Button>
+        {"filters" in selection || selection.count <= MAX_EXPORT_TICKED ? (
+          <ExportButton query={exportQuery(selection)} total={selection.count} />
         ) : (
-          <FormField label="Tags" hint="Lowercase; press Enter or comma to add.">
-            <TagInput value={tags} onChange={setTags} placeholder="vip, spring" aria-label="Tags" />
-          </FormField>
+          <span className="text-zinc-500">To export over {MAX_EXPORT_TICKED} ticked contacts, select all matching.</span>
         )}
-      </Dialog>
-      <ConfirmDialog
-        open={dialog === "unsubscribe" || dialog === "delete"}
-        onOpenChange={(open) => !open && setDialog(null)}
-        title={dialog === "delete" ? `Delete ${who}?` : `Unsubscribe ${who}?`}
-        description={
-          dialog === "delete"
-            ? "They are removed from every segment and receive nothing more. Emails already sent to them stay in the Emails list. This cannot be undone."
-            : "They receive no more marketing email until they subscribe again."
-        }
-        confirmLabel={dialog === "delete" ? `Delete ${who}` : `Unsubscribe ${who}`}
-        onConfirm={() => (dialog ? run({ action: dialog }) : undefined)}
-      />
-    </div>
+
+        <Dialog
+          open={segmentDialog || tagDialog}
+          onOpenChange={(open) => !open && !busy && setDialog(null)}
+          title={
+            dialog === "add_to_segment"
+              ? `Add ${who} to a segment`
+              : dialog === "remove_from_segment"
+                ? `Remove ${who} from a segment`
+                : dialog === "add_tags"
+                  ? `Tag ${who}`
+                  : `Remove tags from ${who}`
+          }
+          footer={
+            <>
+              <Button variant="secondary" onClick={() => setDialog(null)} disabled={busy}>
+                Cancel
+              </Button>
+              <Button
+                loading={busy}
+                disabled={segmentDialog ? !segmentId : tags.length === 0}
+                onClick={() => dialog && void run(segmentDialog ? { action: dialog, segment_id: segmentId } : { action: dialog, tags })}
+              >
+                {dialog === "add_to_segment" ? "Add" : dialog === "add_tags" ? "Add tags" : "Remove"}
+              </Button>
+            </>
+          }
+        >
+          {segmentDialog ? (
+            <FormField
+              label="Segment"
+              hint={
+                staticSegments.length ? "Static segments only: a dynamic one's members follow its filter." : "No static segment yet: create one under Segments."
+              }
+            >
+              <NativeSelect
+                value={segmentId}
+                onChange={(event) => setSegmentId(event.target.value)}
+                options={[{ value: "", label: "Choose a segment" }, ...staticSegments.map((s) => ({ value: s.id, label: s.name }))]}
+              />
+            </FormField>
+          ) : (
+            <FormField label="Tags" hint="Lowercase; press Enter or comma to add.">
+              <TagInput value={tags} onChange={setTags} placeholder="vip, spring" aria-label="Tags" />
+            </FormField>
+          )}
+        </Dialog>
+        <ConfirmDialog
+          open={dialog === "unsubscribe" || dialog === "delete"}
+          onOpenChange={(open) => !open && setDialog(null)}
+          title={dialog === "delete" ? `Delete ${who}?` : `Unsubscribe ${who}?`}
+          description={
+            dialog === "delete"
+              ? "They are removed from every segment and receive nothing more. Emails already sent to them stay in the Emails list. This cannot be undone."
+              : "They receive no more marketing email until they subscribe again."
+          }
+          confirmLabel={dialog === "delete" ? `Delete ${who}` : `Unsubscribe ${who}`}
+          onConfirm={() => (dialog ? run({ action: dialog }) : undefined)}
+        />
+      </div>
+      {offerAll && (
+        <p className="border-b border-zinc-100 px-3 py-2 text-[13px] text-zinc-700">
+          The {selection.count} contacts on this page are selected.{" "}
+          <button type="button" className="font-medium text-brand-700 hover:underline" onClick={offerAll.select}>
+            Select all {offerAll.total.toLocaleString("en")} matching
+          </button>
+        </p>
+      )}
+    </>
   );
 }

@@ -60,21 +60,21 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
   const [dialog, setDialog] = useState<{ open: boolean; contact?: ContactRecord }>({ open: false });
   const debouncedSearch = useDebouncedValue(search, 300);
   const { query, rows, served } = useContactPage({ ...filters, search: debouncedSearch }, PAGE_SIZE, (page - 1) * PAGE_SIZE, first);
-  // Ticked rows (kept across pages), or every contact the filters match.
-  const [selected, setSelected] = useState<Set<string>>(() => new Set());
+  // Ticked rows by id, with their addresses (an export of them names them), kept across pages; or every contact the filters match.
+  const [selected, setSelected] = useState<Map<string, string>>(() => new Map());
   const [allMatching, setAllMatching] = useState(false);
   const clearSelection = () => {
-    setSelected(new Set());
+    setSelected(new Map());
     setAllMatching(false);
   };
-  const toggle = (ids: string[], on: boolean) => {
+  const toggle = (contacts: ContactRecord[], on: boolean) => {
     setAllMatching(false);
     setSelected((current) => {
       // Unticking a row of "all matching" leaves the rest of the page ticked.
-      const next = new Set(allMatching ? rows.map((c) => c.id) : current);
-      for (const id of ids)
-        if (on) next.add(id);
-        else next.delete(id);
+      const next = new Map(allMatching ? rows.map((c) => [c.id, c.email]) : current);
+      for (const contact of contacts)
+        if (on) next.set(contact.id, contact.email);
+        else next.delete(contact.id);
       return next;
     });
   };
@@ -192,18 +192,13 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
         {(selected.size > 0 || allMatching) && (
           <BulkActionsBar
             selection={
-              allMatching ? { filters: { ...filters, search: debouncedSearch }, count: data?.total ?? 0 } : { contact_ids: [...selected], count: selected.size }
+              allMatching
+                ? { filters: { ...filters, search: debouncedSearch }, count: data?.total ?? 0 }
+                : { contact_ids: [...selected.keys()], emails: [...selected.values()], count: selected.size }
             }
             onClear={clearSelection}
+            offerAll={pageTicked && !allMatching && data && data.total > rows.length ? { total: data.total, select: () => setAllMatching(true) } : undefined}
           />
-        )}
-        {pageTicked && !allMatching && data && data.total > rows.length && (
-          <p className="border-b border-zinc-100 px-3 py-2 text-[13px] text-zinc-700">
-            The {rows.length} contacts on this page are selected.{" "}
-            <button type="button" className="font-medium text-brand-700 hover:underline" onClick={() => setAllMatching(true)}>
-              Select all {data.total.toLocaleString("en")} matching
-            </button>
-          </p>
         )}
         <ListState
           query={query}
@@ -241,12 +236,7 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
                     className="size-4 accent-brand-600"
                     aria-label="Select the contacts on this page"
                     checked={allMatching || pageTicked}
-                    onChange={(event) =>
-                      toggle(
-                        rows.map((c) => c.id),
-                        event.target.checked,
-                      )
-                    }
+                    onChange={(event) => toggle(rows, event.target.checked)}
                   />
                 </TableHeaderCell>
                 <TableHeaderCell>Contact</TableHeaderCell>
@@ -265,7 +255,7 @@ export function ContactsList({ first }: { first?: FirstPage<ContactRecord> }) {
                       className="size-4 accent-brand-600"
                       aria-label={`Select ${contact.email}`}
                       checked={allMatching || selected.has(contact.id)}
-                      onChange={(event) => toggle([contact.id], event.target.checked)}
+                      onChange={(event) => toggle([contact], event.target.checked)}
                     />
                   </TableCell>
                   <TableCell className="max-w-80">

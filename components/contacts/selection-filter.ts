@@ -1,4 +1,4 @@
-import type { Filter } from "@/lib/schemas/filter-language";
+import { MAX_IN_VALUES, type Filter } from "@/lib/schemas/filter-language";
 import type { ContactFilters } from "./contact-query";
 
 /**
@@ -15,4 +15,14 @@ export function selectionFilter(filters: ContactFilters): Filter {
   if (filters.segment_id) all.push({ in_segment: filters.segment_id });
   if (filters.filter) all.push(JSON.parse(filters.filter) as Filter);
   return { all };
+}
+
+/**
+ * Ticked contacts as a filter of their addresses, for an export of them (the export takes the
+ * list's query, which has no ids): `in` conditions of at most MAX_IN_VALUES addresses each.
+ */
+export function tickedFilter(emails: string[]): Filter {
+  const any: Filter[] = [];
+  for (let i = 0; i < emails.length; i += MAX_IN_VALUES) any.push({ field: "email", op: "in", value: emails.slice(i, i + MAX_IN_VALUES) });
+  return { any };
 }

@@ -74,7 +74,7 @@ export function BroadcastReportView({ broadcast }: { broadcast: Broadcast }) {
   const machines = data.totals.machine_opens + data.totals.machine_clicks;
   return (
     <div className="flex flex-col gap-6">
-      {broadcast.started_at && data.totals.sent > 0 && (
+      {broadcast.started_at && data.totals.open_tracked + data.totals.click_tracked > 0 && (
         <div className="-mb-2 flex justify-end">
           <ResendButton broadcast={broadcast} report={data} />
         </div>

@@ -27,17 +27,14 @@ export function ResendButton({ broadcast, report }: { broadcast: Broadcast; repo
   const router = useRouter();
   const queryClient = useQueryClient();
   const first = report.steps[0]?.totals ?? report.totals;
+  // Only an email that could show an open (click) tells who did not open (click) it: the report's denominators.
+  const option = (value: ResendBroadcastInput["audience"], label: string, tracked: number, engaged: number, what: string) =>
+    tracked === 0
+      ? { value, label, description: `Not possible: its ${what} were not tracked`, disabled: true }
+      : { value, label, description: `About ${formatCount(Math.max(0, tracked - engaged))} recipients` };
   const audiences = [
-    {
-      value: "non_openers",
-      label: "Did not open",
-      description: `About ${formatCount(Math.max(0, first.sent - first.bounced - first.unique_opened))} recipients`,
-    },
-    {
-      value: "non_clickers",
-      label: "Did not click",
-      description: `About ${formatCount(Math.max(0, first.sent - first.bounced - first.unique_clicked))} recipients`,
-    },
+    option("non_openers", "Did not open", first.open_tracked, first.unique_opened, "opens"),
+    option("non_clickers", "Did not click", first.click_tracked, first.unique_clicked, "clicks"),
   ];
   const form = useForm<ResendBroadcastInput>({
     // An empty name is no name: the server names the draft.
@@ -45,7 +42,7 @@ export function ResendButton({ broadcast, report }: { broadcast: Broadcast; repo
       ...values,
       name: values.name || undefined,
     })),
-    defaultValues: { audience: "non_openers", subject: broadcast.subject },
+    defaultValues: { audience: first.open_tracked === 0 && first.click_tracked > 0 ? "non_clickers" : "non_openers", subject: broadcast.subject },
   });
   const submit = submitToApi(form, ["audience", "subject", "name"], async (values) => {
     const draft = await apiCall("POST /v1/broadcasts/{id}/resend", { params: { id: broadcast.id }, body: { ...values, name: values.name || undefined } });
