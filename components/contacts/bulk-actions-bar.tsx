@@ -51,7 +51,7 @@ async function followJob(job: ContactBulkJob): Promise<ContactBulkJob> {
     toast.progress(id, `Working on ${plural(current.total)}…`, `${current.processed.toLocaleString("en")} done (${Math.min(share, 100)} %)`);
     if (current.status === "completed" || current.status === "failed") return current;
     await sleep(1000);
-    current = await apiCall("GET /v1/contacts/bulk-actions/{id}", { params: { id: job.id } });
+    current = await apiCall("GET /v1/contacts/bulk-actions/jobs/{id}", { params: { id: job.id } });
   }
 }
 

@@ -13,7 +13,7 @@ export const contactBulkActionContract = defineContract({
     "Adds to or removes from a static segment (a dynamic one is 409 SEGMENT_IS_DYNAMIC), adds or removes tags, unsubscribes or " +
     "deletes the contacts named by `contact_ids` (each must exist: 400 naming it) or matching `filter`. Up to 1 000 contacts are " +
     "changed at once and counted in `affected`; a filter matching more starts a job (`job`, progress at " +
-    "`GET /v1/contacts/bulk-actions/{id}`), at most 3 running or queued per organization (then 429). A contact that would carry " +
+    "`GET /v1/contacts/bulk-actions/jobs/{id}`), at most 3 running or queued per organization (then 429). A contact that would carry " +
     "more than 20 tags is left as it is. Tag and subscription changes emit `contact.updated` (and `contact.unsubscribed`).",
   auth: "member",
   body: contactBulkActionInput,
@@ -23,7 +23,7 @@ export const contactBulkActionContract = defineContract({
 
 export const getContactBulkJobContract = defineContract({
   method: "GET",
-  path: "/v1/contacts/bulk-actions/{id}",
+  path: "/v1/contacts/bulk-actions/jobs/{id}",
   tag,
   summary: "Progress of a bulk action",
   auth: "member",

@@ -68,7 +68,7 @@ export function resources(client: Client<paths>) {
       delete: async (id: string) => unwrap(await client.DELETE("/v1/contacts/{id}", byId(id))),
       /** Tags, unsubscribes, deletes or (un)segments contacts by id or filter; a large selection answers a job to follow. */
       bulkAction: async (body: BodyOf<"/v1/contacts/bulk-actions", "post">) => unwrap(await client.POST("/v1/contacts/bulk-actions", { body })),
-      bulkActionJob: async (id: string) => unwrap(await client.GET("/v1/contacts/bulk-actions/{id}", byId(id))),
+      bulkActionJob: async (id: string) => unwrap(await client.GET("/v1/contacts/bulk-actions/jobs/{id}", byId(id))),
     },
     segments: {
       list: (params?: ListParams<"/v1/segments">) => paginate(client, "/v1/segments", params),

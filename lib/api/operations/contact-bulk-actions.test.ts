@@ -134,7 +134,7 @@ describe("a bulk action on a large selection", () => {
     org = await createTestOrg();
   });
   const act = (body: Record<string, unknown>) => org.owner.api.post("/v1/contacts/bulk-actions", body);
-  const progress = async (jobId: string) => (await org.owner.api.get(`/v1/contacts/bulk-actions/${jobId}`)).body;
+  const progress = async (jobId: string) => (await org.owner.api.get(`/v1/contacts/bulk-actions/jobs/${jobId}`)).body;
 
   it("becomes a job that the worker carries out in batches, with its progress, resuming after its last batch", async () => {
     const tag = `large-${randomUUID().slice(0, 6)}`;
@@ -181,8 +181,8 @@ describe("a bulk action on a large selection", () => {
     expectError(refused, 429, "RATE_LIMITED");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     const other = await createTestOrg();
-    expectError(await other.owner.api.get(`/v1/contacts/bulk-actions/${jobs[0]}`), 404, "NOT_FOUND");
-    expectError(await org.owner.api.get(`/v1/contacts/bulk-actions/not-a-uuid`), 400, "VALIDATION_ERROR");
+    expectError(await other.owner.api.get(`/v1/contacts/bulk-actions/jobs/${jobs[0]}`), 404, "NOT_FOUND");
+    expectError(await org.owner.api.get(`/v1/contacts/bulk-actions/jobs/not-a-uuid`), 400, "VALIDATION_ERROR");
   });
 });
 

@@ -447,7 +447,7 @@ export interface paths {
         put?: never;
         /**
          * Act on many contacts
-         * @description Adds to or removes from a static segment (a dynamic one is 409 SEGMENT_IS_DYNAMIC), adds or removes tags, unsubscribes or deletes the contacts named by `contact_ids` (each must exist: 400 naming it) or matching `filter`. Up to 1 000 contacts are changed at once and counted in `affected`; a filter matching more starts a job (`job`, progress at `GET /v1/contacts/bulk-actions/{id}`), at most 3 running or queued per organization (then 429). A contact that would carry more than 20 tags is left as it is. Tag and subscription changes emit `contact.updated` (and `contact.unsubscribed`).
+         * @description Adds to or removes from a static segment (a dynamic one is 409 SEGMENT_IS_DYNAMIC), adds or removes tags, unsubscribes or deletes the contacts named by `contact_ids` (each must exist: 400 naming it) or matching `filter`. Up to 1 000 contacts are changed at once and counted in `affected`; a filter matching more starts a job (`job`, progress at `GET /v1/contacts/bulk-actions/jobs/{id}`), at most 3 running or queued per organization (then 429). A contact that would carry more than 20 tags is left as it is. Tag and subscription changes emit `contact.updated` (and `contact.unsubscribed`).
          */
         post: operations["createContactsBulkAction"];
         delete?: never;
@@ -456,7 +456,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/contacts/bulk-actions/{id}": {
+    "/v1/contacts/bulk-actions/jobs/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -464,7 +464,7 @@ export interface paths {
             cookie?: never;
         };
         /** Progress of a bulk action */
-        get: operations["getContactsBulkAction"];
+        get: operations["getContactsBulkActionsJob"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2642,8 +2642,16 @@ export interface components {
                 index: number;
                 subject: string;
                 recipients: number;
+                /** @description Test emails that could show an open (as `totals.open_tracked`). */
+                open_tracked: number;
+                /** @description Test emails that could show a click (as `totals.click_tracked`). */
+                click_tracked: number;
                 unique_opened: number;
                 unique_clicked: number;
+                /** @description `unique_opened` of `open_tracked`; null when none could show it. */
+                open_rate: number | null;
+                /** @description `unique_clicked` of `click_tracked`; null when none could show it. */
+                click_rate: number | null;
                 /** @description Chosen to go to the rest of the audience. */
                 winner: boolean;
             }[];
@@ -6072,7 +6080,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getContactsBulkAction: {
+    getContactsBulkActionsJob: {
         parameters: {
             query?: never;
             header?: never;
