@@ -146,6 +146,26 @@ describe("A/B test of a broadcast", () => {
     expect((await broadcastRow(broadcast.id)).ab_winner_index).toBe(1);
   });
 
+  it("writes the test share and the rest through an inbox at the broadcast's pace (emails.paced), as the claim reads them", async () => {
+    const inbox = await sinkInbox(org.organizationId, sink);
+    for (const [speed, paced] of [
+      ["auto", true],
+      ["slow", true],
+      ["instant", false],
+    ] as const) {
+      const broadcast = await abBroadcast(await bulkSegment(50), { inbox_id: inbox.id, from_email: inbox.from_email, sending_speed: speed });
+      await startBroadcast(broadcast.id);
+      await sendTestShare(broadcast.id);
+      await opens(broadcast.id, 1, 2);
+      expect(await decideAfterWait(broadcast.id)).toBe(1);
+      await startBroadcast(broadcast.id);
+      const emails = await db.email.findMany({ where: { broadcast_id: broadcast.id }, select: { variant_index: true, paced: true, inbox_id: true } });
+      expect(emails).toHaveLength(50);
+      expect(emails.filter((e) => e.variant_index !== null)).toHaveLength(10);
+      expect(emails.every((e) => e.inbox_id === inbox.id && e.paced === paced)).toBe(true);
+    }
+  });
+
   it("gives a tie, or a test nobody opened, to the first variant", async () => {
     for (const opened of [0, 4]) {
       const broadcast = await abBroadcast(await bulkSegment(100), {

@@ -94,6 +94,9 @@ describe("POST /v1/broadcasts/{id}/resend", () => {
       html_content: expect.stringContaining("Hi {{first_name}}"),
       track_opens: true,
       utm: { campaign: "news" },
+      // Through the original's inbox at its speed: the fan-out writes its emails' pace (emails.paced) from it.
+      inbox_id: (await db.broadcast.findUniqueOrThrow({ where: { id: originalId } })).inbox_id,
+      sending_speed: "instant",
     });
     expect(resend.segment_id).not.toBeNull();
     // Apple's proxy fetching the pixel is not a person's open: that recipient is a non-opener. One whose email
