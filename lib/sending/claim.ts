@@ -238,10 +238,16 @@ async function claimRelayIn(tx: Prisma.TransactionClient, options: ClaimOptions,
             SELECT 1 FROM domains d WHERE d.organization_id = e.organization_id AND d.status = 'verified'
               AND d.name = lower(split_part(e.from_email, '@', 2))))
         LIMIT w.share
+        -- Another worker's claim in progress holds its emails' row locks: this one takes the next
+        -- emails instead of the same ones. Without it, workers claiming at once read the same first
+        -- rows of the index, and every one but the first waited for that claim's commit to get
+        -- nothing (measured: three workers sent 1.7 times what one does, not three).
+        FOR NO KEY UPDATE OF e SKIP LOCKED
       ) p
     ),
     won AS (
-      -- Two workers may read the same unclaimed emails; the claim's unique key gives each to one.
+      -- A claim committed after this statement began is not skipped (its locks are gone) nor seen:
+      -- the claim's unique key still gives each email to one worker.
       INSERT INTO email_claims (email_id, locked_until) SELECT id, ${leaseUntil(options.leaseMs)} FROM picked
       ON CONFLICT (email_id) DO NOTHING
       RETURNING email_id
