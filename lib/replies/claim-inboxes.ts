@@ -42,13 +42,20 @@ const LEASE_MARGIN_SECONDS = 10;
  * idle, and two polls of one inbox never run at once. Claims are taken one worker at a time (a
  * transaction-scoped advisory lock), so the second worker's claim sees the first's; a worker that
  * dies leaves its claims to lapse at the deadline.
+ *
+ * A claim that finds the lock taken claims nothing this round (its lane looks again at its next
+ * interval) rather than wait: every idle lane of every worker asks every few seconds, and waiting
+ * held one connection of its process's pool per lane in a queue that grew with the workers — with
+ * three workers (24 lanes) on a busy machine, the other loops' transactions timed out waiting for
+ * a connection ("Unable to start a transaction in the given time").
  */
 export async function claimInboxes(options: ClaimOptions): Promise<ImapInbox[]> {
   const ids = options.organizationIds;
   const orgFilter = (column: Prisma.Sql) => (ids ? Prisma.sql`AND ${column} = ANY(${ids}::uuid[])` : Prisma.empty);
   const leaseSeconds = options.deadlineMs / 1000 + LEASE_MARGIN_SECONDS;
   return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('replies:claim-inboxes'))`;
+    const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtext('replies:claim-inboxes')) AS locked`;
+    if (!locked) return [];
     return tx.$queryRaw<ImapInbox[]>`
       WITH busy AS (
         SELECT organization_id, count(*)::int AS running FROM inboxes WHERE imap_poll_until > now() ${orgFilter(Prisma.sql`organization_id`)} GROUP BY organization_id
