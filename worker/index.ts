@@ -52,6 +52,7 @@ function startLoop(task: LoopTask) {
       else if (did === 0) await pause(task.intervalMs);
     }
   };
+  task.start?.();
   const finished = Promise.all(Array.from({ length: task.concurrency ?? 1 }, lane));
   return {
     /** Stops claiming: the rounds in progress finish (their emails are sent and recorded) first. */

@@ -28,6 +28,8 @@ export type LoopTask = {
   intervalMs: number;
   run: () => Promise<number>;
   concurrency?: number;
+  /** Called once as the worker starts, before the first round. */
+  start?: () => void;
   /** Called as the worker starts stopping, before it waits for the rounds in progress (to cut them short). */
   interrupt?: () => void;
   close?: () => void | Promise<void>;
@@ -66,6 +68,7 @@ export const workerTasks: WorkerTask[] = [
     intervalMs: 250,
     run: sender.dispatchOnce,
     concurrency: 3,
+    start: sender.start,
     close: async () => {
       await sender.stop();
       await sender.close();

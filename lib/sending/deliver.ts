@@ -2,7 +2,8 @@ import type { MessageWithDsn } from "@/lib/feedback/outgoing";
 import type { Outgoing } from "./prepare-batch";
 import { RelayInThread } from "./relay-in-thread";
 import { openStreamedMessage } from "./streamed-message";
-import type { SentInfo, Transports } from "./transports";
+import type { SentInfo } from "./relay-options";
+import type { Transports } from "./transports";
 import { systemClock, type Clock } from "@/lib/domain/clock";
 
 export type DeliveryResult =

@@ -2,7 +2,8 @@ import type { InboxServer } from "./claim";
 import type { Clock } from "@/lib/domain/clock";
 import { deliver, type DeliveryResult } from "./deliver";
 import type { Outgoing } from "./prepare-batch";
-import { MAX_CONNECTIONS, type Transports } from "./transports";
+import { MAX_CONNECTIONS } from "./relay-options";
+import type { Transports } from "./transports";
 import { errorField, log } from "@/lib/log";
 
 /** Concurrent deliveries to one SMTP server (host and port) across all the inboxes that use it. */

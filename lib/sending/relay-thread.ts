@@ -8,7 +8,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { errorField, log } from "@/lib/log";
 import { RELAY_WRITES, RelayRecorder } from "./relay-recorder";
 import { SmtpPool } from "./smtp-pool";
-import { relayTransportOptions, smtpErrorFields, type RelayJob, type RelayReply } from "./transports";
+import { relayTransportOptions, smtpErrorFields, type RelayJob, type RelayReply } from "./relay-options";
 
 const port = parentPort!;
 const { relayUrl, databaseUrl } = workerData as { relayUrl: string; databaseUrl?: string };

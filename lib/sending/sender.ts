@@ -51,6 +51,8 @@ export type Sender = {
    * Answers how many it claimed.
    */
   dispatchOnce: () => Promise<number>;
+  /** Readies what the first claims need ahead of them (the relay's thread), as a worker starts. */
+  start: () => void;
   /** Resolves once every claimed email is delivered and recorded (or given back). */
   drain: () => Promise<void>;
   /** Claims nothing more, gives back the emails not yet handed to SMTP, and drains. */
@@ -374,6 +376,7 @@ export function createSender(options: SenderOptions = {}): Sender {
   return {
     runOnce,
     dispatchOnce,
+    start: () => transports.startRelay(),
     drain,
     stop,
     close,

@@ -4,7 +4,7 @@ import DKIM from "nodemailer/lib/dkim";
 import SMTPConnection from "nodemailer/lib/smtp-connection";
 import type { MessageWithDsn } from "@/lib/feedback/outgoing";
 import { openStreamedMessage } from "./streamed-message";
-import type { SentInfo } from "./transports";
+import type { SentInfo } from "./relay-options";
 
 export type SmtpPoolOptions<Context = unknown> = SMTPConnection.Options & {
   auth?: { user?: string; pass?: string };

@@ -1,38 +1,22 @@
 import net from "node:net";
 import nodemailer, { type Transporter } from "nodemailer";
-import { parseConnectionUrl } from "nodemailer/lib/shared";
 import type SMTPPool from "nodemailer/lib/smtp-pool";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
-import { env } from "@/lib/env";
 import type { MessageWithDsn } from "@/lib/feedback/outgoing";
 import { inboxAccessToken } from "@/lib/oauth/access-token";
+import { MAX_CONNECTIONS, pooled, relayTransportOptions, type SentInfo } from "./relay-options";
 
 /**
  * What the engine needs of the relay: nodemailer's pool, or the relay in its thread
  * (relay-in-thread.ts), which also marks an accepted email so on its claim when given its id.
  */
-/** `dsn`: a delivery report was asked for (the message carried DSN parameters and the server offered DSN). */
-export type SentInfo = { response?: string; messageId?: string; dsn?: boolean };
-export type MailSender = { sendMail: (message: MessageWithDsn, emailId?: string) => Promise<SentInfo>; close: () => void };
-
-/** The fields of a nodemailer error that classifyFailure (deliver.ts) reads, as they cross to another thread. */
-export type SmtpErrorFields = { message: string; code?: string; command?: string; response?: string; responseCode?: number };
-export type RelayJob = { id: number; message: Omit<MessageWithDsn, "raw">; raw: Uint8Array; emailId?: string };
-/** An answer of the relay's thread: a message's outcome, or a failed write of the accepted marks. */
-export type RelayReply = { id: number; response?: string; messageId?: string; dsn?: boolean; error?: SmtpErrorFields } | { id: 0; writeFailed: string };
-
-export function smtpErrorFields(error: unknown): SmtpErrorFields {
-  const e = (error ?? {}) as Record<string, unknown>;
-  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
-  return {
-    message: error instanceof Error ? error.message : String(error),
-    code: text(e.code),
-    command: text(e.command),
-    response: text(e.response),
-    responseCode: typeof e.responseCode === "number" ? e.responseCode : undefined,
-  };
-}
+export type MailSender = {
+  sendMail: (message: MessageWithDsn, emailId?: string) => Promise<SentInfo>;
+  close: () => void;
+  /** Readies it before the first message (the relay's thread starts). */
+  start?: () => void;
+};
 
 export type InboxSmtp = {
   id: string;
@@ -44,20 +28,6 @@ export type InboxSmtp = {
   smtp_secure: boolean;
   smtp_username: string | null;
   smtp_password_encrypted: string | null;
-};
-
-/** Connections kept open per inbox's SMTP server: enough to pipeline an instant broadcast, few enough to be polite. */
-export const MAX_CONNECTIONS = 5;
-
-/**
- * SMTP is a conversation of small commands. With Nagle's algorithm on, each one can wait for the
- * server's delayed ACK (about 40 ms), which caps a connection at a few dozen emails a second; the
- * plain-TCP sockets are opened with it off. Implicit TLS keeps nodemailer's own socket.
- */
-const promptSocket: SMTPPool.Options["getSocket"] = (options, callback) => {
-  if (options.secure) return callback(null, false as never);
-  const connection = net.connect({ host: options.host ?? "localhost", port: options.port ?? 587, noDelay: true });
-  callback(null, { connection });
 };
 
 /**
@@ -85,24 +55,6 @@ export type TransportOptions = {
   /** How the relay is driven; by default a nodemailer pool on this thread. */
   relay?: (relayUrl: string) => MailSender;
 };
-
-const pooled = {
-  pool: true,
-  maxConnections: MAX_CONNECTIONS,
-  maxMessages: 1000,
-  connectionTimeout: 30_000,
-  greetingTimeout: 30_000,
-  socketTimeout: 60_000,
-  getSocket: promptSocket,
-} satisfies SMTPPool.Options;
-
-/**
- * The operator's relay: its URL's settings with the pool's (the relay is the operator's, not checked
- * by the outbound policy), with its own number of connections (SMTP_RELAY_CONNECTIONS).
- */
-export function relayTransportOptions(relayUrl: string) {
-  return { ...parseConnectionUrl(relayUrl), ...pooled, maxConnections: env.smtpRelayConnections };
-}
 
 /**
  * XOAUTH2 with the inbox's access token (lib/oauth). nodemailer asks for a token when it connects
@@ -179,6 +131,11 @@ export class Transports {
     if (!this.relayUrl) throw Object.assign(new Error("No SMTP relay is configured (SMTP_RELAY_URL or SMTP_URL)"), { code: "ENORELAY" });
     this.relaySender ??= this.options.relay?.(this.relayUrl) ?? nodemailerRelay(this.relayUrl);
     return this.relaySender;
+  }
+
+  /** Readies the relay (when there is one) ahead of its first email. */
+  startRelay(): void {
+    if (this.relayUrl) this.relay().start?.();
   }
 
   close(): void {
