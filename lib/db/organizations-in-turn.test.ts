@@ -26,6 +26,26 @@ describe("organizations served in turn", () => {
     });
   });
 
+  it("goes on from the start within the round that reaches the end, in the turn's order", async () => {
+    const organizations = Array.from({ length: 5 }, () => randomUUID()).sort();
+    await db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe("CREATE TEMP TABLE turn_queue_wrap (organization_id uuid NOT NULL) ON COMMIT DROP");
+      await tx.$executeRawUnsafe("CREATE INDEX ON turn_queue_wrap (organization_id)");
+      await tx.$executeRaw`INSERT INTO turn_queue_wrap SELECT unnest(${organizations}::uuid[])`;
+      const turn = organizationTurn({ table: "turn_queue_wrap q" });
+      const [a, b, c, d, e] = organizations;
+      expect(await turn.next(tx, 3)).toEqual([a, b, c]);
+      // The end of the queue, then its start: the first served last comes after the ones that waited.
+      expect(await turn.next(tx, 3)).toEqual([d, e, a]);
+      expect(await turn.next(tx, 3)).toEqual([b, c, d]);
+      // Asked inside another statement, the same round.
+      const [{ ids }] = await tx.$queryRaw<{ ids: string[] }[]>`SELECT ARRAY(${turn.sql(3)}) AS ids`;
+      expect(ids).toEqual([e, a, b]);
+      turn.served(ids);
+      expect(await turn.next(tx, 3)).toEqual([c, d, e]);
+    });
+  });
+
   it("answers nothing for an empty queue, and a round of all when they fit", async () => {
     const organizations = [randomUUID(), randomUUID()].sort();
     await db.$transaction(async (tx) => {

@@ -50,6 +50,25 @@ const nowOf = (options: Pick<ClaimOptions, "now">) => (options.now ? Prisma.sql`
 const scoped = (organizationIds: string[] | undefined) =>
   organizationIds ? Prisma.sql`AND i.organization_id = ANY(${organizationIds}::uuid[])` : Prisma.empty;
 
+/**
+ * Whether an inbox (`i`) has due instant emails, and a due paced one with its pacing gap passed.
+ * OFFSET 0: evaluated once an inbox, not again for each place the two answers are read.
+ */
+const inboxDueSql = (options: Pick<ClaimOptions, "now">) => {
+  const now = nowOf(options);
+  return Prisma.sql`SELECT ${hasDueSql(Prisma.sql`i.id`, "instant", now)} AS instant_due,
+    (i.next_send_at IS NULL OR i.next_send_at <= now()) AND ${hasDueSql(Prisma.sql`i.id`, "paced", now)} AS paced_due
+    OFFSET 0`;
+};
+
+/**
+ * Inboxes a claim may take emails from (`i`, beside `due`: inboxDueSql): sending, proven, not
+ * paused, not full in this worker, with something to claim now.
+ */
+const readyInboxSql = (options: ClaimOptions, room: ClaimRoom) => Prisma.sql`NOT i.paused AND i.status = 'active' AND ${inboxProvenSql("i")}
+  ${scoped(options.organizationIds)} AND i.id <> ALL(${room.full()}::uuid[])
+  AND (due.instant_due OR due.paced_due)`;
+
 const leaseUntil = (leaseMs: number) => Prisma.sql`now() + ${leaseMs}::int * interval '1 millisecond'`;
 
 /**
@@ -77,14 +96,34 @@ const relayTurn = organizationTurn(RELAY_QUEUE);
  * as cheap with one huge broadcast queued as with none, and past 1 000 organizations waiting each round
  * goes on where the last stopped instead of serving the same lowest ids for ever.
  */
-async function relayOrganizations(organizationIds: string[] | undefined): Promise<string[]> {
+function relayOrganizationsSql(organizationIds: string[] | undefined, room: ClaimRoom): Prisma.Sql {
+  if (room.relay() <= 0) return Prisma.sql`SELECT NULL::uuid AS id WHERE false`;
   if (organizationIds) {
-    const rows = await engineDb().$queryRaw<{ id: string }[]>`
-      SELECT o.id FROM unnest(${organizationIds}::uuid[]) AS o(id) WHERE EXISTS (
-        SELECT 1 FROM emails e WHERE e.inbox_id IS NULL AND e.organization_id = o.id AND e.status = 'queued')`;
-    return rows.map((r) => r.id);
+    return Prisma.sql`SELECT o.id FROM unnest(${organizationIds}::uuid[]) AS o(id) WHERE EXISTS (
+      SELECT 1 FROM emails e WHERE e.inbox_id IS NULL AND e.organization_id = o.id AND e.status = 'queued')`;
   }
-  return relayTurn.next(engineDb(), RELAY_ORGANIZATIONS_PER_ROUND);
+  return relayTurn.sql(RELAY_ORGANIZATIONS_PER_ROUND);
+}
+
+/**
+ * What a claim may find, in one statement: the organizations with relay emails (when the relay has
+ * room) and whether any inbox has an email to claim now. Most claims of a busy worker find nothing
+ * new (its destinations full, or other workers took the rest), and most of an idle worker's find
+ * nothing at all: they end here instead of in a transaction of four more round trips. With three
+ * workers through one relay, those claims kept each worker's claiming busy most of the time, and its
+ * next batch waited behind them. Each part reads what it answers (inbox-queue.test.ts): the relay's
+ * turn skips through the queue index, and an inbox's question is the claim's own (readyInboxSql).
+ */
+export function dueWorkSql(options: ClaimOptions): Prisma.Sql {
+  const room = options.room ?? unlimited;
+  return Prisma.sql`SELECT ARRAY(${relayOrganizationsSql(options.organizationIds, room)}) AS relay_orgs,
+    EXISTS (SELECT 1 FROM inboxes i CROSS JOIN LATERAL (${inboxDueSql(options)}) due WHERE ${readyInboxSql(options, room)}) AS inbox_due`;
+}
+
+async function dueWork(options: ClaimOptions): Promise<{ relayOrgs: string[]; inboxDue: boolean }> {
+  const [row] = await engineDb().$queryRaw<{ relay_orgs: string[]; inbox_due: boolean }[]>(dueWorkSql(options));
+  if (!options.organizationIds) relayTurn.served(row.relay_orgs);
+  return { relayOrgs: row.relay_orgs, inboxDue: row.inbox_due };
 }
 
 /** An inbox with something to claim: due instant emails, or a due paced one and its pacing gap passed. */
@@ -152,8 +191,8 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
  */
 export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> {
   const room = options.room ?? unlimited;
-  const relayOrgs = room.relay() > 0 ? await relayOrganizations(options.organizationIds) : [];
-  const now = nowOf(options);
+  const { relayOrgs, inboxDue } = await dueWork(options);
+  if (relayOrgs.length === 0 && !inboxDue) return [];
   return engineDb().$transaction(
     async (tx) => {
       // Due emails are read through the queue indexes by index scans that stop at the batch's size.
@@ -176,14 +215,8 @@ export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> 
           due.instant_due, due.paced_due,
           CASE WHEN i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date THEN i.daily_sent_count ELSE 0 END AS used_today
         FROM inboxes i
-        -- OFFSET 0: evaluated once an inbox, not again for each place the two answers are read.
-        CROSS JOIN LATERAL (
-          SELECT ${hasDueSql(Prisma.sql`i.id`, "instant", now)} AS instant_due,
-            (i.next_send_at IS NULL OR i.next_send_at <= now()) AND ${hasDueSql(Prisma.sql`i.id`, "paced", now)} AS paced_due
-          OFFSET 0
-        ) due
-        WHERE NOT i.paused AND i.status = 'active' AND ${inboxProvenSql("i")} ${scoped(options.organizationIds)} AND i.id <> ALL(${room.full()}::uuid[])
-          AND (due.instant_due OR due.paced_due)
+        CROSS JOIN LATERAL (${inboxDueSql(options)}) due
+        WHERE ${readyInboxSql(options, room)}
         ORDER BY random()
         LIMIT 100
         FOR NO KEY UPDATE OF i SKIP LOCKED`;

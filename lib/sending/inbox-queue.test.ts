@@ -8,8 +8,8 @@ import { activeAutomation, announceEvent, engineClock, settle } from "@/lib/test
 import { createIsolatedDatabase, type IsolatedDatabase } from "@/lib/testing/isolated-database";
 import { seedSegment, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
-import { organizationsAfterSql } from "@/lib/db/organizations-in-turn";
-import { claimDueEmails, RELAY_QUEUE } from "./claim";
+import { organizationsAfterSql, organizationTurn } from "@/lib/db/organizations-in-turn";
+import { claimDueEmails, dueWorkSql, RELAY_QUEUE } from "./claim";
 import { startBroadcast } from "./fan-out";
 import { hasDueSql, instantEmailsSql, nextPacedEmailSql } from "./inbox-queue";
 
@@ -47,6 +47,7 @@ describe("an inbox's queue read by the claim, beside a backlog of paced emails",
   let inbox: string;
   let other: string;
   let neighbour: string;
+  let backlogOrg: string;
 
   // A database of its own that autovacuum leaves alone, so that what the planner knows is what the
   // test says: first statistics from before the backlog was written (as right after an automation's
@@ -59,6 +60,7 @@ describe("an inbox's queue read by the claim, beside a backlog of paced emails",
     const [first, second] = [randomUUID(), randomUUID()].sort();
     neighbour = first;
     const org = second;
+    backlogOrg = org;
     await client.$executeRaw`INSERT INTO organizations (id, name) VALUES (${neighbour}::uuid, 'Neighbour'), (${org}::uuid, 'Backlog')`;
     const newInbox = async (organization: string, name: string) => {
       const [{ id }] = await client.$queryRaw<{ id: string }[]>`
@@ -125,6 +127,23 @@ describe("an inbox's queue read by the claim, beside a backlog of paced emails",
     const relay = organizationsAfterSql(RELAY_QUEUE, "00000000-0000-0000-0000-000000000000", 1000);
     expect((await database.db.$queryRaw<{ id: string }[]>(relay)).map((row) => row.id)).toEqual([neighbour]);
     await expectFewRead(relay);
+    // And the round that wraps to the start after the neighbour was served, in the same one statement.
+    const turn = organizationTurn(RELAY_QUEUE);
+    turn.served([neighbour]);
+    const wrapped = turn.sql(1000);
+    expect((await database.db.$queryRaw<{ id: string }[]>(wrapped)).map((row) => row.id)).toEqual([neighbour]);
+    await expectFewRead(wrapped);
+
+    // What a claim asks before its transaction: the relay's organizations and whether any inbox has something to claim.
+    for (const [organizationIds, relayOrgs] of [
+      [undefined, [neighbour]],
+      [[backlogOrg], []],
+    ] as const) {
+      const due = dueWorkSql({ batchSize: 20, leaseMs: 60_000, paceScale: 1, organizationIds: organizationIds && [...organizationIds] });
+      const [answer] = await database.db.$queryRaw<{ relay_orgs: string[]; inbox_due: boolean }[]>(due);
+      expect(answer).toEqual({ relay_orgs: relayOrgs, inbox_due: true });
+      await expectFewRead(due);
+    }
   }
 
   it("reads only the emails it finds, with statistics from before the backlog", async () => {

@@ -5,7 +5,7 @@ import { openSecret } from "@/lib/crypto/secret-box";
 import { checkedAddress, defaultOutboundPolicy, type OutboundPolicy } from "@/lib/net/outbound-policy";
 import type { MessageWithDsn } from "@/lib/feedback/outgoing";
 import { inboxAccessToken } from "@/lib/oauth/access-token";
-import { MAX_CONNECTIONS, pooled, relayTransportOptions, type SentInfo } from "./relay-options";
+import { pooled, relayTransportOptions, type SentInfo } from "./relay-options";
 
 /**
  * What the engine needs of the relay: nodemailer's pool, or the relay in its thread
