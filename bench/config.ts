@@ -47,6 +47,8 @@ export type Sizes = {
   smtpConnections: number;
   /** Recipients of each broadcast sent through a relay answering in 50 ms (slow-relay). */
   slowRelayRecipients: number;
+  /** Recipients of each broadcast the scale-out scenario sends with one, two and three workers. */
+  scaleOutRecipients: number;
   /** Answered threads of the unified inbox's organization (thread-inbox), beside as many unanswered. */
   threads: number;
   /** Delivery reports sent to the inbound listener per run, and runs. */
@@ -77,6 +79,8 @@ export const FULL: Sizes = {
   // What lib/sending/transports.ts opens to one SMTP server (MAX_CONNECTIONS).
   smtpConnections: 5,
   slowRelayRecipients: 10_000,
+  // One worker sends about 25 a second through a relay 50 ms away: two minutes.
+  scaleOutRecipients: 3_000,
   reports: 20_000,
   intakeRepeats: 3,
   threads: 100_000,
@@ -95,6 +99,7 @@ export const QUICK: Sizes = {
   sendRepeats: 2,
   sendAfterImport: 5_000,
   slowRelayRecipients: 4_000,
+  scaleOutRecipients: 1_000,
   reports: 2_000,
   intakeRepeats: 2,
   threads: FULL.threads / 20,

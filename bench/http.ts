@@ -67,6 +67,29 @@ export class HttpClient {
   }
 }
 
+/**
+ * The benchmark's own load balancer: each request goes to the next server in turn, over that
+ * server's own keep-alive connections (`connections` in all, shared out evenly).
+ */
+export class RoundRobin {
+  private readonly clients: HttpClient[];
+  private next = 0;
+
+  constructor(host: string, ports: number[], connections: number) {
+    this.clients = ports.map((port) => new HttpClient(host, port, Math.ceil(connections / ports.length)));
+  }
+
+  request(method: string, path: string, options: Options = {}): Promise<Reply> {
+    const client = this.clients[this.next];
+    this.next = (this.next + 1) % this.clients.length;
+    return client.request(method, path, options);
+  }
+
+  close() {
+    for (const client of this.clients) client.close();
+  }
+}
+
 export class HttpError extends Error {
   constructor(
     message: string,
@@ -80,7 +103,14 @@ export class HttpError extends Error {
  * Closed-loop load: `connections` loops, each sending the next request as soon as the previous
  * answer is read, for `seconds`. Answers the requests per second that got `expectStatus`.
  */
-export async function load(client: HttpClient, path: string, token: string | undefined, connections: number, seconds: number, expectStatus = 200) {
+export async function load(
+  client: Pick<HttpClient, "request">,
+  path: string,
+  token: string | undefined,
+  connections: number,
+  seconds: number,
+  expectStatus = 200,
+) {
   const deadline = performance.now() + seconds * 1000;
   let ok = 0;
   let failed = 0;

@@ -23,7 +23,7 @@ if (values.help) {
     "usage: npm run bench -- [--quick] [--json] [--only <scenario,...>] [--keep] [--slot <n>]\n" +
       "  --quick  every scenario at 1/20 of its size\n" +
       "  --json   one JSON array of the results on standard output (the table stays on standard error)\n" +
-      "  --only   import, bulk, check-emails, list-contacts, memory-list, list-emails, get-broadcast, broadcast-send, slow-relay, import-then-send, broadcast-report, intake, email-batch, submission, attachment-memory, dashboard, dynamic-segment, thread-inbox, imap-replies, events-ingest, contacts-export, form-submit, automations, conditional-blocks, cancel-large, retention-beside-send, send-at-10m\n" +
+      "  --only   import, bulk, check-emails, list-contacts, memory-list, list-emails, get-broadcast, broadcast-send, slow-relay, scale-workers, scale-web, import-then-send, broadcast-report, intake, email-batch, submission, attachment-memory, dashboard, dynamic-segment, thread-inbox, imap-replies, events-ingest, contacts-export, form-submit, automations, conditional-blocks, cancel-large, retention-beside-send, send-at-10m\n" +
       "  --keep   keep the benchmark database afterwards\n" +
       "  --slot   another data directory, database and ports (slot n: .data/bench-n, PostgreSQL 54380+n, server 3500+n)\n" +
       "Needs the production build: run `npm run build` first.\n",

@@ -113,6 +113,24 @@ export class SendingWorker extends Child {
     this.spawn([...profile, "--import", "tsx", entry]);
   }
 
+  /** Starts it and resolves once it says it runs its loops (worker/index.ts), so a timing does not include its start. */
+  async startReady(entry: string, timeoutMs = 60_000) {
+    this.start(entry);
+    const child = this.child!;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the worker did not start within ${timeoutMs / 1000} s`)), timeoutMs);
+      child.stdout!.on("data", (chunk: Buffer) => {
+        if (!chunk.toString("utf8").includes("[worker] running")) return;
+        clearTimeout(timer);
+        resolve();
+      });
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the worker exited with ${code} while starting`));
+      });
+    });
+  }
+
   get exitCode() {
     return this.child?.exitCode ?? null;
   }

@@ -15,12 +15,16 @@ export class Sink {
     });
   }
 
-  /** `answerMs`: each message is answered (and counted) this long after it arrived. */
-  static start({ answerMs = 0 }: { answerMs?: number } = {}): Promise<Sink> {
+  /**
+   * `answerMs`: each message is answered (and counted) this long after it arrived. `replyDelayMs`:
+   * every reply of the server reaches the client this long after it was written (a sending
+   * conversation of four commands then takes four times that).
+   */
+  static start({ answerMs = 0, replyDelayMs = 0 }: { answerMs?: number; replyDelayMs?: number } = {}): Promise<Sink> {
     const child = fork(path.join(import.meta.dirname, "smtp-sink.ts"), [], {
       execArgv: ["--import", "tsx"],
       stdio: ["ignore", "ignore", "inherit", "ipc"],
-      env: { ...process.env, BENCH_SINK_ANSWER_MS: String(answerMs) },
+      env: { ...process.env, BENCH_SINK_ANSWER_MS: String(answerMs), BENCH_SINK_REPLY_DELAY_MS: String(replyDelayMs) },
     });
     return new Promise((resolve, reject) => {
       child.once("error", reject);

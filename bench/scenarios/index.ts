@@ -23,6 +23,7 @@ import { retentionBesideSendScenario } from "./retention-beside-send";
 import { sendAt10mScenario } from "./send-at-10m";
 import { memoryListScenario } from "./memory-list";
 import { slowRelayScenario } from "./slow-relay";
+import { scaleWebScenario, scaleWorkersScenario } from "./scale-out";
 import type { Scenario } from "./scenario";
 import { submissionScenario } from "./submission";
 import { threadInboxScenario } from "./thread-inbox";
@@ -37,6 +38,8 @@ export const scenarios: Scenario[] = [
   getBroadcastScenario,
   broadcastSendScenario,
   slowRelayScenario,
+  scaleWorkersScenario,
+  scaleWebScenario,
   importThenSendScenario,
   broadcastReportScenario,
   memoryListScenario,
