@@ -1,26 +1,8 @@
 import { execFileSync } from "node:child_process";
-import type { Page } from "@playwright/test";
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from "../lib/testing/smtp-sink";
-import { expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
+import { api, expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
 
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
-
-/** A /v1 call from inside the signed-in page, as the dashboard itself makes it. */
-async function api<T = Record<string, unknown>>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, json: await response.json() };
-    },
-    { method, path, body },
-  );
-  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
-  return answer.json as T;
-}
 
 /** The test's wait, over: the winner is due (the worker chooses it in its next round). */
 function winnerDueNow(broadcastId: string) {

@@ -1,22 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { Page } from "@playwright/test";
-import { expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
-
-async function api<T = Record<string, unknown>>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const answer = await page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, json: await response.json() };
-    },
-    { method, path, body },
-  );
-  if (answer.status >= 300) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
-  return answer.json as T;
-}
+import { api, expect, finalScreenshot, signUp, test, uniqueEmail } from "./fixtures";
 
 test.describe.configure({ timeout: 180_000 });
 
