@@ -5,7 +5,8 @@ import { inboxProvenSql } from "@/lib/senders/proof";
 import { organizationTurn, type OrganizationQueue } from "@/lib/db/organizations-in-turn";
 import { engineDb } from "./engine-db";
 import { deal } from "@/lib/domain/fair-share";
-import { dueAt, hasDueSql, instantEmailsSql, nextPacedEmailSql } from "./inbox-queue";
+import { hasDueSql, instantEmailsSql, nextPacedEmailSql } from "./inbox-queue";
+import { relayEmailsSql, relayHasDueSql } from "./relay-queue";
 import { dailyCap, pacingGapMs, resolveSpeed, type InboxPacing } from "@/lib/domain/sending-speeds";
 
 /** Where an inbox's emails go: its SMTP server (host and port), which several inboxes may share. */
@@ -92,22 +93,23 @@ export const RELAY_QUEUE: OrganizationQueue = { table: "emails q", where: "q.inb
 const relayTurn = organizationTurn(RELAY_QUEUE);
 
 /**
- * Organizations with queued relay emails, up to 1 000 a round in turn (lib/db/organizations-in-turn):
- * as cheap with one huge broadcast queued as with none, and past 1 000 organizations waiting each round
- * goes on where the last stopped instead of serving the same lowest ids for ever.
+ * Organizations with queued relay emails, up to 1 000 a round in turn (lib/db/organizations-in-turn),
+ * as `turn`: as cheap with one huge broadcast queued as with none, and past 1 000 organizations
+ * waiting each round goes on where the last stopped instead of serving the same lowest ids for ever.
+ * Only those with a due one are dealt a share (relayHasDueSql): an organization whose relay emails
+ * all wait (for a retry, or for the sweep of a cancelled broadcast) would take a share of the batch
+ * and claim nothing with it.
  */
-function relayOrganizationsSql(organizationIds: string[] | undefined, room: ClaimRoom): Prisma.Sql {
-  if (room.relay() <= 0) return Prisma.sql`SELECT NULL::uuid AS id WHERE false`;
-  if (organizationIds) {
-    return Prisma.sql`SELECT o.id FROM unnest(${organizationIds}::uuid[]) AS o(id) WHERE EXISTS (
-      SELECT 1 FROM emails e WHERE e.inbox_id IS NULL AND e.organization_id = o.id AND e.status = 'queued')`;
-  }
-  return relayTurn.sql(RELAY_ORGANIZATIONS_PER_ROUND);
+function relayOrganizationsSql(options: ClaimOptions, room: ClaimRoom): { turn: Prisma.Sql; due: Prisma.Sql } {
+  const due = Prisma.sql`ARRAY(SELECT t.id FROM turn t WHERE ${relayHasDueSql(Prisma.sql`t.id`, nowOf(options))})`;
+  if (room.relay() <= 0) return { turn: Prisma.sql`SELECT NULL::uuid AS id WHERE false`, due };
+  if (options.organizationIds) return { turn: Prisma.sql`SELECT o.id FROM unnest(${options.organizationIds}::uuid[]) AS o(id)`, due };
+  return { turn: relayTurn.sql(RELAY_ORGANIZATIONS_PER_ROUND), due };
 }
 
 /**
- * What a claim may find, in one statement: the organizations with relay emails (when the relay has
- * room) and whether any inbox has an email to claim now. Most claims of a busy worker find nothing
+ * What a claim may find, in one statement: the organizations with relay emails due (when the relay
+ * has room) and whether any inbox has an email to claim now. Most claims of a busy worker find nothing
  * new (its destinations full, or other workers took the rest), and most of an idle worker's find
  * nothing at all: they end here instead of in a transaction of four more round trips. With three
  * workers through one relay, those claims kept each worker's claiming busy most of the time, and its
@@ -116,13 +118,17 @@ function relayOrganizationsSql(organizationIds: string[] | undefined, room: Clai
  */
 export function dueWorkSql(options: ClaimOptions): Prisma.Sql {
   const room = options.room ?? unlimited;
-  return Prisma.sql`SELECT ARRAY(${relayOrganizationsSql(options.organizationIds, room)}) AS relay_orgs,
+  const relay = relayOrganizationsSql(options, room);
+  return Prisma.sql`WITH turn AS (${relay.turn})
+    SELECT ARRAY(SELECT id FROM turn) AS relay_turn, ${relay.due} AS relay_orgs,
     EXISTS (SELECT 1 FROM inboxes i CROSS JOIN LATERAL (${inboxDueSql(options)}) due WHERE ${readyInboxSql(options, room)}) AS inbox_due`;
 }
 
 async function dueWork(options: ClaimOptions): Promise<{ relayOrgs: string[]; inboxDue: boolean }> {
-  const [row] = await engineDb().$queryRaw<{ relay_orgs: string[]; inbox_due: boolean }[]>(dueWorkSql(options));
-  if (!options.organizationIds) relayTurn.served(row.relay_orgs);
+  const [row] = await engineDb().$queryRaw<{ relay_turn: string[]; relay_orgs: string[]; inbox_due: boolean }[]>(dueWorkSql(options));
+  // The turn goes on after the last organization it looked at, due or not: one that looked at only
+  // organizations with nothing due would otherwise look at the same ones again every round.
+  if (!options.organizationIds) relayTurn.served(row.relay_turn);
   return { relayOrgs: row.relay_orgs, inboxDue: row.inbox_due };
 }
 
@@ -259,24 +265,21 @@ export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> 
 async function claimRelayIn(tx: Prisma.TransactionClient, options: ClaimOptions, shares: Map<string, number>): Promise<Claimed[]> {
   const wanted = [...shares].filter(([, n]) => n > 0);
   if (wanted.length === 0) return [];
-  return tx.$queryRaw<Claimed[]>`
+  return tx.$queryRaw<Claimed[]>(relayClaimSql(options, new Map(wanted)));
+}
+
+/** The relay's claim: up to each organization's share of its due relay emails, claimed under a lease. */
+export function relayClaimSql(options: Pick<ClaimOptions, "leaseMs" | "now">, shares: Map<string, number>): Prisma.Sql {
+  return Prisma.sql`
     WITH want AS (
-      SELECT * FROM unnest(${wanted.map(([id]) => id)}::uuid[], ${wanted.map(([, n]) => n)}::int[]) AS w(organization_id, share)
+      SELECT * FROM unnest(${[...shares.keys()]}::uuid[], ${[...shares.values()]}::int[]) AS w(organization_id, share)
     ),
     picked AS (
-      SELECT p.id FROM want w CROSS JOIN LATERAL (
-        SELECT e.id FROM emails e LEFT JOIN broadcasts b ON b.id = e.broadcast_id
-        WHERE e.inbox_id IS NULL AND e.organization_id = w.organization_id AND ${dueAt(nowOf(options))}
-          AND (b.id IS NULL OR EXISTS (
-            SELECT 1 FROM domains d WHERE d.organization_id = e.organization_id AND d.status = 'verified'
-              AND d.name = lower(split_part(e.from_email, '@', 2))))
-        LIMIT w.share
-        -- Another worker's claim in progress holds its emails' row locks: this one takes the next
-        -- emails instead of the same ones. Without it, workers claiming at once read the same first
-        -- rows of the index, and every one but the first waited for that claim's commit to get
-        -- nothing (measured: three workers sent 1.7 times what one does, not three).
-        FOR NO KEY UPDATE OF e SKIP LOCKED
-      ) p
+      -- Another worker's claim in progress holds its emails' row locks: this one takes the next
+      -- emails instead of the same ones. Without it, workers claiming at once read the same first
+      -- rows of the index, and every one but the first waited for that claim's commit to get
+      -- nothing (measured: three workers sent 1.7 times what one does, not three).
+      SELECT p.id FROM want w CROSS JOIN LATERAL (${relayEmailsSql(Prisma.sql`w.organization_id`, nowOf(options), Prisma.sql`w.share`)}) p
     ),
     won AS (
       -- A claim committed after this statement began is not skipped (its locks are gone) nor seen:
