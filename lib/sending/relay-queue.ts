@@ -21,7 +21,8 @@ function relayQueue(organization: Prisma.Sql): Queue {
 /**
  * Whether the organization has a due relay email: one of no broadcast, or of a sending broadcast.
  * Its from domain is not asked here (a read for each email, were it not verified): a broadcast whose
- * domain lost its verification may be found due and then give nothing.
+ * domain lost its verification may be found due and then give nothing (relayEmailsSql reads a few
+ * times the share of it, not all).
  */
 export const relayHasDueSql = (organization: Prisma.Sql, now: Prisma.Sql) => Prisma.sql`COALESCE(${anyDueSql(relayQueue(organization), now)}, false)`;
 
@@ -32,7 +33,8 @@ const fromVerifiedDomain = Prisma.sql`EXISTS (SELECT 1 FROM domains d WHERE d.or
 /**
  * Up to `limit` due relay emails of the organization, each locked for this claim: the emails of no
  * broadcast, then the sending broadcasts'. An email another worker's claim in progress holds is
- * skipped (SKIP LOCKED), so that workers claiming at once take different emails.
+ * skipped (SKIP LOCKED), so that workers claiming at once take different emails; a broadcast's email
+ * goes only from a verified domain, asked of the few emails looked at (queue-sources.ts, CANDIDATES).
  */
 export function relayEmailsSql(organization: Prisma.Sql, now: Prisma.Sql, limit: Prisma.Sql): Prisma.Sql {
   const queue = relayQueue(organization);

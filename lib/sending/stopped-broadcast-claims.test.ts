@@ -8,10 +8,12 @@ import { sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { claimDueEmails, dueWorkSql, relayClaimSql } from "./claim";
 import { hasDueSql, instantEmailsSql, nextPacedEmailSql } from "./inbox-queue";
+import { pauseBroadcastIn } from "./pause-broadcast";
 
 // A cancel commits the broadcast's status at once and leaves its queued emails to the sweep of
 // cancel-emails.ts, a batch at a time: until it reaches them they are still queued, in the queue
-// indexes the claim reads every round for every organization.
+// indexes the claim reads every round for every organization. A pause moves them to `scheduled` in
+// its own transaction: until it commits, they are queued and its broadcast sending, to every claim.
 
 const BACKLOG = 3_000;
 const LEASE = { leaseMs: 60_000 };
@@ -199,5 +201,64 @@ describe("a claim round beside another organization's cancelled broadcasts", () 
     expect(claimed.filter((c) => c.inbox_id === neighbourInbox.id)).toHaveLength(3);
     expect(claimed.filter((c) => c.inbox_id === null && c.organization_id === neighbour.organizationId)).toHaveLength(3);
     expect(claimed).toHaveLength(6);
+  });
+});
+
+describe("the relay's claim while a pause moves a broadcast's queued emails", () => {
+  let database: IsolatedDatabase;
+  let org: string;
+  let broadcast: string;
+  let transactional: string[];
+
+  beforeAll(async () => {
+    database = await createIsolatedDatabase("pausing_broadcast");
+    const client = database.db;
+    await client.$executeRawUnsafe("ALTER TABLE emails SET (autovacuum_enabled = off)");
+    org = randomUUID();
+    await client.$executeRaw`INSERT INTO organizations (id, name) VALUES (${org}::uuid, 'Pausing')`;
+    await client.$executeRaw`INSERT INTO domains (organization_id, name, status, verification_token, verified_at)
+      VALUES (${org}::uuid, 'pausing.test', 'verified', ${randomUUID()}, now())`;
+    [{ id: broadcast }] = await client.$queryRaw<{ id: string }[]>`
+      INSERT INTO broadcasts (organization_id, name, subject, from_email, sending_speed, status)
+      VALUES (${org}::uuid, 'News', 'News', 'news@pausing.test', 'instant', 'sending') RETURNING id`;
+    const emails = async (count: number, broadcastId: string | null) =>
+      (
+        await client.$queryRaw<{ id: string }[]>`
+          INSERT INTO emails (organization_id, message_id, from_email, to_email, subject, broadcast_id)
+          SELECT ${org}::uuid, '<' || gen_random_uuid() || '@pausing.test>', 'news@pausing.test', 'r' || n || '@example.test', 'Hi', ${broadcastId}::uuid
+          FROM generate_series(1, ${count}::int) n
+          RETURNING id`
+      ).map((r) => r.id);
+    await emails(BACKLOG, broadcast);
+    transactional = await emails(3, null);
+    await client.$executeRawUnsafe("ANALYZE emails");
+  }, 180_000);
+  afterAll(() => database?.drop());
+
+  it("takes the organization's other emails, reading a few times its share and not each email the pause holds", async () => {
+    // The pause in its transaction, held open after its UPDATE of the broadcast's queued emails.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let moved!: () => void;
+    const moving = new Promise<void>((resolve) => (moved = resolve));
+    const pause = database.db.$transaction(
+      async (tx) => {
+        expect(await pauseBroadcastIn(tx, org, broadcast, "manual")).toBe(true);
+        moved();
+        await held;
+      },
+      { timeout: 60_000 },
+    );
+    await moving;
+    try {
+      const claim = relayClaimSql(LEASE, new Map([[org, 10]]));
+      expect(await emailRowsRead(database.db, claim)).toBeLessThan(100);
+      const claimed = await database.db.$queryRaw<{ id: string }[]>(claim);
+      expect(claimed.map((r) => r.id).sort()).toEqual([...transactional].sort());
+    } finally {
+      release();
+      await pause;
+    }
+    expect(await database.db.email.count({ where: { broadcast_id: broadcast, status: "scheduled" } })).toBe(BACKLOG);
   });
 });
