@@ -1,4 +1,5 @@
-import { scopedTo, sweepBatch, type SweepBatch, type SweepOptions } from "./sweep";
+import { Prisma } from "@/lib/db";
+import { sweepBatch, type SweepBatch, type SweepOptions } from "./sweep";
 
 // An href, double- or single-quoted, as the click check reads links (lib/tracking/record-click.ts).
 const HREF = `href\\s*=\\s*(?:"([^"]*)"|'([^']*)')`;
@@ -11,12 +12,9 @@ const HREF = `href\\s*=\\s*(?:"([^"]*)"|'([^']*)')`;
  * The update touches no indexed column, so PostgreSQL can write it in place (a HOT update).
  */
 export function clearEmailBodies(options: SweepOptions): Promise<SweepBatch> {
-  return sweepBatch("email-bodies", options, async (tx, { after, below, cutoff, limit }) => {
-    const [row] = await tx.$queryRaw<{ scanned: number; last: string | null; changed: number }[]>`
-      WITH win AS (
-        SELECT e.id FROM emails e WHERE e.id > ${after}::uuid AND e.id < ${below}::uuid ${scopedTo("e", options.organizationId)}
-        ORDER BY e.id LIMIT ${limit}
-      ),
+  return sweepBatch("email-bodies", "emails", options, (cutoff) => ({
+    counted: "cleared",
+    ctes: Prisma.sql`
       cleared AS (
         UPDATE emails e SET html_content = NULL, text_content = NULL,
           body_links = CASE WHEN e.html_content IS NULL THEN e.body_links ELSE coalesce((
@@ -26,9 +24,6 @@ export function clearEmailBodies(options: SweepOptions): Promise<SweepBatch> {
         WHERE e.id = win.id AND e.created_at < ${cutoff} AND e.status NOT IN ('queued', 'scheduled', 'sending')
           AND (e.html_content IS NOT NULL OR e.text_content IS NOT NULL)
         RETURNING e.id
-      )
-      SELECT (SELECT count(*)::int FROM win) AS scanned, (SELECT id::text FROM win ORDER BY id DESC LIMIT 1) AS last,
-        (SELECT count(*)::int FROM cleared) AS changed`;
-    return row;
-  });
+      )`,
+  }));
 }

@@ -31,33 +31,42 @@ export function timeOrderedFloor(at: Date): string {
 
 const cutoffOf = (options: SweepOptions) => new Date(options.now.getTime() - options.days * 86_400_000);
 
-/** `AND <alias>.organization_id = …` when the sweep is scoped to one organization. */
-export const scopedTo = (alias: string, organizationId: string | undefined) =>
-  organizationId ? Prisma.sql`AND ${Prisma.raw(alias)}.organization_id = ${organizationId}::uuid` : Prisma.empty;
+const scopedTo = (organizationId: string | undefined) => (organizationId ? Prisma.sql`AND t.organization_id = ${organizationId}::uuid` : Prisma.empty);
+
+/** The table a sweep walks, by its key. */
+type SweptTable = "emails" | "events";
 
 /**
- * Runs one batch of the sweep `name` in a transaction of its own: `batch` gets the position to read
- * from and the id bound of the cutoff, and answers how many rows it read, the last id it read, and
- * how many it changed. The position moves to that last id. A sweep another worker is running now is
- * left to it (the position's row is locked, skipped).
+ * Runs one batch of the sweep `name` over `table` in a transaction of its own. The batch is one
+ * statement: `win`, the next `limit` ids of the key from the sweep's position up to the cutoff's id
+ * bound, then the CTEs `change` writes for the cutoff (they read `win`), of which the one named
+ * `counted` returns a row for each row changed or deleted. The position moves to the last id read.
+ * A sweep another worker is running now is left to it (the position's row is locked, skipped).
  */
 export async function sweepBatch(
   name: string,
+  table: SweptTable,
   options: SweepOptions,
-  batch: (
-    tx: Prisma.TransactionClient,
-    window: { after: string; below: string; cutoff: Date; limit: number },
-  ) => Promise<{ scanned: number; last: string | null; changed: number }>,
+  change: (cutoff: Date) => { ctes: Prisma.Sql; counted: string },
 ): Promise<SweepBatch> {
   const sweep = options.organizationId ? `${name}:${options.organizationId}` : name;
   const cutoff = cutoffOf(options);
+  const { ctes, counted } = change(cutoff);
   return db.$transaction(
     async (tx) => {
       await tx.$executeRaw`INSERT INTO retention_progress (sweep, position) VALUES (${sweep}, ${ZERO_ID}::uuid) ON CONFLICT (sweep) DO NOTHING`;
       const [progress] = await tx.$queryRaw<{ position: string }[]>`
         SELECT position::text AS position FROM retention_progress WHERE sweep = ${sweep} FOR UPDATE SKIP LOCKED`;
       if (!progress) return { scanned: 0, changed: 0 };
-      const result = await batch(tx, { after: progress.position, below: timeOrderedFloor(cutoff), cutoff, limit: options.batchSize ?? 1000 });
+      const [result] = await tx.$queryRaw<{ scanned: number; last: string | null; changed: number }[]>`
+        WITH win AS (
+          SELECT t.id FROM ${Prisma.raw(table)} t
+          WHERE t.id > ${progress.position}::uuid AND t.id < ${timeOrderedFloor(cutoff)}::uuid ${scopedTo(options.organizationId)}
+          ORDER BY t.id LIMIT ${options.batchSize ?? 1000}
+        ),
+        ${ctes}
+        SELECT (SELECT count(*)::int FROM win) AS scanned, (SELECT id::text FROM win ORDER BY id DESC LIMIT 1) AS last,
+          (SELECT count(*)::int FROM ${Prisma.raw(counted)}) AS changed`;
       if (result.last) await tx.$executeRaw`UPDATE retention_progress SET position = ${result.last}::uuid, updated_at = now() WHERE sweep = ${sweep}`;
       return { scanned: result.scanned, changed: result.changed };
     },

@@ -1,5 +1,6 @@
-import { TRACKING_EVENTS } from "./events";
-import { scopedTo, sweepBatch, type SweepBatch, type SweepOptions } from "./sweep";
+import { Prisma } from "@/lib/db";
+import { oldEventsGone } from "./events";
+import { sweepBatch, type SweepBatch, type SweepOptions } from "./sweep";
 
 /**
  * One batch of TRACKING_RETENTION_DAYS: opens and clicks older than the cutoff leave the events
@@ -11,19 +12,15 @@ import { scopedTo, sweepBatch, type SweepBatch, type SweepOptions } from "./swee
  * timeline). The counters on broadcasts and emails (`opened_at`, `clicked_at`) are not touched.
  */
 export function rollUpTrackingHits(options: SweepOptions): Promise<SweepBatch> {
-  return sweepBatch("tracking-hits", options, async (tx, { after, below, cutoff, limit }) => {
-    const [row] = await tx.$queryRaw<{ scanned: number; last: string | null; changed: number }[]>`
-      WITH win AS (
-        SELECT e.id FROM events e WHERE e.id > ${after}::uuid AND e.id < ${below}::uuid ${scopedTo("e", options.organizationId)}
-        ORDER BY e.id LIMIT ${limit}
-      ),
-      gone AS (
-        DELETE FROM events e USING win
-        WHERE e.id = win.id AND e.created_at < ${cutoff} AND e.name = ANY(${TRACKING_EVENTS}::text[])
-          AND NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.organization_id = e.organization_id AND o.event_id = e.id)
-        RETURNING e.organization_id, e.email_id, e.broadcast_id, e.name = 'email.opened' AS open, e.machine, e.occurred_at,
-          e.properties->>'link' AS link
-      ),
+  return sweepBatch("tracking-hits", "events", options, (cutoff) => ({
+    counted: "gone",
+    ctes: Prisma.sql`
+      ${oldEventsGone(
+        cutoff,
+        true,
+        Prisma.sql`e.organization_id, e.email_id, e.broadcast_id, e.name = 'email.opened' AS open, e.machine, e.occurred_at,
+          e.properties->>'link' AS link`,
+      )},
       links AS (
         SELECT email_id, jsonb_object_agg(link, n) AS links
         FROM (SELECT email_id, link, count(*) AS n FROM gone WHERE broadcast_id IS NOT NULL AND NOT open AND NOT machine AND link IS NOT NULL
@@ -61,9 +58,6 @@ export function rollUpTrackingHits(options: SweepOptions): Promise<SweepBatch> {
                            WHERE (x->>'at')::timestamptz >= ${cutoff})
         FROM (SELECT DISTINCT organization_id, email_id FROM gone WHERE email_id IS NOT NULL) g
         WHERE e.id = g.email_id AND e.organization_id = g.organization_id
-      )
-      SELECT (SELECT count(*)::int FROM win) AS scanned, (SELECT id::text FROM win ORDER BY id DESC LIMIT 1) AS last,
-        (SELECT count(*)::int FROM gone) AS changed`;
-    return row;
-  });
+      )`,
+  }));
 }
