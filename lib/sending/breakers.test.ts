@@ -78,9 +78,12 @@ describe("the bounce-rate circuit breaker", () => {
     expect(attempts).toBeLessThan(300);
     const broadcast = await org.owner.api.get(`/v1/broadcasts/${id}`);
     expect(broadcast.body).toMatchObject({ status: "paused", paused_reason: "bounce_rate" });
-    // Nothing waits claimed: the rest is held until a person decides.
-    expect(await db.email.count({ where: { broadcast_id: id, status: { in: ["queued", "sending"] } } })).toBe(0);
-    expect(await db.email.count({ where: { broadcast_id: id, status: "scheduled" } })).toBe(300 - attempts);
+    // Nothing waits claimed: the rest stays queued, not claimed, until a person decides.
+    const [{ claims }] = await db.$queryRaw<{ claims: number }[]>`
+      SELECT count(*)::int AS claims FROM email_claims c JOIN emails e ON e.id = c.email_id WHERE e.broadcast_id = ${id}::uuid`;
+    expect(claims).toBe(0);
+    expect(await db.email.count({ where: { broadcast_id: id, status: "sending" } })).toBe(0);
+    expect(await db.email.count({ where: { broadcast_id: id, status: "queued" } })).toBe(300 - attempts);
     const status = await org.owner.api.get(`/v1/broadcasts/${id}/status`);
     expect(status.body.reasons[0].message).toMatch(/bounce/i);
   });

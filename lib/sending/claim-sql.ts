@@ -13,8 +13,8 @@ export const RELEASE_UPDATED = `DELETE FROM email_claims claim USING updated WHE
 
 /**
  * What happens to an email taken back from a worker (its lease ran out, or the worker returns it
- * unsent): a cancelled broadcast's is cancelled, a paused one's waits as `scheduled` until the
- * broadcast resumes, any other is queued again.
+ * unsent): a cancelled broadcast's is cancelled, any other is queued again (a paused broadcast's
+ * waits there, stepped over by the claim until the broadcast sends again: queue-sources.ts).
  */
 export const RETURNED_STATUS = `CASE (SELECT b.status FROM broadcasts b WHERE b.id = emails.broadcast_id)
-    WHEN 'cancelled' THEN 'cancelled'::"EmailStatus" WHEN 'paused' THEN 'scheduled'::"EmailStatus" ELSE 'queued'::"EmailStatus" END`;
+    WHEN 'cancelled' THEN 'cancelled'::"EmailStatus" ELSE 'queued'::"EmailStatus" END`;

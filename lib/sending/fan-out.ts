@@ -304,12 +304,6 @@ export async function fanOut(broadcastId: string, options: FanOutOptions = {}): 
             WHERE id = ${b.id}::uuid`;
           return "failed" as const;
         }
-        if (after?.status === "paused") {
-          // Paused during the chunk: its new emails were not there for the pause to see.
-          await tx.$executeRaw`
-            UPDATE emails SET status = 'scheduled', updated_at = now() WHERE broadcast_id = ${b.id}::uuid AND status = 'queued'`;
-          return "stop" as const;
-        }
         if (after?.status !== "sending") {
           // Cancelled during the chunk: the cancel's batches may have ended before this chunk's
           // emails were visible, so they are to be cancelled again, after this commits.

@@ -149,7 +149,7 @@ describe("SMTP outcomes", () => {
 });
 
 describe("crash recovery", () => {
-  it("an email whose lease ran out is due again; of a broadcast paused meanwhile, held; of one cancelled, cancelled", async () => {
+  it("an email whose lease ran out is due again; of a broadcast paused meanwhile, queued and not claimed; of one cancelled, cancelled", async () => {
     const org = await createTestOrg();
     const tag = org.organizationId.slice(0, 8);
     const inbox = await sinkInbox(org.organizationId, sink, { smtp_username: "outcomes", password: "right" });
@@ -170,9 +170,9 @@ describe("crash recovery", () => {
     await db.broadcast.update({ where: { id: kept }, data: { status: "paused", paused_reason: "manual" } });
     await new Promise((resolve) => setTimeout(resolve, 20));
     await releaseExpiredLeases(org.organizationId);
-    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "scheduled", attempts: 0 });
+    expect(await db.email.findFirstOrThrow({ where: { broadcast_id: kept } })).toMatchObject({ status: "queued", attempts: 0 });
+    expect(await claimDueEmails({ batchSize: 10, leaseMs: 60_000, paceScale: 1, organizationIds: [org.organizationId] })).toEqual([]);
 
-    await db.email.updateMany({ where: { broadcast_id: kept }, data: { status: "queued" } });
     await db.broadcast.update({ where: { id: kept }, data: { status: "sending", paused_reason: null } });
     await claimDueEmails({ batchSize: 10, leaseMs: 1, paceScale: 1, organizationIds: [org.organizationId] });
     await db.broadcast.update({ where: { id: kept }, data: { status: "cancelled" } });

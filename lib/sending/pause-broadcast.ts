@@ -19,8 +19,12 @@ export async function lockForPause(tx: Prisma.TransactionClient, organizationId:
 }
 
 /**
- * Pauses a sending broadcast, in the caller's transaction: it becomes `paused` with the reason,
- * nothing more of it is claimed, and its queued emails wait as `scheduled`. Emails a worker has
+ * Pauses a sending broadcast, in the caller's transaction: it becomes `paused` with the reason and
+ * nothing more of it is claimed. Its queued emails stay queued, untouched: the claim reads only
+ * the sending broadcasts' emails and steps over a paused one's in one read (queue-sources.ts), so a
+ * pause is one row whatever the broadcast holds. (It moved them to `scheduled` in one UPDATE,
+ * which for a million recipients held the request, and every claim reading past its locked rows,
+ * for as long as writing a million rows takes.) Emails a worker has
  * claimed but not yet handed to SMTP are given back by that worker within a second or so (held
  * too); those already handed to an SMTP server finish and are counted. The one way to pause:
  * people through the API (`manual`), circuit breakers with their own reason.
@@ -28,9 +32,6 @@ export async function lockForPause(tx: Prisma.TransactionClient, organizationId:
  */
 export async function pauseBroadcastIn(tx: Prisma.TransactionClient, organizationId: string, id: string, reason: BroadcastPauseReason): Promise<boolean> {
   if ((await lockForPause(tx, organizationId, id)) !== "sending") return false;
-  await tx.$executeRaw`
-    UPDATE emails SET status = 'scheduled', updated_at = now()
-    WHERE broadcast_id = ${id}::uuid AND organization_id = ${organizationId}::uuid AND status = 'queued'`;
   await tx.$executeRaw`
     UPDATE broadcasts SET status = 'paused', paused_reason = ${reason}::"BroadcastPauseReason", paused_at = now(), updated_at = now()
     WHERE id = ${id}::uuid AND organization_id = ${organizationId}::uuid`;

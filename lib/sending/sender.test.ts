@@ -125,13 +125,13 @@ describe("the sender", () => {
 });
 
 describe("the fan-out beside a pause", () => {
-  it("holds the emails of a chunk written while the pause committed, and carries on after the resume without duplicates", async () => {
+  it("leaves unclaimed the emails of a chunk written while the pause committed, and carries on after the resume without duplicates", async () => {
     const segmentId = await bulkSegment(1200, `chunky-${org.organizationId.slice(0, 8)}-`);
     const id = await broadcastTo(segmentId);
     await db.broadcast.update({ where: { id }, data: { status: "sending", started_at: new Date() } });
 
     // The pause takes the broadcast's row first and commits only once the chunk is waiting for
-    // it at its end: the chunk's emails were not there for the pause to hold.
+    // it at its end: the chunk's emails come after the pause, and wait with the broadcast's others.
     let fanning: Promise<unknown> = Promise.resolve();
     await db.$transaction(
       async (tx) => {
@@ -148,7 +148,7 @@ describe("the fan-out beside a pause", () => {
     );
     expect(await fanning).toBe("started");
     const states = await db.email.groupBy({ by: ["status"], where: { broadcast_id: id }, _count: { _all: true } });
-    expect(states).toEqual([{ status: "scheduled", _count: { _all: 200 } }]);
+    expect(states).toEqual([{ status: "queued", _count: { _all: 200 } }]);
     expect(await db.broadcast.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: "paused", total_recipients: 200, fanned_out_at: null });
 
     expect((await org.owner.api.post(`/v1/broadcasts/${id}/resume`)).body.status).toBe("sending");

@@ -12,8 +12,8 @@ import { pauseBroadcastIn } from "./pause-broadcast";
 
 // A cancel commits the broadcast's status at once and leaves its queued emails to the sweep of
 // cancel-emails.ts, a batch at a time: until it reaches them they are still queued, in the queue
-// indexes the claim reads every round for every organization. A pause moves them to `scheduled` in
-// its own transaction: until it commits, they are queued and its broadcast sending, to every claim.
+// indexes the claim reads every round for every organization. A pause leaves them queued too, as
+// long as it lasts.
 
 const BACKLOG = 3_000;
 const LEASE = { leaseMs: 60_000 };
@@ -204,7 +204,7 @@ describe("a claim round beside another organization's cancelled broadcasts", () 
   });
 });
 
-describe("the relay's claim while a pause moves a broadcast's queued emails", () => {
+describe("a paused broadcast's queued emails, and queued emails another transaction holds", () => {
   let database: IsolatedDatabase;
   let org: string;
   let broadcast: string;
@@ -235,30 +235,42 @@ describe("the relay's claim while a pause moves a broadcast's queued emails", ()
   }, 180_000);
   afterAll(() => database?.drop());
 
-  it("takes the organization's other emails, reading a few times its share and not each email the pause holds", async () => {
-    // The pause in its transaction, held open after its UPDATE of the broadcast's queued emails.
+  const claim = () => relayClaimSql(LEASE, new Map([[org, 10]]));
+
+  it("takes the organization's other emails beside ones another transaction holds, reading a few times its share", async () => {
+    // Another transaction (a cancel's batch, an erasure) holding every queued email of the
+    // sending broadcast, held open after its UPDATE.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    let moved!: () => void;
-    const moving = new Promise<void>((resolve) => (moved = resolve));
-    const pause = database.db.$transaction(
+    let locked!: () => void;
+    const locking = new Promise<void>((resolve) => (locked = resolve));
+    const holder = database.db.$transaction(
       async (tx) => {
-        expect(await pauseBroadcastIn(tx, org, broadcast, "manual")).toBe(true);
-        moved();
+        expect(await tx.$executeRaw`UPDATE emails SET updated_at = now() WHERE broadcast_id = ${broadcast}::uuid AND status = 'queued'`).toBe(BACKLOG);
+        locked();
         await held;
       },
       { timeout: 60_000 },
     );
-    await moving;
+    await locking;
     try {
-      const claim = relayClaimSql(LEASE, new Map([[org, 10]]));
-      expect(await emailRowsRead(database.db, claim)).toBeLessThan(100);
-      const claimed = await database.db.$queryRaw<{ id: string }[]>(claim);
+      expect(await emailRowsRead(database.db, claim())).toBeLessThan(100);
+      const claimed = await database.db.$queryRaw<{ id: string }[]>(claim());
       expect(claimed.map((r) => r.id).sort()).toEqual([...transactional].sort());
     } finally {
       release();
-      await pause;
+      await holder;
     }
-    expect(await database.db.email.count({ where: { broadcast_id: broadcast, status: "scheduled" } })).toBe(BACKLOG);
+  });
+
+  it("pausing changes the broadcast's row only: its emails stay queued, stepped over until it sends again", async () => {
+    await database.db.$transaction((tx) => pauseBroadcastIn(tx, org, broadcast, "manual"));
+    expect(await database.db.email.count({ where: { broadcast_id: broadcast, status: "queued" } })).toBe(BACKLOG);
+    expect(await emailRowsRead(database.db, claim())).toBeLessThan(12);
+    expect(await database.db.$queryRaw(claim())).toEqual([]);
+    // Resumed (the service's last step; lib/services/broadcast-sending.ts), its emails are claimed again.
+    await database.db.$executeRaw`UPDATE broadcasts SET status = 'sending' WHERE id = ${broadcast}::uuid`;
+    const claimed = await database.db.$queryRaw<{ id: string }[]>(claim());
+    expect(claimed).toHaveLength(10);
   });
 });

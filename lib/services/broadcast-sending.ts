@@ -150,8 +150,9 @@ export async function pauseBroadcast(ctx: OrgContext, id: string) {
 
 /**
  * `POST /v1/broadcasts/{id}/resume`: a paused broadcast sends again from where it stopped — its
- * held emails are queued again (each still goes out at most once: a recipient's email is one
- * row), and a fan-out the pause interrupted carries on.
+ * queued emails, left as they were by the pause, are claimed again (each still goes out at most
+ * once: a recipient's email is one row), and a fan-out the pause interrupted carries on. Like the
+ * pause, one row whatever the broadcast holds.
  */
 export async function resumeBroadcast(ctx: OrgContext, id: string) {
   await ensureQueueSchema();
@@ -164,11 +165,6 @@ export async function resumeBroadcast(ctx: OrgContext, id: string) {
         const { paused_reason } = await tx.broadcast.findFirstOrThrow({ where: { id, organization_id: ctx.organizationId }, select: { paused_reason: true } });
         if (paused_reason && paused_reason !== "manual") throw overridingSafetyNeedsAdmin(`Resuming a broadcast its ${paused_reason} breaker paused`);
       }
-      // Emails held for a later time (a window's opening, an out-of-office return) keep waiting for it.
-      await tx.$executeRaw`
-      UPDATE emails SET status = 'queued', updated_at = now()
-      WHERE broadcast_id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid AND status = 'scheduled'
-        AND (scheduled_at IS NULL OR scheduled_at <= now())`;
       // The circuit breakers judge only what is sent from here on (breakers.ts): the counters, with
       // what is recorded but not yet folded into them, become their new starting point.
       await foldBroadcastCounters([id], tx);

@@ -12,7 +12,7 @@ export type Reason = { code: string; message: string; resumes_at?: string | null
 
 type Progress = { total: number; queued: number; sent: number; bounced: number; failed: number; cancelled: number };
 
-// `scheduled`: held while the broadcast is paused.
+// `scheduled`: held for a later time (a window's opening, an out-of-office return).
 const PENDING = ["queued", "scheduled", "sending"];
 const OUT = ["sent", "delivered", "complained"];
 // An inbox error this recent still describes the inbox.

@@ -76,15 +76,18 @@ export const verifiedDomain = (organizationId: string, name: string) =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs the sender until the organization has no email left to send (queued or sending), or the
- * time runs out; `idleMs` is the pause after a round that claimed nothing.
+ * Runs the sender until the organization has no email left to send (queued or sending, but for a
+ * paused broadcast's, which wait for a resume), or the time runs out; `idleMs` is the pause after
+ * a round that claimed nothing.
  */
 export async function drain(sender: Sender, organizationId: string, { timeoutMs = 20_000, idleMs = 5 } = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const claimed = await sender.runOnce();
     if (claimed > 0) continue;
-    const pending = await db.email.count({ where: { organization_id: organizationId, status: { in: ["queued", "sending"] } } });
+    const pending = await db.email.count({
+      where: { organization_id: organizationId, status: { in: ["queued", "sending"] }, NOT: { broadcast: { status: "paused" } } },
+    });
     if (pending === 0) return;
     if (Date.now() > deadline) throw new Error(`drain: ${pending} emails still pending after ${timeoutMs} ms`);
     await sleep(idleMs);

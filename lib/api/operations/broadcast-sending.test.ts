@@ -204,7 +204,8 @@ describe("sending broadcasts", () => {
     expect(paused.status).toBe(200);
     expect(paused.body).toMatchObject({ id, status: "paused", paused_reason: "manual" });
     expect(new Date(paused.body.paused_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
-    expect((await db.email.findMany({ where: { broadcast_id: id } })).map((e) => e.status).sort()).toEqual(["scheduled", "sent"]);
+    // Held by the claim, which reads only sending broadcasts' emails: the pause writes none of them.
+    expect((await db.email.findMany({ where: { broadcast_id: id } })).map((e) => e.status).sort()).toEqual(["queued", "sent"]);
     const status = (await org.owner.api.get(`/v1/broadcasts/${id}/status`)).body;
     expect(status).toMatchObject({ status: "paused", sending: false, reasons: [{ code: "PAUSED", message: expect.stringContaining("by a person") }] });
     expect(status.progress).toMatchObject({ total: 2, queued: 1, sent: 1 });
