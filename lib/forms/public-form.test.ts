@@ -52,7 +52,14 @@ describe("a public form with double opt-in", () => {
     sink = await startSmtpSink();
     org = await createTestOrg("Acme Coffee");
     const inbox = await sinkInbox(org.organizationId, sink);
-    await addTestWebhook(org.organizationId, ["contact.created", "contact.updated", "contact.subscribed", "contact.unsubscribed"]);
+    await addTestWebhook(org.organizationId, [
+      "contact.created",
+      "contact.updated",
+      "contact.subscribed",
+      "contact.unsubscribed",
+      "contact.topic_subscribed",
+      "form.submitted",
+    ]);
     topicId = (await org.owner.api.post("/v1/topics", { name: "Roasts", default_subscription: "opt_in" })).body.id;
     segmentId = (await org.owner.api.post("/v1/segments", { name: "Signups" })).body.id;
     const created = await org.owner.api.post("/v1/forms", {
@@ -118,7 +125,22 @@ describe("a public form with double opt-in", () => {
     // And announced once: the webhook gets one delivery of each event of a type it subscribes to.
     await dispatchEventsOf(org.organizationId);
     const deliveries = await db.webhookDelivery.findMany({ where: { organization_id: org.organizationId, event_id: { in: recorded.map((e) => e.id) } } });
-    expect(deliveries.map((d) => d.event_type).sort()).toEqual(["contact.created", "contact.subscribed", "contact.updated"]);
+    expect(deliveries.map((d) => d.event_type).sort()).toEqual([
+      "contact.created",
+      "contact.subscribed",
+      "contact.topic_subscribed",
+      "contact.updated",
+      "form.submitted",
+    ]);
+    // The submission and the topic chosen: the contact as it is, with the form or the topic.
+    expect(documentedPayload(deliveries.find((d) => d.event_type === "form.submitted")?.payload)).toMatchObject({
+      type: "form.submitted",
+      data: { id: created!.id, email: "ada@example.test", form_id: formId, form_name: "Coffee letter" },
+    });
+    expect(documentedPayload(deliveries.find((d) => d.event_type === "contact.topic_subscribed")?.payload)).toMatchObject({
+      type: "contact.topic_subscribed",
+      data: { id: created!.id, topic_id: topicId, topic_name: "Roasts" },
+    });
     for (const type of ["contact.updated", "contact.subscribed"]) {
       expect(documentedPayload(deliveries.find((d) => d.event_type === type)?.payload)).toMatchObject({
         type,

@@ -1,3 +1,5 @@
+import { webhookEventTypes } from "@/lib/schemas/webhooks";
+
 /** The introduction of the API reference: the conventions every operation shares. */
 export const apiDescription = `
 The /v1 API of Mailplatform: contacts, segments, templates, broadcasts with follow-up sequences,
@@ -105,9 +107,7 @@ with \`POST /v1/events\` and \`POST /v1/events/batch\` (names of letters, digits
 contact's, newest first; their \`source\` is \`api\` for yours. Webhooks announce the built-in ones.
 
 ## Webhooks
-Events: \`email.sent\`, \`email.delivered\`, \`email.opened\`, \`email.clicked\`, \`email.bounced\`,
-\`email.complained\`, \`email.replied\`, \`contact.created\`, \`contact.updated\`, \`contact.subscribed\`,
-\`contact.unsubscribed\`, \`broadcast.sent\`, \`domain.updated\`, \`inbox.failed\`, and \`webhook.test\` when a webhook is tested; the document's \`webhooks\`
+Events: ${webhookEventTypes.map((type) => `\`${type}\``).join(", ")}, and \`webhook.test\` when a webhook is tested; the document's \`webhooks\`
 section gives each one's payload. Each is POSTed to every enabled webhook subscribed to it as
 \`{ "type", "created_at", "data" }\`, signed on the Standard Webhooks scheme: \`webhook-id\` (the delivery id,
 the same on every retry), \`webhook-timestamp\` (Unix seconds) and \`webhook-signature\`

@@ -106,6 +106,11 @@ const inboxFailed = z.object({
   failed_at: dateTime.nullable().meta({ description: "When it turned `error`." }),
 });
 
+// A topic choice and a form submission are facts about a contact: `data` is the contact as the API
+// answers it when the delivery is made, with what the fact adds (lib/webhooks/announce.ts).
+const contactTopic = contact.extend({ topic_id: id.meta({ description: "The topic chosen." }), topic_name: z.string() });
+const formSubmitted = contact.extend({ form_id: id.meta({ description: "The form submitted." }), form_name: z.string() });
+
 const webhookTest = z.object({
   webhook_id: id.meta({ description: "The webhook the test was sent to." }),
   message: z.string().meta({ description: "Says that this is a test: nothing happened." }),
@@ -146,6 +151,17 @@ export const webhookEventPayloads = {
     "contact.unsubscribed",
     z.union([contact, recipientUnsubscribed]),
     "A contact unsubscribed. Changed through the API, the dashboard or its preference page, `data` is the contact; through an email (its link or a spam complaint), it says which email.",
+  ),
+  "contact.topic_subscribed": event("contact.topic_subscribed", contactTopic, "A contact opted in to a topic (its preference page, the API or the dashboard)."),
+  "contact.topic_unsubscribed": event(
+    "contact.topic_unsubscribed",
+    contactTopic,
+    "A contact opted out of a topic (its preference page, the API or the dashboard).",
+  ),
+  "form.submitted": event(
+    "form.submitted",
+    formSubmitted,
+    "A signup form was submitted: the contact it made or found (with double opt-in, unsubscribed until the confirmation).",
   ),
   "broadcast.sent": event("broadcast.sent", broadcastSent, "A broadcast finished sending."),
   "domain.updated": event("domain.updated", domainUpdated, "A check changed the status of a domain's DNS records."),

@@ -8,8 +8,10 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 /**
  * `data` of an event's webhook: the payload recorded with it when there is one (a contact as it was,
  * a broadcast's totals, …); for `email.*` events the email's fields (as email-event-data.ts lists
- * them) with the event's own properties over them (the link clicked, the bounce, …); for a
- * `contact.*` event recorded without one (an import nobody listened to then), the contact as it is.
+ * them) with the event's own properties over them (the link clicked, the bounce, …); for a topic
+ * choice or a form submission, the contact as it is with the topic or form (the event's
+ * properties); for another `contact.*` event recorded without one (an import nobody listened to
+ * then), the contact as it is.
  */
 const DATA = Prisma.raw(`CASE
   WHEN e.payload IS NOT NULL THEN e.payload
@@ -19,6 +21,8 @@ const DATA = Prisma.raw(`CASE
     -- Every To of an email sent to several (POST /v1/emails, SMTP submission); a broadcast's one recipient.
     'to', CASE WHEN cardinality(em.to_addresses) > 0 THEN to_jsonb(em.to_addresses) ELSE jsonb_build_array(em.to_email) END,
     'tags', to_jsonb(em.tags), 'created_at', ${iso("em.created_at")}) || e.properties
+  WHEN e.name IN ('contact.topic_subscribed', 'contact.topic_unsubscribed', 'form.submitted') AND c.id IS NOT NULL
+    THEN (${CONTACT_JSON_SQL})::jsonb || e.properties
   WHEN e.name LIKE 'contact.%' AND c.id IS NOT NULL THEN (${CONTACT_JSON_SQL})::jsonb
 END`);
 

@@ -2199,6 +2199,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "contact.topic_subscribed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.topic_subscribed
+         * @description A contact opted in to a topic (its preference page, the API or the dashboard).
+         */
+        post: operations["contactTopicSubscribed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.topic_unsubscribed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.topic_unsubscribed
+         * @description A contact opted out of a topic (its preference page, the API or the dashboard).
+         */
+        post: operations["contactTopicUnsubscribed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "form.submitted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * form.submitted
+         * @description A signup form was submitted: the contact it made or found (with double opt-in, unsubscribed until the confirmation).
+         */
+        post: operations["formSubmitted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "broadcast.sent": {
         parameters: {
             query?: never;
@@ -2827,6 +2887,76 @@ export interface components {
             name: string;
             /** @description Whether the contact receives the topic's mail: its own choice, else the topic's default. */
             subscribed: boolean;
+        };
+        /** @description A contact opted in to a topic (its preference page, the API or the dashboard). */
+        ContactTopicSubscribedEvent: {
+            /** @constant */
+            type: "contact.topic_subscribed";
+            /** @description When the event happened. */
+            created_at: components["schemas"]["DateTime"];
+            data: {
+                id: components["schemas"]["Uuid"];
+                organization_id: components["schemas"]["Uuid"];
+                email: string;
+                first_name: string | null;
+                last_name: string | null;
+                metadata: {
+                    [key: string]: string | number | boolean;
+                };
+                subscribed: boolean;
+                unsubscribed_at: components["schemas"]["DateTime"] | null;
+                tags: string[];
+                /** @description Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it. */
+                timezone: string | null;
+                /** @description Each subscription, oldest first (the latest 50). */
+                consent: components["schemas"]["ConsentRecord"][];
+                created_at: components["schemas"]["DateTime"];
+                updated_at: components["schemas"]["DateTime"];
+                /** @description Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED). */
+                suppression: {
+                    /** @description Why: a bounce, a complaint, an unsubscription or by hand. */
+                    reason: string;
+                    suppressed_at: components["schemas"]["DateTime"];
+                } | null;
+                /** @description The topic chosen. */
+                topic_id: components["schemas"]["Uuid"];
+                topic_name: string;
+            };
+        };
+        /** @description A contact opted out of a topic (its preference page, the API or the dashboard). */
+        ContactTopicUnsubscribedEvent: {
+            /** @constant */
+            type: "contact.topic_unsubscribed";
+            /** @description When the event happened. */
+            created_at: components["schemas"]["DateTime"];
+            data: {
+                id: components["schemas"]["Uuid"];
+                organization_id: components["schemas"]["Uuid"];
+                email: string;
+                first_name: string | null;
+                last_name: string | null;
+                metadata: {
+                    [key: string]: string | number | boolean;
+                };
+                subscribed: boolean;
+                unsubscribed_at: components["schemas"]["DateTime"] | null;
+                tags: string[];
+                /** @description Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it. */
+                timezone: string | null;
+                /** @description Each subscription, oldest first (the latest 50). */
+                consent: components["schemas"]["ConsentRecord"][];
+                created_at: components["schemas"]["DateTime"];
+                updated_at: components["schemas"]["DateTime"];
+                /** @description Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED). */
+                suppression: {
+                    /** @description Why: a bounce, a complaint, an unsubscription or by hand. */
+                    reason: string;
+                    suppressed_at: components["schemas"]["DateTime"];
+                } | null;
+                /** @description The topic chosen. */
+                topic_id: components["schemas"]["Uuid"];
+                topic_name: string;
+            };
         };
         /** @description A contact unsubscribed. Changed through the API, the dashboard or its preference page, `data` is the contact; through an email (its link or a spam complaint), it says which email. */
         ContactUnsubscribedEvent: {
@@ -3710,6 +3840,41 @@ export interface components {
             from_email?: components["schemas"]["EmailAddress"] | null;
             from_name?: string | null;
         };
+        /** @description A signup form was submitted: the contact it made or found (with double opt-in, unsubscribed until the confirmation). */
+        FormSubmittedEvent: {
+            /** @constant */
+            type: "form.submitted";
+            /** @description When the event happened. */
+            created_at: components["schemas"]["DateTime"];
+            data: {
+                id: components["schemas"]["Uuid"];
+                organization_id: components["schemas"]["Uuid"];
+                email: string;
+                first_name: string | null;
+                last_name: string | null;
+                metadata: {
+                    [key: string]: string | number | boolean;
+                };
+                subscribed: boolean;
+                unsubscribed_at: components["schemas"]["DateTime"] | null;
+                tags: string[];
+                /** @description Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it. */
+                timezone: string | null;
+                /** @description Each subscription, oldest first (the latest 50). */
+                consent: components["schemas"]["ConsentRecord"][];
+                created_at: components["schemas"]["DateTime"];
+                updated_at: components["schemas"]["DateTime"];
+                /** @description Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED). */
+                suppression: {
+                    /** @description Why: a bounce, a complaint, an unsubscription or by hand. */
+                    reason: string;
+                    suppressed_at: components["schemas"]["DateTime"];
+                } | null;
+                /** @description The form submitted. */
+                form_id: components["schemas"]["Uuid"];
+                form_name: string;
+            };
+        };
         /** @description Extension: the file's address hygiene. */
         ImportFlags: {
             /** @description Rows whose email is missing or not a valid address (each is in `errors`). */
@@ -4198,7 +4363,7 @@ export interface components {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
             url: string;
-            events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
+            events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed" | "form.submitted" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
             active: boolean;
             /** @description Consecutive failed deliveries; reset by a success or by enabling. */
             failure_count: number;
@@ -4847,6 +5012,8 @@ export type ContactCreatedEvent = components['schemas']['ContactCreatedEvent'];
 export type ContactExport = components['schemas']['ContactExport'];
 export type ContactSubscribedEvent = components['schemas']['ContactSubscribedEvent'];
 export type ContactTopic = components['schemas']['ContactTopic'];
+export type ContactTopicSubscribedEvent = components['schemas']['ContactTopicSubscribedEvent'];
+export type ContactTopicUnsubscribedEvent = components['schemas']['ContactTopicUnsubscribedEvent'];
 export type ContactUnsubscribedEvent = components['schemas']['ContactUnsubscribedEvent'];
 export type ContactUpdatedEvent = components['schemas']['ContactUpdatedEvent'];
 export type DateTime = components['schemas']['DateTime'];
@@ -4901,6 +5068,7 @@ export type Error = components['schemas']['Error'];
 export type Filter = components['schemas']['Filter'];
 export type Form = components['schemas']['Form'];
 export type FormInput = components['schemas']['FormInput'];
+export type FormSubmittedEvent = components['schemas']['FormSubmittedEvent'];
 export type ImportFlags = components['schemas']['ImportFlags'];
 export type Inbox = components['schemas']['Inbox'];
 export type InboxFailedEvent = components['schemas']['InboxFailedEvent'];
@@ -9439,7 +9607,7 @@ export interface operations {
                      * @description Where events are POSTed, signed on the Standard Webhooks scheme.
                      */
                     url: string;
-                    events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
+                    events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed" | "form.submitted" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
                 };
             };
         };
@@ -9456,7 +9624,7 @@ export interface operations {
                         id: components["schemas"]["Uuid"];
                         organization_id: components["schemas"]["Uuid"];
                         url: string;
-                        events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
+                        events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed" | "form.submitted" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
                         active: boolean;
                         /** @description Consecutive failed deliveries; reset by a success or by enabling. */
                         failure_count: number;
@@ -9515,7 +9683,7 @@ export interface operations {
                      * @description Where events are POSTed, signed on the Standard Webhooks scheme.
                      */
                     url?: string;
-                    events?: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
+                    events?: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed" | "form.submitted" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
                 };
             };
         };
@@ -10071,6 +10239,114 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ContactUnsubscribedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contactTopicSubscribed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every retry: a receiver that saw it already can skip the event. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description When this attempt was signed, in Unix seconds: refuse deliveries too far from your clock. */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64 part of the webhook's `whsec_` secret. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactTopicSubscribedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    contactTopicUnsubscribed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every retry: a receiver that saw it already can skip the event. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description When this attempt was signed, in Unix seconds: refuse deliveries too far from your clock. */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64 part of the webhook's `whsec_` secret. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactTopicUnsubscribedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    formSubmitted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id, the same on every retry: a receiver that saw it already can skip the event. */
+                "webhook-id": components["parameters"]["webhook-id"];
+                /** @description When this attempt was signed, in Unix seconds: refuse deliveries too far from your clock. */
+                "webhook-timestamp": components["parameters"]["webhook-timestamp"];
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64 part of the webhook's `whsec_` secret. */
+                "webhook-signature": components["parameters"]["webhook-signature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FormSubmittedEvent"];
             };
         };
         responses: {
