@@ -226,6 +226,24 @@ const environmentRoom = {
   },
 };
 
+// Every connection to PostgreSQL is opened in lib/db (connections.ts, pool.ts, and what migrations and
+// the embedded database need; a Prisma adapter elsewhere runs on a pool made there): how many a process holds, and with which timeouts, is read in one place.
+// Tests, benchmarks and scripts make the connections of their own harness.
+const connectionsRoom = {
+  files: ["lib/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "worker/**/*.ts", "cli/**/*.ts"],
+  ignores: ["lib/db/**", "lib/db.ts", "lib/testing/**", "**/*.test.ts"],
+  rules: {
+    "no-restricted-syntax": [
+      "error",
+      {
+        selector:
+          "NewExpression[callee.object.name='pg'][callee.property.name=/^(Pool|Client)$/], NewExpression[callee.name=/^(Pool|Client)$/], NewExpression[callee.name='PrismaPg'][arguments.0.type='ObjectExpression']",
+        message: "Open database connections in lib/db (createPool, createListenClient in lib/db/connections.ts).",
+      },
+    ],
+  },
+};
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -239,6 +257,7 @@ const config = [
   sharedRulesRoom,
   automationsRoom,
   environmentRoom,
+  connectionsRoom,
   { ignores: [".next/**", "lib/generated/**", "sdk/src/generated/**", ".data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
 ];
 export default config;

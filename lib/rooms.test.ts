@@ -158,4 +158,20 @@ describe("the rooms, as ESLint keeps them", () => {
     expect(await ruleIds("lib/services/probe.ts", "export const port = process.env.PORT;")).toEqual(["1:no-restricted-properties"]);
     expect(await ruleIds("lib/env.ts", "export const port = process.env.PORT;")).toEqual([]);
   });
+
+  it("opens database connections in lib/db only", { timeout: 60_000 }, async () => {
+    const opening = ['import pg from "pg";', "export const pool = new pg.Pool({ max: 1 });", "export const client = new pg.Client({});"].join("\n");
+    expect(await ruleIds("lib/sending/probe.ts", opening)).toEqual(["2:no-restricted-syntax", "3:no-restricted-syntax"]);
+    expect(await ruleIds("lib/services/probe.ts", opening)).toEqual(["2:no-restricted-syntax", "3:no-restricted-syntax"]);
+    expect(await ruleIds("lib/db/probe.ts", opening)).toEqual([]);
+    const made = ['import { createPool } from "@/lib/db/connections";', 'export const pool = createPool("probe", { max: 1 });'].join("\n");
+    expect(await ruleIds("lib/sending/probe.ts", made)).toEqual([]);
+    const adapter = [
+      'import { PrismaPg } from "@prisma/adapter-pg";',
+      'import { createPool } from "@/lib/db/connections";',
+      "export const own = new PrismaPg({ max: 1 });",
+      'export const shared = new PrismaPg(createPool("probe", { max: 1 }));',
+    ].join("\n");
+    expect(await ruleIds("lib/sending/probe.ts", adapter)).toEqual(["3:no-restricted-syntax"]);
+  });
 });

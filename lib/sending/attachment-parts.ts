@@ -1,5 +1,5 @@
-import pg from "pg";
-import { env } from "@/lib/env";
+import type pg from "pg";
+import { createPool } from "@/lib/db/connections";
 
 /** Which attachment of which email: what a streamed message holds in place of the bytes. */
 export type AttachmentRef = { emailId: string; organizationId: string; index: number; size: number };
@@ -11,12 +11,7 @@ const PARTS_PER_READ = 4;
 const globalForParts = globalThis as unknown as { attachmentPartsPool?: pg.Pool };
 
 function partsPool(): pg.Pool {
-  if (!globalForParts.attachmentPartsPool) {
-    const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 2, idleTimeoutMillis: 10_000, allowExitOnIdle: true, query_timeout: 60_000 });
-    // A dropped idle connection is reported by the read that uses it next.
-    pool.on("error", () => undefined);
-    globalForParts.attachmentPartsPool = pool;
-  }
+  globalForParts.attachmentPartsPool ??= createPool("attachment parts", { max: 2, idleTimeoutMillis: 10_000, allowExitOnIdle: true, query_timeout: 60_000 });
   return globalForParts.attachmentPartsPool;
 }
 

@@ -1,7 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
+import type pg from "pg";
+import { createPool } from "@/lib/db/connections";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { env } from "@/lib/env";
 import { errorField, log } from "@/lib/log";
 
 /**
@@ -14,15 +14,12 @@ const globalForEngine = globalThis as unknown as { engineDb?: PrismaClient; leas
 
 const ENGINE_CONNECTIONS = 8;
 
-/** A dropped connection is reported by the query that used it; an idle one's error must not end the process. */
-const ignoreIdleErrors = (error: Error) => log.warn({ err: errorField(error) }, "engine: idle database connection lost");
+/** A dropped connection is reported by the query that used it. */
+const onLost = (error: Error) => log.warn({ err: errorField(error) }, "engine: database connection lost");
 
 export function engineDb(): PrismaClient {
   globalForEngine.engineDb ??= new PrismaClient({
-    adapter: new PrismaPg(
-      { connectionString: env.databaseUrl, max: ENGINE_CONNECTIONS, connectionTimeoutMillis: 10_000 },
-      { onPoolError: ignoreIdleErrors, onConnectionError: ignoreIdleErrors },
-    ),
+    adapter: new PrismaPg(createPool("engine", { max: ENGINE_CONNECTIONS, connectionTimeoutMillis: 10_000 }), { onConnectionError: onLost }),
   });
   return globalForEngine.engineDb;
 }
@@ -32,21 +29,13 @@ export function engineDb(): PrismaClient {
  * the database within seconds counts as a failed one (see leases.ts), it does not hang.
  */
 export function leasePool(): pg.Pool {
-  if (!globalForEngine.leasePool) {
-    const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 1, connectionTimeoutMillis: 3_000, query_timeout: 5_000 });
-    pool.on("error", ignoreIdleErrors);
-    globalForEngine.leasePool = pool;
-  }
+  globalForEngine.leasePool ??= createPool("engine lease", { max: 1, connectionTimeoutMillis: 3_000, query_timeout: 5_000 });
   return globalForEngine.leasePool;
 }
 
 /** Plain pg for the recorder's one-statement writes of sent emails (record-sent.ts), the engine's most frequent write. */
 export function recordPool(): pg.Pool {
-  if (!globalForEngine.recordPool) {
-    const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 3, connectionTimeoutMillis: 5_000, query_timeout: 60_000 });
-    pool.on("error", ignoreIdleErrors);
-    globalForEngine.recordPool = pool;
-  }
+  globalForEngine.recordPool ??= createPool("engine record", { max: 3, connectionTimeoutMillis: 5_000, query_timeout: 60_000 });
   return globalForEngine.recordPool;
 }
 

@@ -3,9 +3,8 @@
 // work, so a reply of the relay is answered at once instead of after the batch in progress — and
 // an accepted email is marked so on its claim from here, before its connection ends another
 // message (smtp-pool.ts, relay-recorder.ts).
-import pg from "pg";
 import { parentPort, workerData } from "node:worker_threads";
-import { errorField, log } from "@/lib/log";
+import { createPool } from "@/lib/db/connections";
 import { RELAY_WRITES, RelayRecorder } from "./relay-recorder";
 import { SmtpPool } from "./smtp-pool";
 import { relayTransportOptions, smtpErrorFields, type RelayJob, type RelayReply } from "./relay-options";
@@ -13,8 +12,7 @@ import { relayTransportOptions, smtpErrorFields, type RelayJob, type RelayReply 
 const port = parentPort!;
 const { relayUrl, databaseUrl } = workerData as { relayUrl: string; databaseUrl?: string };
 
-const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: RELAY_WRITES, connectionTimeoutMillis: 5_000, query_timeout: 60_000 }) : null;
-pool?.on("error", (error) => log.warn({ err: errorField(error) }, "relay thread: idle database connection lost"));
+const pool = databaseUrl ? createPool("relay thread", { max: RELAY_WRITES, connectionTimeoutMillis: 5_000, query_timeout: 60_000 }, databaseUrl) : null;
 const recorder = pool
   ? new RelayRecorder(pool, (error) => port.postMessage({ id: 0, writeFailed: error instanceof Error ? error.message : String(error) } satisfies RelayReply))
   : null;

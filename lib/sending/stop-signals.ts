@@ -1,6 +1,6 @@
-import pg from "pg";
+import type pg from "pg";
 import type { Prisma } from "@/lib/db";
-import { env } from "@/lib/env";
+import { createListenClient } from "@/lib/db/connections";
 
 const CHANNEL = "mailplatform_broadcast_stopped";
 
@@ -23,7 +23,7 @@ export function listenForStops(onStop: (broadcastId: string) => void): { close: 
   const connect = async () => {
     timer = null;
     if (closed) return;
-    const next = new pg.Client({ connectionString: env.databaseUrl, connectionTimeoutMillis: 5_000 });
+    const next = createListenClient();
     next.on("notification", (message) => {
       if (message.channel === CHANNEL && message.payload) onStop(message.payload);
     });
