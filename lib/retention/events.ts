@@ -2,7 +2,7 @@ import { Prisma } from "@/lib/db";
 import { sweepBatch, type SweepBatch, type SweepOptions } from "./sweep";
 
 /** Opens and clicks: reports count them, so their own sweep rolls them up first (tracking-hits.ts). */
-export const TRACKING_EVENTS = ["email.opened", "email.clicked"];
+const TRACKING_EVENTS = ["email.opened", "email.clicked"];
 
 /**
  * The CTE `gone`: the events of the sweep's window (`win`) older than the cutoff, opens and clicks
