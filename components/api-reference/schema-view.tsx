@@ -5,9 +5,26 @@ const refName = (ref: string) => ref.split("/").pop() ?? ref;
 
 /** A reference as the schema it names, keeping its own description and the name (as `title`, for labels). */
 function resolve(schema: JsonSchema, doc: OpenApiDocument): JsonSchema {
-  if (!schema.$ref) return schema;
+  if (!schema.$ref) return merge(schema, doc);
   const named = doc.components?.schemas?.[refName(schema.$ref)];
-  return named ? { title: refName(schema.$ref), ...named, description: schema.description ?? named.description } : schema;
+  return named ? merge({ title: refName(schema.$ref), ...named, description: schema.description ?? named.description }, doc) : schema;
+}
+
+/**
+ * The document writes an object holding a named one's fields as `allOf: [<named>, { its own fields }]`
+ * and a create's body as `allOf: [<fields>]` with more `required`: shown as one object, every field in it.
+ */
+function merge(schema: JsonSchema, doc: OpenApiDocument): JsonSchema {
+  if (!schema.allOf) return schema;
+  const { allOf, ...own } = schema;
+  const parts = allOf.map((part) => resolve(part, doc));
+  return {
+    ...own,
+    type: "object",
+    description: own.description ?? parts.find((part) => part.description)?.description,
+    properties: Object.assign({}, ...parts.map((part) => part.properties ?? {}), own.properties ?? {}),
+    required: [...new Set([...parts.flatMap((part) => part.required ?? []), ...(own.required ?? [])])],
+  };
 }
 
 /** Zod's nullable comes out as anyOf [X, null]; shown as X with a "nullable" mark. */

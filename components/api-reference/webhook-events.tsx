@@ -24,13 +24,15 @@ export function WebhookEvents({ doc }: { doc: OpenApiDocument }) {
       <div className="flex flex-col gap-4">
         {events.map(({ type, id, op }) => {
           const payload = op.requestBody?.content?.["application/json"]?.schema;
+          // The event's meaning is written once, on its payload schema.
+          const description = op.description ?? doc.components?.schemas?.[payload?.$ref?.split("/").pop() ?? ""]?.description;
           return (
             <Card key={type} id={id} className="scroll-mt-20 overflow-hidden">
               <header className="px-5 pt-4 pb-3">
                 <h3 className="font-mono text-[15px] font-semibold text-zinc-900">{type}</h3>
-                {op.description && (
+                {description && (
                   <p className="mt-1 text-sm text-zinc-600">
-                    <InlineMarkdown text={op.description} />
+                    <InlineMarkdown text={description} />
                   </p>
                 )}
               </header>

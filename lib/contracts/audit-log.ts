@@ -9,7 +9,7 @@ export const listAuditLogContract = defineContract({
   tag: "Audit log",
   summary: "List the audit log",
   description:
-    "Security-relevant actions in the organization, newest first: sign-ins and failures of its members, API keys, invitations, members, domains, inboxes, webhooks, suppressions and settings. Needs the admin or owner role. Always cursor-paginated (default 20 a page).",
+    "Security-relevant actions, newest first: members' sign-ins and failures, and changes to API keys, invitations, members, domains, inboxes, webhooks, suppressions and settings. Always cursor-paginated.",
   auth: "admin",
   query: auditLogQuery,
   pageQuery: cursorQuery,

@@ -14,8 +14,7 @@ export const createAutomationContract = defineContract({
   tag,
   summary: "Create an automation",
   description:
-    "Answers the automation as a `draft`, each step with a server-given `id`. Every id in the body must name a record of the organization " +
-    "(400 naming the field); each send step needs a sender at a verified domain, or the automation inboxes (sales mode needs at least one).",
+    "Answers a `draft`, each step with a server-given `id`. Every id in the body must name a record of the organization (400 naming the field); each send step needs a sender at a verified domain, or the automation's inboxes (sales mode needs one).",
   auth: "member",
   body: createAutomationInput,
   maxBodyBytes: MAX_BODY,
@@ -54,8 +53,7 @@ export const updateAutomationContract = defineContract({
   tag,
   summary: "Update an automation",
   description:
-    "A draft or paused automation only (otherwise 400 AUTOMATION_NOT_EDITABLE). Only the fields given change. A step sent with the `id` of " +
-    "one of the automation's steps keeps it and the runs in it; runs in a step that no longer exists leave (`step_removed`) when they next move.",
+    "Draft or paused automations only (else 400 AUTOMATION_NOT_EDITABLE); only the fields given change. A step sent with an existing step's `id` keeps it and its runs; runs in a removed step leave (`step_removed`) when they next move.",
   auth: "member",
   params: idParams,
   body: updateAutomationInput,
@@ -82,8 +80,7 @@ export const activateAutomationContract = defineContract({
   tag,
   summary: "Activate an automation",
   description:
-    "A draft or paused automation becomes `active`: its trigger starts runs and its runs move. Everything it names is checked again. " +
-    "Runs whose wait ended while it was paused move at once. An archived one: 400 AUTOMATION_ARCHIVED.",
+    "A draft or paused automation becomes `active`: its trigger starts runs and its runs move (those whose wait ended meanwhile at once). Everything it names is checked again.",
   auth: "member",
   params: idParams,
   response: automation,

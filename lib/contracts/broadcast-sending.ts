@@ -1,7 +1,6 @@
 import { broadcast } from "@/lib/schemas/broadcasts";
 import { broadcastSendingStatus, sendBroadcastInput } from "@/lib/schemas/broadcast-sending";
 import { idParams } from "@/lib/schemas/common";
-import { sendingSpeedReference } from "@/lib/domain/sending-speeds";
 import { defineContract } from "@/lib/contracts/contract";
 
 const tag = "Broadcasts";
@@ -12,19 +11,7 @@ export const sendBroadcastContract = defineContract({
   tag,
   summary: "Send or schedule a broadcast",
   description:
-    "A draft or scheduled broadcast becomes `scheduled` and starts at `scheduled_at` (now when omitted); calling it again " +
-    "reschedules it. At its time every recipient gets one email record: the segment's subscribed contacts, minus suppressed " +
-    "addresses and, for a broadcast with a topic, contacts opted out of it. The status then goes `sending` → `sent` " +
-    "(or `failed` with `failure_reason`). Needs a sender, content (HTML, text or a template) and a segment, else 400 " +
-    "BROADCAST_NOT_SENDABLE with `details` naming each missing field (sending now to a segment without recipients too). " +
-    "Without inboxes the organization's relay sends from `from_email`, whose domain must be verified (400 DOMAIN_NOT_VERIFIED). " +
-    "Every inbox it names must be verified (400 INBOX_NOT_VERIFIED); with one `inbox_id`, `from_email` must be that inbox's own address " +
-    "or at a verified domain (400 DOMAIN_NOT_VERIFIED). The same holds again when a scheduled broadcast starts (else `failed`). " +
-    "Recipients of an `inbox_ids` rotation are spread evenly (shares within one email), each email with its inbox's sender. " +
-    "Every email carries an unsubscribe link in its body and RFC 8058 one-click `List-Unsubscribe` headers. " +
-    `${sendingSpeedReference} ` +
-    "Temporary SMTP failures (4xx, connection errors) are retried after 1, 5, 15, 60, 240 and 720 minutes, then the email fails; " +
-    "a permanent refusal (5xx) bounces it and suppresses the address. Only draft and scheduled broadcasts can be sent (else 400 BROADCAST_NOT_EDITABLE).",
+    "A draft or scheduled broadcast becomes `scheduled` for `scheduled_at` (now when omitted; calling again reschedules), then `sending` → `sent` (or `failed` with `failure_reason`). Each recipient gets one email: the segment's subscribed contacts, minus suppressed addresses and those opted out of its topic. Needs a sender, content and a segment with recipients (else 400 BROADCAST_NOT_SENDABLE, `details` naming each); without inboxes `from_email` must be at a verified domain, and every inbox named must be verified, checked again when a scheduled broadcast starts (else `failed`). A rotation's recipients are spread evenly over its inboxes. Every email carries an unsubscribe link and one-click `List-Unsubscribe` (RFC 8058). Temporary SMTP failures are retried after 1, 5, 15, 60, 240 and 720 minutes; a permanent one bounces the email and suppresses the address.",
   auth: "member",
   params: idParams,
   body: sendBroadcastInput,
@@ -38,9 +25,7 @@ export const cancelBroadcastContract = defineContract({
   tag,
   summary: "Cancel a broadcast",
   description:
-    "A scheduled, sending or paused broadcast becomes `cancelled`: it will not start, and its emails not yet handed to an " +
-    "SMTP server are cancelled — those already claimed by a worker within about a second, so sending stops within a few " +
-    "seconds. Emails already handed to a server finish and are counted. Other statuses: 400 BROADCAST_NOT_CANCELLABLE.",
+    "A scheduled, sending or paused broadcast becomes `cancelled`; its emails not yet handed to an SMTP server are cancelled within seconds, those already handed finish and are counted.",
   auth: "member",
   params: idParams,
   response: broadcast,
@@ -53,11 +38,7 @@ export const pauseBroadcastContract = defineContract({
   tag,
   summary: "Pause a sending broadcast",
   description:
-    "A `sending` broadcast becomes `paused` with `paused_reason` `manual` and `paused_at`. Nothing more of it is sent: its " +
-    "emails not yet handed to an SMTP server wait (status `scheduled`) — those already claimed by a worker are given back " +
-    "within about a second, so sending stops within a few seconds; emails already handed to a server finish and are counted. " +
-    "Follow-up steps wait too. Resume it with `POST /v1/broadcasts/{id}/resume`; cancel it with `/cancel`. A broadcast may " +
-    "also pause itself (`paused_reason` `bounce_rate` or `complaint_rate`). Other statuses: 400 BROADCAST_NOT_PAUSABLE.",
+    "A `sending` broadcast becomes `paused` (`paused_reason` `manual`): its emails not yet handed to an SMTP server, follow-ups included, wait as `scheduled` (sending stops within seconds); those already handed finish and are counted. A breaker may pause it too (`bounce_rate`, `complaint_rate`).",
   auth: "member",
   params: idParams,
   response: broadcast,
@@ -70,10 +51,7 @@ export const resumeBroadcastContract = defineContract({
   tag,
   summary: "Resume a paused broadcast",
   description:
-    "A `paused` broadcast becomes `sending` again and continues where it stopped: its waiting emails are queued again and a " +
-    "fan-out the pause interrupted carries on. A recipient who already got the email does not get it again. " +
-    "Other statuses: 400 BROADCAST_NOT_RESUMABLE. A broadcast a circuit breaker paused (`paused_reason` other than `manual`) " +
-    "is resumed only by an admin or owner: a member gets 403 FORBIDDEN.",
+    "A `paused` broadcast becomes `sending` and continues where it stopped; nobody gets the email twice. One a breaker paused is resumed only by an admin or owner (else 403 FORBIDDEN).",
   auth: "member",
   params: idParams,
   response: broadcast,
@@ -85,12 +63,7 @@ export const broadcastSendingStatusContract = defineContract({
   path: "/v1/broadcasts/{id}/status",
   tag,
   summary: "Why a broadcast is or is not sending",
-  description:
-    "The broadcast's status, whether emails of it can go out right now, its progress over its email records, and `reasons` " +
-    "when it is not sending (or not at full speed): a draft, scheduled for later, no recipients, an inbox paused, failing or " +
-    "at its daily limit (with `resumes_at`), no relay or no verified domain for it, waiting for a retry or the next sequence " +
-    "step, paused (by whom or which breaker, and since when), emails being taken over from a worker that stopped (with " +
-    "`resumes_at`), cancelled, failed (with the reason), or finished.",
+  description: "Its status, whether its emails can go out now, its progress, and `reasons` when it is not sending or not at full speed.",
   auth: "member",
   params: idParams,
   response: broadcastSendingStatus,

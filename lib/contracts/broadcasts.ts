@@ -8,18 +8,12 @@ const tag = "Broadcasts";
 
 const stepsTag = "Sequence steps";
 
-const senderRules =
-  "With `inbox_id`, the inbox's from name, from address and reply-to fill each of those fields not given in the same request; " +
-  "`inbox_id` and a non-empty `inbox_ids` cannot be combined. Ids in the body must name records of the caller's organization. " +
-  "An inbox named in `inbox_id` or `inbox_ids` must be verified (400 INBOX_NOT_VERIFIED, `details` naming each). " +
-  "Extension: `html_content` and `text_content` hold the broadcast's own content when it has no template (1 MB each).";
-
 export const createBroadcastContract = defineContract({
   method: "POST",
   path: "/v1/broadcasts",
   tag,
   summary: "Create a broadcast",
-  description: `The new broadcast is a draft. \`name\` and \`subject\` are required; \`from_email\` too unless \`inbox_id\` supplies it. ${senderRules}`,
+  description: "The new broadcast is a draft; `from_email` is required unless `inbox_id` supplies it.",
   auth: "member",
   body: createBroadcastInput,
   status: 201,
@@ -54,9 +48,7 @@ export const updateBroadcastContract = defineContract({
   path: "/v1/broadcasts/{id}",
   tag,
   summary: "Update a broadcast",
-  description:
-    `Only a draft or scheduled broadcast can be updated (otherwise 400 BROADCAST_NOT_EDITABLE). Every field is optional. ${senderRules} ` +
-    "Setting `inbox_id` clears `inbox_ids` and setting a non-empty `inbox_ids` clears `inbox_id`. Setting `scheduled_at` does not change the status.",
+  description: "Draft or scheduled broadcasts only (else 400 BROADCAST_NOT_EDITABLE). Setting `scheduled_at` does not change the status.",
   auth: "member",
   params: idParams,
   body: updateBroadcastInput,
@@ -82,10 +74,7 @@ export const resendBroadcastContract = defineContract({
   tag,
   summary: "Resend to non-openers or non-clickers",
   description:
-    "Creates a draft with the original's sender and content (an A/B test's winner's), the new `subject`, and a new static segment: " +
-    "the first email's recipients whose server accepted it, who did not open (`non_openers`) or click (`non_clickers`) it and can still " +
-    "be reached. Whoever opens (clicks) the original before the resend goes out is left out then too. Only a broadcast that has " +
-    "started can be resent (400 BROADCAST_NOT_SENT).",
+    "A draft with the original's sender and content (an A/B test's winner's), the new `subject`, and a new static segment: the first email's recipients whose server accepted it, who did not open (`non_openers`) or click (`non_clickers`) it and can still be reached; whoever does before it goes out is left out then too. Only for a broadcast that has started.",
   auth: "member",
   params: idParams,
   body: resendBroadcastInput,
@@ -112,8 +101,7 @@ export const createStepContract = defineContract({
   tag: stepsTag,
   summary: "Add a sequence step",
   description:
-    "A step needs its own HTML or text, or a template. Without `position` it goes last; with one it is inserted there and later steps move down. " +
-    "Only while the broadcast is a draft or scheduled (otherwise 400 BROADCAST_NOT_EDITABLE).",
+    "A step needs its own HTML or text, or a template; it goes at `position` (later steps move down) or last. Only while the broadcast is a draft or scheduled.",
   auth: "member",
   params: broadcastStepsParams,
   body: createStepInput,
@@ -127,9 +115,7 @@ export const updateStepContract = defineContract({
   path: "/v1/broadcasts/{broadcastId}/steps/{stepId}",
   tag: stepsTag,
   summary: "Update a sequence step",
-  description:
-    "Every field is optional. A new `position` moves the step and the steps between shift to keep positions 1..n. " +
-    "Only while the broadcast is a draft or scheduled (otherwise 400 BROADCAST_NOT_EDITABLE).",
+  description: "A new `position` moves the step, the others shifting to keep positions 1..n. Only while the broadcast is a draft or scheduled.",
   auth: "member",
   params: stepParams,
   body: updateStepInput,

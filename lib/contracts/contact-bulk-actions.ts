@@ -10,11 +10,7 @@ export const contactBulkActionContract = defineContract({
   tag,
   summary: "Act on many contacts",
   description:
-    "Adds to or removes from a static segment (a dynamic one is 409 SEGMENT_IS_DYNAMIC), adds or removes tags, unsubscribes or " +
-    "deletes the contacts named by `contact_ids` (each must exist: 400 naming it) or matching `filter`. Up to 1 000 contacts are " +
-    "changed at once and counted in `affected`; a filter matching more starts a job (`job`, progress at " +
-    "`GET /v1/contacts/bulk-actions/jobs/{id}`), at most 3 running or queued per organization (then 429). A contact that would carry " +
-    "more than 20 tags is left as it is. Tag and subscription changes emit `contact.updated` (and `contact.unsubscribed`).",
+    "Applies `action` to the contacts of `contact_ids` (each must exist: 400 naming it) or matching `filter`. Up to 1 000 at once, counted in `affected`; more start a `job` (progress at `GET /v1/contacts/bulk-actions/jobs/{id}`; at most 3 open per organization, then 429). A contact that would pass 20 tags is left as it is. Changes emit `contact.updated` (and `contact.unsubscribed`).",
   auth: "member",
   body: contactBulkActionInput,
   response: contactBulkActionResult,

@@ -11,8 +11,7 @@ export const exportContactsContract = defineContract({
   tag,
   summary: "Export contacts as CSV",
   description:
-    "The contacts `GET /v1/contacts` would list for the same query, newest first, streamed. A cell starting with `= + - @`, a tab or CR " +
-    "gets a leading `'`. Two exports of an organization at a time (429).",
+    "CSV of the contacts `GET /v1/contacts` would list for the same query, streamed. A cell starting with `= + - @`, a tab or CR gets a leading `'`. Two exports of an organization at a time (429).",
   auth: "member",
   query: listContactsQuery,
   mediaType: "text/csv",

@@ -11,10 +11,8 @@ export const createContactPropertyContract = defineContract({
   tag,
   summary: "Type a metadata key",
   description:
-    "Once typed, a write of `metadata.<key>` (create, update, bulk) with a value of another type is 400 naming " +
-    '`metadata.<key>`; a CSV import converts the cell (`"42"` → 42; yes/no/true/false/1/0; ISO dates) or lists the row ' +
-    "in `errors`. Filters compare the key with its type. A key of a contact field is 400, one that exists 409 CONFLICT; " +
-    `an organization has at most ${MAX_CONTACT_PROPERTIES} properties.`,
+    "Then a write of `metadata.<key>` of another type is 400 naming it, a CSV import converts the cell or lists the row in `errors`, and " +
+    `filters compare by type. A contact field's key is 400, an existing one 409; at most ${MAX_CONTACT_PROPERTIES} per organization.`,
   auth: "member",
   body: createContactPropertyInput,
   status: 201,

@@ -9,8 +9,7 @@ export const listContactSegmentsContract = defineContract({
   path: "/v1/contacts/{id}/segments",
   tag,
   summary: "List a contact's segments",
-  description:
-    "The segments the contact is in now: static ones it was added to, most recently joined first, then dynamic ones whose filter it matches, by name (at most 1 000).",
+  description: "Static segments it was added to (latest first), then dynamic ones whose filter it matches now (by name); at most 1 000.",
   auth: "member",
   params: idParams,
   response: contactSegments,

@@ -9,9 +9,7 @@ export const getContactTopicsContract = defineContract({
   path: "/v1/contacts/{id}/topics",
   tag,
   summary: "List a contact's topics",
-  description:
-    "Every topic of the organization (by name, at most 1 000) and whether the contact receives its mail: its own choice, else the topic's " +
-    "default (`opt_out`: yes, `opt_in`: no).",
+  description: "Every topic of the organization (at most 1 000) and whether the contact receives its mail: its own choice, else the topic's default.",
   auth: "member",
   params: idParams,
   response: contactTopics,
@@ -24,9 +22,7 @@ export const setContactTopicsContract = defineContract({
   tag,
   summary: "Change a contact's topics",
   description:
-    "Takes the list GET answers (`name` ignored) and records each choice; topics left out keep theirs. A topic named twice or not of the " +
-    "organization is 400 naming the entry (`1.topic_id`). Each change is an event of the contact (`contact.topic_subscribed`, " +
-    "`contact.topic_unsubscribed`). Answers the whole list as GET does.",
+    "Takes the list GET answers (`name` ignored) and records each choice as an event of the contact; topics left out keep theirs. A topic named twice or not of the organization is 400 naming the entry. Answers the whole list.",
   auth: "member",
   params: idParams,
   body: setContactTopicsInput,

@@ -25,10 +25,7 @@ export const listContactsContract = defineContract({
   tag,
   summary: "List contacts",
   description:
-    "Newest first. Filters combine with AND. With `limit` (1 to 100) one page from `offset`; without it every " +
-    "matching contact from `offset` on, streamed, and `limit` in the answer is the number returned. " +
-    "`subscribed` must be `true` or `false`; an unknown `segment_id` is 400. `filter` is URL-encoded JSON of the filter " +
-    "language; JSON that does not parse, or a filter it refuses, is 400 naming the path (`filter.any.1.value`).",
+    "Newest first; filters combine with AND. With `limit` one page from `offset`; without, every matching contact from `offset` on, streamed (`limit` in the answer is the number returned). An unknown `segment_id`, or a `filter` that does not parse or that the language refuses, is 400 naming the path.",
   auth: "member",
   query: listContactsQuery,
   pageQuery: listContactsPageQuery,
@@ -40,9 +37,7 @@ export const createContactContract = defineContract({
   path: "/v1/contacts",
   tag,
   summary: "Create a contact",
-  description:
-    "The email is stored trimmed and lowercase; an email that is already a contact is 409 CONFLICT. A value of a typed " +
-    "metadata key (`/v1/contact-properties`) of another type is 400 naming `metadata.<key>`.",
+  description: "An email that is already a contact is 409. A typed metadata key's value of another type is 400 naming `metadata.<key>`.",
   auth: "member",
   body: createContactInput,
   status: 201,
@@ -66,10 +61,7 @@ export const updateContactContract = defineContract({
   path: "/v1/contacts/{id}",
   tag,
   summary: "Update a contact",
-  description:
-    "Only the fields given change. Changing the email to one another contact has is 409 CONFLICT. " +
-    "`subscribed: false` records `unsubscribed_at`; `subscribed: true` clears it. A value of a typed metadata key of another " +
-    "type is 400 naming `metadata.<key>`.",
+  description: "Only the fields given change; another contact's email is 409. `subscribed: false` records `unsubscribed_at`, `true` clears it.",
   auth: "member",
   params: idParams,
   body: updateContactInput,
@@ -83,9 +75,7 @@ export const deleteContactContract = defineContract({
   tag,
   summary: "Delete a contact",
   description:
-    "Also removes it from its segments. With `erase=true` its address and names also leave its emails, events, threads, comments, audit entries " +
-    "and webhook deliveries (the rows stay, so reports keep their counts, with the address as a hash), opens and clicks lose the IP and device, " +
-    "emails not sent yet are cancelled, and a suppression of it keeps only the hash.",
+    "With `erase=true` its address and names also leave its emails, events, threads, comments, audit entries and webhook deliveries (kept as a hash, so counts stay), opens and clicks lose IP and device, unsent emails are cancelled and a suppression of it keeps only the hash.",
   auth: "member",
   params: idParams,
   query: deleteContactQuery,
@@ -100,10 +90,7 @@ export const bulkCreateContactsContract = defineContract({
   tag,
   summary: "Bulk create contacts",
   description:
-    "The whole batch is validated first: one invalid element makes the request 400, its index in `details`, " +
-    "and nothing is written. Emails that already exist are left unchanged and not counted; an email " +
-    "repeated in the batch is created once, from its first occurrence. A value of a typed metadata key of another type is 400 " +
-    "naming `contacts.<index>.metadata.<key>`.",
+    "Validated whole first: an invalid element is 400 with its index in `details`, and nothing is written. Existing emails are left unchanged and not counted; one repeated in the batch is created from its first occurrence.",
   auth: "member",
   body: bulkContactsInput,
   maxBodyBytes: 32 * 1024 * 1024,
@@ -128,16 +115,7 @@ export const importContactsContract = defineContract({
   tag,
   summary: "Import contacts from CSV",
   description:
-    "Matched by email. Existing contacts get the mapped values: empty cells leave a field unchanged, metadata " +
-    "keys are merged and tags added. `subscribed` accepts true/false, yes/no, 1/0. Tags split on `,` or `;`. A column " +
-    'mapped to a typed metadata key is converted: numbers (`"42"` → 42), booleans (true/false, yes/no, 1/0), ISO dates; ' +
-    "a cell that does not convert makes its row an `errors` entry. A dynamic `segment_id` is 409 SEGMENT_IS_DYNAMIC. " +
-    "A row without a valid email, with an invalid value, repeating an earlier row's email, or whose tags or " +
-    "metadata would give an existing contact more than 20 tags, 50 metadata keys or 16 KB of metadata is " +
-    "skipped; the first 1 000 such rows are listed in `errors` in row order (`row` counting the header as row 1, " +
-    "`email` cut at 320 characters) and `errors_total` counts them all. A mapping naming a column the header " +
-    "lacks, no mapping to `email`, a property mapped twice, more than 50 metadata columns, or a row longer than " +
-    "a million characters is 400; decoded CSV over 50 MB is 413.",
+    "Matched by email: existing contacts get the mapped values (empty cells change nothing, metadata is merged, tags added). `subscribed` takes true/false, yes/no, 1/0; tags split on `,` or `;`; typed metadata keys are converted. A row with an invalid or repeated email, a value that does not convert, or that would pass 20 tags, 50 metadata keys or 16 KB of metadata is skipped and listed in `errors` (the first 1 000, `row` 1 being the header; `errors_total` counts all). A mapping to a missing column, none to `email`, a property mapped twice, over 50 metadata columns or a row over a million characters is 400.",
   auth: "member",
   body: importContactsInput,
   maxBodyBytes: MAX_IMPORT_BODY_BYTES,

@@ -10,10 +10,7 @@ export const createDomainContract = defineContract({
   path: "/v1/domains",
   tag,
   summary: "Add a domain",
-  description:
-    "Answers the DNS records to publish: ownership TXT, DKIM TXT, the return path's MX and SPF TXT, and DMARC TXT, each " +
-    "`pending` until checked, and the tracking CNAME with `tracking_subdomain`. The domain is `pending` until its ownership " +
-    "record is verified. `return_path` picks the label of the return-path subdomain (default `bounces`).",
+  description: "Answers the DNS records to publish, each `pending` until checked. The domain is `pending` until its ownership record is verified.",
   auth: "member",
   body: createDomainInput,
   status: 201,
@@ -74,12 +71,7 @@ export const verifyDomainContract = defineContract({
   tag,
   summary: "Verify a domain",
   description:
-    "Looks up every record now and answers each one's `status` (`verified`, `pending`, or `mismatch` with what was " +
-    "`found`) and `warnings` (an SPF record at the return path that would conflict with ours). The ownership record " +
-    "decides the domain's status: found, it becomes `verified`; not found, the status is unchanged and " +
-    "`verification.reason` says what the lookup saw. Mail is DKIM-signed only while the DKIM record is verified, and " +
-    "relay mail uses the return path only while its MX and SPF records are, links the tracking host only while its CNAME is. A record whose status changes is sent as " +
-    "a `domain.updated` webhook; verified domains are also checked again every day.",
+    "Looks up every record now. Found, the ownership record makes the domain `verified`; not found, its status stays and `verification.reason` says what the lookup saw. DKIM signing, the return path and the tracking host each work only while their records are verified. Status changes are sent as `domain.updated`; verified domains are checked daily.",
   auth: "member",
   params: idParams,
   response: verifiedDomain,

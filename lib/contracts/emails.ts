@@ -13,9 +13,7 @@ export const listEmailsContract = defineContract({
   path: "/v1/emails",
   tag,
   summary: "List emails",
-  description:
-    "Newest first. Page mode by default (`page`, `limit`) answering `{ data, pagination }`; with `after` or " +
-    "`before` the cursor list `{ object, has_more, data }`. Filters combine with AND.",
+  description: "Newest first; filters combine with AND. Page mode (`page`, `limit`) answers `{ data, pagination }`; with `after` or `before`, a cursor list.",
   auth: "member",
   query: listEmailsQuery,
   pageQuery: emailPageQuery,
@@ -58,19 +56,7 @@ export const sendEmailContract = defineContract({
   tag,
   summary: "Send an email",
   description:
-    "Queues one email and answers its record (status `queued`, in a new thread); the worker sends it at once, through " +
-    "`inbox_id` when given (its SMTP server, and its sender unless `from` is given; the inbox must be verified, 400 INBOX_NOT_VERIFIED) " +
-    "or else the organization's relay. `from` must be at a verified domain, or through an inbox be that inbox's own address (400 DOMAIN_NOT_VERIFIED). Content: `html` and/or `text`, or a `template_id` whose " +
-    "`{{placeholders}}` are filled from `variables` (then from the contact with the first `to` address); the text part is derived " +
-    "from the HTML when not given. Recipients: `to` (one address or up to 50), `cc` and `bcc` (up to 50 each; a `bcc` address is in the " +
-    "envelope only, never in a header). One email is one message to all of them, as with Resend. `headers`: your own `X-` headers. " +
-    "`attachments`: files in base64, at most 10 MB decoded in all (413 PAYLOAD_TOO_LARGE); one with a `content_id` is an inline image " +
-    "the HTML shows with `cid:`. `scheduled_at`: the email is `scheduled` until then (at most 30 days ahead) and can be cancelled. " +
-    "Temporary SMTP failures are retried with backoff; a permanent one bounces the email and suppresses the address. " +
-    "A recipient already suppressed is refused: 422 RECIPIENT_SUPPRESSED, each such address with the reason and since when in `details` " +
-    "(one suppressed later is left out of the envelope; with none left the email becomes `cancelled`). A sending key with a domain may " +
-    "send from that domain only (403 FORBIDDEN). `Idempotency-Key` header: the same key with the same body within 24 hours answers " +
-    "the first answer and sends nothing more; with another body 409 CONFLICT.",
+    "Queues one email (`queued`, in a new thread) and answers it; it is sent through `inbox_id` (which must be verified) or else the organization's relay. `from` must be at a verified domain, or be the inbox's own address. One email is one message to all its recipients. A suppressed recipient is 422 RECIPIENT_SUPPRESSED, each in `details` with the reason and since when (one suppressed later is left out; with none left the email is `cancelled`). A sending key with a domain sends from it only (403). `Idempotency-Key`: the same key and body within 24 hours answers the first answer and sends nothing; another body is 409.",
   auth: "member",
   body: sendEmailInput,
   maxBodyBytes: SEND_MAX_BODY,
@@ -85,9 +71,7 @@ export const sendEmailBatchContract = defineContract({
   tag,
   summary: "Send a batch of emails",
   description:
-    "A JSON array of 1 to 100 emails, each as `POST /v1/emails` takes it except `attachments`, validated and created as a whole: " +
-    "any email refused refuses the batch, its issues naming the index (`3.to`), and nothing is created. Answers the new ids in the " +
-    "order of the request. `Idempotency-Key` covers the whole batch: a repeat answers the same ids and creates nothing. Body: at most 10 MB.",
+    "1 to 100 emails as `POST /v1/emails` takes them (no `attachments`), all or none: any refused refuses the batch, its issues naming the index (`3.to`). Answers the ids in order; one `Idempotency-Key` covers the batch. Body: at most 10 MB.",
   auth: "member",
   body: sendEmailBatchInput,
   maxBodyBytes: 10 * 1024 * 1024,
@@ -101,8 +85,7 @@ export const cancelEmailContract = defineContract({
   tag,
   summary: "Cancel a scheduled email",
   description:
-    "A `scheduled` email becomes `cancelled` and is never sent. Any other status is 400 EMAIL_NOT_CANCELLABLE with the status in " +
-    "`details`: a queued or sent email may already be at the receiving server. A sending key cancels only the emails it created.",
+    "A `scheduled` email becomes `cancelled`; any other status is 400 with it in `details` (a queued email may already be at the server). A sending key cancels only its own emails.",
   auth: "member",
   params: idParams,
   response: email,

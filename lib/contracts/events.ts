@@ -11,9 +11,7 @@ export const recordEventContract = defineContract({
   tag,
   summary: "Record a custom event",
   description:
-    "Something a contact did in your application (`purchase`, `signed_up`, …), for automations, segment filters and the contact's " +
-    "timeline. Give exactly one of `email` and `contact_id`; an unknown `email` creates the contact, subscribed. A `contact_id` " +
-    "that is not a contact of this organization is 404.",
+    "Something a contact did in your application (`purchase`, `signed_up`), for automations, filters and the timeline. Give one of `email` (an unknown one creates the contact, subscribed) and `contact_id` (404 when not a contact of the organization).",
   auth: "member",
   body: customEventInput,
   status: 202,
@@ -26,10 +24,7 @@ export const recordEventBatchContract = defineContract({
   path: "/v1/events/batch",
   tag,
   summary: "Record custom events in a batch",
-  description:
-    "1 to 1 000 events, each as `POST /v1/events` takes it. The whole batch is validated first: one invalid event makes the " +
-    "request 400 with its index in `details` (`events.3.name`), and nothing is recorded; so does a `contact_id` of no contact " +
-    "of this organization (404, its index in `details`).",
+  description: "Events as `POST /v1/events` takes them, all or none: an invalid event is 400, an unknown `contact_id` 404, each with its index in `details`.",
   auth: "member",
   body: customEventBatchInput,
   maxBodyBytes: 16 * 1024 * 1024,

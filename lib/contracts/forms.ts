@@ -11,8 +11,7 @@ export const createFormContract = defineContract({
   tag,
   summary: "Create a form",
   description:
-    "With double opt-in (the default) a submission creates an unsubscribed contact and emails it a link that subscribes it " +
-    "(`contact.subscribed`, a consent record with the form and address); without, it subscribes at once.",
+    "With double opt-in (the default) a submission creates an unsubscribed contact and mails it a link that subscribes it (`contact.subscribed`, a consent record); without, it subscribes at once.",
   auth: "member",
   body: formInput,
   status: 201,

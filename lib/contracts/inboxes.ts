@@ -11,13 +11,7 @@ export const createInboxContract = defineContract({
   tag,
   summary: "Connect an inbox",
   description:
-    "A sender identity with its SMTP server, and optionally IMAP for reading replies, signing in with a username and password (Google and Microsoft " +
-    "mailboxes connect by OAuth in the dashboard instead). Passwords are stored encrypted and never returned. The servers are tested before the inbox " +
-    "is saved: 400 INBOX_CONNECTION_FAILED with the server's words when one cannot be reached or refuses the sign-in. " +
-    "Servers must be public: a host that is or resolves to a loopback, private, link-local, CGNAT, metadata or reserved address, or the " +
-    "platform's own relay, is refused (400 naming `smtp.host` / `imap.host`) unless the operator admits it (ALLOWED_PRIVATE_HOSTS); " +
-    "the address is checked again at every connection. The inbox sends only once its from address is verified (`verification`): at " +
-    "once when it is at a verified domain of the organization, otherwise after the link POST /v1/inboxes/{id}/send-confirmation mails to it is followed.",
+    "A sender with its SMTP server and, optionally, IMAP to read replies, signing in with a password (Google and Microsoft mailboxes connect by OAuth in the dashboard). The servers are tested first (400 INBOX_CONNECTION_FAILED with the server's words). Hosts must be public: a loopback, private, link-local, CGNAT, metadata or reserved address, or the platform's relay, is 400 unless the operator allows it (ALLOWED_PRIVATE_HOSTS), checked again at every connection. It sends once its from address is verified: at once at a verified domain, else by the link `POST /v1/inboxes/{id}/send-confirmation` mails.",
   auth: "member",
   body: createInboxInput,
   status: 201,
@@ -53,13 +47,7 @@ export const updateInboxContract = defineContract({
   tag,
   summary: "Update an inbox",
   description:
-    "Partial: fields not given are kept. A password given replaces the stored one, an omitted one is kept. " +
-    "`imap: null` removes IMAP; adding IMAP needs all its fields. Servers pass the same address policy as on creation. " +
-    "A new from address, SMTP host, port or username makes the inbox unverified again unless the address is at a verified domain. " +
-    "`paused: false` on an inbox the bounce-rate breaker paused (`paused_reason` `bounce_rate`) needs the admin or owner role: " +
-    "a member gets 403 FORBIDDEN and nothing changes. " +
-    "New server settings are tested before they are saved (400 INBOX_CONNECTION_FAILED with the server's words) and clear an `error` status. " +
-    "An OAuth inbox (`auth.type` `oauth2`) takes new hosts, ports and TLS settings but no usernames or passwords: it is reconnected in the dashboard.",
+    "Fields not given, passwords included, are kept; `imap: null` removes IMAP, adding it needs all its fields. New server settings pass the host policy, are tested (400 INBOX_CONNECTION_FAILED) and clear an `error` status; a new from address, SMTP host, port or username unverifies the inbox unless at a verified domain. Unpausing a breaker's pause (`bounce_rate`) needs an admin or owner (403). An OAuth inbox takes hosts, ports and TLS but no credentials.",
   auth: "member",
   params: idParams,
   body: updateInboxInput,
@@ -73,9 +61,7 @@ export const testInboxContract = defineContract({
   tag,
   summary: "Test an inbox's servers",
   description:
-    "Signs in to the inbox's SMTP server (and IMAP server, when it has one) without sending or reading anything. On success the inbox is answered " +
-    "`active` (an inbox in `error` is used by rotation and reply polling again); otherwise 400 INBOX_CONNECTION_FAILED names each server that failed " +
-    "(`details[].path` `smtp` / `imap`) in the server's words where it refused the sign-in, and the inbox stays as it was.",
+    "Signs in to its SMTP and IMAP servers, sending and reading nothing. Success answers it `active` (rotation and polling use it again); otherwise 400 INBOX_CONNECTION_FAILED names each server that failed (`details[].path`) in its words, and nothing changes.",
   auth: "member",
   params: idParams,
   response: inbox,
@@ -101,10 +87,7 @@ export const sendInboxConfirmationContract = defineContract({
   tag,
   summary: "Mail a confirmation link to the inbox's from address",
   description:
-    "Proves the from address of an inbox that is not at a verified domain: a link, valid once for 24 hours, is mailed to the address " +
-    "through the inbox's own SMTP server; following it (no sign-in needed) verifies the inbox. A new link replaces the previous one, " +
-    "at most one a minute (409 CONFLICT). An inbox already verified is answered as it is and nothing is sent. When the server cannot " +
-    "take the message: 502 MAIL_DELIVERY_FAILED with a generic reason (could not connect, authentication failed, TLS failed) or the server's answer.",
+    "Mails the inbox's from address, through its own SMTP server, a link valid once for 24 hours that verifies the inbox (no sign-in needed); a new link replaces the last, at most one a minute (409). A verified inbox is answered as it is. 502 when the server refuses the message.",
   auth: "member",
   params: idParams,
   response: inbox,

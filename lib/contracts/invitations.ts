@@ -9,8 +9,7 @@ export const createInvitationContract = defineContract({
   path: "/v1/invitations",
   tag,
   summary: "Invite a team member",
-  description:
-    "Emails the invitee a link that is valid for 7 days. Needs the admin or owner role. A second pending invitation for the same address, or an address that is already a member, is 409.",
+  description: "Mails the invitee a link valid for 7 days. An address with a pending invitation or already a member is 409.",
   auth: "admin",
   body: createInvitationInput,
   status: 201,
@@ -23,7 +22,7 @@ export const listInvitationsContract = defineContract({
   path: "/v1/invitations",
   tag,
   summary: "List pending invitations",
-  description: "Pending, unexpired invitations of the organization, newest first. Needs the admin or owner role.",
+  description: "Pending, unexpired invitations of the organization, newest first.",
   auth: "admin",
   response: invitationList,
   errors: ["FORBIDDEN"],

@@ -13,8 +13,7 @@ export const uploadMediaContract = defineContract({
   tag,
   summary: "Upload an image",
   description:
-    "multipart/form-data with one `file`, or JSON `{ filename, content }` (base64). PNG, JPEG, GIF or WebP, told by the bytes (SVG and anything else: 400); " +
-    "at most 5 MB (413), within the organization's allowance (MEDIA_MAX_BYTES_PER_ORGANIZATION, 413). Use `url` in an image block.",
+    "multipart/form-data with one `file`, or JSON (base64). PNG, JPEG, GIF or WebP, told by the bytes (else 400); at most 5 MB and within the organization's allowance (413). Use `url` in an image block.",
   auth: "member",
   multipart: true,
   body: uploadMediaInput,

@@ -19,7 +19,7 @@ export const updateMemberContract = defineContract({
   path: "/v1/members/{userId}",
   tag,
   summary: "Change a member's role",
-  description: "Needs the admin or owner role. Only an owner may grant or take away the owner role, and the last owner cannot be demoted (400 LAST_OWNER).",
+  description: "Only an owner may grant or take away the owner role, and the last owner cannot be demoted (400 LAST_OWNER).",
   auth: "admin",
   params: memberParams,
   body: updateMemberInput,
@@ -34,7 +34,7 @@ export const removeMemberContract = defineContract({
   tag,
   summary: "Remove a member",
   description:
-    "Admins and owners remove others (only an owner removes an owner); any member may remove themselves. The last owner cannot be removed (400 LAST_OWNER). The removed member's API keys in this organization are revoked.",
+    "Admins and owners remove others (only an owner removes an owner); anyone may leave. The last owner stays (400 LAST_OWNER). Their API keys here are revoked.",
   auth: "member",
   params: memberParams,
   response: successResponse,

@@ -19,7 +19,7 @@ export const updateOrganizationContract = defineContract({
   tag,
   summary: "Update the organization",
   description:
-    "Needs the admin or owner role. Fields left out keep their value. Turning `tracking_enabled` off stops the open pixel and link rewriting for emails sent from then on; links in emails already sent still lead to their destinations, but their opens and clicks are no longer recorded. Turning it back on adds both to emails sent from then on and records again what the earlier tracked emails report.",
+    "Fields left out keep their value. With `tracking_enabled` off, emails sent from then on carry no pixel or redirects, and earlier ones' opens and clicks are not recorded (their links still work) until it is on again.",
   auth: "admin",
   body: updateOrganizationInput,
   response: organization,

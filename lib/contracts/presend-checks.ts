@@ -9,10 +9,7 @@ export const broadcastChecksContract = defineContract({
   tag: "Broadcasts",
   summary: "Run the pre-send checks of a broadcast",
   description:
-    "What to fix or know before sending: empty subject or content and links that do not lead to http(s) are errors; a missing " +
-    "unsubscribe link in the content (a plain one is then added), images without alt text, no preview text, placeholders without a " +
-    "fallback that some of the audience lack (counted in the database), HTML over 100 KB (Gmail clips at 102 KB) and a SpamAssassin " +
-    "score at or over its threshold (local rules only; `skipped` where SpamAssassin is not installed) are warnings. `step_id`: a follow-up step's checks.",
+    "What to fix before sending (errors: empty subject or content, non-http(s) links) or know (warnings: no unsubscribe link, images without alt text, no preview text, placeholders without fallback some recipients lack, HTML over 100 KB, a SpamAssassin score at its threshold). `step_id`: a step's checks.",
   auth: "member",
   params: idParams,
   query: stepQuery,

@@ -6,19 +6,13 @@ import { defineContract } from "@/lib/contracts/contract";
 
 const tag = "Reports";
 
-const machines =
-  "Opens and clicks made by programs — Apple Mail Privacy Protection, Google's and Yahoo's image proxies, link scanners that follow " +
-  "every link of a message within seconds of its delivery, and other bots — are told apart when they are recorded: they are counted in " +
-  "`machine_opens` and `machine_clicks` and left out of every other figure and rate.";
-
 export const getBroadcastReportContract = defineContract({
   method: "GET",
   path: "/v1/broadcasts/{id}/report",
   tag,
   summary: "Report of a broadcast",
   description:
-    "What became of the broadcast's emails, every sequence step included: totals, rates (fractions of `sent`, from unique opens and " +
-    `clicks), the clicked links, a timeline (hourly for 72 hours, then daily) and the funnel of the sequence's steps. ${machines}`,
+    "What became of its emails, every step included: totals, rates, clicked links, a timeline and the steps' funnel. Opens and clicks by programs (privacy proxies, link scanners, bots) are counted in `machine_opens` and `machine_clicks` only.",
   auth: "member",
   params: idParams,
   response: broadcastReport,
@@ -30,9 +24,7 @@ export const listBroadcastRecipientsContract = defineContract({
   path: "/v1/broadcasts/{id}/recipients",
   tag,
   summary: "Recipients of a broadcast by event",
-  description:
-    "The broadcast's emails with the given event (`opened` and `clicked`: by a person), latest first, with their contacts; " +
-    "`position` narrows it to one step. Always paginated (default 20); `after` and `before` take an item's `id`.",
+  description: "Its emails with the given event (`opened`, `clicked`: by a person), latest first, with their contacts; `position` narrows to one step.",
   auth: "member",
   params: idParams,
   query: recipientsQuery,
@@ -47,9 +39,7 @@ export const saveBroadcastRecipientsContract = defineContract({
   operationId: "saveBroadcastRecipientsAsSegment",
   tag,
   summary: "Save recipients as a segment",
-  description:
-    "Creates a segment holding the contacts of one recipient list (`event`, optional `position`), each once. " +
-    "Recipients whose contact was deleted are left out. Without `name` the segment is named after the broadcast and the event.",
+  description: "A new segment of the contacts of one recipient list (`event`, `position`), each once; deleted contacts are left out.",
   auth: "member",
   params: idParams,
   body: saveRecipientsInput,
@@ -65,9 +55,7 @@ export const organizationOverviewContract = defineContract({
   tag,
   summary: "Overview of the organization's sending",
   description:
-    "The last 30 days (UTC days, today included): emails sent per day with how many were delivered, opened and clicked by people, " +
-    "bounced and complained about, the rates over the period, the broadcasts sending now, and warnings: domains not verified, " +
-    "inboxes paused, failing or not yet proven, a complaint rate near or over 0.3 % or a bounce rate near or over 5 %.",
+    "The last 30 UTC days: emails sent per day and what became of them, the period's rates, broadcasts sending now, and warnings (unverified domains; paused, failing or unproven inboxes; complaint or bounce rates near their limits).",
   auth: "member",
   response: organizationOverview,
 });

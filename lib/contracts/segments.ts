@@ -20,9 +20,7 @@ export const createSegmentContract = defineContract({
   tag,
   summary: "Create a segment",
   description:
-    "With `filter`, a dynamic segment: its members are the contacts matching the filter whenever it is used " +
-    "(a broadcast's fan-out, a sequence's exit check, the contacts list), and its `contacts_count` is counted then. " +
-    "Without, a static segment filled by hand. A bad filter is 400 naming its path.",
+    "With `filter`, a dynamic segment whose members (and `contacts_count`) are resolved whenever it is used; without, a static one filled by hand. A bad filter is 400 naming its path.",
   auth: "member",
   body: createSegmentInput,
   status: 201,
@@ -57,8 +55,7 @@ export const updateSegmentContract = defineContract({
   tag,
   summary: "Update a segment",
   description:
-    "Only the fields given change; `description: null` removes it. A dynamic segment takes a new `filter` (checked as on " +
-    "creation, and 400 when it would include the segment itself through `in_segment`); a static segment takes none.",
+    "Only the fields given change. A dynamic segment takes a new `filter` (400 when it would include itself through `in_segment`); a static one takes none.",
   auth: "member",
   params: idParams,
   body: updateSegmentInput,
@@ -71,9 +68,7 @@ export const deleteSegmentContract = defineContract({
   path: "/v1/segments/{id}",
   tag,
   summary: "Delete a segment",
-  description:
-    "Its contacts are kept. Broadcasts targeting it lose their `segment_id`, and it is removed from every " +
-    "broadcast's sequence exit conditions. A segment another dynamic segment's filter includes is 409 CONFLICT naming it.",
+  description: "Its contacts stay; broadcasts and exit conditions lose it. One another dynamic segment's filter includes is 409 naming it.",
   auth: "member",
   params: idParams,
   response: successResponse,
@@ -87,9 +82,7 @@ export const addSegmentContactsContract = defineContract({
   tag,
   summary: "Add contacts to a segment",
   description:
-    "By `contact_ids`, `emails` or both (at least one value, up to 10 000 of each). Every one must be a contact " +
-    "of the organization: otherwise 400 naming the first that is not (e.g. `emails.2`), and nothing is added. " +
-    "`added` counts the contacts that were not in the segment yet.",
+    "By `contact_ids` and/or `emails` (up to 10 000 each), all contacts of the organization: else 400 naming the first that is not, and nothing is added. `added` counts those not in it yet.",
   auth: "member",
   params: idParams,
   body: addSegmentContactsInput,
@@ -118,9 +111,7 @@ export const previewSegmentContract = defineContract({
   path: "/v1/segments/preview",
   tag,
   summary: "Preview a dynamic segment",
-  description:
-    "How many contacts a filter matches now, and up to 10 of them (newest first), without saving anything. " +
-    "A filter the language refuses is 400 naming the path (`filter.all.2.op`).",
+  description: "How many contacts a filter matches now and up to 10 of them, saving nothing. A filter the language refuses is 400 naming the path.",
   auth: "member",
   body: previewSegmentInput,
   response: segmentPreview,

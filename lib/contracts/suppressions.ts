@@ -18,8 +18,7 @@ export const listSuppressionsContract = defineContract({
   tag,
   summary: "List suppressed addresses",
   description:
-    "Addresses the organization sends nothing to, newest first, always paginated (20 a page unless `limit` says " +
-    "otherwise). Hard bounces, three soft bounces in a row and complaints add them by themselves, with the email that caused it.",
+    "Addresses nothing is sent to, newest first, always paginated. Hard bounces, three soft bounces in a row and complaints add them, with the email that caused it.",
   auth: "member",
   query: listSuppressionsQuery,
   pageQuery: cursorQuery,
@@ -45,10 +44,7 @@ export const removeSuppressionContract = defineContract({
   tag,
   summary: "Remove a suppression",
   description:
-    "The address can receive mail again (its run of soft bounces starts over). A contact who unsubscribed stays " +
-    "unsubscribed. Remove a hard bounce only when you know the address works now: mailing dead addresses harms every sender's reputation. " +
-    "A member may remove only `manual` suppressions; one the platform made (`hard_bounce`, `soft_bounce`, `complaint`, " +
-    "`unsubscribe`) needs the admin or owner role, else 403 FORBIDDEN.",
+    "The address can receive mail again (soft bounces count from zero); an unsubscribed contact stays so. Remove a hard bounce only when the address works now. A member removes only `manual` ones; others need an admin or owner (403).",
   auth: "member",
   params: suppressionParams,
   response: successResponse,

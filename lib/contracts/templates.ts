@@ -5,17 +5,11 @@ import { defineContract } from "@/lib/contracts/contract";
 
 const tag = "Templates";
 
-const rules =
-  "`from_email` must be at a verified domain of the organization or be the address of one of its verified inboxes (otherwise 400 DOMAIN_NOT_VERIFIED). " +
-  "With `inbox_id`, the inbox's name, from address and reply-to fill each of those fields not given in the same request; the inbox must be verified (400 INBOX_NOT_VERIFIED). " +
-  "`variables`, when omitted, are the `{{names}}` found in subject, HTML and text (`{{first_name|there}}` names `first_name`).";
-
 export const createTemplateContract = defineContract({
   method: "POST",
   path: "/v1/templates",
   tag,
   summary: "Create a template",
-  description: `\`name\` and \`subject\` are required. ${rules}`,
   auth: "member",
   body: createTemplateInput,
   status: 201,
@@ -50,7 +44,7 @@ export const updateTemplateContract = defineContract({
   path: "/v1/templates/{id}",
   tag,
   summary: "Update a template",
-  description: `Every field is optional; \`variables\` are derived again when the content changes and they are not given. ${rules}`,
+  description: "Only the fields given change; `variables` not given are derived again when the content changes.",
   auth: "member",
   params: idParams,
   body: updateTemplateInput,

@@ -13,8 +13,7 @@ export const listThreadsContract = defineContract({
   tag,
   summary: "List replied threads",
   description:
-    "The unified inbox: every thread with a reply (a `category`), newest activity first, across the organization's inboxes. " +
-    "Cursor-paginated (default 20 a page); a cursor stays valid when its thread's category changes.",
+    "The unified inbox: every thread with a reply, newest activity first, across the organization's inboxes. A cursor stays valid when its thread's category changes.",
   auth: "member",
   query: listThreadsQuery,
   pageQuery: cursorQuery,
@@ -40,8 +39,7 @@ export const replyToThreadContract = defineContract({
   tag,
   summary: "Reply in a thread",
   description:
-    "Queues a reply from the thread's inbox to the latest sender, threaded under the message it answers (In-Reply-To, References, `Re:` subject), " +
-    "and discards the draft. Needs `html_content` or `text_content`, or `use_draft`. `Idempotency-Key` header as for `POST /v1/emails`.",
+    "Queues a reply from the thread's inbox to the latest sender, threaded (In-Reply-To, References, `Re:`), and discards the draft. Needs `html_content`, `text_content` or `use_draft`. `Idempotency-Key` as for `POST /v1/emails`.",
   auth: "member",
   params: threadParams,
   body: replyToThreadInput,

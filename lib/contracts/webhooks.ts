@@ -20,9 +20,7 @@ export const createWebhookContract = defineContract({
   tag,
   summary: "Create a webhook",
   description:
-    "The webhook starts enabled. Its signing `secret` is in this answer only. A URL whose host is or resolves to a loopback, private, " +
-    "link-local, CGNAT, metadata or reserved address is refused (400 naming `url`) unless the operator admits it (ALLOWED_PRIVATE_HOSTS); " +
-    "every delivery checks the address again when it connects.",
+    "It starts enabled; its `secret` is in this answer only. A URL whose host is or resolves to a loopback, private, link-local, CGNAT, metadata or reserved address is 400 unless the operator allows it (ALLOWED_PRIVATE_HOSTS), and checked again at every delivery.",
   auth: "member",
   body: createWebhookInput,
   status: 201,
@@ -108,8 +106,7 @@ export const getWebhookDeliveryContract = defineContract({
   path: "/v1/webhooks/{id}/deliveries/{deliveryId}",
   tag,
   summary: "Retrieve a delivery",
-  description:
-    "The delivery log of one event: the body sent, and for each attempt the request headers (signature included), the answer's status and first 2 KB, the error and the duration.",
+  description: "The body sent, and for each attempt the request headers, the answer's status and first 2 KB, the error and the duration.",
   auth: "member",
   params: webhookDeliveryParams,
   response: webhookDeliveryDetail,
@@ -117,16 +114,14 @@ export const getWebhookDeliveryContract = defineContract({
 });
 
 // The two below make the server POST to the webhook's URL while the request waits (10 s at most).
-const sendsNow =
-  "The request is answered once the attempt is over (10 s at most), with the delivery and its log, whether or not the endpoint accepted it. " +
-  "Limited per webhook and per organization in each clock hour (429 with Retry-After).";
+const sendsNow = "Answered once tried (10 s at most), with the delivery's log; limited per webhook and organization each hour (429).";
 
 export const testWebhookContract = defineContract({
   method: "POST",
   path: "/v1/webhooks/{id}/test",
   tag,
   summary: "Send a test event",
-  description: `Delivers a signed \`webhook.test\` event, also to a disabled webhook; it is tried once, never retried. ${sendsNow}`,
+  description: `Delivers a signed \`webhook.test\` event once, never retried, also to a disabled webhook. ${sendsNow}`,
   auth: "member",
   params: idParams,
   status: 201,
@@ -140,8 +135,8 @@ export const replayWebhookDeliveryContract = defineContract({
   tag,
   summary: "Replay a delivery",
   description:
-    "Delivers the event again now, with the same `webhook-id` and body, signed anew; the attempt joins its log and counts as one of its attempts. " +
-    `A success marks it \`succeeded\`; a failure changes neither its status nor its retries. 409 when the webhook is disabled. ${sendsNow}`,
+    "Delivers it again now (same `webhook-id` and body, signed anew) as one more attempt: a success marks it `succeeded`, a failure changes " +
+    `nothing else. 409 when the webhook is disabled. ${sendsNow}`,
   auth: "member",
   params: webhookDeliveryParams,
   response: webhookDeliveryDetail,

@@ -57,14 +57,10 @@ export function pacingGapMs(speed: PacedSpeed, scale = 1, random = Math.random):
 const seconds = (ms: number) => (ms % 60_000 === 0 ? `${ms / 60_000} min` : `${ms / 1000} s`);
 const gap = (speed: PacedSpeed) => `1 email every ${seconds(PACING_GAPS[speed].minMs)}–${seconds(PACING_GAPS[speed].maxMs)}`;
 
-/** The numbers above in words, for the API reference. */
+/** The numbers above in words, for the API reference (the SendingSpeed schema). */
 export const sendingSpeedReference =
-  "Sending speeds are per inbox, and every inbox also stops at its `daily_limit` (a UTC day) whatever the speed. " +
-  "`instant`: as fast as the SMTP server accepts, over pooled connections. " +
-  `\`normal\`: ${gap("normal")} per inbox (random gap). \`slow\`: ${gap("slow")}. \`very_slow\`: ${gap("very_slow")}. ` +
-  `\`warmup\`: ${gap("warmup")}, and the inbox's daily volume ramps from ${WARMUP_FIRST_DAY} on its first day of warm-up ` +
-  `by ${WARMUP_DAILY_STEP} a day (${WARMUP_FIRST_DAY}, ${WARMUP_FIRST_DAY + WARMUP_DAILY_STEP}, ${WARMUP_FIRST_DAY + 2 * WARMUP_DAILY_STEP}, …) up to its daily limit; ` +
-  "warm-up day 1 is the first day the inbox sends at `warmup`. " +
-  `\`auto\` (also when no speed is set): \`warmup\` until ${AUTO_YOUNG_INBOX_DAYS} days after the inbox was created or began its warm-up, whichever is later, ` +
-  `\`slow\` for one whose SMTP server failed in the last ${AUTO_FAILURE_WINDOW_HOURS} hours, \`normal\` otherwise. ` +
-  "A broadcast without inboxes goes through the organization's relay, which sends as fast as it accepts and has no daily limit.";
+  "Per inbox; every inbox also stops at its `daily_limit` (a UTC day). `instant`: as fast as the server accepts. " +
+  `\`normal\`: ${gap("normal")} (random gap). \`slow\`: ${gap("slow")}. \`very_slow\`: ${gap("very_slow")}. ` +
+  `\`warmup\`: ${gap("warmup")}, the daily volume ramping from ${WARMUP_FIRST_DAY} on the inbox's first day at \`warmup\` by ${WARMUP_DAILY_STEP} a day up to its daily limit. ` +
+  `\`auto\` (or none): \`warmup\` for ${AUTO_YOUNG_INBOX_DAYS} days after the inbox was created or began warming up, \`slow\` after an SMTP failure ` +
+  `in the last ${AUTO_FAILURE_WINDOW_HOURS} hours, else \`normal\`. Without inboxes the relay sends as fast as it accepts, with no daily limit.`;

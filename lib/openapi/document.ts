@@ -8,7 +8,7 @@ import { operationIdOf } from "./operation-id";
 import { operationParameters, shareParameters } from "./parameters";
 import { responseHeaders, responseWriter } from "./responses";
 import { tagDescriptions } from "./tags";
-import { WEBHOOK_EVENTS_TAG, webhookHeaderParameters, webhooksSection } from "./webhooks";
+import { WEBHOOK_EVENTS_TAG, webhookHeaderParameters, webhookResponses, webhooksSection } from "./webhooks";
 
 /** The form an upload may take instead of its JSON: one `file` part. */
 const multipartFile = {
@@ -32,13 +32,14 @@ export function buildOpenApiDocument(list: AnyOperation[] = operations, { server
   const writer = responseWriter({ error: schemas.output(apiError), paginationError: schemas.output(paginationError) });
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of list) {
+    const parameters = operationParameters(op, schemas);
     paths[op.path] ??= {};
     paths[op.path][op.method.toLowerCase()] = {
       operationId: operationIdOf(op),
       tags: [op.tag],
       summary: op.summary,
-      description: [op.description, op.auth === "admin" ? "Requires the owner or admin role." : undefined].filter(Boolean).join("\n\n") || undefined,
-      parameters: operationParameters(op, schemas),
+      description: [op.description, op.auth === "admin" ? "Owner or admin only." : undefined].filter(Boolean).join("\n\n") || undefined,
+      parameters: parameters.length > 0 ? parameters : undefined,
       requestBody: op.body
         ? { required: true, content: { "application/json": { schema: schemas.input(op.body) }, ...(op.multipart ? multipartFile : {}) } }
         : undefined,
@@ -67,7 +68,7 @@ export function buildOpenApiDocument(list: AnyOperation[] = operations, { server
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
       schemas: schemas.components() as Record<string, JsonSchema>,
-      responses: writer.components(),
+      responses: { ...writer.components(), ...webhookResponses },
       parameters: { ...sharedParameters, ...webhookHeaderParameters },
       headers: responseHeaders,
     },

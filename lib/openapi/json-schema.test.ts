@@ -18,8 +18,10 @@ describe("schemaCollector", () => {
       item: { anyOf: [{ $ref: "#/components/schemas/TestItemInput" }, { type: "null" }] },
       tag: { $ref: "#/components/schemas/TestTag" },
     });
-    expect(components.TestItem).toMatchObject({ required: ["name", "size", "tag"], additionalProperties: false });
+    expect(components.TestItem).toMatchObject({ required: ["name", "size", "tag"] });
     expect(components.TestItemInput).toMatchObject({ required: ["name", "tag"] });
+    // Answers may gain fields: their objects are not closed, so TestHolder's two forms are one.
+    expect(components.TestItem).not.toHaveProperty("additionalProperties");
     expect(components.TestTag).toEqual({ type: "string", maxLength: 10 });
     expect(components.TestHolder).toMatchObject({ properties: { items: { items: { $ref: "#/components/schemas/TestItem" } } } });
     expect(Object.keys(components)).toEqual(["TestHolder", "TestItem", "TestItemInput", "TestTag"]);
@@ -45,5 +47,64 @@ describe("schemaCollector", () => {
     const names = Object.keys(schemas.components());
     expect(names).toHaveLength(2);
     expect(names.every((name) => name.startsWith(UNNAMED))).toBe(true);
+  });
+
+  it("drops zod's safe-integer bounds and writes a nullable scalar as a type with null", () => {
+    const schemas = schemaCollector();
+    const json = schemas.output(
+      z.object({ n: z.number().int(), m: z.number().int().nullable(), s: z.string().max(5).nullable(), e: z.enum(["a"]).nullable() }),
+    );
+    expect(json.properties).toEqual({
+      n: { type: "integer" },
+      m: { type: ["integer", "null"] },
+      s: { type: ["string", "null"], maxLength: 5 },
+      // An enum would need null among its values: left as zod writes it.
+      e: { anyOf: [{ type: "string", enum: ["a"] }, { type: "null" }] },
+    });
+  });
+
+  it("writes a request body that is a named request schema with more fields required as a reference plus required", () => {
+    const fields = z.object({ name: z.string(), note: z.string() });
+    const update = fields.partial().meta({ id: "TestFields" });
+    const create = fields.partial().extend({ name: fields.shape.name });
+    const schemas = schemaCollector();
+    const updateBody = schemas.input(update);
+    const createBody = schemas.input(create);
+    const sameBody = schemas.input(fields.partial());
+    const components = schemas.components();
+    expect(updateBody).toEqual({ $ref: "#/components/schemas/TestFields" });
+    expect(createBody).toEqual({ allOf: [{ $ref: "#/components/schemas/TestFields" }], required: ["name"] });
+    expect(sameBody).toEqual({ $ref: "#/components/schemas/TestFields" });
+    expect(components.TestFields).toEqual({ type: "object", properties: { name: { type: "string" }, note: { type: "string" } } });
+  });
+
+  it("writes an object holding every field of a named object as allOf, the named one and its own fields", () => {
+    const base = z.object({ a: z.string(), b: z.string(), c: z.string() }).meta({ id: "TestBase" });
+    const schemas = schemaCollector();
+    const json = schemas.output(z.object({ wide: base.extend({ d: z.number() }), small: z.object({ a: z.string(), b: z.string() }), base }));
+    schemas.components();
+    expect(json.properties).toEqual({
+      wide: { allOf: [{ $ref: "#/components/schemas/TestBase" }, { type: "object", properties: { d: { type: "number" } }, required: ["d"] }] },
+      // Not all of the named fields: written as it is.
+      small: { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a", "b"] },
+      base: { $ref: "#/components/schemas/TestBase" },
+    });
+  });
+
+  it("refers to <id>OrNull for a named schema nullable in five places or more, keeping a description beside it", () => {
+    const when = z.string().meta({ id: "TestWhen" });
+    const schemas = schemaCollector();
+    const many = schemas.output(
+      z.object({ a: when.nullable(), b: when.nullable(), c: when.nullable(), d: when.nullable(), e: when.nullable().meta({ description: "E." }) }),
+    );
+    const once = z.number().meta({ id: "TestOnce" });
+    const few = schemas.output(z.object({ a: once.nullable() }));
+    const components = schemas.components();
+    expect(many.properties).toMatchObject({
+      a: { $ref: "#/components/schemas/TestWhenOrNull" },
+      e: { $ref: "#/components/schemas/TestWhenOrNull", description: "E." },
+    });
+    expect(components.TestWhenOrNull).toEqual({ anyOf: [{ $ref: "#/components/schemas/TestWhen" }, { type: "null" }] });
+    expect(few.properties).toEqual({ a: { anyOf: [{ $ref: "#/components/schemas/TestOnce" }, { type: "null" }] } });
   });
 });

@@ -1,39 +1,12 @@
 import { z } from "zod";
+import { DEFS, type Io, type JsonSchema, rewriteRefs, tidy } from "./schema-walk";
+import { type Defs, type Roots, shareExtendedObjects, shareNullables, shareRequestFields } from "./schema-sharing";
 
-export type JsonSchema = Record<string, unknown>;
-type Io = "input" | "output";
+export type { JsonSchema } from "./schema-walk";
 
 const COMPONENTS = "#/components/schemas/";
-const DEFS = "#/$defs/";
 /** The prefix of a recursive schema nobody named. */
 export const UNNAMED = "Unnamed";
-
-/** Every `$ref` string in a JSON value, rewritten in place. */
-function rewriteRefs(value: unknown, rewrite: (ref: string) => string): void {
-  if (Array.isArray(value)) for (const item of value) rewriteRefs(item, rewrite);
-  else if (value && typeof value === "object") {
-    const record = value as JsonSchema;
-    if (typeof record.$ref === "string") record.$ref = rewrite(record.$ref);
-    for (const child of Object.values(record)) rewriteRefs(child, rewrite);
-  }
-}
-
-/**
- * zod writes every `.int()` with the bounds of a safe integer (±9007199254740991), which say nothing
- * a client needs (JSON numbers past them lose precision anyway) and were 6.6 KB of the document:
- * dropped where they are those bounds, kept where a schema sets its own.
- */
-function dropSafeIntegerBounds(value: unknown): void {
-  if (Array.isArray(value)) for (const item of value) dropSafeIntegerBounds(item);
-  else if (value && typeof value === "object") {
-    const record = value as JsonSchema;
-    if (record.type === "integer") {
-      if (record.minimum === Number.MIN_SAFE_INTEGER) delete record.minimum;
-      if (record.maximum === Number.MAX_SAFE_INTEGER) delete record.maximum;
-    }
-    for (const child of Object.values(record)) dropSafeIntegerBounds(child);
-  }
-}
 
 /**
  * Turns zod schemas into the JSON Schemas of one OpenAPI document. A schema named in zod's global
@@ -42,20 +15,20 @@ function dropSafeIntegerBounds(value: unknown): void {
  * (same registry, and a diff of one line) — is written once under `components/schemas` and
  * referenced everywhere else. A new operation using named schemas needs nothing here.
  *
- * zod writes a schema's input (request) and output (response) forms apart: objects of responses are
- * closed (`additionalProperties: false`) and fields with defaults are required in them. A named
- * schema whose two forms differ is written twice, the input form as `<id>Input`; otherwise once.
+ * zod writes a schema's input (request) and output (response) forms apart: fields with defaults are
+ * required in responses, optional in requests (and a transform's two sides differ). A named schema
+ * whose two forms differ is written twice, the input form as `<id>Input`; otherwise once.
  */
 export function schemaCollector() {
-  const defs: Record<Io, Map<string, JsonSchema>> = { input: new Map(), output: new Map() };
-  const roots: { json: JsonSchema; io: Io }[] = [];
+  const defs: Defs = { input: new Map(), output: new Map() };
+  const roots: Roots = [];
   let unnamed = 0;
 
   function convert(schema: z.ZodType, io: Io): JsonSchema {
     const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
     // The document declares the dialect once; per-schema $schema keys are noise in OpenAPI 3.1.
     delete json.$schema;
-    dropSafeIntegerBounds(json);
+    tidy(json, io);
     const found = (json.$defs ?? {}) as Record<string, JsonSchema>;
     delete json.$defs;
     // zod calls a recursive schema without an id `__schema0` in each conversion: made unique here so
@@ -101,6 +74,10 @@ export function schemaCollector() {
 
   /** Points every reference at `components/schemas` and answers that section, sorted by name; call it last. */
   function components(): Record<string, JsonSchema> {
+    // Written once where zod writes the same fields many times (lib/openapi/schema-sharing.ts).
+    shareRequestFields(defs, roots);
+    shareExtendedObjects(defs, roots);
+    shareNullables(defs, roots);
     const differ = twoForms();
     const nameOf = (id: string, io: Io) => (io === "input" && differ.has(id) ? `${id}Input` : id);
     const written: Record<string, JsonSchema> = {};

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { AnyOperation } from "@/lib/api/operation";
 import type { JsonSchema, schemaCollector } from "./json-schema";
 
-type Parameter = { name: string; in: "path" | "query"; required: boolean; description?: string; schema: JsonSchema };
+type Parameter = { name: string; in: "path" | "query"; required?: true; description?: string; schema: JsonSchema };
 
 /** An operation's path and query parameters, from its params, query and paging schemas. */
 export function operationParameters(op: AnyOperation, schemas: ReturnType<typeof schemaCollector>): Parameter[] {
@@ -12,7 +12,9 @@ export function operationParameters(op: AnyOperation, schemas: ReturnType<typeof
       const json = schemas.input(schema);
       const description = typeof json.description === "string" ? json.description : undefined;
       delete json.description;
-      list.push({ name, in: where, required: where === "path" || !schema.safeParse(undefined).success, description, schema: json });
+      // `required` is false unless said, as OpenAPI reads it.
+      const required = where === "path" || !schema.safeParse(undefined).success ? (true as const) : undefined;
+      list.push({ name, in: where, required, description, schema: json });
     }
   };
   add("path", (op.params as z.ZodObject | undefined)?.shape);

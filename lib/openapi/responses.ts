@@ -15,9 +15,8 @@ const retryHeaders = { ...rateLimitHeaderRefs, "Retry-After": { $ref: "#/compone
 export const responseHeaders = {
   "RateLimit-Policy": {
     description:
-      'The limits that apply, e.g. `"key";q=100;w=2, "organization";q=200;w=2`: a burst of `q` requests, refilled ' +
-      "evenly over `w` seconds. `key` is per API key (or signed-in user), `organization` for all of an " +
-      "organization's keys and users together, `auth-failures` per client address for failed authentications.",
+      'The limits that apply, e.g. `"key";q=100;w=2`: bursts of `q` requests refilled over `w` seconds; `key` per API key (or user), ' +
+      "`organization` for all its keys and users, `auth-failures` per client address.",
     schema: { type: "string" },
   },
   RateLimit: {
@@ -40,28 +39,39 @@ const errorResponse = (codes: ErrorCode[], status: number, errorRef: JsonSchema)
 });
 
 /**
+ * Every operation may answer 500 INTERNAL_ERROR or 503 SERVICE_UNAVAILABLE: one `5XX` response
+ * (OpenAPI's range) says both, as two references in each of 137 operations were 9 KB. A 5xx an
+ * operation documents itself (502 MAIL_DELIVERY_FAILED) keeps its own status, which wins over the range.
+ */
+const serverError = {
+  description: "Error: INTERNAL_ERROR (500, never with internals) or SERVICE_UNAVAILABLE (503: the database is briefly unreachable; repeat after Retry-After)",
+  headers: retryHeaders,
+};
+const SERVER_ERROR_CODES: ErrorCode[] = ["INTERNAL_ERROR", "SERVICE_UNAVAILABLE"];
+
+/**
  * The responses of the operations. Each error status is written once under `components/responses`
  * (`NotFound`, `TooManyRequests`…) and referenced; an operation whose codes for that status are not
  * just the usual one says which in the reference's own description (OpenAPI 3.1 lets it override).
- * A success answering a named schema is shared the same way (`Broadcast`), so the ~40 operations
- * answering one record of a few kinds do not each repeat the answer.
+ * A success answering a named schema is shared the same way (`Broadcast`) when several operations
+ * give it, so the ~70 operations answering one record of a few kinds do not each repeat the answer.
  */
 export function responseWriter(refs: { error: JsonSchema; paginationError: JsonSchema }) {
   const shared: Record<string, unknown> = {};
-  const successes: Record<string, unknown> = {};
-
-  /** The success answer; one whose body is a named schema is shared too, under that name. */
-  function successResponse(schema: JsonSchema, mediaType = "application/json") {
-    const answer = { description: "Success", headers: rateLimitHeaderRefs, content: { [mediaType]: { schema } } };
-    const named = typeof schema.$ref === "string" && Object.keys(schema).length === 1 ? schema.$ref.split("/").pop()! : undefined;
-    if (!named) return answer;
-    successes[named] ??= answer;
-    return { $ref: `#/components/responses/${named}` };
-  }
+  /** Success answers whose body is a named schema, by that name, with the responses that give them. */
+  const successes = new Map<string, { answer: unknown; uses: { result: Record<string, unknown>; status: string }[] }>();
 
   function responses(op: AnyOperation, success: JsonSchema) {
-    const result: Record<string, unknown> = { [String(op.status ?? 200)]: successResponse(success, op.mediaType) };
-    const codes = new Set<ErrorCode>(["UNAUTHORIZED", "RATE_LIMITED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE", ...(op.errors ?? [])]);
+    const status = String(op.status ?? 200);
+    const answer = { description: "Success", headers: rateLimitHeaderRefs, content: { [op.mediaType ?? "application/json"]: { schema: success } } };
+    const result: Record<string, unknown> = { [status]: answer };
+    const named = typeof success.$ref === "string" && Object.keys(success).length === 1 ? success.$ref.split("/").pop()! : undefined;
+    if (named) {
+      const entry = successes.get(named) ?? { answer, uses: [] };
+      successes.set(named, entry);
+      entry.uses.push({ result, status });
+    }
+    const codes = new Set<ErrorCode>(["UNAUTHORIZED", "RATE_LIMITED", ...(op.errors ?? []).filter((code) => !SERVER_ERROR_CODES.includes(code))]);
     if (op.params || op.query || op.body) codes.add("VALIDATION_ERROR");
     if (op.auth === "admin") codes.add("FORBIDDEN");
     if (op.body) codes.add("PAYLOAD_TOO_LARGE");
@@ -77,6 +87,8 @@ export function responseWriter(refs: { error: JsonSchema; paginationError: JsonS
         ? { $ref: `#/components/responses/${name}` }
         : { $ref: `#/components/responses/${name}`, description: `Error: ${list.join(", ")}` };
     }
+    shared.ServerError ??= { ...serverError, content: { "application/json": { schema: refs.error } } };
+    result["5XX"] = { $ref: "#/components/responses/ServerError" };
     if (op.page) {
       shared.PaginationError ??= {
         description: "Invalid pagination parameters (limit outside 1..100, malformed or unknown cursor, after with before)",
@@ -88,11 +100,21 @@ export function responseWriter(refs: { error: JsonSchema; paginationError: JsonS
     return result;
   }
 
+  /**
+   * The shared responses; call it last. A success answer given by several operations is shared
+   * under its schema's name and referenced; one given once stays inline, where it costs less.
+   */
   function components() {
-    const clash = Object.keys(successes).find((name) => name in shared);
+    const sharedSuccesses: Record<string, unknown> = {};
+    for (const [name, { answer, uses }] of successes) {
+      if (uses.length < 2) continue;
+      sharedSuccesses[name] = answer;
+      for (const { result, status } of uses) result[status] = { $ref: `#/components/responses/${name}` };
+    }
+    const clash = Object.keys(sharedSuccesses).find((name) => name in shared);
     // The document's test builds this very document: a schema named like an HTTP status fails it, never a deployment.
     if (clash) throw new Error(`The schema ${clash} is named like an error response: give it another id`);
-    return Object.fromEntries(Object.entries({ ...shared, ...successes }).sort(([a], [b]) => a.localeCompare(b)));
+    return Object.fromEntries(Object.entries({ ...shared, ...sharedSuccesses }).sort(([a], [b]) => a.localeCompare(b)));
   }
   return { responses, components };
 }

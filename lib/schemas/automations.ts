@@ -210,7 +210,10 @@ export const createAutomationInput = automationFields.partial().extend({
 });
 export type CreateAutomationInput = z.infer<typeof createAutomationInput>;
 
-export const updateAutomationInput = automationFields.partial();
+// Named: the create's body is these fields with name, trigger and steps required (lib/openapi/schema-sharing.ts).
+export const updateAutomationInput = automationFields
+  .partial()
+  .meta({ id: "AutomationFields", description: "An automation's fields: any of them on update; name, trigger and steps required on create." });
 export type UpdateAutomationInput = z.infer<typeof updateAutomationInput>;
 
 const stepStats = z

@@ -13,13 +13,12 @@ export type SendBroadcastInput = z.infer<typeof sendBroadcastInput>;
 const sendingReason = z.object({
   code: z.string().meta({
     description:
-      "DRAFT, SCHEDULED, STARTING, PREPARING, AB_TEST_WAITING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, INBOX_FAILED (in `error`: waits for a test or a reconnect), " +
-      "DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), " +
-      "PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE (by a circuit breaker), RECOVERING (emails held by a worker that stopped " +
-      "answering are taken over when their lease ends, `resumes_at`), WAITING_FOR_WINDOW (emails scheduled for the sending window's next opening " +
-      "or a business-day delay: how many, and the next at `resumes_at`), OUT_OF_OFFICE (follow-ups held until recipients are back, the first at " +
-      "`resumes_at`), IN_OTHER_SEQUENCE (contacts left out: already in another active sales sequence), COMPANY_REPLIED (recipients who left " +
-      "because someone at their company replied)",
+      "DRAFT, SCHEDULED, STARTING, PREPARING, AB_TEST_WAITING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, " +
+      "INBOX_FAILING, INBOX_FAILED (in `error` until tested or reconnected), DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, " +
+      "DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE, RECOVERING (a stopped " +
+      "worker's emails, taken over at `resumes_at`), WAITING_FOR_WINDOW (held for the sending window or a business-day delay), OUT_OF_OFFICE " +
+      "(follow-ups held until recipients are back), IN_OTHER_SEQUENCE (contacts in another active sales sequence, left out), COMPANY_REPLIED " +
+      "(recipients whose company replied).",
   }),
   message: z.string(),
   resumes_at: dateTime.nullable().optional().meta({ description: "When the blocker lifts by itself, when known." }),

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { emailDocument } from "@/lib/email-doc/document";
 import { BroadcastPauseReason, BroadcastStatus, ResendAudience, SendingSpeed, SequenceMode } from "@/lib/generated/prisma/enums";
+import { sendingSpeedReference } from "@/lib/domain/sending-speeds";
 import { dateTime, emailAddress, id, limits, requiredText, tags, text } from "./common";
 import { sendingWindow } from "./sending-window";
 import { trackingFields } from "./tracking";
 
-export const broadcastStatus = z.enum(BroadcastStatus);
+export const broadcastStatus = z.enum(BroadcastStatus).meta({ id: "BroadcastStatus" });
 const broadcastPauseReason = z.enum(BroadcastPauseReason).meta({
   description: "Why the broadcast is paused: `manual` (a person, `POST /v1/broadcasts/{id}/pause`), `bounce_rate` or `complaint_rate` (a circuit breaker).",
 });
-const sendingSpeed = z.enum(SendingSpeed);
+const sendingSpeed = z.enum(SendingSpeed).meta({ id: "SendingSpeed", description: sendingSpeedReference });
 const sequenceMode = z.enum(SequenceMode);
 
 /** More inboxes than this in one rotation is a mistake, not a plan. */
@@ -25,7 +26,7 @@ const sequenceExitConditions = z
     exit_if_in_segment_ids: segmentIds.optional().meta({ description: "A recipient in any of these segments leaves the sequence." }),
     exit_if_not_in_segment_ids: segmentIds.optional().meta({ description: "A recipient missing from any of these segments leaves the sequence." }),
   })
-  .meta({ description: "Checked before each follow-up; a recipient matching any rule is removed from the sequence." });
+  .meta({ id: "SequenceExitConditions", description: "Checked before each follow-up; a recipient matching any rule is removed from the sequence." });
 
 const AB_TEST = { minVariants: 2, maxVariants: 4, minPercent: 5, maxPercent: 50, maxWaitMinutes: 43_200 } as const;
 
@@ -72,7 +73,7 @@ const broadcastFields = z.object({
   text_content: text(limits.text).nullable().meta({ description: "Extension: the broadcast's own plain text, used when it has no template. At most 1 MB." }),
   content_json: emailDocument.nullable().meta({
     description:
-      "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
+      "Given, html_content and text_content are rendered from it (and cannot be given too); `null`, or html_content or text_content alone, drops it.",
   }),
   template_id: id.nullable(),
   segment_id: id.nullable(),
@@ -115,7 +116,17 @@ function refuseInboxAndRotation(value: InboxChoice, ctx: z.RefinementCtx) {
   }
 }
 
-export const updateBroadcastInput = broadcastFields.partial().superRefine(refuseInboxAndRotation);
+// Named: the create's body is these fields with name and subject required (lib/openapi/schema-sharing.ts).
+export const updateBroadcastInput = broadcastFields
+  .partial()
+  .superRefine(refuseInboxAndRotation)
+  .meta({
+    id: "BroadcastFields",
+    description:
+      "A broadcast's fields: any of them on update; name and subject required on create. With `inbox_id`, the inbox's from name, address and " +
+      "reply-to fill those not given; `inbox_id` and a non-empty `inbox_ids` exclude each other (setting one clears the other). Ids must name " +
+      "records of the organization, and inboxes verified ones (400 INBOX_NOT_VERIFIED, `details` naming each).",
+  });
 export type UpdateBroadcastInput = z.infer<typeof updateBroadcastInput>;
 
 export const createBroadcastInput = broadcastFields

@@ -14,6 +14,7 @@ const propertyType = z.enum(PROPERTY_TYPES).meta({
   description:
     "`string`, `number`, `boolean` or `date` (an ISO 8601 date `2026-03-01` or date-time with offset, stored as written for a date " +
     "and in UTC with milliseconds for a date-time).",
+  id: "ContactPropertyType",
 });
 
 export const createContactPropertyInput = z.object({
@@ -34,4 +35,5 @@ export const contactProperty = z.object({
   type: propertyType,
   created_at: dateTime,
 });
+contactProperty.register(z.globalRegistry, { id: "ContactProperty" });
 export type ContactPropertyRecord = z.infer<typeof contactProperty>;

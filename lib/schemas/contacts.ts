@@ -61,6 +61,7 @@ export const createContactInput = z.object({
   tags: tags.optional(),
   timezone: timeZone.nullable().optional().meta({ description: "An IANA time zone, such as `Asia/Tokyo`; null or omitted: the organization's." }),
 });
+createContactInput.register(z.globalRegistry, { id: "ContactInput" });
 export type CreateContactInput = z.infer<typeof createContactInput>;
 
 export const updateContactInput = z.object({

@@ -24,6 +24,7 @@ const trackingSubdomain = z
   .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)$/, "must be one DNS label such as links")
   .nullable()
   .meta({
+    id: "TrackingSubdomain",
     description:
       "Tracking host label (`links` → links.<domain>), a CNAME to the app's host. Once it and the domain are verified, mail from the domain tracks on `https://<host>/`; links sent on a former host stop working.",
   });
@@ -43,15 +44,17 @@ const dnsRecord = z.object({
   value: z.string().meta({ description: "For MX, the host mail is sent to; publish it with `priority`." }),
   priority: z.number().int().optional().meta({ description: "MX only." }),
   purpose: z.enum(recordPurposes).meta({
+    id: "DnsRecordPurpose",
     description:
       "ownership proves the domain; dkim signs its mail; return_path (MX) and return_path_spf receive and authorize the " +
       "envelope sender of relay mail (bounces come back there); dmarc tells receivers what to do with mail that fails " +
-      "both; tracking (CNAME) serves links and the pixel on your own host. The DMARC value is a suggestion: any one valid " +
-      "DMARC record counts. Start at `p=none`, read the reports, then move to `p=quarantine` once everything you send passes.",
+      "both; tracking (CNAME) serves links and the pixel on your own host. The DMARC value is a suggestion (start at `p=none`): " +
+      "any one valid DMARC record counts.",
   }),
-  status: z
-    .enum(recordStatuses)
-    .meta({ description: "verified: published as expected. pending: not found yet. mismatch: something else is there (see `found`)." }),
+  status: z.enum(recordStatuses).meta({
+    id: "DnsRecordStatus",
+    description: "verified: published as expected. pending: not found yet. mismatch: something else is there (see `found`).",
+  }),
   found: z.array(z.string()).meta({ description: "What the last lookup saw at that name (up to 10 values)." }),
   reason: z.string().nullable().meta({ description: "Why the record is not verified, when it is not." }),
   checked_at: dateTime.nullable(),

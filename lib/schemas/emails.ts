@@ -3,7 +3,7 @@ import { EmailDirection, EmailStatus } from "@/lib/generated/prisma/enums";
 import { dateTime, id, limits, text } from "./common";
 import { trackingFields } from "./tracking";
 
-const emailStatus = z.enum(EmailStatus).meta({ description: "Where the email is in its life." });
+const emailStatus = z.enum(EmailStatus).meta({ id: "EmailStatus", description: "Where the email is in its life." });
 
 /** Filters of `GET /v1/emails`; paging parameters are read by `parseEmailListPage`. */
 export const listEmailsQuery = z.object({

@@ -61,7 +61,8 @@ export const customEventInput = z
     if ((event.email === undefined) === (event.contact_id === undefined)) {
       ctx.addIssue({ code: "custom", path: ["email"], message: "give exactly one of email and contact_id" });
     }
-  });
+  })
+  .meta({ id: "EventInput" });
 export type CustomEventInput = z.infer<typeof customEventInput>;
 
 export const customEventBatchInput = z.object({

@@ -51,13 +51,14 @@ const connection = z.object({
   username: z.string().nullable(),
   has_password: z.boolean(),
 });
+connection.register(z.globalRegistry, { id: "InboxServer" });
 
 const auth = z
   .discriminatedUnion("type", [z.object({ type: z.literal("password") }), z.object({ type: z.literal("oauth2"), provider: z.enum(OAuthProvider) })])
   .meta({
     description:
-      "How the inbox signs in to its servers: `password` (the SMTP and IMAP usernames and passwords) or `oauth2` (XOAUTH2 with tokens " +
-      "from the provider's consent screen, connected in the dashboard; the refresh token is stored sealed and never returned).",
+      "How it signs in: `password` (the servers' usernames and passwords) or `oauth2` (XOAUTH2, connected in the dashboard; the refresh " +
+      "token is stored sealed, never returned).",
   });
 
 const verification = z
@@ -90,7 +91,7 @@ export const inbox = z.object({
   paused: z.boolean(),
   paused_reason: z.enum(InboxPauseReason).nullable().meta({
     description:
-      "Extension: why a paused inbox is paused: `manual` (a person) or `bounce_rate` (its recent hard-bounce rate passed the organization's threshold; rotation skips it until a person resumes it with `paused: false`). Null unless paused.",
+      "Extension: `manual` (a person) or `bounce_rate` (its recent hard bounces passed the organization's threshold; skipped until a person sets `paused: false`); null unless paused.",
   }),
   paused_at: dateTime.nullable().meta({ description: "Extension: when it was paused, if known; null unless paused." }),
   last_error: z

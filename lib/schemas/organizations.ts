@@ -45,7 +45,7 @@ export const updateOrganizationInput = z.object({
   public_archive: z.boolean().optional().meta({ description: "A public page lists the broadcasts sent (`/archive/<organization id>`)." }),
   bounce_pause_threshold: z.number().gt(0).max(1).optional().meta({
     description:
-      "Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `bounce_rate`) when, over at least 100 attempts, more than this fraction of them hard-bounced; an inbox too, over its recent attempts. Default 0.05 (5 %).",
+      "Extension: a sending broadcast (or an inbox) pauses itself (`bounce_rate`) when over this fraction of its last 100+ attempts hard-bounced. Default 0.05.",
   }),
   timezone: timeZone.optional().meta({
     description:
@@ -53,7 +53,7 @@ export const updateOrganizationInput = z.object({
   }),
   complaint_pause_threshold: z.number().gt(0).max(1).optional().meta({
     description:
-      "Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `complaint_rate`) when, over at least 100 attempts, complaints pass this fraction of the emails accepted, counting one complaint per recipient and at least 5 recipients. Default 0.003 (0.3 %).",
+      "Extension: a sending broadcast pauses itself (`complaint_rate`) when, over 100+ attempts, complaints (one per recipient, at least 5) pass this fraction of the emails accepted. Default 0.003.",
   }),
 });
 export type UpdateOrganizationInput = z.infer<typeof updateOrganizationInput>;

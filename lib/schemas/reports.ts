@@ -3,7 +3,7 @@ import { broadcastStatus } from "./broadcasts";
 import { dateTime, id, limits, requiredText } from "./common";
 
 const count = z.number().int().min(0);
-const fraction = z.number().min(0).meta({ description: "From 0 to 1; its denominator is said for each rate." });
+const fraction = z.number().min(0);
 
 export const reportTotals = z.object({
   recipients: count.meta({ description: "Email records: one per recipient of each step (at the top level, the recipients of the first email)." }),
@@ -29,6 +29,7 @@ export const reportTotals = z.object({
   machine_clicks: count.meta({ description: "Clicks by link scanners and bots: reported here, left out of `clicked` and the rates." }),
   replied: count.meta({ description: "Emails their recipient answered (automatic answers not counted)." }),
 });
+reportTotals.register(z.globalRegistry, { id: "ReportTotals" });
 export type ReportTotals = z.infer<typeof reportTotals>;
 
 // A rate whose denominator is empty is null: "not reported" or "not tracked", never a 0 % nobody measured.
@@ -40,9 +41,12 @@ export const reportRates = z.object({
   complaint: fraction.meta({ description: "`complained` / `sent`." }),
   unsubscribe: fraction.meta({ description: "`unsubscribed` / `sent`." }),
 });
+reportRates.register(z.globalRegistry, { id: "ReportRates", description: "Fractions from 0 to 1, each of the emails that could show it." });
 export type ReportRates = z.infer<typeof reportRates>;
 
-const broadcastRates = reportRates.extend({ reply: fraction.meta({ description: "`replied` / `sent`." }) });
+const broadcastRates = reportRates
+  .extend({ reply: fraction.meta({ description: "`replied` / `sent`." }) })
+  .meta({ id: "BroadcastRates", description: "Fractions from 0 to 1, each of the emails that could show it." });
 
 export const broadcastReport = z.object({
   totals: reportTotals,

@@ -24,14 +24,14 @@ const stepFields = z.object({
   }),
   delay_business_days: z.number().int().min(1).max(MAX_BUSINESS_DAYS).nullable().meta({
     description:
-      "Instead of `delay_minutes`: business days (Monday to Friday, in the sending window's zone or the recipient's) after the previous email, at the same time of day; a weekend counts from Monday 00:00. Setting it sets `delay_minutes` to 0; setting `delay_minutes` clears it.",
+      "Instead of `delay_minutes` (setting one clears the other): business days (Monday to Friday, in the sending window's zone or the recipient's) after the previous email, at the same time of day; a weekend counts from Monday 00:00.",
   }),
   subject: text(limits.subject).nullable().meta({ description: "In sales mode, left empty to reply in the same thread." }),
   html_content: text(limits.html).nullable(),
   text_content: text(limits.text).nullable(),
   content_json: emailDocument.nullable().meta({
     description:
-      "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
+      "Given, html_content and text_content are rendered from it (and cannot be given too); `null`, or html_content or text_content alone, drops it.",
   }),
   template_id: id.nullable(),
   ...trackingFields,
@@ -63,7 +63,11 @@ export const createStepInput = stepFields
   .superRefine(refuseBothDelays);
 export type CreateStepInput = z.infer<typeof createStepInput>;
 
-export const updateStepInput = stepFields.partial().superRefine(refuseBothDelays);
+// Named: a new step takes the same fields (with content and a delay), written once (lib/openapi/schema-sharing.ts).
+export const updateStepInput = stepFields
+  .partial()
+  .superRefine(refuseBothDelays)
+  .meta({ id: "StepFields", description: "A sequence step's fields: any of them on update; a new step needs content and a delay." });
 export type UpdateStepInput = z.infer<typeof updateStepInput>;
 
 export const sequenceStep = z.object({

@@ -4,6 +4,7 @@ import { dateTime, id, limits, text } from "./common";
 import { contactEmail } from "./contacts";
 
 const suppressionReason = z.enum(SuppressionReason).meta({
+  id: "SuppressionReason",
   description:
     "hard_bounce: the address does not exist or refuses for good. soft_bounce: three temporary failures in a row. " +
     "complaint: the recipient marked an email as spam. unsubscribe: unsubscribed while not a contact. manual: added by hand or by API.",

@@ -11,7 +11,7 @@ const templateFields = z.object({
   text_content: text(limits.text),
   content_json: emailDocument.nullable().meta({
     description:
-      "The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well.",
+      "Given, html_content and text_content are rendered from it (and cannot be given too); `null`, or html_content or text_content alone, drops it.",
   }),
   variables: z
     .array(requiredText(limits.name))
@@ -30,7 +30,13 @@ const templateFields = z.object({
 export const createTemplateInput = templateFields.partial().extend({ name: templateFields.shape.name, subject: templateFields.shape.subject });
 export type CreateTemplateInput = z.infer<typeof createTemplateInput>;
 
-export const updateTemplateInput = templateFields.partial();
+// Named: the create's body is these fields with name and subject required (lib/openapi/schema-sharing.ts).
+export const updateTemplateInput = templateFields.partial().meta({
+  id: "TemplateFields",
+  description:
+    "A template's fields: any of them on update; name and subject required on create. `from_email` must be at a verified domain or be a verified " +
+    "inbox's address; with `inbox_id` (a verified inbox), its name, from address and reply-to fill those not given.",
+});
 export type UpdateTemplateInput = z.infer<typeof updateTemplateInput>;
 
 export const template = z.object({

@@ -16,6 +16,13 @@ export const testSendInput = z.object({
   }),
   step_id: id.optional().meta({ description: "Broadcasts only: test this follow-up step instead of the first email." }),
 });
+testSendInput.register(z.globalRegistry, {
+  id: "TestSendInput",
+  description:
+    "A test is rendered as `contact_id` or with every placeholder's fallback, from the sender a real send would use, `[Test]` before the " +
+    "subject, and recorded nowhere. Each address counts against the organization's hourly test emails (TEST_SENDS_PER_HOUR, 50 by default; " +
+    "then 429); an SMTP refusal is 502.",
+});
 export type TestSendInput = z.infer<typeof testSendInput>;
 
 export const testSendResult = z.object({
@@ -25,3 +32,4 @@ export const testSendResult = z.object({
   sent: z.array(z.object({ email: z.string(), message_id: z.string() })),
   remaining_this_hour: z.number().int().meta({ description: "Test emails the organization may still send in this clock hour." }),
 });
+testSendResult.register(z.globalRegistry, { id: "TestSendResult" });

@@ -66,6 +66,7 @@ export const draft = z.object({
   created_at: dateTime,
   updated_at: dateTime,
 });
+draft.register(z.globalRegistry, { id: "ThreadDraft" });
 
 export const thread = z.object({
   id,

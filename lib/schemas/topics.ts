@@ -4,6 +4,7 @@ import { dateTime, id, limits, requiredText, text } from "./common";
 
 const topicSubscription = z.enum(TopicSubscription).meta({
   description: "`opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.",
+  id: "TopicSubscription",
 });
 
 const topicFields = z.object({
@@ -15,7 +16,8 @@ const topicFields = z.object({
 export const createTopicInput = topicFields.partial({ description: true });
 export type CreateTopicInput = z.infer<typeof createTopicInput>;
 
-export const updateTopicInput = topicFields.partial();
+// Named: the create's body is these fields with name and default_subscription required (lib/openapi/schema-sharing.ts).
+export const updateTopicInput = topicFields.partial().meta({ id: "TopicFields" });
 export type UpdateTopicInput = z.infer<typeof updateTopicInput>;
 
 export const topic = z.object({

@@ -23,7 +23,7 @@ export const webhookEventTypes = [
 ] as const;
 export type WebhookEventType = (typeof webhookEventTypes)[number];
 
-const webhookEventType = z.enum(webhookEventTypes);
+const webhookEventType = z.enum(webhookEventTypes).meta({ id: "WebhookEventType" });
 
 const webhookUrl = z
   .url({ protocol: /^https?$/, message: "must be an http or https URL" })
@@ -41,7 +41,8 @@ const webhookEvents = z
 export const createWebhookInput = z.object({ url: webhookUrl, events: webhookEvents });
 export type CreateWebhookInput = z.infer<typeof createWebhookInput>;
 
-export const updateWebhookInput = z.object({ url: webhookUrl.optional(), events: webhookEvents.optional() });
+// Named: the create's body is these fields, both required (lib/openapi/schema-sharing.ts).
+export const updateWebhookInput = z.object({ url: webhookUrl.optional(), events: webhookEvents.optional() }).meta({ id: "WebhookFields" });
 export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;
 
 export const webhook = z.object({

@@ -57,9 +57,9 @@ export interface paths {
         };
         /**
          * List the audit log
-         * @description Security-relevant actions in the organization, newest first: sign-ins and failures of its members, API keys, invitations, members, domains, inboxes, webhooks, suppressions and settings. Needs the admin or owner role. Always cursor-paginated (default 20 a page).
+         * @description Security-relevant actions, newest first: members' sign-ins and failures, and changes to API keys, invitations, members, domains, inboxes, webhooks, suppressions and settings. Always cursor-paginated.
          *
-         *     Requires the owner or admin role.
+         *     Owner or admin only.
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -85,7 +85,7 @@ export interface paths {
         put?: never;
         /**
          * Create an automation
-         * @description Answers the automation as a `draft`, each step with a server-given `id`. Every id in the body must name a record of the organization (400 naming the field); each send step needs a sender at a verified domain, or the automation inboxes (sales mode needs at least one).
+         * @description Answers a `draft`, each step with a server-given `id`. Every id in the body must name a record of the organization (400 naming the field); each send step needs a sender at a verified domain, or the automation's inboxes (sales mode needs one).
          */
         post: operations["createAutomation"];
         delete?: never;
@@ -108,7 +108,7 @@ export interface paths {
         get: operations["getAutomation"];
         /**
          * Update an automation
-         * @description A draft or paused automation only (otherwise 400 AUTOMATION_NOT_EDITABLE). Only the fields given change. A step sent with the `id` of one of the automation's steps keeps it and the runs in it; runs in a step that no longer exists leave (`step_removed`) when they next move.
+         * @description Draft or paused automations only (else 400 AUTOMATION_NOT_EDITABLE); only the fields given change. A step sent with an existing step's `id` keeps it and its runs; runs in a removed step leave (`step_removed`) when they next move.
          */
         put: operations["updateAutomation"];
         post?: never;
@@ -133,7 +133,7 @@ export interface paths {
         put?: never;
         /**
          * Activate an automation
-         * @description A draft or paused automation becomes `active`: its trigger starts runs and its runs move. Everything it names is checked again. Runs whose wait ended while it was paused move at once. An archived one: 400 AUTOMATION_ARCHIVED.
+         * @description A draft or paused automation becomes `active`: its trigger starts runs and its runs move (those whose wait ended meanwhile at once). Everything it names is checked again.
          */
         post: operations["activateAutomation"];
         delete?: never;
@@ -197,7 +197,7 @@ export interface paths {
         put?: never;
         /**
          * Create a broadcast
-         * @description The new broadcast is a draft. `name` and `subject` are required; `from_email` too unless `inbox_id` supplies it. With `inbox_id`, the inbox's from name, from address and reply-to fill each of those fields not given in the same request; `inbox_id` and a non-empty `inbox_ids` cannot be combined. Ids in the body must name records of the caller's organization. An inbox named in `inbox_id` or `inbox_ids` must be verified (400 INBOX_NOT_VERIFIED, `details` naming each). Extension: `html_content` and `text_content` hold the broadcast's own content when it has no template (1 MB each).
+         * @description The new broadcast is a draft; `from_email` is required unless `inbox_id` supplies it.
          */
         post: operations["createBroadcast"];
         delete?: never;
@@ -217,7 +217,7 @@ export interface paths {
         get: operations["getBroadcast"];
         /**
          * Update a broadcast
-         * @description Only a draft or scheduled broadcast can be updated (otherwise 400 BROADCAST_NOT_EDITABLE). Every field is optional. With `inbox_id`, the inbox's from name, from address and reply-to fill each of those fields not given in the same request; `inbox_id` and a non-empty `inbox_ids` cannot be combined. Ids in the body must name records of the caller's organization. An inbox named in `inbox_id` or `inbox_ids` must be verified (400 INBOX_NOT_VERIFIED, `details` naming each). Extension: `html_content` and `text_content` hold the broadcast's own content when it has no template (1 MB each). Setting `inbox_id` clears `inbox_ids` and setting a non-empty `inbox_ids` clears `inbox_id`. Setting `scheduled_at` does not change the status.
+         * @description Draft or scheduled broadcasts only (else 400 BROADCAST_NOT_EDITABLE). Setting `scheduled_at` does not change the status.
          */
         put: operations["updateBroadcast"];
         post?: never;
@@ -242,7 +242,7 @@ export interface paths {
         put?: never;
         /**
          * Resend to non-openers or non-clickers
-         * @description Creates a draft with the original's sender and content (an A/B test's winner's), the new `subject`, and a new static segment: the first email's recipients whose server accepted it, who did not open (`non_openers`) or click (`non_clickers`) it and can still be reached. Whoever opens (clicks) the original before the resend goes out is left out then too. Only a broadcast that has started can be resent (400 BROADCAST_NOT_SENT).
+         * @description A draft with the original's sender and content (an A/B test's winner's), the new `subject`, and a new static segment: the first email's recipients whose server accepted it, who did not open (`non_openers`) or click (`non_clickers`) it and can still be reached; whoever does before it goes out is left out then too. Only for a broadcast that has started.
          */
         post: operations["resendBroadcast"];
         delete?: never;
@@ -266,7 +266,7 @@ export interface paths {
         put?: never;
         /**
          * Add a sequence step
-         * @description A step needs its own HTML or text, or a template. Without `position` it goes last; with one it is inserted there and later steps move down. Only while the broadcast is a draft or scheduled (otherwise 400 BROADCAST_NOT_EDITABLE).
+         * @description A step needs its own HTML or text, or a template; it goes at `position` (later steps move down) or last. Only while the broadcast is a draft or scheduled.
          */
         post: operations["createBroadcastStep"];
         delete?: never;
@@ -285,7 +285,7 @@ export interface paths {
         get?: never;
         /**
          * Update a sequence step
-         * @description Every field is optional. A new `position` moves the step and the steps between shift to keep positions 1..n. Only while the broadcast is a draft or scheduled (otherwise 400 BROADCAST_NOT_EDITABLE).
+         * @description A new `position` moves the step, the others shifting to keep positions 1..n. Only while the broadcast is a draft or scheduled.
          */
         put: operations["updateBroadcastStep"];
         post?: never;
@@ -310,7 +310,7 @@ export interface paths {
         put?: never;
         /**
          * Send or schedule a broadcast
-         * @description A draft or scheduled broadcast becomes `scheduled` and starts at `scheduled_at` (now when omitted); calling it again reschedules it. At its time every recipient gets one email record: the segment's subscribed contacts, minus suppressed addresses and, for a broadcast with a topic, contacts opted out of it. The status then goes `sending` → `sent` (or `failed` with `failure_reason`). Needs a sender, content (HTML, text or a template) and a segment, else 400 BROADCAST_NOT_SENDABLE with `details` naming each missing field (sending now to a segment without recipients too). Without inboxes the organization's relay sends from `from_email`, whose domain must be verified (400 DOMAIN_NOT_VERIFIED). Every inbox it names must be verified (400 INBOX_NOT_VERIFIED); with one `inbox_id`, `from_email` must be that inbox's own address or at a verified domain (400 DOMAIN_NOT_VERIFIED). The same holds again when a scheduled broadcast starts (else `failed`). Recipients of an `inbox_ids` rotation are spread evenly (shares within one email), each email with its inbox's sender. Every email carries an unsubscribe link in its body and RFC 8058 one-click `List-Unsubscribe` headers. Sending speeds are per inbox, and every inbox also stops at its `daily_limit` (a UTC day) whatever the speed. `instant`: as fast as the SMTP server accepts, over pooled connections. `normal`: 1 email every 20 s–40 s per inbox (random gap). `slow`: 1 email every 1 min–2 min. `very_slow`: 1 email every 3 min–6 min. `warmup`: 1 email every 1 min–2 min, and the inbox's daily volume ramps from 10 on its first day of warm-up by 5 a day (10, 15, 20, …) up to its daily limit; warm-up day 1 is the first day the inbox sends at `warmup`. `auto` (also when no speed is set): `warmup` until 14 days after the inbox was created or began its warm-up, whichever is later, `slow` for one whose SMTP server failed in the last 24 hours, `normal` otherwise. A broadcast without inboxes goes through the organization's relay, which sends as fast as it accepts and has no daily limit. Temporary SMTP failures (4xx, connection errors) are retried after 1, 5, 15, 60, 240 and 720 minutes, then the email fails; a permanent refusal (5xx) bounces it and suppresses the address. Only draft and scheduled broadcasts can be sent (else 400 BROADCAST_NOT_EDITABLE).
+         * @description A draft or scheduled broadcast becomes `scheduled` for `scheduled_at` (now when omitted; calling again reschedules), then `sending` → `sent` (or `failed` with `failure_reason`). Each recipient gets one email: the segment's subscribed contacts, minus suppressed addresses and those opted out of its topic. Needs a sender, content and a segment with recipients (else 400 BROADCAST_NOT_SENDABLE, `details` naming each); without inboxes `from_email` must be at a verified domain, and every inbox named must be verified, checked again when a scheduled broadcast starts (else `failed`). A rotation's recipients are spread evenly over its inboxes. Every email carries an unsubscribe link and one-click `List-Unsubscribe` (RFC 8058). Temporary SMTP failures are retried after 1, 5, 15, 60, 240 and 720 minutes; a permanent one bounces the email and suppresses the address.
          */
         post: operations["sendBroadcast"];
         delete?: never;
@@ -330,7 +330,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a broadcast
-         * @description A scheduled, sending or paused broadcast becomes `cancelled`: it will not start, and its emails not yet handed to an SMTP server are cancelled — those already claimed by a worker within about a second, so sending stops within a few seconds. Emails already handed to a server finish and are counted. Other statuses: 400 BROADCAST_NOT_CANCELLABLE.
+         * @description A scheduled, sending or paused broadcast becomes `cancelled`; its emails not yet handed to an SMTP server are cancelled within seconds, those already handed finish and are counted.
          */
         post: operations["cancelBroadcast"];
         delete?: never;
@@ -350,7 +350,7 @@ export interface paths {
         put?: never;
         /**
          * Pause a sending broadcast
-         * @description A `sending` broadcast becomes `paused` with `paused_reason` `manual` and `paused_at`. Nothing more of it is sent: its emails not yet handed to an SMTP server wait (status `scheduled`) — those already claimed by a worker are given back within about a second, so sending stops within a few seconds; emails already handed to a server finish and are counted. Follow-up steps wait too. Resume it with `POST /v1/broadcasts/{id}/resume`; cancel it with `/cancel`. A broadcast may also pause itself (`paused_reason` `bounce_rate` or `complaint_rate`). Other statuses: 400 BROADCAST_NOT_PAUSABLE.
+         * @description A `sending` broadcast becomes `paused` (`paused_reason` `manual`): its emails not yet handed to an SMTP server, follow-ups included, wait as `scheduled` (sending stops within seconds); those already handed finish and are counted. A breaker may pause it too (`bounce_rate`, `complaint_rate`).
          */
         post: operations["pauseBroadcast"];
         delete?: never;
@@ -370,7 +370,7 @@ export interface paths {
         put?: never;
         /**
          * Resume a paused broadcast
-         * @description A `paused` broadcast becomes `sending` again and continues where it stopped: its waiting emails are queued again and a fan-out the pause interrupted carries on. A recipient who already got the email does not get it again. Other statuses: 400 BROADCAST_NOT_RESUMABLE. A broadcast a circuit breaker paused (`paused_reason` other than `manual`) is resumed only by an admin or owner: a member gets 403 FORBIDDEN.
+         * @description A `paused` broadcast becomes `sending` and continues where it stopped; nobody gets the email twice. One a breaker paused is resumed only by an admin or owner (else 403 FORBIDDEN).
          */
         post: operations["resumeBroadcast"];
         delete?: never;
@@ -388,7 +388,7 @@ export interface paths {
         };
         /**
          * Why a broadcast is or is not sending
-         * @description The broadcast's status, whether emails of it can go out right now, its progress over its email records, and `reasons` when it is not sending (or not at full speed): a draft, scheduled for later, no recipients, an inbox paused, failing or at its daily limit (with `resumes_at`), no relay or no verified domain for it, waiting for a retry or the next sequence step, paused (by whom or which breaker, and since when), emails being taken over from a worker that stopped (with `resumes_at`), cancelled, failed (with the reason), or finished.
+         * @description Its status, whether its emails can go out now, its progress, and `reasons` when it is not sending or not at full speed.
          */
         get: operations["getBroadcastStatus"];
         put?: never;
@@ -408,7 +408,7 @@ export interface paths {
         };
         /**
          * Export contacts as CSV
-         * @description The contacts `GET /v1/contacts` would list for the same query, newest first, streamed. A cell starting with `= + - @`, a tab or CR gets a leading `'`. Two exports of an organization at a time (429).
+         * @description CSV of the contacts `GET /v1/contacts` would list for the same query, streamed. A cell starting with `= + - @`, a tab or CR gets a leading `'`. Two exports of an organization at a time (429).
          */
         get: operations["getContactsExport"];
         put?: never;
@@ -447,7 +447,7 @@ export interface paths {
         put?: never;
         /**
          * Act on many contacts
-         * @description Adds to or removes from a static segment (a dynamic one is 409 SEGMENT_IS_DYNAMIC), adds or removes tags, unsubscribes or deletes the contacts named by `contact_ids` (each must exist: 400 naming it) or matching `filter`. Up to 1 000 contacts are changed at once and counted in `affected`; a filter matching more starts a job (`job`, progress at `GET /v1/contacts/bulk-actions/jobs/{id}`), at most 3 running or queued per organization (then 429). A contact that would carry more than 20 tags is left as it is. Tag and subscription changes emit `contact.updated` (and `contact.unsubscribed`).
+         * @description Applies `action` to the contacts of `contact_ids` (each must exist: 400 naming it) or matching `filter`. Up to 1 000 at once, counted in `affected`; more start a `job` (progress at `GET /v1/contacts/bulk-actions/jobs/{id}`; at most 3 open per organization, then 429). A contact that would pass 20 tags is left as it is. Changes emit `contact.updated` (and `contact.unsubscribed`).
          */
         post: operations["createContactsBulkAction"];
         delete?: never;
@@ -488,7 +488,7 @@ export interface paths {
         put?: never;
         /**
          * Type a metadata key
-         * @description Once typed, a write of `metadata.<key>` (create, update, bulk) with a value of another type is 400 naming `metadata.<key>`; a CSV import converts the cell (`"42"` → 42; yes/no/true/false/1/0; ISO dates) or lists the row in `errors`. Filters compare the key with its type. A key of a contact field is 400, one that exists 409 CONFLICT; an organization has at most 100 properties.
+         * @description Then a write of `metadata.<key>` of another type is 400 naming it, a CSV import converts the cell or lists the row in `errors`, and filters compare by type. A contact field's key is 400, an existing one 409; at most 100 per organization.
          */
         post: operations["createContactProperty"];
         delete?: never;
@@ -526,12 +526,12 @@ export interface paths {
         };
         /**
          * List a contact's topics
-         * @description Every topic of the organization (by name, at most 1 000) and whether the contact receives its mail: its own choice, else the topic's default (`opt_out`: yes, `opt_in`: no).
+         * @description Every topic of the organization (at most 1 000) and whether the contact receives its mail: its own choice, else the topic's default.
          */
         get: operations["listContactTopics"];
         /**
          * Change a contact's topics
-         * @description Takes the list GET answers (`name` ignored) and records each choice; topics left out keep theirs. A topic named twice or not of the organization is 400 naming the entry (`1.topic_id`). Each change is an event of the contact (`contact.topic_subscribed`, `contact.topic_unsubscribed`). Answers the whole list as GET does.
+         * @description Takes the list GET answers (`name` ignored) and records each choice as an event of the contact; topics left out keep theirs. A topic named twice or not of the organization is 400 naming the entry. Answers the whole list.
          */
         put: operations["updateContactTopics"];
         post?: never;
@@ -550,13 +550,13 @@ export interface paths {
         };
         /**
          * List contacts
-         * @description Newest first. Filters combine with AND. With `limit` (1 to 100) one page from `offset`; without it every matching contact from `offset` on, streamed, and `limit` in the answer is the number returned. `subscribed` must be `true` or `false`; an unknown `segment_id` is 400. `filter` is URL-encoded JSON of the filter language; JSON that does not parse, or a filter it refuses, is 400 naming the path (`filter.any.1.value`).
+         * @description Newest first; filters combine with AND. With `limit` one page from `offset`; without, every matching contact from `offset` on, streamed (`limit` in the answer is the number returned). An unknown `segment_id`, or a `filter` that does not parse or that the language refuses, is 400 naming the path.
          */
         get: operations["listContacts"];
         put?: never;
         /**
          * Create a contact
-         * @description The email is stored trimmed and lowercase; an email that is already a contact is 409 CONFLICT. A value of a typed metadata key (`/v1/contact-properties`) of another type is 400 naming `metadata.<key>`.
+         * @description An email that is already a contact is 409. A typed metadata key's value of another type is 400 naming `metadata.<key>`.
          */
         post: operations["createContact"];
         delete?: never;
@@ -576,7 +576,7 @@ export interface paths {
         put?: never;
         /**
          * Bulk create contacts
-         * @description The whole batch is validated first: one invalid element makes the request 400, its index in `details`, and nothing is written. Emails that already exist are left unchanged and not counted; an email repeated in the batch is created once, from its first occurrence. A value of a typed metadata key of another type is 400 naming `contacts.<index>.metadata.<key>`.
+         * @description Validated whole first: an invalid element is 400 with its index in `details`, and nothing is written. Existing emails are left unchanged and not counted; one repeated in the batch is created from its first occurrence.
          */
         post: operations["bulkCreateContacts"];
         delete?: never;
@@ -616,7 +616,7 @@ export interface paths {
         put?: never;
         /**
          * Import contacts from CSV
-         * @description Matched by email. Existing contacts get the mapped values: empty cells leave a field unchanged, metadata keys are merged and tags added. `subscribed` accepts true/false, yes/no, 1/0. Tags split on `,` or `;`. A column mapped to a typed metadata key is converted: numbers (`"42"` → 42), booleans (true/false, yes/no, 1/0), ISO dates; a cell that does not convert makes its row an `errors` entry. A dynamic `segment_id` is 409 SEGMENT_IS_DYNAMIC. A row without a valid email, with an invalid value, repeating an earlier row's email, or whose tags or metadata would give an existing contact more than 20 tags, 50 metadata keys or 16 KB of metadata is skipped; the first 1 000 such rows are listed in `errors` in row order (`row` counting the header as row 1, `email` cut at 320 characters) and `errors_total` counts them all. A mapping naming a column the header lacks, no mapping to `email`, a property mapped twice, more than 50 metadata columns, or a row longer than a million characters is 400; decoded CSV over 50 MB is 413.
+         * @description Matched by email: existing contacts get the mapped values (empty cells change nothing, metadata is merged, tags added). `subscribed` takes true/false, yes/no, 1/0; tags split on `,` or `;`; typed metadata keys are converted. A row with an invalid or repeated email, a value that does not convert, or that would pass 20 tags, 50 metadata keys or 16 KB of metadata is skipped and listed in `errors` (the first 1 000, `row` 1 being the header; `errors_total` counts all). A mapping to a missing column, none to `email`, a property mapped twice, over 50 metadata columns or a row over a million characters is 400.
          */
         post: operations["importContacts"];
         delete?: never;
@@ -636,13 +636,13 @@ export interface paths {
         get: operations["getContact"];
         /**
          * Update a contact
-         * @description Only the fields given change. Changing the email to one another contact has is 409 CONFLICT. `subscribed: false` records `unsubscribed_at`; `subscribed: true` clears it. A value of a typed metadata key of another type is 400 naming `metadata.<key>`.
+         * @description Only the fields given change; another contact's email is 409. `subscribed: false` records `unsubscribed_at`, `true` clears it.
          */
         put: operations["updateContact"];
         post?: never;
         /**
          * Delete a contact
-         * @description Also removes it from its segments. With `erase=true` its address and names also leave its emails, events, threads, comments, audit entries and webhook deliveries (the rows stay, so reports keep their counts, with the address as a hash), opens and clicks lose the IP and device, emails not sent yet are cancelled, and a suppression of it keeps only the hash.
+         * @description With `erase=true` its address and names also leave its emails, events, threads, comments, audit entries and webhook deliveries (kept as a hash, so counts stay), opens and clicks lose IP and device, unsent emails are cancelled and a suppression of it keeps only the hash.
          */
         delete: operations["deleteContact"];
         options?: never;
@@ -659,7 +659,7 @@ export interface paths {
         };
         /**
          * List a contact's segments
-         * @description The segments the contact is in now: static ones it was added to, most recently joined first, then dynamic ones whose filter it matches, by name (at most 1 000).
+         * @description Static segments it was added to (latest first), then dynamic ones whose filter it matches now (by name); at most 1 000.
          */
         get: operations["listContactSegments"];
         put?: never;
@@ -685,7 +685,7 @@ export interface paths {
         put?: never;
         /**
          * Add a domain
-         * @description Answers the DNS records to publish: ownership TXT, DKIM TXT, the return path's MX and SPF TXT, and DMARC TXT, each `pending` until checked, and the tracking CNAME with `tracking_subdomain`. The domain is `pending` until its ownership record is verified. `return_path` picks the label of the return-path subdomain (default `bounces`).
+         * @description Answers the DNS records to publish, each `pending` until checked. The domain is `pending` until its ownership record is verified.
          */
         post: operations["createDomain"];
         delete?: never;
@@ -730,7 +730,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a domain
-         * @description Looks up every record now and answers each one's `status` (`verified`, `pending`, or `mismatch` with what was `found`) and `warnings` (an SPF record at the return path that would conflict with ours). The ownership record decides the domain's status: found, it becomes `verified`; not found, the status is unchanged and `verification.reason` says what the lookup saw. Mail is DKIM-signed only while the DKIM record is verified, and relay mail uses the return path only while its MX and SPF records are, links the tracking host only while its CNAME is. A record whose status changes is sent as a `domain.updated` webhook; verified domains are also checked again every day.
+         * @description Looks up every record now. Found, the ownership record makes the domain `verified`; not found, its status stays and `verification.reason` says what the lookup saw. DKIM signing, the return path and the tracking host each work only while their records are verified. Status changes are sent as `domain.updated`; verified domains are checked daily.
          */
         post: operations["verifyDomain"];
         delete?: never;
@@ -748,13 +748,13 @@ export interface paths {
         };
         /**
          * List emails
-         * @description Newest first. Page mode by default (`page`, `limit`) answering `{ data, pagination }`; with `after` or `before` the cursor list `{ object, has_more, data }`. Filters combine with AND.
+         * @description Newest first; filters combine with AND. Page mode (`page`, `limit`) answers `{ data, pagination }`; with `after` or `before`, a cursor list.
          */
         get: operations["listEmails"];
         put?: never;
         /**
          * Send an email
-         * @description Queues one email and answers its record (status `queued`, in a new thread); the worker sends it at once, through `inbox_id` when given (its SMTP server, and its sender unless `from` is given; the inbox must be verified, 400 INBOX_NOT_VERIFIED) or else the organization's relay. `from` must be at a verified domain, or through an inbox be that inbox's own address (400 DOMAIN_NOT_VERIFIED). Content: `html` and/or `text`, or a `template_id` whose `{{placeholders}}` are filled from `variables` (then from the contact with the first `to` address); the text part is derived from the HTML when not given. Recipients: `to` (one address or up to 50), `cc` and `bcc` (up to 50 each; a `bcc` address is in the envelope only, never in a header). One email is one message to all of them, as with Resend. `headers`: your own `X-` headers. `attachments`: files in base64, at most 10 MB decoded in all (413 PAYLOAD_TOO_LARGE); one with a `content_id` is an inline image the HTML shows with `cid:`. `scheduled_at`: the email is `scheduled` until then (at most 30 days ahead) and can be cancelled. Temporary SMTP failures are retried with backoff; a permanent one bounces the email and suppresses the address. A recipient already suppressed is refused: 422 RECIPIENT_SUPPRESSED, each such address with the reason and since when in `details` (one suppressed later is left out of the envelope; with none left the email becomes `cancelled`). A sending key with a domain may send from that domain only (403 FORBIDDEN). `Idempotency-Key` header: the same key with the same body within 24 hours answers the first answer and sends nothing more; with another body 409 CONFLICT.
+         * @description Queues one email (`queued`, in a new thread) and answers it; it is sent through `inbox_id` (which must be verified) or else the organization's relay. `from` must be at a verified domain, or be the inbox's own address. One email is one message to all its recipients. A suppressed recipient is 422 RECIPIENT_SUPPRESSED, each in `details` with the reason and since when (one suppressed later is left out; with none left the email is `cancelled`). A sending key with a domain sends from it only (403). `Idempotency-Key`: the same key and body within 24 hours answers the first answer and sends nothing; another body is 409.
          */
         post: operations["sendEmail"];
         delete?: never;
@@ -794,7 +794,7 @@ export interface paths {
         put?: never;
         /**
          * Send a batch of emails
-         * @description A JSON array of 1 to 100 emails, each as `POST /v1/emails` takes it except `attachments`, validated and created as a whole: any email refused refuses the batch, its issues naming the index (`3.to`), and nothing is created. Answers the new ids in the order of the request. `Idempotency-Key` covers the whole batch: a repeat answers the same ids and creates nothing. Body: at most 10 MB.
+         * @description 1 to 100 emails as `POST /v1/emails` takes them (no `attachments`), all or none: any refused refuses the batch, its issues naming the index (`3.to`). Answers the ids in order; one `Idempotency-Key` covers the batch. Body: at most 10 MB.
          */
         post: operations["batchEmails"];
         delete?: never;
@@ -814,7 +814,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a scheduled email
-         * @description A `scheduled` email becomes `cancelled` and is never sent. Any other status is 400 EMAIL_NOT_CANCELLABLE with the status in `details`: a queued or sent email may already be at the receiving server. A sending key cancels only the emails it created.
+         * @description A `scheduled` email becomes `cancelled`; any other status is 400 with it in `details` (a queued email may already be at the server). A sending key cancels only its own emails.
          */
         post: operations["cancelEmail"];
         delete?: never;
@@ -834,7 +834,7 @@ export interface paths {
         put?: never;
         /**
          * Record a custom event
-         * @description Something a contact did in your application (`purchase`, `signed_up`, …), for automations, segment filters and the contact's timeline. Give exactly one of `email` and `contact_id`; an unknown `email` creates the contact, subscribed. A `contact_id` that is not a contact of this organization is 404.
+         * @description Something a contact did in your application (`purchase`, `signed_up`), for automations, filters and the timeline. Give one of `email` (an unknown one creates the contact, subscribed) and `contact_id` (404 when not a contact of the organization).
          */
         post: operations["createEvent"];
         delete?: never;
@@ -854,7 +854,7 @@ export interface paths {
         put?: never;
         /**
          * Record custom events in a batch
-         * @description 1 to 1 000 events, each as `POST /v1/events` takes it. The whole batch is validated first: one invalid event makes the request 400 with its index in `details` (`events.3.name`), and nothing is recorded; so does a `contact_id` of no contact of this organization (404, its index in `details`).
+         * @description Events as `POST /v1/events` takes them, all or none: an invalid event is 400, an unknown `contact_id` 404, each with its index in `details`.
          */
         post: operations["batchEvents"];
         delete?: never;
@@ -895,7 +895,7 @@ export interface paths {
         put?: never;
         /**
          * Create a form
-         * @description With double opt-in (the default) a submission creates an unsubscribed contact and emails it a link that subscribes it (`contact.subscribed`, a consent record with the form and address); without, it subscribes at once.
+         * @description With double opt-in (the default) a submission creates an unsubscribed contact and mails it a link that subscribes it (`contact.subscribed`, a consent record); without, it subscribes at once.
          */
         post: operations["createForm"];
         delete?: never;
@@ -941,7 +941,7 @@ export interface paths {
         put?: never;
         /**
          * Connect an inbox
-         * @description A sender identity with its SMTP server, and optionally IMAP for reading replies, signing in with a username and password (Google and Microsoft mailboxes connect by OAuth in the dashboard instead). Passwords are stored encrypted and never returned. The servers are tested before the inbox is saved: 400 INBOX_CONNECTION_FAILED with the server's words when one cannot be reached or refuses the sign-in. Servers must be public: a host that is or resolves to a loopback, private, link-local, CGNAT, metadata or reserved address, or the platform's own relay, is refused (400 naming `smtp.host` / `imap.host`) unless the operator admits it (ALLOWED_PRIVATE_HOSTS); the address is checked again at every connection. The inbox sends only once its from address is verified (`verification`): at once when it is at a verified domain of the organization, otherwise after the link POST /v1/inboxes/{id}/send-confirmation mails to it is followed.
+         * @description A sender with its SMTP server and, optionally, IMAP to read replies, signing in with a password (Google and Microsoft mailboxes connect by OAuth in the dashboard). The servers are tested first (400 INBOX_CONNECTION_FAILED with the server's words). Hosts must be public: a loopback, private, link-local, CGNAT, metadata or reserved address, or the platform's relay, is 400 unless the operator allows it (ALLOWED_PRIVATE_HOSTS), checked again at every connection. It sends once its from address is verified: at once at a verified domain, else by the link `POST /v1/inboxes/{id}/send-confirmation` mails.
          */
         post: operations["createInbox"];
         delete?: never;
@@ -961,7 +961,7 @@ export interface paths {
         get: operations["getInbox"];
         /**
          * Update an inbox
-         * @description Partial: fields not given are kept. A password given replaces the stored one, an omitted one is kept. `imap: null` removes IMAP; adding IMAP needs all its fields. Servers pass the same address policy as on creation. A new from address, SMTP host, port or username makes the inbox unverified again unless the address is at a verified domain. `paused: false` on an inbox the bounce-rate breaker paused (`paused_reason` `bounce_rate`) needs the admin or owner role: a member gets 403 FORBIDDEN and nothing changes. New server settings are tested before they are saved (400 INBOX_CONNECTION_FAILED with the server's words) and clear an `error` status. An OAuth inbox (`auth.type` `oauth2`) takes new hosts, ports and TLS settings but no usernames or passwords: it is reconnected in the dashboard.
+         * @description Fields not given, passwords included, are kept; `imap: null` removes IMAP, adding it needs all its fields. New server settings pass the host policy, are tested (400 INBOX_CONNECTION_FAILED) and clear an `error` status; a new from address, SMTP host, port or username unverifies the inbox unless at a verified domain. Unpausing a breaker's pause (`bounce_rate`) needs an admin or owner (403). An OAuth inbox takes hosts, ports and TLS but no credentials.
          */
         put: operations["updateInbox"];
         post?: never;
@@ -986,7 +986,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a confirmation link to the inbox's from address
-         * @description Proves the from address of an inbox that is not at a verified domain: a link, valid once for 24 hours, is mailed to the address through the inbox's own SMTP server; following it (no sign-in needed) verifies the inbox. A new link replaces the previous one, at most one a minute (409 CONFLICT). An inbox already verified is answered as it is and nothing is sent. When the server cannot take the message: 502 MAIL_DELIVERY_FAILED with a generic reason (could not connect, authentication failed, TLS failed) or the server's answer.
+         * @description Mails the inbox's from address, through its own SMTP server, a link valid once for 24 hours that verifies the inbox (no sign-in needed); a new link replaces the last, at most one a minute (409). A verified inbox is answered as it is. 502 when the server refuses the message.
          */
         post: operations["sendInboxConfirmation"];
         delete?: never;
@@ -1006,7 +1006,7 @@ export interface paths {
         put?: never;
         /**
          * Test an inbox's servers
-         * @description Signs in to the inbox's SMTP server (and IMAP server, when it has one) without sending or reading anything. On success the inbox is answered `active` (an inbox in `error` is used by rotation and reply polling again); otherwise 400 INBOX_CONNECTION_FAILED names each server that failed (`details[].path` `smtp` / `imap`) in the server's words where it refused the sign-in, and the inbox stays as it was.
+         * @description Signs in to its SMTP and IMAP servers, sending and reading nothing. Success answers it `active` (rotation and polling use it again); otherwise 400 INBOX_CONNECTION_FAILED names each server that failed (`details[].path`) in its words, and nothing changes.
          */
         post: operations["testInbox"];
         delete?: never;
@@ -1024,17 +1024,17 @@ export interface paths {
         };
         /**
          * List pending invitations
-         * @description Pending, unexpired invitations of the organization, newest first. Needs the admin or owner role.
+         * @description Pending, unexpired invitations of the organization, newest first.
          *
-         *     Requires the owner or admin role.
+         *     Owner or admin only.
          */
         get: operations["listInvitations"];
         put?: never;
         /**
          * Invite a team member
-         * @description Emails the invitee a link that is valid for 7 days. Needs the admin or owner role. A second pending invitation for the same address, or an address that is already a member, is 409.
+         * @description Mails the invitee a link valid for 7 days. An address with a pending invitation or already a member is 409.
          *
-         *     Requires the owner or admin role.
+         *     Owner or admin only.
          */
         post: operations["createInvitation"];
         delete?: never;
@@ -1076,7 +1076,7 @@ export interface paths {
          * Resend an invitation
          * @description Mails a new link (the previous one stops working) valid for another 7 days. Only pending invitations.
          *
-         *     Requires the owner or admin role.
+         *     Owner or admin only.
          */
         post: operations["resendInvitation"];
         delete?: never;
@@ -1099,7 +1099,7 @@ export interface paths {
          * Cancel an invitation
          * @description Its link stops working. Only pending invitations.
          *
-         *     Requires the owner or admin role.
+         *     Owner or admin only.
          */
         delete: operations["cancelInvitation"];
         options?: never;
@@ -1122,7 +1122,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image
-         * @description multipart/form-data with one `file`, or JSON `{ filename, content }` (base64). PNG, JPEG, GIF or WebP, told by the bytes (SVG and anything else: 400); at most 5 MB (413), within the organization's allowance (MEDIA_MAX_BYTES_PER_ORGANIZATION, 413). Use `url` in an image block.
+         * @description multipart/form-data with one `file`, or JSON (base64). PNG, JPEG, GIF or WebP, told by the bytes (else 400); at most 5 MB and within the organization's allowance (413). Use `url` in an image block.
          */
         post: operations["uploadMedia"];
         delete?: never;
@@ -1181,15 +1181,15 @@ export interface paths {
         get?: never;
         /**
          * Change a member's role
-         * @description Needs the admin or owner role. Only an owner may grant or take away the owner role, and the last owner cannot be demoted (400 LAST_OWNER).
+         * @description Only an owner may grant or take away the owner role, and the last owner cannot be demoted (400 LAST_OWNER).
          *
-         *     Requires the owner or admin role.
+         *     Owner or admin only.
          */
         put: operations["updateMember"];
         post?: never;
         /**
          * Remove a member
-         * @description Admins and owners remove others (only an owner removes an owner); any member may remove themselves. The last owner cannot be removed (400 LAST_OWNER). The removed member's API keys in this organization are revoked.
+         * @description Admins and owners remove others (only an owner removes an owner); anyone may leave. The last owner stays (400 LAST_OWNER). Their API keys here are revoked.
          */
         delete: operations["removeMember"];
         options?: never;
@@ -1211,9 +1211,9 @@ export interface paths {
         get: operations["getOrganization"];
         /**
          * Update the organization
-         * @description Needs the admin or owner role. Fields left out keep their value. Turning `tracking_enabled` off stops the open pixel and link rewriting for emails sent from then on; links in emails already sent still lead to their destinations, but their opens and clicks are no longer recorded. Turning it back on adds both to emails sent from then on and records again what the earlier tracked emails report.
+         * @description Fields left out keep their value. With `tracking_enabled` off, emails sent from then on carry no pixel or redirects, and earlier ones' opens and clicks are not recorded (their links still work) until it is on again.
          *
-         *     Requires the owner or admin role.
+         *     Owner or admin only.
          */
         put: operations["updateOrganization"];
         post?: never;
@@ -1232,7 +1232,7 @@ export interface paths {
         };
         /**
          * Run the pre-send checks of a broadcast
-         * @description What to fix or know before sending: empty subject or content and links that do not lead to http(s) are errors; a missing unsubscribe link in the content (a plain one is then added), images without alt text, no preview text, placeholders without a fallback that some of the audience lack (counted in the database), HTML over 100 KB (Gmail clips at 102 KB) and a SpamAssassin score at or over its threshold (local rules only; `skipped` where SpamAssassin is not installed) are warnings. `step_id`: a follow-up step's checks.
+         * @description What to fix before sending (errors: empty subject or content, non-http(s) links) or know (warnings: no unsubscribe link, images without alt text, no preview text, placeholders without fallback some recipients lack, HTML over 100 KB, a SpamAssassin score at its threshold). `step_id`: a step's checks.
          */
         get: operations["getBroadcastChecks"];
         put?: never;
@@ -1289,7 +1289,7 @@ export interface paths {
         };
         /**
          * Report of a broadcast
-         * @description What became of the broadcast's emails, every sequence step included: totals, rates (fractions of `sent`, from unique opens and clicks), the clicked links, a timeline (hourly for 72 hours, then daily) and the funnel of the sequence's steps. Opens and clicks made by programs — Apple Mail Privacy Protection, Google's and Yahoo's image proxies, link scanners that follow every link of a message within seconds of its delivery, and other bots — are told apart when they are recorded: they are counted in `machine_opens` and `machine_clicks` and left out of every other figure and rate.
+         * @description What became of its emails, every step included: totals, rates, clicked links, a timeline and the steps' funnel. Opens and clicks by programs (privacy proxies, link scanners, bots) are counted in `machine_opens` and `machine_clicks` only.
          */
         get: operations["getBroadcastReport"];
         put?: never;
@@ -1309,7 +1309,7 @@ export interface paths {
         };
         /**
          * Recipients of a broadcast by event
-         * @description The broadcast's emails with the given event (`opened` and `clicked`: by a person), latest first, with their contacts; `position` narrows it to one step. Always paginated (default 20); `after` and `before` take an item's `id`.
+         * @description Its emails with the given event (`opened`, `clicked`: by a person), latest first, with their contacts; `position` narrows to one step.
          */
         get: operations["listBroadcastRecipients"];
         put?: never;
@@ -1331,7 +1331,7 @@ export interface paths {
         put?: never;
         /**
          * Save recipients as a segment
-         * @description Creates a segment holding the contacts of one recipient list (`event`, optional `position`), each once. Recipients whose contact was deleted are left out. Without `name` the segment is named after the broadcast and the event.
+         * @description A new segment of the contacts of one recipient list (`event`, `position`), each once; deleted contacts are left out.
          */
         post: operations["saveBroadcastRecipientsAsSegment"];
         delete?: never;
@@ -1349,7 +1349,7 @@ export interface paths {
         };
         /**
          * Overview of the organization's sending
-         * @description The last 30 days (UTC days, today included): emails sent per day with how many were delivered, opened and clicked by people, bounced and complained about, the rates over the period, the broadcasts sending now, and warnings: domains not verified, inboxes paused, failing or not yet proven, a complaint rate near or over 0.3 % or a bounce rate near or over 5 %.
+         * @description The last 30 UTC days: emails sent per day and what became of them, the period's rates, broadcasts sending now, and warnings (unverified domains; paused, failing or unproven inboxes; complaint or bounce rates near their limits).
          */
         get: operations["getOrganizationOverview"];
         put?: never;
@@ -1436,7 +1436,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a dynamic segment
-         * @description How many contacts a filter matches now, and up to 10 of them (newest first), without saving anything. A filter the language refuses is 400 naming the path (`filter.all.2.op`).
+         * @description How many contacts a filter matches now and up to 10 of them, saving nothing. A filter the language refuses is 400 naming the path.
          */
         post: operations["previewSegments"];
         delete?: never;
@@ -1460,7 +1460,7 @@ export interface paths {
         put?: never;
         /**
          * Create a segment
-         * @description With `filter`, a dynamic segment: its members are the contacts matching the filter whenever it is used (a broadcast's fan-out, a sequence's exit check, the contacts list), and its `contacts_count` is counted then. Without, a static segment filled by hand. A bad filter is 400 naming its path.
+         * @description With `filter`, a dynamic segment whose members (and `contacts_count`) are resolved whenever it is used; without, a static one filled by hand. A bad filter is 400 naming its path.
          */
         post: operations["createSegment"];
         delete?: never;
@@ -1480,13 +1480,13 @@ export interface paths {
         get: operations["getSegment"];
         /**
          * Update a segment
-         * @description Only the fields given change; `description: null` removes it. A dynamic segment takes a new `filter` (checked as on creation, and 400 when it would include the segment itself through `in_segment`); a static segment takes none.
+         * @description Only the fields given change. A dynamic segment takes a new `filter` (400 when it would include itself through `in_segment`); a static one takes none.
          */
         put: operations["updateSegment"];
         post?: never;
         /**
          * Delete a segment
-         * @description Its contacts are kept. Broadcasts targeting it lose their `segment_id`, and it is removed from every broadcast's sequence exit conditions. A segment another dynamic segment's filter includes is 409 CONFLICT naming it.
+         * @description Its contacts stay; broadcasts and exit conditions lose it. One another dynamic segment's filter includes is 409 naming it.
          */
         delete: operations["deleteSegment"];
         options?: never;
@@ -1505,7 +1505,7 @@ export interface paths {
         put?: never;
         /**
          * Add contacts to a segment
-         * @description By `contact_ids`, `emails` or both (at least one value, up to 10 000 of each). Every one must be a contact of the organization: otherwise 400 naming the first that is not (e.g. `emails.2`), and nothing is added. `added` counts the contacts that were not in the segment yet.
+         * @description By `contact_ids` and/or `emails` (up to 10 000 each), all contacts of the organization: else 400 naming the first that is not, and nothing is added. `added` counts those not in it yet.
          */
         post: operations["addSegmentContacts"];
         delete?: never;
@@ -1543,7 +1543,7 @@ export interface paths {
         };
         /**
          * List suppressed addresses
-         * @description Addresses the organization sends nothing to, newest first, always paginated (20 a page unless `limit` says otherwise). Hard bounces, three soft bounces in a row and complaints add them by themselves, with the email that caused it.
+         * @description Addresses nothing is sent to, newest first, always paginated. Hard bounces, three soft bounces in a row and complaints add them, with the email that caused it.
          */
         get: operations["listSuppressions"];
         put?: never;
@@ -1570,7 +1570,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a suppression
-         * @description The address can receive mail again (its run of soft bounces starts over). A contact who unsubscribed stays unsubscribed. Remove a hard bounce only when you know the address works now: mailing dead addresses harms every sender's reputation. A member may remove only `manual` suppressions; one the platform made (`hard_bounce`, `soft_bounce`, `complaint`, `unsubscribe`) needs the admin or owner role, else 403 FORBIDDEN.
+         * @description The address can receive mail again (soft bounces count from zero); an unsubscribed contact stays so. Remove a hard bounce only when the address works now. A member removes only `manual` ones; others need an admin or owner (403).
          */
         delete: operations["deleteSuppression"];
         options?: never;
@@ -1591,10 +1591,7 @@ export interface paths {
          */
         get: operations["listTemplates"];
         put?: never;
-        /**
-         * Create a template
-         * @description `name` and `subject` are required. `from_email` must be at a verified domain of the organization or be the address of one of its verified inboxes (otherwise 400 DOMAIN_NOT_VERIFIED). With `inbox_id`, the inbox's name, from address and reply-to fill each of those fields not given in the same request; the inbox must be verified (400 INBOX_NOT_VERIFIED). `variables`, when omitted, are the `{{names}}` found in subject, HTML and text (`{{first_name|there}}` names `first_name`).
-         */
+        /** Create a template */
         post: operations["createTemplate"];
         delete?: never;
         options?: never;
@@ -1613,7 +1610,7 @@ export interface paths {
         get: operations["getTemplate"];
         /**
          * Update a template
-         * @description Every field is optional; `variables` are derived again when the content changes and they are not given. `from_email` must be at a verified domain of the organization or be the address of one of its verified inboxes (otherwise 400 DOMAIN_NOT_VERIFIED). With `inbox_id`, the inbox's name, from address and reply-to fill each of those fields not given in the same request; the inbox must be verified (400 INBOX_NOT_VERIFIED). `variables`, when omitted, are the `{{names}}` found in subject, HTML and text (`{{first_name|there}}` names `first_name`).
+         * @description Only the fields given change; `variables` not given are derived again when the content changes.
          */
         put: operations["updateTemplate"];
         post?: never;
@@ -1638,7 +1635,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test of a broadcast
-         * @description Sends the broadcast as it is now to 1–5 addresses, its UTM parameters on the links (no pixel or redirects). Rendered as `contact_id` (a contact of the organization, otherwise 400) or with every placeholder's fallback, from the sender a real send would use (a verified inbox, or the relay from a verified domain: otherwise 400 INBOX_NOT_VERIFIED or DOMAIN_NOT_VERIFIED), with `[Test]` before the subject. Nothing is recorded: no email, thread or event, and no counter moves. Each address counts against the organization's hourly allowance of test emails (TEST_SENDS_PER_HOUR, 50 by default); past it, 429 RATE_LIMITED with Retry-After. An SMTP refusal is 502 MAIL_DELIVERY_FAILED.
+         * @description Sends the broadcast as it is now, with its UTM parameters (no pixel or redirects).
          */
         post: operations["sendBroadcastTest"];
         delete?: never;
@@ -1658,7 +1655,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test of a template
-         * @description Sends the template to 1–5 addresses, as a broadcast would (with its unsubscribe footer). Rendered as `contact_id` (a contact of the organization, otherwise 400) or with every placeholder's fallback, from the sender a real send would use (a verified inbox, or the relay from a verified domain: otherwise 400 INBOX_NOT_VERIFIED or DOMAIN_NOT_VERIFIED), with `[Test]` before the subject. Nothing is recorded: no email, thread or event, and no counter moves. Each address counts against the organization's hourly allowance of test emails (TEST_SENDS_PER_HOUR, 50 by default); past it, 429 RATE_LIMITED with Retry-After. An SMTP refusal is 502 MAIL_DELIVERY_FAILED.
+         * @description Sends the template as a broadcast would (with its unsubscribe footer).
          */
         post: operations["sendTemplateTest"];
         delete?: never;
@@ -1676,7 +1673,7 @@ export interface paths {
         };
         /**
          * List replied threads
-         * @description The unified inbox: every thread with a reply (a `category`), newest activity first, across the organization's inboxes. Cursor-paginated (default 20 a page); a cursor stays valid when its thread's category changes.
+         * @description The unified inbox: every thread with a reply, newest activity first, across the organization's inboxes. A cursor stays valid when its thread's category changes.
          */
         get: operations["listThreads"];
         put?: never;
@@ -1722,7 +1719,7 @@ export interface paths {
         put?: never;
         /**
          * Reply in a thread
-         * @description Queues a reply from the thread's inbox to the latest sender, threaded under the message it answers (In-Reply-To, References, `Re:` subject), and discards the draft. Needs `html_content` or `text_content`, or `use_draft`. `Idempotency-Key` header as for `POST /v1/emails`.
+         * @description Queues a reply from the thread's inbox to the latest sender, threaded (In-Reply-To, References, `Re:`), and discards the draft. Needs `html_content`, `text_content` or `use_draft`. `Idempotency-Key` as for `POST /v1/emails`.
          */
         post: operations["replyThread"];
         delete?: never;
@@ -1843,7 +1840,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description The webhook starts enabled. Its signing `secret` is in this answer only. A URL whose host is or resolves to a loopback, private, link-local, CGNAT, metadata or reserved address is refused (400 naming `url`) unless the operator admits it (ALLOWED_PRIVATE_HOSTS); every delivery checks the address again when it connects.
+         * @description It starts enabled; its `secret` is in this answer only. A URL whose host is or resolves to a loopback, private, link-local, CGNAT, metadata or reserved address is 400 unless the operator allows it (ALLOWED_PRIVATE_HOSTS), and checked again at every delivery.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1926,7 +1923,7 @@ export interface paths {
         };
         /**
          * Retrieve a delivery
-         * @description The delivery log of one event: the body sent, and for each attempt the request headers (signature included), the answer's status and first 2 KB, the error and the duration.
+         * @description The body sent, and for each attempt the request headers, the answer's status and first 2 KB, the error and the duration.
          */
         get: operations["getWebhookDelivery"];
         put?: never;
@@ -1948,7 +1945,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Delivers a signed `webhook.test` event, also to a disabled webhook; it is tried once, never retried. The request is answered once the attempt is over (10 s at most), with the delivery and its log, whether or not the endpoint accepted it. Limited per webhook and per organization in each clock hour (429 with Retry-After).
+         * @description Delivers a signed `webhook.test` event once, never retried, also to a disabled webhook. Answered once tried (10 s at most), with the delivery's log; limited per webhook and organization each hour (429).
          */
         post: operations["testWebhook"];
         delete?: never;
@@ -1968,7 +1965,7 @@ export interface paths {
         put?: never;
         /**
          * Replay a delivery
-         * @description Delivers the event again now, with the same `webhook-id` and body, signed anew; the attempt joins its log and counts as one of its attempts. A success marks it `succeeded`; a failure changes neither its status nor its retries. 409 when the webhook is disabled. The request is answered once the attempt is over (10 s at most), with the delivery and its log, whether or not the endpoint accepted it. Limited per webhook and per organization in each clock hour (429 with Retry-After).
+         * @description Delivers it again now (same `webhook-id` and body, signed anew) as one more attempt: a success marks it `succeeded`, a failure changes nothing else. 409 when the webhook is disabled. Answered once tried (10 s at most), with the delivery's log; limited per webhook and organization each hour (429).
          */
         post: operations["replayWebhookDelivery"];
         delete?: never;
@@ -1988,10 +1985,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * email.sent
-         * @description The receiving server accepted the email.
-         */
+        /** email.sent */
         post: operations["emailSent"];
         delete?: never;
         options?: never;
@@ -2008,10 +2002,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * email.delivered
-         * @description A delivery status notification reported the email delivered.
-         */
+        /** email.delivered */
         post: operations["emailDelivered"];
         delete?: never;
         options?: never;
@@ -2028,10 +2019,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * email.opened
-         * @description The email was opened (its tracking pixel loaded).
-         */
+        /** email.opened */
         post: operations["emailOpened"];
         delete?: never;
         options?: never;
@@ -2048,10 +2036,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * email.clicked
-         * @description A tracked link of the email was followed.
-         */
+        /** email.clicked */
         post: operations["emailClicked"];
         delete?: never;
         options?: never;
@@ -2068,10 +2053,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * email.bounced
-         * @description The email bounced: refused while sent, or reported later by a delivery status notification.
-         */
+        /** email.bounced */
         post: operations["emailBounced"];
         delete?: never;
         options?: never;
@@ -2088,10 +2070,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * email.complained
-         * @description The recipient reported the email as spam (a feedback loop report).
-         */
+        /** email.complained */
         post: operations["emailComplained"];
         delete?: never;
         options?: never;
@@ -2108,10 +2087,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * email.replied
-         * @description A reply to the email arrived in its inbox.
-         */
+        /** email.replied */
         post: operations["emailReplied"];
         delete?: never;
         options?: never;
@@ -2128,10 +2104,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * contact.created
-         * @description A contact was created (by the API, the dashboard, a bulk creation or an import).
-         */
+        /** contact.created */
         post: operations["contactCreated"];
         delete?: never;
         options?: never;
@@ -2148,10 +2121,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * contact.updated
-         * @description A contact was changed.
-         */
+        /** contact.updated */
         post: operations["contactUpdated"];
         delete?: never;
         options?: never;
@@ -2168,10 +2138,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * contact.subscribed
-         * @description A contact subscribed: its subscription confirmed from a double opt-in form's email, given by a form without confirmation, or turned on again through the API or the dashboard.
-         */
+        /** contact.subscribed */
         post: operations["contactSubscribed"];
         delete?: never;
         options?: never;
@@ -2188,10 +2155,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * contact.unsubscribed
-         * @description A contact unsubscribed. Changed through the API, the dashboard or its preference page, `data` is the contact; through an email (its link or a spam complaint), it says which email.
-         */
+        /** contact.unsubscribed */
         post: operations["contactUnsubscribed"];
         delete?: never;
         options?: never;
@@ -2208,10 +2172,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * contact.topic_subscribed
-         * @description A contact opted in to a topic (its preference page, the API or the dashboard).
-         */
+        /** contact.topic_subscribed */
         post: operations["contactTopicSubscribed"];
         delete?: never;
         options?: never;
@@ -2228,10 +2189,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * contact.topic_unsubscribed
-         * @description A contact opted out of a topic (its preference page, the API or the dashboard).
-         */
+        /** contact.topic_unsubscribed */
         post: operations["contactTopicUnsubscribed"];
         delete?: never;
         options?: never;
@@ -2248,10 +2206,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * form.submitted
-         * @description A signup form was submitted: the contact it made or found (with double opt-in, unsubscribed until the confirmation).
-         */
+        /** form.submitted */
         post: operations["formSubmitted"];
         delete?: never;
         options?: never;
@@ -2268,10 +2223,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * broadcast.sent
-         * @description A broadcast finished sending.
-         */
+        /** broadcast.sent */
         post: operations["broadcastSent"];
         delete?: never;
         options?: never;
@@ -2288,10 +2240,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * domain.updated
-         * @description A check changed the status of a domain's DNS records.
-         */
+        /** domain.updated */
         post: operations["domainUpdated"];
         delete?: never;
         options?: never;
@@ -2308,10 +2257,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * inbox.failed
-         * @description An inbox's authentication or connection kept failing (or its OAuth grant was refused): it turned `error`, and rotation and reply polling skip it until it is tested or reconnected.
-         */
+        /** inbox.failed */
         post: operations["inboxFailed"];
         delete?: never;
         options?: never;
@@ -2328,10 +2274,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * webhook.test
-         * @description A test sent from the dashboard or the API to check an endpoint.
-         */
+        /** webhook.test */
         post: operations["webhookTest"];
         delete?: never;
         options?: never;
@@ -2354,18 +2297,6 @@ export interface components {
             /** @description How long after the test share's emails are all created the winner is chosen and sent to the rest (1 minute to 30 days). */
             wait_minutes: number;
         };
-        /** @description The A/B test of a broadcast with `variants`. Ties, and a test with no opens (or clicks) at all, go to the first variant (index 0). Rates compared are unique opens (or clicks) over the variant's test recipients. */
-        AbTestInput: {
-            /** @description The share of the audience (5 to 50 %) that receives the test, split evenly between the variants, drawn at random when sending starts. */
-            test_percent: number;
-            /**
-             * @description How the winner is chosen: the variant whose test recipients most often opened (or clicked), people only; machine opens do not count.
-             * @enum {string}
-             */
-            metric: "unique_opens" | "unique_clicks";
-            /** @description How long after the test share's emails are all created the winner is chosen and sent to the rest (1 minute to 30 days). */
-            wait_minutes: number;
-        };
         ApiKey: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -2378,10 +2309,10 @@ export interface components {
              */
             permission: "full_access" | "sending_access";
             /** @description A sending key's domain; null: any verified domain of the organization. */
-            domain_id: components["schemas"]["Uuid"] | null;
+            domain_id: components["schemas"]["UuidOrNull"];
             created_by: components["schemas"]["Uuid"];
-            last_used_at: components["schemas"]["DateTime"] | null;
-            revoked_at: components["schemas"]["DateTime"] | null;
+            last_used_at: components["schemas"]["DateTimeOrNull"];
+            revoked_at: components["schemas"]["DateTimeOrNull"];
             created_at: components["schemas"]["DateTime"];
         };
         AuditLogEntry: {
@@ -2390,10 +2321,10 @@ export interface components {
             /** @description What happened, as `<resource>.<verb>`, e.g. `member.removed`, `user.sign_in_failed`. */
             action: string;
             /** @description The user who acted (directly or through an API key). */
-            actor_user_id: components["schemas"]["Uuid"] | null;
+            actor_user_id: components["schemas"]["UuidOrNull"];
             actor_email: string | null;
             /** @description The API key used, when the action came through one. */
-            actor_api_key_id: components["schemas"]["Uuid"] | null;
+            actor_api_key_id: components["schemas"]["UuidOrNull"];
             ip: string | null;
             target_type: string | null;
             target_id: string | null;
@@ -2412,7 +2343,7 @@ export interface components {
             steps: components["schemas"]["AutomationStep"][];
             /** @enum {string} */
             reentry: "never" | "after_exit";
-            exit_filter: components["schemas"]["Filter"] | null;
+            exit_filter: components["schemas"]["FilterOrNull"];
             /** @enum {string} */
             sequence_mode: "sales" | "marketing";
             inbox_ids: components["schemas"]["Uuid"][];
@@ -2427,10 +2358,36 @@ export interface components {
                 completed: number;
                 exited: number;
             };
-            created_by: components["schemas"]["Uuid"] | null;
-            activated_at: components["schemas"]["DateTime"] | null;
+            created_by: components["schemas"]["UuidOrNull"];
+            activated_at: components["schemas"]["DateTimeOrNull"];
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
+        };
+        /** @description An automation's fields: any of them on update; name, trigger and steps required on create. */
+        AutomationFields: {
+            name?: string;
+            trigger?: components["schemas"]["AutomationTrigger"];
+            /** @description The steps, in order; a condition's `yes` and `no` hold steps of their own. At most 100 steps in all, conditions nested at most 5 deep. Types: wait {minutes}, wait_for_event {event, timeout_minutes}, condition {filter | wait_result, yes, no}, send_email {subject, html_content | template_id, text_content?, from_email?}, update_contact {set?, add_tags?, remove_tags?}, add_to_segment / remove_from_segment {segment_id}, exit. */
+            steps?: unknown;
+            /**
+             * @description `never` (default): a contact enters once. `after_exit`: again, once its previous run has ended.
+             * @enum {string}
+             */
+            reentry?: "never" | "after_exit";
+            /** @description A contact that matches it leaves the automation (checked before each step). */
+            exit_filter?: components["schemas"]["FilterOrNull"];
+            /**
+             * @description `marketing` (default): each email stands alone. `sales`: a run's emails go from one inbox of `inbox_ids` as one thread, and a reply ends the run.
+             * @enum {string}
+             */
+            sequence_mode?: "sales" | "marketing";
+            /** @description Inboxes the runs' emails go from, one per run in rotation. Required in sales mode; without them emails go through the organization's relay. */
+            inbox_ids?: components["schemas"]["Uuid"][];
+            /** @description When its emails may go out; an email due outside it waits for the next opening (in the contact's zone with `timezone: contact`). */
+            sending_window?: components["schemas"]["SendingWindow"] | null;
+            /** @description Extension: the sender of send steps that name none (at a verified domain). */
+            from_email?: components["schemas"]["EmailAddressOrNull"];
+            from_name?: string | null;
         };
         /** @description A step as saved, with its server-given `id` (a condition's branches too) and, when the automation is read alone, its `stats`. */
         AutomationStep: {
@@ -2472,25 +2429,6 @@ export interface components {
             type: "segment_entered";
             segment_id: components["schemas"]["Uuid"];
         };
-        /** @description `event`: a custom event (`POST /v1/events`) or a built-in one (`contact.created`, `email.opened`, …) of a contact starts a run. `segment_entered`: a contact added to the static segment, or newly matching the dynamic segment's filter, after activation starts a run. */
-        AutomationTriggerInput: {
-            /** @constant */
-            type: "event";
-            event: string;
-            /** @description Only events that match: of this broadcast, of this automation, with these property values. */
-            where?: {
-                broadcast_id?: components["schemas"]["Uuid"];
-                automation_id?: components["schemas"]["Uuid"];
-                /** @description Each key must equal the event's property of that name. */
-                properties?: {
-                    [key: string]: string | number | boolean;
-                };
-            };
-        } | {
-            /** @constant */
-            type: "segment_entered";
-            segment_id: components["schemas"]["Uuid"];
-        };
         Broadcast: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -2505,16 +2443,15 @@ export interface components {
             /** @description Extension: the broadcast's own plain text. */
             text_content: string | null;
             /** @description The visual editor's document, when the content was written with it. */
-            content_json: components["schemas"]["EmailDocument"] | null;
-            template_id: components["schemas"]["Uuid"] | null;
-            segment_id: components["schemas"]["Uuid"] | null;
-            topic_id: components["schemas"]["Uuid"] | null;
-            inbox_id: components["schemas"]["Uuid"] | null;
+            content_json: components["schemas"]["EmailDocumentOrNull"];
+            template_id: components["schemas"]["UuidOrNull"];
+            segment_id: components["schemas"]["UuidOrNull"];
+            topic_id: components["schemas"]["UuidOrNull"];
+            inbox_id: components["schemas"]["UuidOrNull"];
             /** @description Inboxes used for rotation; empty when rotation is off. */
             inbox_ids: components["schemas"]["Uuid"][];
-            sending_speed: ("auto" | "warmup" | "very_slow" | "slow" | "normal" | "instant") | null;
-            /** @enum {string} */
-            status: "draft" | "scheduled" | "sending" | "paused" | "sent" | "cancelled" | "failed";
+            sending_speed: components["schemas"]["SendingSpeed"] | null;
+            status: components["schemas"]["BroadcastStatus"];
             total_recipients: number;
             sent_count: number;
             /** @description Emails the receiving system reported delivered (DSN). Relays that send no positive reports leave it at 0. */
@@ -2536,17 +2473,12 @@ export interface components {
             /** @description Extension: why a `paused` broadcast is paused; null otherwise. */
             paused_reason: ("manual" | "bounce_rate" | "complaint_rate") | null;
             /** @description Extension: when it was paused; null unless `paused`. */
-            paused_at: components["schemas"]["DateTime"] | null;
-            scheduled_at: components["schemas"]["DateTime"] | null;
-            started_at: components["schemas"]["DateTime"] | null;
-            completed_at: components["schemas"]["DateTime"] | null;
+            paused_at: components["schemas"]["DateTimeOrNull"];
+            scheduled_at: components["schemas"]["DateTimeOrNull"];
+            started_at: components["schemas"]["DateTimeOrNull"];
+            completed_at: components["schemas"]["DateTimeOrNull"];
             tags: string[];
-            sequence_exit_conditions: {
-                /** @description A recipient in any of these segments leaves the sequence. */
-                exit_if_in_segment_ids?: components["schemas"]["Uuid"][];
-                /** @description A recipient missing from any of these segments leaves the sequence. */
-                exit_if_not_in_segment_ids?: components["schemas"]["Uuid"][];
-            } | null;
+            sequence_exit_conditions: components["schemas"]["SequenceExitConditions"] | null;
             /** @enum {string} */
             sequence_mode: "sales" | "marketing";
             sending_window: components["schemas"]["SendingWindow"] | null;
@@ -2554,71 +2486,69 @@ export interface components {
             stop_on_company_reply: boolean;
             track_opens: boolean;
             track_clicks: boolean;
-            utm: components["schemas"]["Utm"] | null;
+            utm: components["schemas"]["UtmOrNull"];
             /** @description The A/B test's variants; null: no test. */
             variants: components["schemas"]["BroadcastVariant"][] | null;
             ab_test: components["schemas"]["AbTest"] | null;
             /** @description Extension: when the A/B test's winner is chosen; null until the test share is out. */
-            ab_decide_at: components["schemas"]["DateTime"] | null;
+            ab_decide_at: components["schemas"]["DateTimeOrNull"];
             /** @description Extension: the winning variant's index; null until chosen. */
             ab_winner_index: number | null;
             /** @description Extension: for a resend, the broadcast it resends. */
-            resend_of_id: components["schemas"]["Uuid"] | null;
+            resend_of_id: components["schemas"]["UuidOrNull"];
             /** @description Extension: for a resend, whom of the original's recipients it is for. */
             resend_audience: ("non_openers" | "non_clickers") | null;
-            created_by: components["schemas"]["Uuid"] | null;
+            created_by: components["schemas"]["UuidOrNull"];
             created_at: components["schemas"]["DateTime"];
             /** @description Extension. */
             updated_at: components["schemas"]["DateTime"];
         };
+        /** @description A broadcast's fields: any of them on update; name and subject required on create. With `inbox_id`, the inbox's from name, address and reply-to fill those not given; `inbox_id` and a non-empty `inbox_ids` exclude each other (setting one clears the other). Ids must name records of the organization, and inboxes verified ones (400 INBOX_NOT_VERIFIED, `details` naming each). */
+        BroadcastFields: {
+            name?: string;
+            subject?: string;
+            from_email?: components["schemas"]["EmailAddress"];
+            from_name?: string;
+            reply_to?: components["schemas"]["EmailAddressOrNull"];
+            preview_text?: string | null;
+            /** @description Extension: the broadcast's own HTML, used when it has no template. At most 1 MB. */
+            html_content?: string | null;
+            /** @description Extension: the broadcast's own plain text, used when it has no template. At most 1 MB. */
+            text_content?: string | null;
+            /** @description Given, html_content and text_content are rendered from it (and cannot be given too); `null`, or html_content or text_content alone, drops it. */
+            content_json?: components["schemas"]["EmailDocumentOrNull"];
+            template_id?: components["schemas"]["UuidOrNull"];
+            segment_id?: components["schemas"]["UuidOrNull"];
+            topic_id?: components["schemas"]["UuidOrNull"];
+            scheduled_at?: components["schemas"]["DateTimeOrNull"];
+            /** @description The inbox whose from name, from address and reply-to fill those fields when they are not given in the same request. `null` removes the association. */
+            inbox_id?: components["schemas"]["UuidOrNull"];
+            /** @description Inbox rotation. `null` or `[]` disables it. Cannot be combined with `inbox_id`. */
+            inbox_ids?: components["schemas"]["Uuid"][] | null;
+            sending_speed?: components["schemas"]["SendingSpeed"] | null;
+            sequence_exit_conditions?: components["schemas"]["SequenceExitConditions"] | null;
+            /** @enum {string} */
+            sequence_mode?: "sales" | "marketing";
+            /** @description When its emails may go out, follow-ups included; `null`: any time. */
+            sending_window?: components["schemas"]["SendingWindow"] | null;
+            /** @description A reply from anyone at a recipient's domain ends the sequence for every recipient at that domain (free-mail domains such as gmail.com excepted). `null`: the default, true in `sales` mode and false in `marketing`. */
+            stop_on_company_reply?: boolean | null;
+            tags?: string[];
+            track_opens?: boolean;
+            track_clicks?: boolean;
+            utm?: components["schemas"]["UtmOrNull"];
+            /** @description A/B test: 2 to 4 variants of the first email; needs `ab_test` too. `null` removes the test. */
+            variants?: components["schemas"]["BroadcastVariant"][] | null;
+            ab_test?: components["schemas"]["AbTest"] | null;
+        };
+        /** @description Fractions from 0 to 1, each of the emails that could show it. */
+        BroadcastRates: components["schemas"]["ReportRates"] & {
+            /** @description `replied` / `sent`. */
+            reply: number;
+        };
         BroadcastReport: {
-            totals: {
-                /** @description Email records: one per recipient of each step (at the top level, the recipients of the first email). */
-                recipients: number;
-                /** @description Emails handed to the receiving server: accepted, or refused for good (bounced). */
-                sent: number;
-                /** @description Emails the receiving side reported delivered. */
-                delivered: number;
-                /** @description Sent emails whose path can report delivery: a delivery report was asked of a relay that offers DSN (for mail sent before this was noted: relay mail). Mail sent through an inbox cannot report it. */
-                delivery_reportable: number;
-                /** @description Emails the receiving server accepted whose HTML carried the open pixel (tracking on for the organization and the broadcast or step). */
-                open_tracked: number;
-                /** @description Emails the receiving server accepted whose HTML had at least one link through a click redirect. */
-                click_tracked: number;
-                /** @description Opens by people, every one. */
-                opened: number;
-                /** @description Emails opened at least once by a person. */
-                unique_opened: number;
-                /** @description Clicks by people, every one. */
-                clicked: number;
-                /** @description Emails with at least one click by a person. */
-                unique_clicked: number;
-                bounced: number;
-                complained: number;
-                unsubscribed: number;
-                /** @description Opens by privacy proxies, prefetchers and scanners: reported here, left out of `opened` and the rates. */
-                machine_opens: number;
-                /** @description Clicks by link scanners and bots: reported here, left out of `clicked` and the rates. */
-                machine_clicks: number;
-                /** @description Emails their recipient answered (automatic answers not counted). */
-                replied: number;
-            };
-            rates: {
-                /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
-                delivery: number | null;
-                /** @description `unique_opened` / `open_tracked`; null (not tracked) when no email carried the open pixel. */
-                open: number | null;
-                /** @description `unique_clicked` / `click_tracked`; null (not tracked) when no email had a tracked link. */
-                click: number | null;
-                /** @description `bounced` / `sent`. */
-                bounce: number;
-                /** @description `complained` / `sent`. */
-                complaint: number;
-                /** @description `unsubscribed` / `sent`. */
-                unsubscribe: number;
-                /** @description `replied` / `sent`. */
-                reply: number;
-            };
+            totals: components["schemas"]["ReportTotals"];
+            rates: components["schemas"]["BroadcastRates"];
             /** @description The clicked links, most clicked first (at most 100); people's clicks only. */
             links: {
                 url: string;
@@ -2637,56 +2567,11 @@ export interface components {
             /** @description The funnel of a sequence: the first email, then each follow-up step. */
             steps: {
                 /** @description Null for the first email, which is not a step. */
-                step_id: components["schemas"]["Uuid"] | null;
+                step_id: components["schemas"]["UuidOrNull"];
                 /** @description 0 for the first email, then the sequence steps in order. */
                 position: number;
-                totals: {
-                    /** @description Email records: one per recipient of each step (at the top level, the recipients of the first email). */
-                    recipients: number;
-                    /** @description Emails handed to the receiving server: accepted, or refused for good (bounced). */
-                    sent: number;
-                    /** @description Emails the receiving side reported delivered. */
-                    delivered: number;
-                    /** @description Sent emails whose path can report delivery: a delivery report was asked of a relay that offers DSN (for mail sent before this was noted: relay mail). Mail sent through an inbox cannot report it. */
-                    delivery_reportable: number;
-                    /** @description Emails the receiving server accepted whose HTML carried the open pixel (tracking on for the organization and the broadcast or step). */
-                    open_tracked: number;
-                    /** @description Emails the receiving server accepted whose HTML had at least one link through a click redirect. */
-                    click_tracked: number;
-                    /** @description Opens by people, every one. */
-                    opened: number;
-                    /** @description Emails opened at least once by a person. */
-                    unique_opened: number;
-                    /** @description Clicks by people, every one. */
-                    clicked: number;
-                    /** @description Emails with at least one click by a person. */
-                    unique_clicked: number;
-                    bounced: number;
-                    complained: number;
-                    unsubscribed: number;
-                    /** @description Opens by privacy proxies, prefetchers and scanners: reported here, left out of `opened` and the rates. */
-                    machine_opens: number;
-                    /** @description Clicks by link scanners and bots: reported here, left out of `clicked` and the rates. */
-                    machine_clicks: number;
-                    /** @description Emails their recipient answered (automatic answers not counted). */
-                    replied: number;
-                };
-                rates: {
-                    /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
-                    delivery: number | null;
-                    /** @description `unique_opened` / `open_tracked`; null (not tracked) when no email carried the open pixel. */
-                    open: number | null;
-                    /** @description `unique_clicked` / `click_tracked`; null (not tracked) when no email had a tracked link. */
-                    click: number | null;
-                    /** @description `bounced` / `sent`. */
-                    bounce: number;
-                    /** @description `complained` / `sent`. */
-                    complaint: number;
-                    /** @description `unsubscribed` / `sent`. */
-                    unsubscribe: number;
-                    /** @description `replied` / `sent`. */
-                    reply: number;
-                };
+                totals: components["schemas"]["ReportTotals"];
+                rates: components["schemas"]["BroadcastRates"];
             }[];
             /** @description Replies per sending inbox, most sent first; relay emails are in no row. */
             inboxes: {
@@ -2694,7 +2579,6 @@ export interface components {
                 name: string;
                 sent: number;
                 replied: number;
-                /** @description From 0 to 1; its denominator is said for each rate. */
                 reply_rate: number;
             }[];
             /** @description An A/B test's variants with the figures of their test share (people's opens and clicks); empty without a test. */
@@ -2717,17 +2601,16 @@ export interface components {
             }[];
         };
         BroadcastSendingStatus: {
-            /** @enum {string} */
-            status: "draft" | "scheduled" | "sending" | "paused" | "sent" | "cancelled" | "failed";
+            status: components["schemas"]["BroadcastStatus"];
             /** @description True when emails of the broadcast can go out right now. */
             sending: boolean;
             /** @description Why it is not sending (or sending slower) right now; empty when nothing holds it back. */
             reasons: {
-                /** @description DRAFT, SCHEDULED, STARTING, PREPARING, AB_TEST_WAITING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, INBOX_FAILED (in `error`: waits for a test or a reconnect), DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE (by a circuit breaker), RECOVERING (emails held by a worker that stopped answering are taken over when their lease ends, `resumes_at`), WAITING_FOR_WINDOW (emails scheduled for the sending window's next opening or a business-day delay: how many, and the next at `resumes_at`), OUT_OF_OFFICE (follow-ups held until recipients are back, the first at `resumes_at`), IN_OTHER_SEQUENCE (contacts left out: already in another active sales sequence), COMPANY_REPLIED (recipients who left because someone at their company replied) */
+                /** @description DRAFT, SCHEDULED, STARTING, PREPARING, AB_TEST_WAITING, CANCELLED, FAILED, SENT, NO_RECIPIENTS, INBOX_PAUSED, INBOX_NOT_VERIFIED, INBOX_FAILING, INBOX_FAILED (in `error` until tested or reconnected), DAILY_LIMIT_REACHED, WAITING, RELAY_NOT_CONFIGURED, DOMAIN_NOT_VERIFIED, WAITING_FOR_NEXT_STEP, PAUSED (by a person), PAUSED_BOUNCE_RATE, PAUSED_COMPLAINT_RATE, RECOVERING (a stopped worker's emails, taken over at `resumes_at`), WAITING_FOR_WINDOW (held for the sending window or a business-day delay), OUT_OF_OFFICE (follow-ups held until recipients are back), IN_OTHER_SEQUENCE (contacts in another active sales sequence, left out), COMPANY_REPLIED (recipients whose company replied). */
                 code: string;
                 message: string;
                 /** @description When the blocker lifts by itself, when known. */
-                resumes_at?: components["schemas"]["DateTime"] | null;
+                resumes_at?: components["schemas"]["DateTimeOrNull"];
             }[];
             progress: {
                 /** @description Email records of the broadcast, every sequence step included. */
@@ -2755,16 +2638,10 @@ export interface components {
                 completed_at: components["schemas"]["DateTime"];
             };
         };
+        /** @enum {string} */
+        BroadcastStatus: "draft" | "scheduled" | "sending" | "paused" | "sent" | "cancelled" | "failed";
         /** @description One version of the first email in an A/B test: its subject, and optionally its own content. */
         BroadcastVariant: {
-            subject: string;
-            /** @description This variant's HTML; omitted or null: the broadcast's own content or template. */
-            html_content?: string | null;
-            /** @description This variant's plain text; omitted or null: the broadcast's. */
-            text_content?: string | null;
-        };
-        /** @description One version of the first email in an A/B test: its subject, and optionally its own content. */
-        BroadcastVariantInput: {
             subject: string;
             /** @description This variant's HTML; omitted or null: the broadcast's own content or template. */
             html_content?: string | null;
@@ -2805,7 +2682,7 @@ export interface components {
                 [key: string]: string | number | boolean;
             };
             subscribed: boolean;
-            unsubscribed_at: components["schemas"]["DateTime"] | null;
+            unsubscribed_at: components["schemas"]["DateTimeOrNull"];
             tags: string[];
             /** @description Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it. */
             timezone: string | null;
@@ -2833,7 +2710,7 @@ export interface components {
             affected: number;
             error: string | null;
             created_at: components["schemas"]["DateTime"];
-            completed_at: components["schemas"]["DateTime"] | null;
+            completed_at: components["schemas"]["DateTimeOrNull"];
         };
         /** @description A contact was created (by the API, the dashboard, a bulk creation or an import). */
         ContactCreatedEvent: {
@@ -2851,14 +2728,7 @@ export interface components {
                 subscribed: boolean;
             }[];
             /** @description As `GET /v1/contacts/{id}/segments` lists them: static ones and the dynamic ones it matches now. */
-            segments: {
-                id: components["schemas"]["Uuid"];
-                name: string;
-                /** @description A dynamic segment: the contact is in it because it matches the segment's filter now. */
-                dynamic: boolean;
-                /** @description When the contact was added to a static segment; null for a dynamic one. */
-                added_at: components["schemas"]["DateTime"] | null;
-            }[];
+            segments: components["schemas"]["ContactSegment"][];
             /** @description `form_id`, `values`, `ip`, `created_at`, `confirmed_at`. */
             form_submissions: {
                 [key: string]: unknown;
@@ -2873,6 +2743,41 @@ export interface components {
             }[];
             /** @description Events or emails past the newest 10 000 were left out. */
             truncated: boolean;
+        };
+        ContactInput: {
+            /** @description Stored trimmed and lowercase; unique in the organization. */
+            email: string;
+            first_name?: string | null;
+            last_name?: string | null;
+            /** @description Defaults to true. false records `unsubscribed_at`. */
+            subscribed?: boolean;
+            /** @description At most 50 keys and 16 KB as JSON. */
+            metadata?: {
+                [key: string]: string | number | boolean;
+            };
+            tags?: string[];
+            /** @description An IANA time zone, such as `Asia/Tokyo`; null or omitted: the organization's. */
+            timezone?: components["schemas"]["TimeZone"] | null;
+        };
+        ContactProperty: {
+            id: components["schemas"]["Uuid"];
+            key: string;
+            label: string;
+            type: components["schemas"]["ContactPropertyType"];
+            created_at: components["schemas"]["DateTime"];
+        };
+        /**
+         * @description `string`, `number`, `boolean` or `date` (an ISO 8601 date `2026-03-01` or date-time with offset, stored as written for a date and in UTC with milliseconds for a date-time).
+         * @enum {string}
+         */
+        ContactPropertyType: "string" | "number" | "boolean" | "date";
+        ContactSegment: {
+            id: components["schemas"]["Uuid"];
+            name: string;
+            /** @description A dynamic segment: the contact is in it because it matches the segment's filter now. */
+            dynamic: boolean;
+            /** @description When the contact was added to a static segment; null for a dynamic one. */
+            added_at: components["schemas"]["DateTimeOrNull"];
         };
         /** @description A contact subscribed: its subscription confirmed from a double opt-in form's email, given by a form without confirmation, or turned on again through the API or the dashboard. */
         ContactSubscribedEvent: {
@@ -2894,30 +2799,7 @@ export interface components {
             type: "contact.topic_subscribed";
             /** @description When the event happened. */
             created_at: components["schemas"]["DateTime"];
-            data: {
-                id: components["schemas"]["Uuid"];
-                organization_id: components["schemas"]["Uuid"];
-                email: string;
-                first_name: string | null;
-                last_name: string | null;
-                metadata: {
-                    [key: string]: string | number | boolean;
-                };
-                subscribed: boolean;
-                unsubscribed_at: components["schemas"]["DateTime"] | null;
-                tags: string[];
-                /** @description Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it. */
-                timezone: string | null;
-                /** @description Each subscription, oldest first (the latest 50). */
-                consent: components["schemas"]["ConsentRecord"][];
-                created_at: components["schemas"]["DateTime"];
-                updated_at: components["schemas"]["DateTime"];
-                /** @description Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED). */
-                suppression: {
-                    /** @description Why: a bounce, a complaint, an unsubscription or by hand. */
-                    reason: string;
-                    suppressed_at: components["schemas"]["DateTime"];
-                } | null;
+            data: components["schemas"]["Contact"] & {
                 /** @description The topic chosen. */
                 topic_id: components["schemas"]["Uuid"];
                 topic_name: string;
@@ -2929,30 +2811,7 @@ export interface components {
             type: "contact.topic_unsubscribed";
             /** @description When the event happened. */
             created_at: components["schemas"]["DateTime"];
-            data: {
-                id: components["schemas"]["Uuid"];
-                organization_id: components["schemas"]["Uuid"];
-                email: string;
-                first_name: string | null;
-                last_name: string | null;
-                metadata: {
-                    [key: string]: string | number | boolean;
-                };
-                subscribed: boolean;
-                unsubscribed_at: components["schemas"]["DateTime"] | null;
-                tags: string[];
-                /** @description Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it. */
-                timezone: string | null;
-                /** @description Each subscription, oldest first (the latest 50). */
-                consent: components["schemas"]["ConsentRecord"][];
-                created_at: components["schemas"]["DateTime"];
-                updated_at: components["schemas"]["DateTime"];
-                /** @description Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED). */
-                suppression: {
-                    /** @description Why: a bounce, a complaint, an unsubscription or by hand. */
-                    reason: string;
-                    suppressed_at: components["schemas"]["DateTime"];
-                } | null;
+            data: components["schemas"]["Contact"] & {
                 /** @description The topic chosen. */
                 topic_id: components["schemas"]["Uuid"];
                 topic_name: string;
@@ -2976,6 +2835,7 @@ export interface components {
         };
         /** Format: date-time */
         DateTime: string;
+        DateTimeOrNull: components["schemas"]["DateTime"] | null;
         DnsRecord: {
             /** @enum {string} */
             type: "TXT" | "MX" | "CNAME";
@@ -2985,22 +2845,24 @@ export interface components {
             value: string;
             /** @description MX only. */
             priority?: number;
-            /**
-             * @description ownership proves the domain; dkim signs its mail; return_path (MX) and return_path_spf receive and authorize the envelope sender of relay mail (bounces come back there); dmarc tells receivers what to do with mail that fails both; tracking (CNAME) serves links and the pixel on your own host. The DMARC value is a suggestion: any one valid DMARC record counts. Start at `p=none`, read the reports, then move to `p=quarantine` once everything you send passes.
-             * @enum {string}
-             */
-            purpose: "ownership" | "dkim" | "return_path" | "return_path_spf" | "dmarc" | "tracking";
-            /**
-             * @description verified: published as expected. pending: not found yet. mismatch: something else is there (see `found`).
-             * @enum {string}
-             */
-            status: "verified" | "pending" | "mismatch";
+            purpose: components["schemas"]["DnsRecordPurpose"];
+            status: components["schemas"]["DnsRecordStatus"];
             /** @description What the last lookup saw at that name (up to 10 values). */
             found: string[];
             /** @description Why the record is not verified, when it is not. */
             reason: string | null;
-            checked_at: components["schemas"]["DateTime"] | null;
+            checked_at: components["schemas"]["DateTimeOrNull"];
         };
+        /**
+         * @description ownership proves the domain; dkim signs its mail; return_path (MX) and return_path_spf receive and authorize the envelope sender of relay mail (bounces come back there); dmarc tells receivers what to do with mail that fails both; tracking (CNAME) serves links and the pixel on your own host. The DMARC value is a suggestion (start at `p=none`): any one valid DMARC record counts.
+         * @enum {string}
+         */
+        DnsRecordPurpose: "ownership" | "dkim" | "return_path" | "return_path_spf" | "dmarc" | "tracking";
+        /**
+         * @description verified: published as expected. pending: not found yet. mismatch: something else is there (see `found`).
+         * @enum {string}
+         */
+        DnsRecordStatus: "verified" | "pending" | "mismatch";
         Domain: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -3026,8 +2888,8 @@ export interface components {
             tracking_subdomain: string | null;
             /** @description True while the domain and its tracking CNAME are verified: only then do links use the tracking host. */
             tracking_active: boolean;
-            verified_at: components["schemas"]["DateTime"] | null;
-            last_checked_at: components["schemas"]["DateTime"] | null;
+            verified_at: components["schemas"]["DateTimeOrNull"];
+            last_checked_at: components["schemas"]["DateTimeOrNull"];
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
@@ -3037,52 +2899,12 @@ export interface components {
             type: "domain.updated";
             /** @description When the event happened. */
             created_at: components["schemas"]["DateTime"];
-            data: {
-                id: components["schemas"]["Uuid"];
-                organization_id: components["schemas"]["Uuid"];
-                name: string;
-                /**
-                 * @description verified once the ownership record was seen; each record has its own status besides.
-                 * @enum {string}
-                 */
-                status: "pending" | "verified" | "failed";
-                /** @description The return-path host, e.g. bounces.example.com. */
-                return_path: string;
-                /** @description The DNS records to publish, each with the status of its last check. */
-                records: components["schemas"]["DnsRecord"][];
-                /** @description Problems the last check found that publishing our records alone does not fix (a conflicting SPF record, say). */
-                warnings: {
-                    /** @enum {string} */
-                    code: "SPF_CONFLICT" | "DMARC_MULTIPLE";
-                    message: string;
-                    found: string[];
-                }[];
-                /** @description True while the DKIM record is verified: only then is mail signed with the key. */
-                dkim_signing: boolean;
-                tracking_subdomain: string | null;
-                /** @description True while the domain and its tracking CNAME are verified: only then do links use the tracking host. */
-                tracking_active: boolean;
-                verified_at: components["schemas"]["DateTime"] | null;
-                last_checked_at: components["schemas"]["DateTime"] | null;
-                created_at: components["schemas"]["DateTime"];
-                updated_at: components["schemas"]["DateTime"];
+            data: components["schemas"]["Domain"] & {
                 /** @description The records whose status the check changed. */
                 changes: {
-                    /**
-                     * @description ownership proves the domain; dkim signs its mail; return_path (MX) and return_path_spf receive and authorize the envelope sender of relay mail (bounces come back there); dmarc tells receivers what to do with mail that fails both; tracking (CNAME) serves links and the pixel on your own host. The DMARC value is a suggestion: any one valid DMARC record counts. Start at `p=none`, read the reports, then move to `p=quarantine` once everything you send passes.
-                     * @enum {string}
-                     */
-                    purpose: "ownership" | "dkim" | "return_path" | "return_path_spf" | "dmarc" | "tracking";
-                    /**
-                     * @description verified: published as expected. pending: not found yet. mismatch: something else is there (see `found`).
-                     * @enum {string}
-                     */
-                    from: "verified" | "pending" | "mismatch";
-                    /**
-                     * @description verified: published as expected. pending: not found yet. mismatch: something else is there (see `found`).
-                     * @enum {string}
-                     */
-                    to: "verified" | "pending" | "mismatch";
+                    purpose: components["schemas"]["DnsRecordPurpose"];
+                    from: components["schemas"]["DnsRecordStatus"];
+                    to: components["schemas"]["DnsRecordStatus"];
                 }[];
             };
         };
@@ -3109,47 +2931,44 @@ export interface components {
             subject: string;
             html_content: string | null;
             text_content: string | null;
-            template_id: components["schemas"]["Uuid"] | null;
-            broadcast_id: components["schemas"]["Uuid"] | null;
-            thread_id: components["schemas"]["Uuid"] | null;
-            parent_email_id: components["schemas"]["Uuid"] | null;
-            contact_id: components["schemas"]["Uuid"] | null;
-            inbox_id: components["schemas"]["Uuid"] | null;
-            /**
-             * @description Where the email is in its life.
-             * @enum {string}
-             */
-            status: "queued" | "scheduled" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "cancelled" | "received";
+            template_id: components["schemas"]["UuidOrNull"];
+            broadcast_id: components["schemas"]["UuidOrNull"];
+            thread_id: components["schemas"]["UuidOrNull"];
+            parent_email_id: components["schemas"]["UuidOrNull"];
+            contact_id: components["schemas"]["UuidOrNull"];
+            inbox_id: components["schemas"]["UuidOrNull"];
+            status: components["schemas"]["EmailStatus"];
             provider_message_id: string | null;
             metadata: {
                 [key: string]: unknown;
             };
             tags: string[];
-            sent_at: components["schemas"]["DateTime"] | null;
-            delivered_at: components["schemas"]["DateTime"] | null;
-            opened_at: components["schemas"]["DateTime"] | null;
-            clicked_at: components["schemas"]["DateTime"] | null;
-            bounced_at: components["schemas"]["DateTime"] | null;
-            complained_at: components["schemas"]["DateTime"] | null;
+            sent_at: components["schemas"]["DateTimeOrNull"];
+            delivered_at: components["schemas"]["DateTimeOrNull"];
+            opened_at: components["schemas"]["DateTimeOrNull"];
+            clicked_at: components["schemas"]["DateTimeOrNull"];
+            bounced_at: components["schemas"]["DateTimeOrNull"];
+            complained_at: components["schemas"]["DateTimeOrNull"];
             /** @description Extension: hard (5.x.x, permanent) or soft (4.x.x or delayed), from the last bounce. */
             bounce_type: ("hard" | "soft") | null;
             /** @description Extension: the enhanced status code of the bounce, e.g. 5.1.1. */
             bounce_status: string | null;
             /** @description Extension: what the receiving server said. */
             bounce_diagnostic: string | null;
-            replied_at: components["schemas"]["DateTime"] | null;
-            unsubscribed_at: components["schemas"]["DateTime"] | null;
-            scheduled_at: components["schemas"]["DateTime"] | null;
+            replied_at: components["schemas"]["DateTimeOrNull"];
+            unsubscribed_at: components["schemas"]["DateTimeOrNull"];
+            scheduled_at: components["schemas"]["DateTimeOrNull"];
             created_at: components["schemas"]["DateTime"];
             attachments: components["schemas"]["EmailAttachment"][];
             clicked_links: unknown[];
             opens: unknown[];
             track_opens: boolean;
             track_clicks: boolean;
-            utm: components["schemas"]["Utm"] | null;
+            utm: components["schemas"]["UtmOrNull"];
         };
         /** Format: email */
         EmailAddress: string;
+        EmailAddressOrNull: components["schemas"]["EmailAddress"] | null;
         EmailAttachment: {
             filename: string | null;
             content_type: string;
@@ -3170,20 +2989,7 @@ export interface components {
             type: "email.bounced";
             /** @description When the event happened. */
             created_at: components["schemas"]["DateTime"];
-            data: {
-                email_id: components["schemas"]["Uuid"];
-                /** @description The Message-ID header of the email. */
-                message_id: string;
-                broadcast_id: components["schemas"]["Uuid"] | null;
-                contact_id: components["schemas"]["Uuid"] | null;
-                thread_id: components["schemas"]["Uuid"] | null;
-                from: string;
-                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
-                to: string[];
-                subject: string;
-                tags: string[];
-                /** @description When the email was created. */
-                created_at: components["schemas"]["DateTime"];
+            data: components["schemas"]["EmailEventData"] & {
                 bounce: {
                     /**
                      * @description hard: permanent (5.x.x), the address is suppressed; soft: temporary (4.x.x) or delayed.
@@ -3210,20 +3016,7 @@ export interface components {
             type: "email.clicked";
             /** @description When the event happened. */
             created_at: components["schemas"]["DateTime"];
-            data: {
-                email_id: components["schemas"]["Uuid"];
-                /** @description The Message-ID header of the email. */
-                message_id: string;
-                broadcast_id: components["schemas"]["Uuid"] | null;
-                contact_id: components["schemas"]["Uuid"] | null;
-                thread_id: components["schemas"]["Uuid"] | null;
-                from: string;
-                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
-                to: string[];
-                subject: string;
-                tags: string[];
-                /** @description When the email was created. */
-                created_at: components["schemas"]["DateTime"];
+            data: components["schemas"]["EmailEventData"] & {
                 /** @description The URL the link leads to. */
                 link: string;
                 clicked_at: components["schemas"]["DateTime"];
@@ -3239,20 +3032,7 @@ export interface components {
             type: "email.complained";
             /** @description When the event happened. */
             created_at: components["schemas"]["DateTime"];
-            data: {
-                email_id: components["schemas"]["Uuid"];
-                /** @description The Message-ID header of the email. */
-                message_id: string;
-                broadcast_id: components["schemas"]["Uuid"] | null;
-                contact_id: components["schemas"]["Uuid"] | null;
-                thread_id: components["schemas"]["Uuid"] | null;
-                from: string;
-                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
-                to: string[];
-                subject: string;
-                tags: string[];
-                /** @description When the email was created. */
-                created_at: components["schemas"]["DateTime"];
+            data: components["schemas"]["EmailEventData"] & {
                 complaint: {
                     /** @description The ARF feedback type, e.g. abuse. */
                     feedback_type: string | null;
@@ -3270,20 +3050,7 @@ export interface components {
             type: "email.delivered";
             /** @description When the event happened. */
             created_at: components["schemas"]["DateTime"];
-            data: {
-                email_id: components["schemas"]["Uuid"];
-                /** @description The Message-ID header of the email. */
-                message_id: string;
-                broadcast_id: components["schemas"]["Uuid"] | null;
-                contact_id: components["schemas"]["Uuid"] | null;
-                thread_id: components["schemas"]["Uuid"] | null;
-                from: string;
-                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
-                to: string[];
-                subject: string;
-                tags: string[];
-                /** @description When the email was created. */
-                created_at: components["schemas"]["DateTime"];
+            data: components["schemas"]["EmailEventData"] & {
                 /** @description The delivery status notification that reported it. */
                 delivery: {
                     /** @description The enhanced status code, e.g. 2.0.0. */
@@ -3297,67 +3064,7 @@ export interface components {
                 };
             };
         };
-        EmailDetail: {
-            id: components["schemas"]["Uuid"];
-            organization_id: components["schemas"]["Uuid"];
-            message_id: string;
-            /**
-             * @description outbound: sent by the platform; inbound: a received reply.
-             * @enum {string}
-             */
-            direction: "outbound" | "inbound";
-            from_email: string;
-            from_name: string | null;
-            /** @description The recipient; for an email to several, the first of `to`. */
-            to_email: string;
-            /** @description Every To address of an email sent with POST /v1/emails or over SMTP; empty for broadcast and sequence emails (to_email). */
-            to: string[];
-            cc: string[];
-            /** @description Envelope recipients that no header of the message names. */
-            bcc: string[];
-            /** @description One address, or several separated by commas. */
-            reply_to: string | null;
-            subject: string;
-            html_content: string | null;
-            text_content: string | null;
-            template_id: components["schemas"]["Uuid"] | null;
-            broadcast_id: components["schemas"]["Uuid"] | null;
-            thread_id: components["schemas"]["Uuid"] | null;
-            parent_email_id: components["schemas"]["Uuid"] | null;
-            contact_id: components["schemas"]["Uuid"] | null;
-            inbox_id: components["schemas"]["Uuid"] | null;
-            /**
-             * @description Where the email is in its life.
-             * @enum {string}
-             */
-            status: "queued" | "scheduled" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "cancelled" | "received";
-            provider_message_id: string | null;
-            metadata: {
-                [key: string]: unknown;
-            };
-            tags: string[];
-            sent_at: components["schemas"]["DateTime"] | null;
-            delivered_at: components["schemas"]["DateTime"] | null;
-            opened_at: components["schemas"]["DateTime"] | null;
-            clicked_at: components["schemas"]["DateTime"] | null;
-            bounced_at: components["schemas"]["DateTime"] | null;
-            complained_at: components["schemas"]["DateTime"] | null;
-            /** @description Extension: hard (5.x.x, permanent) or soft (4.x.x or delayed), from the last bounce. */
-            bounce_type: ("hard" | "soft") | null;
-            /** @description Extension: the enhanced status code of the bounce, e.g. 5.1.1. */
-            bounce_status: string | null;
-            /** @description Extension: what the receiving server said. */
-            bounce_diagnostic: string | null;
-            replied_at: components["schemas"]["DateTime"] | null;
-            unsubscribed_at: components["schemas"]["DateTime"] | null;
-            scheduled_at: components["schemas"]["DateTime"] | null;
-            created_at: components["schemas"]["DateTime"];
-            attachments: components["schemas"]["EmailAttachment"][];
-            clicked_links: unknown[];
-            opens: unknown[];
-            track_opens: boolean;
-            track_clicks: boolean;
-            utm: components["schemas"]["Utm"] | null;
+        EmailDetail: components["schemas"]["Email"] & {
             /** @description Everything that happened to the email, oldest first. */
             events: {
                 id: components["schemas"]["Uuid"];
@@ -3384,23 +3091,7 @@ export interface components {
             type: "bulletList";
             content: components["schemas"]["EmailDocumentListItem"][];
         };
-        EmailDocumentBulletListInput: {
-            /** @constant */
-            type: "bulletList";
-            content: components["schemas"]["EmailDocumentListItemInput"][];
-        };
         EmailDocumentButton: {
-            /** @constant */
-            type: "button";
-            attrs: {
-                label: string;
-                href: string;
-                align?: ("left" | "center" | "right") | null;
-            } & {
-                [key: string]: unknown;
-            };
-        };
-        EmailDocumentButtonInput: {
             /** @constant */
             type: "button";
             attrs: {
@@ -3427,22 +3118,6 @@ export interface components {
                 }
             ];
         };
-        EmailDocumentColumnsInput: {
-            /** @constant */
-            type: "columns";
-            content: [
-                {
-                    /** @constant */
-                    type: "column";
-                    content: (components["schemas"]["EmailDocumentParagraphInput"] | components["schemas"]["EmailDocumentHeadingInput"] | components["schemas"]["EmailDocumentBulletListInput"] | components["schemas"]["EmailDocumentOrderedListInput"] | components["schemas"]["EmailDocumentDividerInput"] | components["schemas"]["EmailDocumentImageInput"] | components["schemas"]["EmailDocumentButtonInput"] | components["schemas"]["EmailDocumentSpacerInput"])[];
-                },
-                {
-                    /** @constant */
-                    type: "column";
-                    content: (components["schemas"]["EmailDocumentParagraphInput"] | components["schemas"]["EmailDocumentHeadingInput"] | components["schemas"]["EmailDocumentBulletListInput"] | components["schemas"]["EmailDocumentOrderedListInput"] | components["schemas"]["EmailDocumentDividerInput"] | components["schemas"]["EmailDocumentImageInput"] | components["schemas"]["EmailDocumentButtonInput"] | components["schemas"]["EmailDocumentSpacerInput"])[];
-                }
-            ];
-        };
         EmailDocumentConditional: {
             /** @constant */
             type: "conditional";
@@ -3453,29 +3128,11 @@ export interface components {
             };
             content: (components["schemas"]["EmailDocumentParagraph"] | components["schemas"]["EmailDocumentHeading"] | components["schemas"]["EmailDocumentBulletList"] | components["schemas"]["EmailDocumentOrderedList"] | components["schemas"]["EmailDocumentDivider"] | components["schemas"]["EmailDocumentImage"] | components["schemas"]["EmailDocumentButton"] | components["schemas"]["EmailDocumentSpacer"] | components["schemas"]["EmailDocumentColumns"])[];
         };
-        EmailDocumentConditionalInput: {
-            /** @constant */
-            type: "conditional";
-            attrs: {
-                filter: components["schemas"]["Filter"];
-            } & {
-                [key: string]: unknown;
-            };
-            content: (components["schemas"]["EmailDocumentParagraphInput"] | components["schemas"]["EmailDocumentHeadingInput"] | components["schemas"]["EmailDocumentBulletListInput"] | components["schemas"]["EmailDocumentOrderedListInput"] | components["schemas"]["EmailDocumentDividerInput"] | components["schemas"]["EmailDocumentImageInput"] | components["schemas"]["EmailDocumentButtonInput"] | components["schemas"]["EmailDocumentSpacerInput"] | components["schemas"]["EmailDocumentColumnsInput"])[];
-        };
         EmailDocumentDivider: {
             /** @constant */
             type: "horizontalRule";
         };
-        EmailDocumentDividerInput: {
-            /** @constant */
-            type: "horizontalRule";
-        };
         EmailDocumentFooter: {
-            /** @constant */
-            type: "footer";
-        };
-        EmailDocumentFooterInput: {
             /** @constant */
             type: "footer";
         };
@@ -3490,30 +3147,7 @@ export interface components {
             };
             content?: components["schemas"]["EmailDocumentInline"][];
         };
-        EmailDocumentHeadingInput: {
-            /** @constant */
-            type: "heading";
-            attrs: {
-                level: 1 | 2 | 3;
-                textAlign?: ("left" | "center" | "right") | null;
-            } & {
-                [key: string]: unknown;
-            };
-            content?: components["schemas"]["EmailDocumentInlineInput"][];
-        };
         EmailDocumentImage: {
-            /** @constant */
-            type: "image";
-            attrs: {
-                src: string;
-                alt?: string | null;
-                width?: number | null;
-                href?: string | null;
-            } & {
-                [key: string]: unknown;
-            };
-        };
-        EmailDocumentImageInput: {
             /** @constant */
             type: "image";
             attrs: {
@@ -3542,55 +3176,12 @@ export interface components {
             /** @constant */
             type: "hardBreak";
         };
-        EmailDocumentInlineInput: {
-            /** @constant */
-            type: "text";
-            text: string;
-            marks?: components["schemas"]["EmailDocumentMarkInput"][];
-        } | {
-            /** @constant */
-            type: "variable";
-            attrs: {
-                name: string;
-                fallback?: string | null;
-            };
-            marks?: components["schemas"]["EmailDocumentMarkInput"][];
-        } | {
-            /** @constant */
-            type: "hardBreak";
-        };
-        /** @description The visual editor's document (Tiptap/ProseMirror JSON). Blocks: paragraph, heading (levels 1–3), bulletList, orderedList, horizontalRule, image { src, alt, width, href }, button { label, href, align }, spacer { height }, columns (two column nodes), footer (the unsubscribe link and the organization's postal address) and conditional { filter } (blocks sent only to the contacts the Filter matches). Inline: text with bold, italic and link marks, hardBreak, and variable { name, fallback } for a `{{name|fallback}}` placeholder. */
-        EmailDocumentInput: {
-            /** @constant */
-            type: "doc";
-            content: (components["schemas"]["EmailDocumentParagraphInput"] | components["schemas"]["EmailDocumentHeadingInput"] | components["schemas"]["EmailDocumentBulletListInput"] | components["schemas"]["EmailDocumentOrderedListInput"] | components["schemas"]["EmailDocumentDividerInput"] | components["schemas"]["EmailDocumentImageInput"] | components["schemas"]["EmailDocumentButtonInput"] | components["schemas"]["EmailDocumentSpacerInput"] | components["schemas"]["EmailDocumentColumnsInput"] | components["schemas"]["EmailDocumentFooterInput"] | components["schemas"]["EmailDocumentConditionalInput"])[];
-        };
         EmailDocumentListItem: {
             /** @constant */
             type: "listItem";
             content: components["schemas"]["EmailDocumentParagraph"][];
         };
-        EmailDocumentListItemInput: {
-            /** @constant */
-            type: "listItem";
-            content: components["schemas"]["EmailDocumentParagraphInput"][];
-        };
         EmailDocumentMark: {
-            /** @constant */
-            type: "bold";
-        } | {
-            /** @constant */
-            type: "italic";
-        } | {
-            /** @constant */
-            type: "link";
-            attrs: {
-                href: string;
-            } & {
-                [key: string]: unknown;
-            };
-        };
-        EmailDocumentMarkInput: {
             /** @constant */
             type: "bold";
         } | {
@@ -3615,16 +3206,7 @@ export interface components {
             };
             content: components["schemas"]["EmailDocumentListItem"][];
         };
-        EmailDocumentOrderedListInput: {
-            /** @constant */
-            type: "orderedList";
-            attrs?: {
-                start?: number | null;
-            } & {
-                [key: string]: unknown;
-            };
-            content: components["schemas"]["EmailDocumentListItemInput"][];
-        };
+        EmailDocumentOrNull: components["schemas"]["EmailDocument"] | null;
         EmailDocumentParagraph: {
             /** @constant */
             type: "paragraph";
@@ -3635,26 +3217,7 @@ export interface components {
             };
             content?: components["schemas"]["EmailDocumentInline"][];
         };
-        EmailDocumentParagraphInput: {
-            /** @constant */
-            type: "paragraph";
-            attrs?: {
-                textAlign?: ("left" | "center" | "right") | null;
-            } & {
-                [key: string]: unknown;
-            };
-            content?: components["schemas"]["EmailDocumentInlineInput"][];
-        };
         EmailDocumentSpacer: {
-            /** @constant */
-            type: "spacer";
-            attrs: {
-                height: number;
-            } & {
-                [key: string]: unknown;
-            };
-        };
-        EmailDocumentSpacerInput: {
             /** @constant */
             type: "spacer";
             attrs: {
@@ -3668,9 +3231,9 @@ export interface components {
             email_id: components["schemas"]["Uuid"];
             /** @description The Message-ID header of the email. */
             message_id: string;
-            broadcast_id: components["schemas"]["Uuid"] | null;
-            contact_id: components["schemas"]["Uuid"] | null;
-            thread_id: components["schemas"]["Uuid"] | null;
+            broadcast_id: components["schemas"]["UuidOrNull"];
+            contact_id: components["schemas"]["UuidOrNull"];
+            thread_id: components["schemas"]["UuidOrNull"];
             from: string;
             /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
             to: string[];
@@ -3685,20 +3248,7 @@ export interface components {
             type: "email.opened";
             /** @description When the event happened. */
             created_at: components["schemas"]["DateTime"];
-            data: {
-                email_id: components["schemas"]["Uuid"];
-                /** @description The Message-ID header of the email. */
-                message_id: string;
-                broadcast_id: components["schemas"]["Uuid"] | null;
-                contact_id: components["schemas"]["Uuid"] | null;
-                thread_id: components["schemas"]["Uuid"] | null;
-                from: string;
-                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
-                to: string[];
-                subject: string;
-                tags: string[];
-                /** @description When the email was created. */
-                created_at: components["schemas"]["DateTime"];
+            data: components["schemas"]["EmailEventData"] & {
                 opened_at: components["schemas"]["DateTime"];
                 /** @description The first open of this email by a person. */
                 first_open: boolean;
@@ -3719,20 +3269,7 @@ export interface components {
             type: "email.replied";
             /** @description When the event happened. */
             created_at: components["schemas"]["DateTime"];
-            data: {
-                email_id: components["schemas"]["Uuid"];
-                /** @description The Message-ID header of the email. */
-                message_id: string;
-                broadcast_id: components["schemas"]["Uuid"] | null;
-                contact_id: components["schemas"]["Uuid"] | null;
-                thread_id: components["schemas"]["Uuid"] | null;
-                from: string;
-                /** @description The email's To addresses: every one of an email sent to several, the one recipient of a broadcast's. */
-                to: string[];
-                subject: string;
-                tags: string[];
-                /** @description When the email was created. */
-                created_at: components["schemas"]["DateTime"];
+            data: components["schemas"]["EmailEventData"] & {
                 reply: {
                     /** @description The reply, stored as a received email in the thread. */
                     email_id: components["schemas"]["Uuid"];
@@ -3751,6 +3288,11 @@ export interface components {
             created_at: components["schemas"]["DateTime"];
             data: components["schemas"]["EmailEventData"];
         };
+        /**
+         * @description Where the email is in its life.
+         * @enum {string}
+         */
+        EmailStatus: "queued" | "scheduled" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "cancelled" | "received";
         Error: {
             /** @description What went wrong, for people. */
             error: string;
@@ -3758,6 +3300,23 @@ export interface components {
             code: "VALIDATION_ERROR" | "BROADCAST_NOT_EDITABLE" | "DOMAIN_NOT_VERIFIED" | "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "INVITATION_EMAIL_MISMATCH" | "EMAIL_NOT_VERIFIED" | "INVALID_TOKEN" | "INVALID_PASSWORD" | "INVALID_TWO_FACTOR_CODE" | "TWO_FACTOR_NOT_SET_UP" | "NOT_FOUND" | "CONFLICT" | "ALREADY_MEMBER" | "INVITATION_ALREADY_ACCEPTED" | "INVITATION_NOT_PENDING" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "LAST_OWNER" | "MAIL_DELIVERY_FAILED" | "BROADCAST_NOT_SENDABLE" | "BROADCAST_NOT_CANCELLABLE" | "INBOX_NOT_VERIFIED" | "INBOX_CONNECTION_FAILED" | "RECIPIENT_SUPPRESSED" | "BROADCAST_NOT_PAUSABLE" | "BROADCAST_NOT_RESUMABLE" | "SERVICE_UNAVAILABLE" | "SEGMENT_IS_DYNAMIC" | "EMAIL_NOT_CANCELLABLE" | "AUTOMATION_NOT_EDITABLE" | "AUTOMATION_NOT_ACTIVE" | "AUTOMATION_ARCHIVED" | "BROADCAST_NOT_SENT";
             /** @description For VALIDATION_ERROR: a list of `{ path, message }`. */
             details?: unknown;
+        };
+        EventInput: {
+            /**
+             * @description 1 to 100 letters, digits, `_ . : -`; the prefixes `email.`, `contact.` and `automation.` are reserved.
+             * @example purchase
+             */
+            name: string;
+            /** @description The contact's email; an unknown one creates the contact (subscribed). */
+            email?: string;
+            /** @description The contact's id. */
+            contact_id?: components["schemas"]["Uuid"];
+            /** @description Any JSON object, at most 32 KB and 8 levels deep. */
+            properties?: {
+                [key: string]: unknown;
+            };
+            /** @description When it happened; now when not given. At most a day ahead. */
+            occurred_at?: components["schemas"]["DateTime"];
         };
         /** @description `{ all: [Filter] }`, `{ any: [Filter] }`, `{ not: Filter }`, a field condition `{ field, op, value? }`, `{ in_segment: uuid }`, or `{ event, op: happened | not_happened, within_days?, count_gte?, where?: { broadcast_id?, automation_id? } }`. Groups nest at most 5 levels, with at most 50 conditions in all. Ops by type: text eq, neq, contains, not_contains, starts_with, in; numbers and dates also gt, gte, lt, lte; dates within_days and before_days (the last n days; more than n days ago); booleans eq, neq; tags contains, not_contains, in; every field exists and not_exists. */
         Filter: {
@@ -3787,24 +3346,28 @@ export interface components {
                 automation_id?: string;
             };
         };
+        FilterOrNull: components["schemas"]["Filter"] | null;
         Form: {
             name: string;
             /** @description Inputs in order; `email` is always asked, first when not listed. */
             fields: string[];
-            segment_id: components["schemas"]["Uuid"] | null;
+            segment_id: components["schemas"]["UuidOrNull"];
             /** @description Topics a confirmed contact is subscribed to. */
             topic_ids: components["schemas"]["Uuid"][];
             /** @description Default true: subscribed only once the confirmation email's link is opened. */
             double_opt_in: boolean;
-            /** @description Where a plain HTML form goes after submitting; a thank-you page otherwise. */
+            /**
+             * Format: uri
+             * @description Where a plain HTML form goes after submitting; a thank-you page otherwise.
+             */
             redirect_url: string | null;
             confirmation_subject: string;
             /** @description Must hold `{{confirm_url}}`; may use `{{organization_name}}` and the form's fields. */
             confirmation_html: string;
             /** @description Sends the confirmation through this inbox (its address unless `from_email`). */
-            inbox_id: components["schemas"]["Uuid"] | null;
+            inbox_id: components["schemas"]["UuidOrNull"];
             /** @description At a verified domain; required with double opt-in unless `inbox_id`. */
-            from_email: components["schemas"]["EmailAddress"] | null;
+            from_email: components["schemas"]["EmailAddressOrNull"];
             from_name: string | null;
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -3824,20 +3387,23 @@ export interface components {
             name?: string;
             /** @description Inputs in order; `email` is always asked, first when not listed. */
             fields?: string[];
-            segment_id?: components["schemas"]["Uuid"] | null;
+            segment_id?: components["schemas"]["UuidOrNull"];
             /** @description Topics a confirmed contact is subscribed to. */
             topic_ids?: components["schemas"]["Uuid"][];
             /** @description Default true: subscribed only once the confirmation email's link is opened. */
             double_opt_in?: boolean;
-            /** @description Where a plain HTML form goes after submitting; a thank-you page otherwise. */
+            /**
+             * Format: uri
+             * @description Where a plain HTML form goes after submitting; a thank-you page otherwise.
+             */
             redirect_url?: string | null;
             confirmation_subject?: string;
             /** @description Must hold `{{confirm_url}}`; may use `{{organization_name}}` and the form's fields. */
             confirmation_html?: string;
             /** @description Sends the confirmation through this inbox (its address unless `from_email`). */
-            inbox_id?: components["schemas"]["Uuid"] | null;
+            inbox_id?: components["schemas"]["UuidOrNull"];
             /** @description At a verified domain; required with double opt-in unless `inbox_id`. */
-            from_email?: components["schemas"]["EmailAddress"] | null;
+            from_email?: components["schemas"]["EmailAddressOrNull"];
             from_name?: string | null;
         };
         /** @description A signup form was submitted: the contact it made or found (with double opt-in, unsubscribed until the confirmation). */
@@ -3846,30 +3412,7 @@ export interface components {
             type: "form.submitted";
             /** @description When the event happened. */
             created_at: components["schemas"]["DateTime"];
-            data: {
-                id: components["schemas"]["Uuid"];
-                organization_id: components["schemas"]["Uuid"];
-                email: string;
-                first_name: string | null;
-                last_name: string | null;
-                metadata: {
-                    [key: string]: string | number | boolean;
-                };
-                subscribed: boolean;
-                unsubscribed_at: components["schemas"]["DateTime"] | null;
-                tags: string[];
-                /** @description Extension: the contact's IANA time zone; null: the organization's. Sending windows in `contact` zone use it. */
-                timezone: string | null;
-                /** @description Each subscription, oldest first (the latest 50). */
-                consent: components["schemas"]["ConsentRecord"][];
-                created_at: components["schemas"]["DateTime"];
-                updated_at: components["schemas"]["DateTime"];
-                /** @description Set when the address is suppressed: no email is sent to it (POST /v1/emails answers 422 RECIPIENT_SUPPRESSED). */
-                suppression: {
-                    /** @description Why: a bounce, a complaint, an unsubscription or by hand. */
-                    reason: string;
-                    suppressed_at: components["schemas"]["DateTime"];
-                } | null;
+            data: components["schemas"]["Contact"] & {
                 /** @description The form submitted. */
                 form_id: components["schemas"]["Uuid"];
                 form_name: string;
@@ -3903,13 +3446,13 @@ export interface components {
             reply_to: string | null;
             daily_limit: number;
             paused: boolean;
-            /** @description Extension: why a paused inbox is paused: `manual` (a person) or `bounce_rate` (its recent hard-bounce rate passed the organization's threshold; rotation skips it until a person resumes it with `paused: false`). Null unless paused. */
+            /** @description Extension: `manual` (a person) or `bounce_rate` (its recent hard bounces passed the organization's threshold; skipped until a person sets `paused: false`); null unless paused. */
             paused_reason: ("manual" | "bounce_rate") | null;
             /** @description Extension: when it was paused, if known; null unless paused. */
-            paused_at: components["schemas"]["DateTime"] | null;
+            paused_at: components["schemas"]["DateTimeOrNull"];
             /** @description The last sending or polling error, if any: the server's answer to the envelope or message, or a generic reason (could not connect, authentication failed, TLS failed). A polling error starts with "Reading replies failed: ". */
             last_error: string | null;
-            /** @description How the inbox signs in to its servers: `password` (the SMTP and IMAP usernames and passwords) or `oauth2` (XOAUTH2 with tokens from the provider's consent screen, connected in the dashboard; the refresh token is stored sealed and never returned). */
+            /** @description How it signs in: `password` (the servers' usernames and passwords) or `oauth2` (XOAUTH2, connected in the dashboard; the refresh token is stored sealed, never returned). */
             auth: {
                 /** @constant */
                 type: "password";
@@ -3925,7 +3468,7 @@ export interface components {
              */
             status: "active" | "error";
             /** @description When it turned `error`; null while active. */
-            failed_at: components["schemas"]["DateTime"] | null;
+            failed_at: components["schemas"]["DateTimeOrNull"];
             /** @description Proof of the from address. Changing the from address or the SMTP server makes the inbox unverified again, unless its address is at a verified domain. */
             verification: {
                 /**
@@ -3935,24 +3478,12 @@ export interface components {
                 status: "verified" | "pending" | "unverified";
                 /** @description `domain`: the from address is at a verified domain of the organization. `confirmation`: the link mailed to it was followed. */
                 method: ("domain" | "confirmation") | null;
-                confirmed_at: components["schemas"]["DateTime"] | null;
-                confirmation_sent_at: components["schemas"]["DateTime"] | null;
-                confirmation_expires_at: components["schemas"]["DateTime"] | null;
+                confirmed_at: components["schemas"]["DateTimeOrNull"];
+                confirmation_sent_at: components["schemas"]["DateTimeOrNull"];
+                confirmation_expires_at: components["schemas"]["DateTimeOrNull"];
             };
-            smtp: {
-                host: string;
-                port: number;
-                secure: boolean;
-                username: string | null;
-                has_password: boolean;
-            };
-            imap: {
-                host: string;
-                port: number;
-                secure: boolean;
-                username: string | null;
-                has_password: boolean;
-            } | null;
+            smtp: components["schemas"]["InboxServer"];
+            imap: components["schemas"]["InboxServer"] | null;
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
@@ -3969,8 +3500,15 @@ export interface components {
                 /** @description What its servers or its OAuth provider answered last (the inbox's `last_error`). */
                 reason: string | null;
                 /** @description When it turned `error`. */
-                failed_at: components["schemas"]["DateTime"] | null;
+                failed_at: components["schemas"]["DateTimeOrNull"];
             };
+        };
+        InboxServer: {
+            host: string;
+            port: number;
+            secure: boolean;
+            username: string | null;
+            has_password: boolean;
         };
         Invitation: {
             id: components["schemas"]["Uuid"];
@@ -4072,11 +3610,10 @@ export interface components {
             sending: {
                 id: components["schemas"]["Uuid"];
                 name: string;
-                /** @enum {string} */
-                status: "draft" | "scheduled" | "sending" | "paused" | "sent" | "cancelled" | "failed";
+                status: components["schemas"]["BroadcastStatus"];
                 total_recipients: number;
                 sent_count: number;
-                started_at: components["schemas"]["DateTime"] | null;
+                started_at: components["schemas"]["DateTimeOrNull"];
             }[];
             warnings: {
                 /** @description DOMAIN_FAILING, DOMAIN_PENDING, INBOX_FAILED, INBOX_FAILING, INBOX_PAUSED, INBOX_UNVERIFIED, COMPLAINT_RATE, BOUNCE_RATE */
@@ -4087,7 +3624,7 @@ export interface components {
                 resource: {
                     /** @enum {string} */
                     type: "domain" | "inbox" | "organization";
-                    id: components["schemas"]["Uuid"] | null;
+                    id: components["schemas"]["UuidOrNull"];
                     name: string;
                 };
             }[];
@@ -4098,7 +3635,7 @@ export interface components {
             text_color: string | null;
             background_color: string | null;
             font_family: string | null;
-            logo_media_id: components["schemas"]["Uuid"] | null;
+            logo_media_id: components["schemas"]["UuidOrNull"];
             footer_html: string | null;
         };
         PaginationError: {
@@ -4131,12 +3668,58 @@ export interface components {
             unsubscribed_at: components["schemas"]["DateTime"];
             /** @description The email whose link was followed or that was reported as spam. */
             email_id: components["schemas"]["Uuid"];
-            broadcast_id: components["schemas"]["Uuid"] | null;
+            broadcast_id: components["schemas"]["UuidOrNull"];
             /**
              * @description Present when a spam complaint unsubscribed the contact; absent for the unsubscribe link.
              * @constant
              */
             reason?: "complaint";
+        };
+        /** @description Fractions from 0 to 1, each of the emails that could show it. */
+        ReportRates: {
+            /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
+            delivery: number | null;
+            /** @description `unique_opened` / `open_tracked`; null (not tracked) when no email carried the open pixel. */
+            open: number | null;
+            /** @description `unique_clicked` / `click_tracked`; null (not tracked) when no email had a tracked link. */
+            click: number | null;
+            /** @description `bounced` / `sent`. */
+            bounce: number;
+            /** @description `complained` / `sent`. */
+            complaint: number;
+            /** @description `unsubscribed` / `sent`. */
+            unsubscribe: number;
+        };
+        ReportTotals: {
+            /** @description Email records: one per recipient of each step (at the top level, the recipients of the first email). */
+            recipients: number;
+            /** @description Emails handed to the receiving server: accepted, or refused for good (bounced). */
+            sent: number;
+            /** @description Emails the receiving side reported delivered. */
+            delivered: number;
+            /** @description Sent emails whose path can report delivery: a delivery report was asked of a relay that offers DSN (for mail sent before this was noted: relay mail). Mail sent through an inbox cannot report it. */
+            delivery_reportable: number;
+            /** @description Emails the receiving server accepted whose HTML carried the open pixel (tracking on for the organization and the broadcast or step). */
+            open_tracked: number;
+            /** @description Emails the receiving server accepted whose HTML had at least one link through a click redirect. */
+            click_tracked: number;
+            /** @description Opens by people, every one. */
+            opened: number;
+            /** @description Emails opened at least once by a person. */
+            unique_opened: number;
+            /** @description Clicks by people, every one. */
+            clicked: number;
+            /** @description Emails with at least one click by a person. */
+            unique_clicked: number;
+            bounced: number;
+            complained: number;
+            unsubscribed: number;
+            /** @description Opens by privacy proxies, prefetchers and scanners: reported here, left out of `opened` and the rates. */
+            machine_opens: number;
+            /** @description Clicks by link scanners and bots: reported here, left out of `clicked` and the rates. */
+            machine_clicks: number;
+            /** @description Emails their recipient answered (automatic answers not counted). */
+            replied: number;
         };
         Section: {
             id: components["schemas"]["Uuid"];
@@ -4153,7 +3736,7 @@ export interface components {
             name: string;
             description: string | null;
             /** @description A dynamic segment's filter: its members are the contacts matching it now. null: a static segment. */
-            filter: components["schemas"]["Filter"] | null;
+            filter: components["schemas"]["FilterOrNull"];
             /** @description Contacts in the segment; for a dynamic one, matching its filter now. */
             contacts_count: number;
             created_at: components["schemas"]["DateTime"];
@@ -4200,8 +3783,13 @@ export interface components {
             scheduled_at?: components["schemas"]["DateTime"];
             track_opens?: boolean;
             track_clicks?: boolean;
-            utm?: components["schemas"]["UtmInput"] | null;
+            utm?: components["schemas"]["UtmOrNull"];
         };
+        /**
+         * @description Per inbox; every inbox also stops at its `daily_limit` (a UTC day). `instant`: as fast as the server accepts. `normal`: 1 email every 20 s–40 s (random gap). `slow`: 1 email every 1 min–2 min. `very_slow`: 1 email every 3 min–6 min. `warmup`: 1 email every 1 min–2 min, the daily volume ramping from 10 on the inbox's first day at `warmup` by 5 a day up to its daily limit. `auto` (or none): `warmup` for 14 days after the inbox was created or began warming up, `slow` after an SMTP failure in the last 24 hours, else `normal`. Without inboxes the relay sends as fast as it accepts, with no daily limit.
+         * @enum {string}
+         */
+        SendingSpeed: "auto" | "warmup" | "very_slow" | "slow" | "normal" | "instant";
         /** @description When emails may go out. An email due outside the window waits for its next opening (the broadcast's status says how many wait and until when). Business-day delays count Monday to Friday in the same zone. */
         SendingWindow: {
             /** @description The days emails may go out: `mon` … `sun`. */
@@ -4213,16 +3801,12 @@ export interface components {
             /** @description An IANA zone, or `contact`: each recipient's own `timezone`, else the organization's. */
             timezone: "contact" | components["schemas"]["TimeZone"];
         };
-        /** @description When emails may go out. An email due outside the window waits for its next opening (the broadcast's status says how many wait and until when). Business-day delays count Monday to Friday in the same zone. */
-        SendingWindowInput: {
-            /** @description The days emails may go out: `mon` … `sun`. */
-            days: ("mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun")[];
-            /** @description When the window opens, as HH:MM in the window's time zone (up to 23:59). */
-            start: string;
-            /** @description When it closes (an email is not started at or after it), as HH:MM in the window's time zone (up to 24:00). */
-            end: string;
-            /** @description An IANA zone, or `contact`: each recipient's own `timezone`, else the organization's. */
-            timezone: "contact" | components["schemas"]["TimeZone"];
+        /** @description Checked before each follow-up; a recipient matching any rule is removed from the sequence. */
+        SequenceExitConditions: {
+            /** @description A recipient in any of these segments leaves the sequence. */
+            exit_if_in_segment_ids?: components["schemas"]["Uuid"][];
+            /** @description A recipient missing from any of these segments leaves the sequence. */
+            exit_if_not_in_segment_ids?: components["schemas"]["Uuid"][];
         };
         SequenceStep: {
             id: components["schemas"]["Uuid"];
@@ -4234,13 +3818,32 @@ export interface components {
             subject: string | null;
             html_content: string | null;
             text_content: string | null;
-            content_json: components["schemas"]["EmailDocument"] | null;
-            template_id: components["schemas"]["Uuid"] | null;
+            content_json: components["schemas"]["EmailDocumentOrNull"];
+            template_id: components["schemas"]["UuidOrNull"];
             track_opens: boolean;
             track_clicks: boolean;
-            utm: components["schemas"]["Utm"] | null;
+            utm: components["schemas"]["UtmOrNull"];
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
+        };
+        /** @description A sequence step's fields: any of them on update; a new step needs content and a delay. */
+        StepFields: {
+            /** @description 1-based place in the sequence; later steps move down. Without it a new step goes last. */
+            position?: number;
+            /** @description Minutes to wait after the previous step (or the broadcast itself for the first step). 0 when the step waits `delay_business_days` instead. */
+            delay_minutes?: number;
+            /** @description Instead of `delay_minutes` (setting one clears the other): business days (Monday to Friday, in the sending window's zone or the recipient's) after the previous email, at the same time of day; a weekend counts from Monday 00:00. */
+            delay_business_days?: number | null;
+            /** @description In sales mode, left empty to reply in the same thread. */
+            subject?: string | null;
+            html_content?: string | null;
+            text_content?: string | null;
+            /** @description Given, html_content and text_content are rendered from it (and cannot be given too); `null`, or html_content or text_content alone, drops it. */
+            content_json?: components["schemas"]["EmailDocumentOrNull"];
+            template_id?: components["schemas"]["UuidOrNull"];
+            track_opens?: boolean;
+            track_clicks?: boolean;
+            utm?: components["schemas"]["UtmOrNull"];
         };
         Success: {
             success: boolean;
@@ -4249,15 +3852,16 @@ export interface components {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
             email: string;
-            /**
-             * @description hard_bounce: the address does not exist or refuses for good. soft_bounce: three temporary failures in a row. complaint: the recipient marked an email as spam. unsubscribe: unsubscribed while not a contact. manual: added by hand or by API.
-             * @enum {string}
-             */
-            reason: "hard_bounce" | "soft_bounce" | "complaint" | "unsubscribe" | "manual";
+            reason: components["schemas"]["SuppressionReason"];
             /** @description The email whose bounce, complaint or unsubscription caused it; null when added by hand. */
-            email_id: components["schemas"]["Uuid"] | null;
+            email_id: components["schemas"]["UuidOrNull"];
             created_at: components["schemas"]["DateTime"];
         };
+        /**
+         * @description hard_bounce: the address does not exist or refuses for good. soft_bounce: three temporary failures in a row. complaint: the recipient marked an email as spam. unsubscribe: unsubscribed while not a contact. manual: added by hand or by API.
+         * @enum {string}
+         */
+        SuppressionReason: "hard_bounce" | "soft_bounce" | "complaint" | "unsubscribe" | "manual";
         Template: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
@@ -4266,7 +3870,7 @@ export interface components {
             html_content: string;
             text_content: string;
             /** @description The visual editor's document, when the content was written with it. */
-            content_json: components["schemas"]["EmailDocument"] | null;
+            content_json: components["schemas"]["EmailDocumentOrNull"];
             variables: string[];
             from_email: string | null;
             from_name: string | null;
@@ -4274,20 +3878,63 @@ export interface components {
             preview_text: string | null;
             /** @description Output only: the HTML with the preview text as a hidden preheader and placeholders shown as their fallback or `[name]`. */
             preview_html: string;
-            inbox_id: components["schemas"]["Uuid"] | null;
+            inbox_id: components["schemas"]["UuidOrNull"];
             tags: string[];
-            created_by: components["schemas"]["Uuid"] | null;
+            created_by: components["schemas"]["UuidOrNull"];
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
+        };
+        /** @description A template's fields: any of them on update; name and subject required on create. `from_email` must be at a verified domain or be a verified inbox's address; with `inbox_id` (a verified inbox), its name, from address and reply-to fill those not given. */
+        TemplateFields: {
+            name?: string;
+            /** @description May hold `{{placeholders}}`. */
+            subject?: string;
+            /** @description May hold `{{placeholders}}`, e.g. `{{first_name|there}}` with a fallback. */
+            html_content?: string;
+            text_content?: string;
+            /** @description Given, html_content and text_content are rendered from it (and cannot be given too); `null`, or html_content or text_content alone, drops it. */
+            content_json?: components["schemas"]["EmailDocumentOrNull"];
+            /** @description Placeholder names. When omitted, the `{{names}}` found in subject, HTML and text. */
+            variables?: string[];
+            /** @description Must be at a verified domain of the organization. */
+            from_email?: components["schemas"]["EmailAddressOrNull"];
+            from_name?: string | null;
+            reply_to?: components["schemas"]["EmailAddressOrNull"];
+            preview_text?: string | null;
+            /** @description The inbox whose name, from address and reply-to fill those fields when they are not given in the same request. */
+            inbox_id?: components["schemas"]["UuidOrNull"];
+            tags?: string[];
+        };
+        /** @description A test is rendered as `contact_id` or with every placeholder's fallback, from the sender a real send would use, `[Test]` before the subject, and recorded nowhere. Each address counts against the organization's hourly test emails (TEST_SENDS_PER_HOUR, 50 by default; then 429); an SMTP refusal is 502. */
+        TestSendInput: {
+            /** @description 1 to 5 addresses that receive the test. */
+            emails: components["schemas"]["EmailAddress"][];
+            /** @description Render as this contact of the organization would get it. Without it, every placeholder shows its fallback and every conditional block is shown. */
+            contact_id?: components["schemas"]["Uuid"];
+            /** @description Broadcasts only: test this follow-up step instead of the first email. */
+            step_id?: components["schemas"]["Uuid"];
+        };
+        TestSendResult: {
+            /** @description The subject as sent, `[Test]` first. */
+            subject: string;
+            from: string;
+            /** @description The contact the test was rendered as, or null for the fallbacks. */
+            contact_id: components["schemas"]["UuidOrNull"];
+            sent: {
+                email: string;
+                message_id: string;
+            }[];
+            /** @description Test emails the organization may still send in this clock hour. */
+            remaining_this_hour: number;
         };
         Thread: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
             subject: string;
-            contact_id: components["schemas"]["Uuid"] | null;
-            inbox_id: components["schemas"]["Uuid"] | null;
-            broadcast_id: components["schemas"]["Uuid"] | null;
-            automation_id: components["schemas"]["Uuid"] | null;
+            contact_id: components["schemas"]["UuidOrNull"];
+            inbox_id: components["schemas"]["UuidOrNull"];
+            broadcast_id: components["schemas"]["UuidOrNull"];
+            automation_id: components["schemas"]["UuidOrNull"];
             /** @description Null until the first reply. */
             category: components["schemas"]["ThreadCategory"] | null;
             last_message_at: components["schemas"]["DateTime"];
@@ -4295,29 +3942,30 @@ export interface components {
             /** @description The conversation, oldest first. */
             emails: components["schemas"]["Email"][];
             /** @description The saved draft reply, if any. */
-            draft: {
-                id: components["schemas"]["Uuid"];
-                thread_id: components["schemas"]["Uuid"];
-                organization_id: components["schemas"]["Uuid"];
-                /** @description Who saved it last. */
-                user_id: components["schemas"]["Uuid"] | null;
-                subject: string | null;
-                html_content: string;
-                text_content: string;
-                created_at: components["schemas"]["DateTime"];
-                updated_at: components["schemas"]["DateTime"];
-            } | null;
+            draft: components["schemas"]["ThreadDraft"] | null;
         };
         /**
          * @description What the conversation asks of the team: set by rules from each reply, changed by people.
          * @enum {string}
          */
         ThreadCategory: "needs_reply" | "interested" | "not_interested" | "meeting" | "out_of_office" | "unsubscribe" | "bounce" | "done";
+        ThreadDraft: {
+            id: components["schemas"]["Uuid"];
+            thread_id: components["schemas"]["Uuid"];
+            organization_id: components["schemas"]["Uuid"];
+            /** @description Who saved it last. */
+            user_id: components["schemas"]["UuidOrNull"];
+            subject: string | null;
+            html_content: string;
+            text_content: string;
+            created_at: components["schemas"]["DateTime"];
+            updated_at: components["schemas"]["DateTime"];
+        };
         ThreadSummary: {
             id: components["schemas"]["Uuid"];
-            contact_id: components["schemas"]["Uuid"] | null;
-            inbox_id: components["schemas"]["Uuid"] | null;
-            broadcast_id: components["schemas"]["Uuid"] | null;
+            contact_id: components["schemas"]["UuidOrNull"];
+            inbox_id: components["schemas"]["UuidOrNull"];
+            broadcast_id: components["schemas"]["UuidOrNull"];
             subject: string;
             category: components["schemas"]["ThreadCategory"];
             last_message_at: components["schemas"]["DateTime"];
@@ -4335,35 +3983,39 @@ export interface components {
             organization_id: components["schemas"]["Uuid"];
             name: string;
             description: string | null;
-            /**
-             * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
-             * @enum {string}
-             */
-            default_subscription: "opt_in" | "opt_out";
+            default_subscription: components["schemas"]["TopicSubscription"];
             /** @description Extension: contacts a broadcast to this topic would reach now (subscribed, not suppressed, receiving the topic). */
             subscribers_count: number;
             created_at: components["schemas"]["DateTime"];
             updated_at: components["schemas"]["DateTime"];
         };
+        TopicFields: {
+            name?: string;
+            description?: string | null;
+            default_subscription?: components["schemas"]["TopicSubscription"];
+        };
+        /**
+         * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
+         * @enum {string}
+         */
+        TopicSubscription: "opt_in" | "opt_out";
+        /** @description Tracking host label (`links` → links.<domain>), a CNAME to the app's host. Once it and the domain are verified, mail from the domain tracks on `https://<host>/`; links sent on a former host stop working. */
+        TrackingSubdomain: string | null;
         /** @description Added to every web link as `utm_source`, `utm_medium`, `utm_campaign`, tracked or not, unless the link has that parameter. */
         Utm: {
             source?: string;
             medium?: string;
             campaign?: string;
         };
-        /** @description Added to every web link as `utm_source`, `utm_medium`, `utm_campaign`, tracked or not, unless the link has that parameter. */
-        UtmInput: {
-            source?: string;
-            medium?: string;
-            campaign?: string;
-        };
+        UtmOrNull: components["schemas"]["Utm"] | null;
         /** Format: uuid */
         Uuid: string;
+        UuidOrNull: components["schemas"]["Uuid"] | null;
         Webhook: {
             id: components["schemas"]["Uuid"];
             organization_id: components["schemas"]["Uuid"];
             url: string;
-            events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed" | "form.submitted" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
+            events: components["schemas"]["WebhookEventType"][];
             active: boolean;
             /** @description Consecutive failed deliveries; reset by a success or by enabling. */
             failure_count: number;
@@ -4385,9 +4037,9 @@ export interface components {
             response_status: number | null;
             last_error: string | null;
             created_at: components["schemas"]["DateTime"];
-            delivered_at: components["schemas"]["DateTime"] | null;
-            next_attempt_at: components["schemas"]["DateTime"] | null;
-            last_attempt_at: components["schemas"]["DateTime"] | null;
+            delivered_at: components["schemas"]["DateTimeOrNull"];
+            next_attempt_at: components["schemas"]["DateTimeOrNull"];
+            last_attempt_at: components["schemas"]["DateTimeOrNull"];
             /** @description How long the last attempt took to be answered or to fail. */
             duration_ms: number | null;
         };
@@ -4421,28 +4073,21 @@ export interface components {
             error: string | null;
         };
         /** @description A delivery with what was sent and what came back, attempt by attempt. */
-        WebhookDeliveryDetail: {
-            /** @description The delivery, and the `webhook-id` header of every attempt to deliver it (replays included). */
-            id: components["schemas"]["Uuid"];
-            webhook_id: components["schemas"]["Uuid"];
-            event_type: string;
-            /** @enum {string} */
-            status: "pending" | "succeeded" | "failed";
-            /** @description Requests made so far, replays included. */
-            attempts: number;
-            /** @description The HTTP status of the last attempt's answer; null when none came. */
-            response_status: number | null;
-            last_error: string | null;
-            created_at: components["schemas"]["DateTime"];
-            delivered_at: components["schemas"]["DateTime"] | null;
-            next_attempt_at: components["schemas"]["DateTime"] | null;
-            last_attempt_at: components["schemas"]["DateTime"] | null;
-            /** @description How long the last attempt took to be answered or to fail. */
-            duration_ms: number | null;
+        WebhookDeliveryDetail: components["schemas"]["WebhookDelivery"] & {
             /** @description The JSON body every attempt sent (the event's payload), byte for byte as signed. */
             request_body: string;
             /** @description Its attempts, newest first (the last 30). */
             attempt_log: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        /** @enum {string} */
+        WebhookEventType: "email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed" | "form.submitted" | "broadcast.sent" | "domain.updated" | "inbox.failed";
+        WebhookFields: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed, signed on the Standard Webhooks scheme.
+             */
+            url?: string;
+            events?: components["schemas"]["WebhookEventType"][];
         };
         /** @description A test sent from the dashboard or the API to check an endpoint. */
         WebhookTestEvent: {
@@ -4503,39 +4148,6 @@ export interface components {
                 "application/json": components["schemas"]["Broadcast"];
             };
         };
-        /** @description Success */
-        BroadcastReport: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["BroadcastReport"];
-            };
-        };
-        /** @description Success */
-        BroadcastSendingStatus: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["BroadcastSendingStatus"];
-            };
-        };
-        /** @description Success */
-        Comment: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Comment"];
-            };
-        };
         /** @description Error: CONFLICT */
         Conflict: {
             headers: {
@@ -4559,28 +4171,6 @@ export interface components {
             };
         };
         /** @description Success */
-        ContactBulkJob: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ContactBulkJob"];
-            };
-        };
-        /** @description Success */
-        ContactExport: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ContactExport"];
-            };
-        };
-        /** @description Success */
         Domain: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
@@ -4600,39 +4190,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Email"];
-            };
-        };
-        /** @description Success */
-        EmailBatch: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["EmailBatch"];
-            };
-        };
-        /** @description Success */
-        EmailDetail: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["EmailDetail"];
-            };
-        };
-        /** @description Success */
-        EmailPreview: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["EmailPreview"];
             };
         };
         /** @description Error: FORBIDDEN */
@@ -4679,17 +4236,6 @@ export interface components {
                 "application/json": components["schemas"]["Inbox"];
             };
         };
-        /** @description Error: INTERNAL_ERROR */
-        InternalServerError: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description Success */
         Invitation: {
             headers: {
@@ -4699,28 +4245,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Invitation"];
-            };
-        };
-        /** @description Success */
-        Media: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Media"];
-            };
-        };
-        /** @description Success */
-        Member: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Member"];
             };
         };
         /** @description Error: NOT_FOUND */
@@ -4745,17 +4269,6 @@ export interface components {
                 "application/json": components["schemas"]["Organization"];
             };
         };
-        /** @description Success */
-        OrganizationOverview: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["OrganizationOverview"];
-            };
-        };
         /** @description Invalid pagination parameters (limit outside 1..100, malformed or unknown cursor, after with before) */
         PaginationError: {
             headers: {
@@ -4776,17 +4289,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description Success */
-        PresendChecks: {
-            headers: {
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                RateLimit: components["headers"]["RateLimit"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["PresendChecks"];
             };
         };
         /** @description Success */
@@ -4822,8 +4324,8 @@ export interface components {
                 "application/json": components["schemas"]["SequenceStep"];
             };
         };
-        /** @description Error: SERVICE_UNAVAILABLE */
-        ServiceUnavailable: {
+        /** @description Error: INTERNAL_ERROR (500, never with internals) or SERVICE_UNAVAILABLE (503: the database is briefly unreachable; repeat after Retry-After) */
+        ServerError: {
             headers: {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -4854,6 +4356,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["Template"];
+            };
+        };
+        /** @description Success */
+        TestSendResult: {
+            headers: {
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TestSendResult"];
             };
         };
         /** @description Success */
@@ -4945,6 +4458,20 @@ export interface components {
                 "application/json": components["schemas"]["WebhookDeliveryDetail"];
             };
         };
+        /** @description Any 2xx answer within 10 seconds acknowledges the event. */
+        WebhookAcknowledged: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
+        WebhookFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
     };
     parameters: {
         /** @description Page size, 1 to 100. */
@@ -4981,7 +4508,7 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The limits that apply, e.g. `"key";q=100;w=2, "organization";q=200;w=2`: a burst of `q` requests, refilled evenly over `w` seconds. `key` is per API key (or signed-in user), `organization` for all of an organization's keys and users together, `auth-failures` per client address for failed authentications. */
+        /** @description The limits that apply, e.g. `"key";q=100;w=2`: bursts of `q` requests refilled over `w` seconds; `key` per API key (or user), `organization` for all its keys and users, `auth-failures` per client address. */
         "RateLimit-Policy": string;
         /** @description Where the caller stands under each policy, e.g. `"key";r=97;t=1`: `r` requests left now, `t` seconds until the bucket is full again. */
         RateLimit: string;
@@ -4991,25 +4518,30 @@ export interface components {
     pathItems: never;
 }
 export type AbTest = components['schemas']['AbTest'];
-export type AbTestInput = components['schemas']['AbTestInput'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type AuditLogEntry = components['schemas']['AuditLogEntry'];
 export type Automation = components['schemas']['Automation'];
+export type AutomationFields = components['schemas']['AutomationFields'];
 export type AutomationStep = components['schemas']['AutomationStep'];
 export type AutomationTrigger = components['schemas']['AutomationTrigger'];
-export type AutomationTriggerInput = components['schemas']['AutomationTriggerInput'];
 export type Broadcast = components['schemas']['Broadcast'];
+export type BroadcastFields = components['schemas']['BroadcastFields'];
+export type BroadcastRates = components['schemas']['BroadcastRates'];
 export type BroadcastReport = components['schemas']['BroadcastReport'];
 export type BroadcastSendingStatus = components['schemas']['BroadcastSendingStatus'];
 export type BroadcastSentEvent = components['schemas']['BroadcastSentEvent'];
+export type BroadcastStatus = components['schemas']['BroadcastStatus'];
 export type BroadcastVariant = components['schemas']['BroadcastVariant'];
-export type BroadcastVariantInput = components['schemas']['BroadcastVariantInput'];
 export type Comment = components['schemas']['Comment'];
 export type ConsentRecord = components['schemas']['ConsentRecord'];
 export type Contact = components['schemas']['Contact'];
 export type ContactBulkJob = components['schemas']['ContactBulkJob'];
 export type ContactCreatedEvent = components['schemas']['ContactCreatedEvent'];
 export type ContactExport = components['schemas']['ContactExport'];
+export type ContactInput = components['schemas']['ContactInput'];
+export type ContactProperty = components['schemas']['ContactProperty'];
+export type ContactPropertyType = components['schemas']['ContactPropertyType'];
+export type ContactSegment = components['schemas']['ContactSegment'];
 export type ContactSubscribedEvent = components['schemas']['ContactSubscribedEvent'];
 export type ContactTopic = components['schemas']['ContactTopic'];
 export type ContactTopicSubscribedEvent = components['schemas']['ContactTopicSubscribedEvent'];
@@ -5017,11 +4549,15 @@ export type ContactTopicUnsubscribedEvent = components['schemas']['ContactTopicU
 export type ContactUnsubscribedEvent = components['schemas']['ContactUnsubscribedEvent'];
 export type ContactUpdatedEvent = components['schemas']['ContactUpdatedEvent'];
 export type DateTime = components['schemas']['DateTime'];
+export type DateTimeOrNull = components['schemas']['DateTimeOrNull'];
 export type DnsRecord = components['schemas']['DnsRecord'];
+export type DnsRecordPurpose = components['schemas']['DnsRecordPurpose'];
+export type DnsRecordStatus = components['schemas']['DnsRecordStatus'];
 export type Domain = components['schemas']['Domain'];
 export type DomainUpdatedEvent = components['schemas']['DomainUpdatedEvent'];
 export type Email = components['schemas']['Email'];
 export type EmailAddress = components['schemas']['EmailAddress'];
+export type EmailAddressOrNull = components['schemas']['EmailAddressOrNull'];
 export type EmailAttachment = components['schemas']['EmailAttachment'];
 export type EmailBatch = components['schemas']['EmailBatch'];
 export type EmailBouncedEvent = components['schemas']['EmailBouncedEvent'];
@@ -5031,47 +4567,37 @@ export type EmailDeliveredEvent = components['schemas']['EmailDeliveredEvent'];
 export type EmailDetail = components['schemas']['EmailDetail'];
 export type EmailDocument = components['schemas']['EmailDocument'];
 export type EmailDocumentBulletList = components['schemas']['EmailDocumentBulletList'];
-export type EmailDocumentBulletListInput = components['schemas']['EmailDocumentBulletListInput'];
 export type EmailDocumentButton = components['schemas']['EmailDocumentButton'];
-export type EmailDocumentButtonInput = components['schemas']['EmailDocumentButtonInput'];
 export type EmailDocumentColumns = components['schemas']['EmailDocumentColumns'];
-export type EmailDocumentColumnsInput = components['schemas']['EmailDocumentColumnsInput'];
 export type EmailDocumentConditional = components['schemas']['EmailDocumentConditional'];
-export type EmailDocumentConditionalInput = components['schemas']['EmailDocumentConditionalInput'];
 export type EmailDocumentDivider = components['schemas']['EmailDocumentDivider'];
-export type EmailDocumentDividerInput = components['schemas']['EmailDocumentDividerInput'];
 export type EmailDocumentFooter = components['schemas']['EmailDocumentFooter'];
-export type EmailDocumentFooterInput = components['schemas']['EmailDocumentFooterInput'];
 export type EmailDocumentHeading = components['schemas']['EmailDocumentHeading'];
-export type EmailDocumentHeadingInput = components['schemas']['EmailDocumentHeadingInput'];
 export type EmailDocumentImage = components['schemas']['EmailDocumentImage'];
-export type EmailDocumentImageInput = components['schemas']['EmailDocumentImageInput'];
 export type EmailDocumentInline = components['schemas']['EmailDocumentInline'];
-export type EmailDocumentInlineInput = components['schemas']['EmailDocumentInlineInput'];
-export type EmailDocumentInput = components['schemas']['EmailDocumentInput'];
 export type EmailDocumentListItem = components['schemas']['EmailDocumentListItem'];
-export type EmailDocumentListItemInput = components['schemas']['EmailDocumentListItemInput'];
 export type EmailDocumentMark = components['schemas']['EmailDocumentMark'];
-export type EmailDocumentMarkInput = components['schemas']['EmailDocumentMarkInput'];
 export type EmailDocumentOrderedList = components['schemas']['EmailDocumentOrderedList'];
-export type EmailDocumentOrderedListInput = components['schemas']['EmailDocumentOrderedListInput'];
+export type EmailDocumentOrNull = components['schemas']['EmailDocumentOrNull'];
 export type EmailDocumentParagraph = components['schemas']['EmailDocumentParagraph'];
-export type EmailDocumentParagraphInput = components['schemas']['EmailDocumentParagraphInput'];
 export type EmailDocumentSpacer = components['schemas']['EmailDocumentSpacer'];
-export type EmailDocumentSpacerInput = components['schemas']['EmailDocumentSpacerInput'];
 export type EmailEventData = components['schemas']['EmailEventData'];
 export type EmailOpenedEvent = components['schemas']['EmailOpenedEvent'];
 export type EmailPreview = components['schemas']['EmailPreview'];
 export type EmailRepliedEvent = components['schemas']['EmailRepliedEvent'];
 export type EmailSentEvent = components['schemas']['EmailSentEvent'];
+export type EmailStatus = components['schemas']['EmailStatus'];
 export type Error = components['schemas']['Error'];
+export type EventInput = components['schemas']['EventInput'];
 export type Filter = components['schemas']['Filter'];
+export type FilterOrNull = components['schemas']['FilterOrNull'];
 export type Form = components['schemas']['Form'];
 export type FormInput = components['schemas']['FormInput'];
 export type FormSubmittedEvent = components['schemas']['FormSubmittedEvent'];
 export type ImportFlags = components['schemas']['ImportFlags'];
 export type Inbox = components['schemas']['Inbox'];
 export type InboxFailedEvent = components['schemas']['InboxFailedEvent'];
+export type InboxServer = components['schemas']['InboxServer'];
 export type Invitation = components['schemas']['Invitation'];
 export type Media = components['schemas']['Media'];
 export type Member = components['schemas']['Member'];
@@ -5081,64 +4607,67 @@ export type OrganizationTheme = components['schemas']['OrganizationTheme'];
 export type PaginationError = components['schemas']['PaginationError'];
 export type PresendChecks = components['schemas']['PresendChecks'];
 export type RecipientUnsubscribedData = components['schemas']['RecipientUnsubscribedData'];
+export type ReportRates = components['schemas']['ReportRates'];
+export type ReportTotals = components['schemas']['ReportTotals'];
 export type Section = components['schemas']['Section'];
 export type Segment = components['schemas']['Segment'];
 export type SendEmailInput = components['schemas']['SendEmailInput'];
+export type SendingSpeed = components['schemas']['SendingSpeed'];
 export type SendingWindow = components['schemas']['SendingWindow'];
-export type SendingWindowInput = components['schemas']['SendingWindowInput'];
+export type SequenceExitConditions = components['schemas']['SequenceExitConditions'];
 export type SequenceStep = components['schemas']['SequenceStep'];
+export type StepFields = components['schemas']['StepFields'];
 export type Success = components['schemas']['Success'];
 export type Suppression = components['schemas']['Suppression'];
+export type SuppressionReason = components['schemas']['SuppressionReason'];
 export type Template = components['schemas']['Template'];
+export type TemplateFields = components['schemas']['TemplateFields'];
+export type TestSendInput = components['schemas']['TestSendInput'];
+export type TestSendResult = components['schemas']['TestSendResult'];
 export type Thread = components['schemas']['Thread'];
 export type ThreadCategory = components['schemas']['ThreadCategory'];
+export type ThreadDraft = components['schemas']['ThreadDraft'];
 export type ThreadSummary = components['schemas']['ThreadSummary'];
 export type TimeZone = components['schemas']['TimeZone'];
 export type Topic = components['schemas']['Topic'];
+export type TopicFields = components['schemas']['TopicFields'];
+export type TopicSubscription = components['schemas']['TopicSubscription'];
+export type TrackingSubdomain = components['schemas']['TrackingSubdomain'];
 export type Utm = components['schemas']['Utm'];
-export type UtmInput = components['schemas']['UtmInput'];
+export type UtmOrNull = components['schemas']['UtmOrNull'];
 export type Uuid = components['schemas']['Uuid'];
+export type UuidOrNull = components['schemas']['UuidOrNull'];
 export type Webhook = components['schemas']['Webhook'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
 export type WebhookDeliveryDetail = components['schemas']['WebhookDeliveryDetail'];
+export type WebhookEventType = components['schemas']['WebhookEventType'];
+export type WebhookFields = components['schemas']['WebhookFields'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type ResponseAutomation = components['responses']['Automation'];
 export type ResponseBadGateway = components['responses']['BadGateway'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseBroadcast = components['responses']['Broadcast'];
-export type ResponseBroadcastReport = components['responses']['BroadcastReport'];
-export type ResponseBroadcastSendingStatus = components['responses']['BroadcastSendingStatus'];
-export type ResponseComment = components['responses']['Comment'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseContact = components['responses']['Contact'];
-export type ResponseContactBulkJob = components['responses']['ContactBulkJob'];
-export type ResponseContactExport = components['responses']['ContactExport'];
 export type ResponseDomain = components['responses']['Domain'];
 export type ResponseEmail = components['responses']['Email'];
-export type ResponseEmailBatch = components['responses']['EmailBatch'];
-export type ResponseEmailDetail = components['responses']['EmailDetail'];
-export type ResponseEmailPreview = components['responses']['EmailPreview'];
 export type ResponseForbidden = components['responses']['Forbidden'];
 export type ResponseForm = components['responses']['Form'];
 export type ResponseGone = components['responses']['Gone'];
 export type ResponseInbox = components['responses']['Inbox'];
-export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseInvitation = components['responses']['Invitation'];
-export type ResponseMedia = components['responses']['Media'];
-export type ResponseMember = components['responses']['Member'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseOrganization = components['responses']['Organization'];
-export type ResponseOrganizationOverview = components['responses']['OrganizationOverview'];
 export type ResponsePaginationError = components['responses']['PaginationError'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
-export type ResponsePresendChecks = components['responses']['PresendChecks'];
 export type ResponseSection = components['responses']['Section'];
 export type ResponseSegment = components['responses']['Segment'];
 export type ResponseSequenceStep = components['responses']['SequenceStep'];
-export type ResponseServiceUnavailable = components['responses']['ServiceUnavailable'];
+export type ResponseServerError = components['responses']['ServerError'];
 export type ResponseSuccess = components['responses']['Success'];
 export type ResponseTemplate = components['responses']['Template'];
+export type ResponseTestSendResult = components['responses']['TestSendResult'];
 export type ResponseThread = components['responses']['Thread'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseTopic = components['responses']['Topic'];
@@ -5147,6 +4676,8 @@ export type ResponseUnprocessableEntity = components['responses']['Unprocessable
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseWebhook = components['responses']['Webhook'];
 export type ResponseWebhookDeliveryDetail = components['responses']['WebhookDeliveryDetail'];
+export type ResponseWebhookAcknowledged = components['responses']['WebhookAcknowledged'];
+export type ResponseWebhookFailed = components['responses']['WebhookFailed'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterAfter = components['parameters']['After'];
 export type ParameterBefore = components['parameters']['Before'];
@@ -5207,8 +4738,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createApiKey: {
@@ -5228,7 +4758,7 @@ export interface operations {
                      */
                     permission?: "full_access" | "sending_access";
                     /** @description With sending_access: the one domain of the organization its emails may come from. */
-                    domain_id?: components["schemas"]["Uuid"] | null;
+                    domain_id?: components["schemas"]["UuidOrNull"];
                 };
             };
         };
@@ -5241,23 +4771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: components["schemas"]["Uuid"];
-                        organization_id: components["schemas"]["Uuid"];
-                        name: string;
-                        /** @description The last characters of the token, to tell keys apart. */
-                        token_hint: string;
-                        /**
-                         * @description full_access: everything its member may do. sending_access: only POST /v1/emails, POST /v1/emails/batch and the cancel of the emails it scheduled; anything else is 403 FORBIDDEN.
-                         * @enum {string}
-                         */
-                        permission: "full_access" | "sending_access";
-                        /** @description A sending key's domain; null: any verified domain of the organization. */
-                        domain_id: components["schemas"]["Uuid"] | null;
-                        created_by: components["schemas"]["Uuid"];
-                        last_used_at: components["schemas"]["DateTime"] | null;
-                        revoked_at: components["schemas"]["DateTime"] | null;
-                        created_at: components["schemas"]["DateTime"];
+                    "application/json": components["schemas"]["ApiKey"] & {
                         /** @description The bearer token. Shown once. */
                         token: string;
                     };
@@ -5268,8 +4782,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     revokeApiKey: {
@@ -5290,8 +4803,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listAuditLog: {
@@ -5333,8 +4845,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listAutomations: {
@@ -5372,8 +4883,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createAutomation: {
@@ -5385,31 +4895,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    trigger: components["schemas"]["AutomationTriggerInput"];
-                    /** @description The steps, in order; a condition's `yes` and `no` hold steps of their own. At most 100 steps in all, conditions nested at most 5 deep. Types: wait {minutes}, wait_for_event {event, timeout_minutes}, condition {filter | wait_result, yes, no}, send_email {subject, html_content | template_id, text_content?, from_email?}, update_contact {set?, add_tags?, remove_tags?}, add_to_segment / remove_from_segment {segment_id}, exit. */
-                    steps: unknown;
-                    /**
-                     * @description `never` (default): a contact enters once. `after_exit`: again, once its previous run has ended.
-                     * @enum {string}
-                     */
-                    reentry?: "never" | "after_exit";
-                    /** @description A contact that matches it leaves the automation (checked before each step). */
-                    exit_filter?: components["schemas"]["Filter"] | null;
-                    /**
-                     * @description `marketing` (default): each email stands alone. `sales`: a run's emails go from one inbox of `inbox_ids` as one thread, and a reply ends the run.
-                     * @enum {string}
-                     */
-                    sequence_mode?: "sales" | "marketing";
-                    /** @description Inboxes the runs' emails go from, one per run in rotation. Required in sales mode; without them emails go through the organization's relay. */
-                    inbox_ids?: components["schemas"]["Uuid"][];
-                    /** @description When its emails may go out; an email due outside it waits for the next opening (in the contact's zone with `timezone: contact`). */
-                    sending_window?: components["schemas"]["SendingWindowInput"] | null;
-                    /** @description Extension: the sender of send steps that name none (at a verified domain). */
-                    from_email?: components["schemas"]["EmailAddress"] | null;
-                    from_name?: string | null;
-                };
+                "application/json": WithRequired<components["schemas"]["AutomationFields"], "name" | "trigger" | "steps">;
             };
         };
         responses: {
@@ -5420,8 +4906,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getAutomation: {
@@ -5440,8 +4925,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateAutomation: {
@@ -5455,31 +4939,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    trigger?: components["schemas"]["AutomationTriggerInput"];
-                    /** @description The steps, in order; a condition's `yes` and `no` hold steps of their own. At most 100 steps in all, conditions nested at most 5 deep. Types: wait {minutes}, wait_for_event {event, timeout_minutes}, condition {filter | wait_result, yes, no}, send_email {subject, html_content | template_id, text_content?, from_email?}, update_contact {set?, add_tags?, remove_tags?}, add_to_segment / remove_from_segment {segment_id}, exit. */
-                    steps?: unknown;
-                    /**
-                     * @description `never` (default): a contact enters once. `after_exit`: again, once its previous run has ended.
-                     * @enum {string}
-                     */
-                    reentry?: "never" | "after_exit";
-                    /** @description A contact that matches it leaves the automation (checked before each step). */
-                    exit_filter?: components["schemas"]["Filter"] | null;
-                    /**
-                     * @description `marketing` (default): each email stands alone. `sales`: a run's emails go from one inbox of `inbox_ids` as one thread, and a reply ends the run.
-                     * @enum {string}
-                     */
-                    sequence_mode?: "sales" | "marketing";
-                    /** @description Inboxes the runs' emails go from, one per run in rotation. Required in sales mode; without them emails go through the organization's relay. */
-                    inbox_ids?: components["schemas"]["Uuid"][];
-                    /** @description When its emails may go out; an email due outside it waits for the next opening (in the contact's zone with `timezone: contact`). */
-                    sending_window?: components["schemas"]["SendingWindowInput"] | null;
-                    /** @description Extension: the sender of send steps that name none (at a verified domain). */
-                    from_email?: components["schemas"]["EmailAddress"] | null;
-                    from_name?: string | null;
-                };
+                "application/json": components["schemas"]["AutomationFields"];
             };
         };
         responses: {
@@ -5491,8 +4951,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteAutomation: {
@@ -5512,8 +4971,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     activateAutomation: {
@@ -5534,8 +4992,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     pauseAutomation: {
@@ -5556,8 +5013,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listAutomationRuns: {
@@ -5600,8 +5056,8 @@ export interface operations {
                             contact_email: string;
                             /** @enum {string} */
                             status: "active" | "waiting" | "completed" | "exited" | "failed";
-                            current_step_id: components["schemas"]["Uuid"] | null;
-                            next_run_at: components["schemas"]["DateTime"] | null;
+                            current_step_id: components["schemas"]["UuidOrNull"];
+                            next_run_at: components["schemas"]["DateTimeOrNull"];
                             exit_reason: string | null;
                             history: {
                                 step_id: components["schemas"]["Uuid"];
@@ -5611,7 +5067,7 @@ export interface operations {
                                 outcome: string;
                             }[];
                             created_at: components["schemas"]["DateTime"];
-                            ended_at: components["schemas"]["DateTime"] | null;
+                            ended_at: components["schemas"]["DateTimeOrNull"];
                         }[];
                     };
                 };
@@ -5621,8 +5077,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listBroadcasts: {
@@ -5660,8 +5115,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createBroadcast: {
@@ -5673,48 +5127,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    subject: string;
-                    from_email?: components["schemas"]["EmailAddress"];
-                    from_name?: string;
-                    reply_to?: components["schemas"]["EmailAddress"] | null;
-                    preview_text?: string | null;
-                    /** @description Extension: the broadcast's own HTML, used when it has no template. At most 1 MB. */
-                    html_content?: string | null;
-                    /** @description Extension: the broadcast's own plain text, used when it has no template. At most 1 MB. */
-                    text_content?: string | null;
-                    /** @description The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well. */
-                    content_json?: components["schemas"]["EmailDocumentInput"] | null;
-                    template_id?: components["schemas"]["Uuid"] | null;
-                    segment_id?: components["schemas"]["Uuid"] | null;
-                    topic_id?: components["schemas"]["Uuid"] | null;
-                    scheduled_at?: components["schemas"]["DateTime"] | null;
-                    /** @description The inbox whose from name, from address and reply-to fill those fields when they are not given in the same request. `null` removes the association. */
-                    inbox_id?: components["schemas"]["Uuid"] | null;
-                    /** @description Inbox rotation. `null` or `[]` disables it. Cannot be combined with `inbox_id`. */
-                    inbox_ids?: components["schemas"]["Uuid"][] | null;
-                    sending_speed?: ("auto" | "warmup" | "very_slow" | "slow" | "normal" | "instant") | null;
-                    sequence_exit_conditions?: {
-                        /** @description A recipient in any of these segments leaves the sequence. */
-                        exit_if_in_segment_ids?: components["schemas"]["Uuid"][];
-                        /** @description A recipient missing from any of these segments leaves the sequence. */
-                        exit_if_not_in_segment_ids?: components["schemas"]["Uuid"][];
-                    } | null;
-                    /** @enum {string} */
-                    sequence_mode?: "sales" | "marketing";
-                    /** @description When its emails may go out, follow-ups included; `null`: any time. */
-                    sending_window?: components["schemas"]["SendingWindowInput"] | null;
-                    /** @description A reply from anyone at a recipient's domain ends the sequence for every recipient at that domain (free-mail domains such as gmail.com excepted). `null`: the default, true in `sales` mode and false in `marketing`. */
-                    stop_on_company_reply?: boolean | null;
-                    tags?: string[];
-                    track_opens?: boolean;
-                    track_clicks?: boolean;
-                    utm?: components["schemas"]["UtmInput"] | null;
-                    /** @description A/B test: 2 to 4 variants of the first email; needs `ab_test` too. `null` removes the test. */
-                    variants?: components["schemas"]["BroadcastVariantInput"][] | null;
-                    ab_test?: components["schemas"]["AbTestInput"] | null;
-                };
+                "application/json": WithRequired<components["schemas"]["BroadcastFields"], "name" | "subject">;
             };
         };
         responses: {
@@ -5725,8 +5138,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getBroadcast: {
@@ -5745,8 +5157,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateBroadcast: {
@@ -5760,48 +5171,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    subject?: string;
-                    from_email?: components["schemas"]["EmailAddress"];
-                    from_name?: string;
-                    reply_to?: components["schemas"]["EmailAddress"] | null;
-                    preview_text?: string | null;
-                    /** @description Extension: the broadcast's own HTML, used when it has no template. At most 1 MB. */
-                    html_content?: string | null;
-                    /** @description Extension: the broadcast's own plain text, used when it has no template. At most 1 MB. */
-                    text_content?: string | null;
-                    /** @description The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well. */
-                    content_json?: components["schemas"]["EmailDocumentInput"] | null;
-                    template_id?: components["schemas"]["Uuid"] | null;
-                    segment_id?: components["schemas"]["Uuid"] | null;
-                    topic_id?: components["schemas"]["Uuid"] | null;
-                    scheduled_at?: components["schemas"]["DateTime"] | null;
-                    /** @description The inbox whose from name, from address and reply-to fill those fields when they are not given in the same request. `null` removes the association. */
-                    inbox_id?: components["schemas"]["Uuid"] | null;
-                    /** @description Inbox rotation. `null` or `[]` disables it. Cannot be combined with `inbox_id`. */
-                    inbox_ids?: components["schemas"]["Uuid"][] | null;
-                    sending_speed?: ("auto" | "warmup" | "very_slow" | "slow" | "normal" | "instant") | null;
-                    sequence_exit_conditions?: {
-                        /** @description A recipient in any of these segments leaves the sequence. */
-                        exit_if_in_segment_ids?: components["schemas"]["Uuid"][];
-                        /** @description A recipient missing from any of these segments leaves the sequence. */
-                        exit_if_not_in_segment_ids?: components["schemas"]["Uuid"][];
-                    } | null;
-                    /** @enum {string} */
-                    sequence_mode?: "sales" | "marketing";
-                    /** @description When its emails may go out, follow-ups included; `null`: any time. */
-                    sending_window?: components["schemas"]["SendingWindowInput"] | null;
-                    /** @description A reply from anyone at a recipient's domain ends the sequence for every recipient at that domain (free-mail domains such as gmail.com excepted). `null`: the default, true in `sales` mode and false in `marketing`. */
-                    stop_on_company_reply?: boolean | null;
-                    tags?: string[];
-                    track_opens?: boolean;
-                    track_clicks?: boolean;
-                    utm?: components["schemas"]["UtmInput"] | null;
-                    /** @description A/B test: 2 to 4 variants of the first email; needs `ab_test` too. `null` removes the test. */
-                    variants?: components["schemas"]["BroadcastVariantInput"][] | null;
-                    ab_test?: components["schemas"]["AbTestInput"] | null;
-                };
+                "application/json": components["schemas"]["BroadcastFields"];
             };
         };
         responses: {
@@ -5813,8 +5183,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteBroadcast: {
@@ -5835,8 +5204,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     resendBroadcast: {
@@ -5871,8 +5239,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listBroadcastSteps: {
@@ -5906,8 +5273,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createBroadcastStep: {
@@ -5921,24 +5287,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description 1-based place in the sequence; later steps move down. Without it a new step goes last. */
-                    position?: number;
-                    /** @description Minutes to wait after the previous step (or the broadcast itself for the first step). 0 when the step waits `delay_business_days` instead. */
-                    delay_minutes?: number;
-                    /** @description Instead of `delay_minutes`: business days (Monday to Friday, in the sending window's zone or the recipient's) after the previous email, at the same time of day; a weekend counts from Monday 00:00. Setting it sets `delay_minutes` to 0; setting `delay_minutes` clears it. */
-                    delay_business_days?: number | null;
-                    /** @description In sales mode, left empty to reply in the same thread. */
-                    subject?: string | null;
-                    html_content?: string | null;
-                    text_content?: string | null;
-                    /** @description The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well. */
-                    content_json?: components["schemas"]["EmailDocumentInput"] | null;
-                    template_id?: components["schemas"]["Uuid"] | null;
-                    track_opens?: boolean;
-                    track_clicks?: boolean;
-                    utm?: components["schemas"]["UtmInput"] | null;
-                };
+                "application/json": components["schemas"]["StepFields"];
             };
         };
         responses: {
@@ -5950,8 +5299,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateBroadcastStep: {
@@ -5966,24 +5314,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description 1-based place in the sequence; later steps move down. Without it a new step goes last. */
-                    position?: number;
-                    /** @description Minutes to wait after the previous step (or the broadcast itself for the first step). 0 when the step waits `delay_business_days` instead. */
-                    delay_minutes?: number;
-                    /** @description Instead of `delay_minutes`: business days (Monday to Friday, in the sending window's zone or the recipient's) after the previous email, at the same time of day; a weekend counts from Monday 00:00. Setting it sets `delay_minutes` to 0; setting `delay_minutes` clears it. */
-                    delay_business_days?: number | null;
-                    /** @description In sales mode, left empty to reply in the same thread. */
-                    subject?: string | null;
-                    html_content?: string | null;
-                    text_content?: string | null;
-                    /** @description The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well. */
-                    content_json?: components["schemas"]["EmailDocumentInput"] | null;
-                    template_id?: components["schemas"]["Uuid"] | null;
-                    track_opens?: boolean;
-                    track_clicks?: boolean;
-                    utm?: components["schemas"]["UtmInput"] | null;
-                };
+                "application/json": components["schemas"]["StepFields"];
             };
         };
         responses: {
@@ -5995,8 +5326,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteBroadcastStep: {
@@ -6018,8 +5348,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     sendBroadcast: {
@@ -6035,7 +5364,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description When to start. Omitted or null: now. At most a minute in the past (clock skew); a later time schedules it. */
-                    scheduled_at?: components["schemas"]["DateTime"] | null;
+                    scheduled_at?: components["schemas"]["DateTimeOrNull"];
                 };
             };
         };
@@ -6048,8 +5377,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     cancelBroadcast: {
@@ -6070,8 +5398,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     pauseBroadcast: {
@@ -6092,8 +5419,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     resumeBroadcast: {
@@ -6115,8 +5441,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getBroadcastStatus: {
@@ -6130,13 +5455,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["BroadcastSendingStatus"];
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BroadcastSendingStatus"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getContactsExport: {
@@ -6173,8 +5507,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getContactExport: {
@@ -6188,13 +5521,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["ContactExport"];
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactExport"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createContactsBulkAction: {
@@ -6244,8 +5586,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getContactsBulkActionsJob: {
@@ -6259,13 +5600,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["ContactBulkJob"];
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactBulkJob"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listContactProperties: {
@@ -6289,24 +5639,13 @@ export interface operations {
                         /** @constant */
                         object: "list";
                         has_more: boolean;
-                        data: {
-                            id: components["schemas"]["Uuid"];
-                            key: string;
-                            label: string;
-                            /**
-                             * @description `string`, `number`, `boolean` or `date` (an ISO 8601 date `2026-03-01` or date-time with offset, stored as written for a date and in UTC with milliseconds for a date-time).
-                             * @enum {string}
-                             */
-                            type: "string" | "number" | "boolean" | "date";
-                            created_at: components["schemas"]["DateTime"];
-                        }[];
+                        data: components["schemas"]["ContactProperty"][];
                     };
                 };
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createContactProperty: {
@@ -6323,11 +5662,7 @@ export interface operations {
                     key: string;
                     /** @description How the dashboard names it; defaults to the key. */
                     label?: string;
-                    /**
-                     * @description `string`, `number`, `boolean` or `date` (an ISO 8601 date `2026-03-01` or date-time with offset, stored as written for a date and in UTC with milliseconds for a date-time).
-                     * @enum {string}
-                     */
-                    type: "string" | "number" | "boolean" | "date";
+                    type: components["schemas"]["ContactPropertyType"];
                 };
             };
         };
@@ -6340,17 +5675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: components["schemas"]["Uuid"];
-                        key: string;
-                        label: string;
-                        /**
-                         * @description `string`, `number`, `boolean` or `date` (an ISO 8601 date `2026-03-01` or date-time with offset, stored as written for a date and in UTC with milliseconds for a date-time).
-                         * @enum {string}
-                         */
-                        type: "string" | "number" | "boolean" | "date";
-                        created_at: components["schemas"]["DateTime"];
-                    };
+                    "application/json": components["schemas"]["ContactProperty"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6359,8 +5684,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteContactProperty: {
@@ -6380,8 +5704,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listContactTopics: {
@@ -6410,8 +5733,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateContactTopics: {
@@ -6449,8 +5771,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listContacts: {
@@ -6499,8 +5820,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createContact: {
@@ -6512,21 +5832,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description Stored trimmed and lowercase; unique in the organization. */
-                    email: string;
-                    first_name?: string | null;
-                    last_name?: string | null;
-                    /** @description Defaults to true. false records `unsubscribed_at`. */
-                    subscribed?: boolean;
-                    /** @description At most 50 keys and 16 KB as JSON. */
-                    metadata?: {
-                        [key: string]: string | number | boolean;
-                    };
-                    tags?: string[];
-                    /** @description An IANA time zone, such as `Asia/Tokyo`; null or omitted: the organization's. */
-                    timezone?: components["schemas"]["TimeZone"] | null;
-                };
+                "application/json": components["schemas"]["ContactInput"];
             };
         };
         responses: {
@@ -6537,8 +5843,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     bulkCreateContacts: {
@@ -6552,21 +5857,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description 1 to 10 000 contacts. */
-                    contacts: {
-                        /** @description Stored trimmed and lowercase; unique in the organization. */
-                        email: string;
-                        first_name?: string | null;
-                        last_name?: string | null;
-                        /** @description Defaults to true. false records `unsubscribed_at`. */
-                        subscribed?: boolean;
-                        /** @description At most 50 keys and 16 KB as JSON. */
-                        metadata?: {
-                            [key: string]: string | number | boolean;
-                        };
-                        tags?: string[];
-                        /** @description An IANA time zone, such as `Asia/Tokyo`; null or omitted: the organization's. */
-                        timezone?: components["schemas"]["TimeZone"] | null;
-                    }[];
+                    contacts: components["schemas"]["ContactInput"][];
                 };
             };
         };
@@ -6592,8 +5883,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     checkContactEmails: {
@@ -6633,8 +5923,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     importContacts: {
@@ -6702,8 +5991,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getContact: {
@@ -6722,8 +6010,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateContact: {
@@ -6763,8 +6050,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteContact: {
@@ -6787,8 +6073,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listContactSegments: {
@@ -6814,14 +6099,7 @@ export interface operations {
                         /** @constant */
                         object: "list";
                         has_more: boolean;
-                        data: {
-                            id: components["schemas"]["Uuid"];
-                            name: string;
-                            /** @description A dynamic segment: the contact is in it because it matches the segment's filter now. */
-                            dynamic: boolean;
-                            /** @description When the contact was added to a static segment; null for a dynamic one. */
-                            added_at: components["schemas"]["DateTime"] | null;
-                        }[];
+                        data: components["schemas"]["ContactSegment"][];
                     };
                 };
             };
@@ -6829,8 +6107,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listDomains: {
@@ -6868,8 +6145,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createDomain: {
@@ -6886,8 +6162,7 @@ export interface operations {
                     name: string;
                     /** @description Label of the return-path subdomain (`bounces` → bounces.<domain>). Default: the server's `RETURN_PATH_LABEL`, `bounces`. */
                     return_path?: string;
-                    /** @description Tracking host label (`links` → links.<domain>), a CNAME to the app's host. Once it and the domain are verified, mail from the domain tracks on `https://<host>/`; links sent on a former host stop working. */
-                    tracking_subdomain?: string | null;
+                    tracking_subdomain?: components["schemas"]["TrackingSubdomain"];
                 };
             };
         };
@@ -6899,8 +6174,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getDomain: {
@@ -6919,8 +6193,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateDomain: {
@@ -6935,8 +6208,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Tracking host label (`links` → links.<domain>), a CNAME to the app's host. Once it and the domain are verified, mail from the domain tracks on `https://<host>/`; links sent on a former host stop working. */
-                    tracking_subdomain?: string | null;
+                    tracking_subdomain?: components["schemas"]["TrackingSubdomain"];
                 };
             };
         };
@@ -6948,8 +6220,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteDomain: {
@@ -6969,8 +6240,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     verifyDomain: {
@@ -6992,35 +6262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: components["schemas"]["Uuid"];
-                        organization_id: components["schemas"]["Uuid"];
-                        name: string;
-                        /**
-                         * @description verified once the ownership record was seen; each record has its own status besides.
-                         * @enum {string}
-                         */
-                        status: "pending" | "verified" | "failed";
-                        /** @description The return-path host, e.g. bounces.example.com. */
-                        return_path: string;
-                        /** @description The DNS records to publish, each with the status of its last check. */
-                        records: components["schemas"]["DnsRecord"][];
-                        /** @description Problems the last check found that publishing our records alone does not fix (a conflicting SPF record, say). */
-                        warnings: {
-                            /** @enum {string} */
-                            code: "SPF_CONFLICT" | "DMARC_MULTIPLE";
-                            message: string;
-                            found: string[];
-                        }[];
-                        /** @description True while the DKIM record is verified: only then is mail signed with the key. */
-                        dkim_signing: boolean;
-                        tracking_subdomain: string | null;
-                        /** @description True while the domain and its tracking CNAME are verified: only then do links use the tracking host. */
-                        tracking_active: boolean;
-                        verified_at: components["schemas"]["DateTime"] | null;
-                        last_checked_at: components["schemas"]["DateTime"] | null;
-                        created_at: components["schemas"]["DateTime"];
-                        updated_at: components["schemas"]["DateTime"];
+                    "application/json": components["schemas"]["Domain"] & {
                         verification: {
                             found: boolean;
                             checked_name: string;
@@ -7037,8 +6279,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listEmails: {
@@ -7053,8 +6294,7 @@ export interface operations {
                 /** @description Sender domain: the part of from_email after the @. */
                 domain?: string;
                 template_id?: components["schemas"]["Uuid"];
-                /** @description Where the email is in its life. */
-                status?: "queued" | "scheduled" | "sending" | "sent" | "delivered" | "bounced" | "complained" | "failed" | "cancelled" | "received";
+                status?: components["schemas"]["EmailStatus"];
                 /** @description Page number from 1 (page mode, the default). */
                 page?: number;
                 /** @description Page size, 1 to 100, default 20. */
@@ -7098,8 +6338,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     sendEmail: {
@@ -7125,8 +6364,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getEmail: {
@@ -7140,13 +6378,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["EmailDetail"];
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailDetail"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     batchEmails: {
@@ -7162,7 +6409,17 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["EmailBatch"];
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailBatch"];
+                };
+            };
             /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -7172,8 +6429,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     cancelEmail: {
@@ -7194,8 +6450,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createEvent: {
@@ -7207,23 +6462,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description 1 to 100 letters, digits, `_ . : -`; the prefixes `email.`, `contact.` and `automation.` are reserved.
-                     * @example purchase
-                     */
-                    name: string;
-                    /** @description The contact's email; an unknown one creates the contact (subscribed). */
-                    email?: string;
-                    /** @description The contact's id. */
-                    contact_id?: components["schemas"]["Uuid"];
-                    /** @description Any JSON object, at most 32 KB and 8 levels deep. */
-                    properties?: {
-                        [key: string]: unknown;
-                    };
-                    /** @description When it happened; now when not given. At most a day ahead. */
-                    occurred_at?: components["schemas"]["DateTime"];
-                };
+                "application/json": components["schemas"]["EventInput"];
             };
         };
         responses: {
@@ -7246,8 +6485,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     batchEvents: {
@@ -7261,23 +6499,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description 1 to 1000 events, validated whole. */
-                    events: {
-                        /**
-                         * @description 1 to 100 letters, digits, `_ . : -`; the prefixes `email.`, `contact.` and `automation.` are reserved.
-                         * @example purchase
-                         */
-                        name: string;
-                        /** @description The contact's email; an unknown one creates the contact (subscribed). */
-                        email?: string;
-                        /** @description The contact's id. */
-                        contact_id?: components["schemas"]["Uuid"];
-                        /** @description Any JSON object, at most 32 KB and 8 levels deep. */
-                        properties?: {
-                            [key: string]: unknown;
-                        };
-                        /** @description When it happened; now when not given. At most a day ahead. */
-                        occurred_at?: components["schemas"]["DateTime"];
-                    }[];
+                    events: components["schemas"]["EventInput"][];
                 };
             };
         };
@@ -7304,8 +6526,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listContactEvents: {
@@ -7349,7 +6570,7 @@ export interface operations {
                             /** @description Who recorded it: `api` for the events your application sent, else the part of the platform that did. */
                             source: string;
                             /** @description Extension: the email a built-in `email.*` event is about (null for custom events). */
-                            email_id: components["schemas"]["Uuid"] | null;
+                            email_id: components["schemas"]["UuidOrNull"];
                         }[];
                     };
                 };
@@ -7359,8 +6580,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listForms: {
@@ -7398,8 +6618,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createForm: {
@@ -7422,8 +6641,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getForm: {
@@ -7442,8 +6660,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateForm: {
@@ -7469,8 +6686,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteForm: {
@@ -7490,8 +6706,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listInboxes: {
@@ -7529,8 +6744,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createInbox: {
@@ -7546,7 +6760,7 @@ export interface operations {
                     name: string;
                     from_email: components["schemas"]["EmailAddress"];
                     from_name?: string | null;
-                    reply_to?: components["schemas"]["EmailAddress"] | null;
+                    reply_to?: components["schemas"]["EmailAddressOrNull"];
                     /** @description Emails this inbox may send per day. */
                     daily_limit?: number;
                     smtp: {
@@ -7555,6 +6769,7 @@ export interface operations {
                         /** @description true: TLS from the start (port 465); false: STARTTLS when offered. */
                         secure: boolean;
                         username?: string | null;
+                        /** @description Stored encrypted; never returned. */
                         password?: string | null;
                     };
                     /** @description Where replies are read from; without it replies are not detected. */
@@ -7577,8 +6792,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getInbox: {
@@ -7597,8 +6811,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateInbox: {
@@ -7616,7 +6829,7 @@ export interface operations {
                     name?: string;
                     from_email?: components["schemas"]["EmailAddress"];
                     from_name?: string | null;
-                    reply_to?: components["schemas"]["EmailAddress"] | null;
+                    reply_to?: components["schemas"]["EmailAddressOrNull"];
                     /** @description Emails this inbox may send per day. */
                     daily_limit?: number;
                     /** @description A paused inbox sends nothing. */
@@ -7627,6 +6840,7 @@ export interface operations {
                         /** @description true: TLS from the start (port 465); false: STARTTLS when offered. */
                         secure?: boolean;
                         username?: string | null;
+                        /** @description Stored encrypted; never returned. */
                         password?: string | null;
                     };
                     imap?: {
@@ -7650,8 +6864,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteInbox: {
@@ -7671,8 +6884,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     sendInboxConfirmation: {
@@ -7693,9 +6905,8 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             502: components["responses"]["BadGateway"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     testInbox: {
@@ -7716,8 +6927,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listInvitations: {
@@ -7746,8 +6956,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createInvitation: {
@@ -7780,9 +6989,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             502: components["responses"]["BadGateway"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     acceptInvitation: {
@@ -7823,8 +7031,7 @@ export interface operations {
             410: components["responses"]["Gone"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     resendInvitation: {
@@ -7847,9 +7054,8 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             502: components["responses"]["BadGateway"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     cancelInvitation: {
@@ -7872,8 +7078,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listMedia: {
@@ -7911,8 +7116,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     uploadMedia: {
@@ -7938,14 +7142,23 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["Media"];
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteMedia: {
@@ -7965,8 +7178,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listMembers: {
@@ -8000,8 +7212,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateMember: {
@@ -8025,7 +7236,17 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Member"];
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
             /** @description Error: LAST_OWNER, VALIDATION_ERROR */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -8034,8 +7255,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     removeMember: {
@@ -8057,8 +7277,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getOrganization: {
@@ -8073,8 +7292,7 @@ export interface operations {
             200: components["responses"]["Organization"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateOrganization: {
@@ -8098,16 +7316,16 @@ export interface operations {
                         text_color?: string | null;
                         background_color?: string | null;
                         font_family?: string | null;
-                        logo_media_id?: components["schemas"]["Uuid"] | null;
+                        logo_media_id?: components["schemas"]["UuidOrNull"];
                         footer_html?: string | null;
                     };
                     /** @description A public page lists the broadcasts sent (`/archive/<organization id>`). */
                     public_archive?: boolean;
-                    /** @description Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `bounce_rate`) when, over at least 100 attempts, more than this fraction of them hard-bounced; an inbox too, over its recent attempts. Default 0.05 (5 %). */
+                    /** @description Extension: a sending broadcast (or an inbox) pauses itself (`bounce_rate`) when over this fraction of its last 100+ attempts hard-bounced. Default 0.05. */
                     bounce_pause_threshold?: number;
                     /** @description Extension: the organization's IANA time zone (default `UTC`): sending windows in `contact` zone use it for contacts without one, and business-day delays count in it. */
                     timezone?: components["schemas"]["TimeZone"];
-                    /** @description Extension: circuit breaker. A sending broadcast pauses itself (`paused_reason` `complaint_rate`) when, over at least 100 attempts, complaints pass this fraction of the emails accepted, counting one complaint per recipient and at least 5 recipients. Default 0.003 (0.3 %). */
+                    /** @description Extension: a sending broadcast pauses itself (`complaint_rate`) when, over 100+ attempts, complaints (one per recipient, at least 5) pass this fraction of the emails accepted. Default 0.003. */
                     complaint_pause_threshold?: number;
                 };
             };
@@ -8120,8 +7338,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getBroadcastChecks: {
@@ -8137,13 +7354,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["PresendChecks"];
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PresendChecks"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     previewBroadcast: {
@@ -8161,13 +7387,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["EmailPreview"];
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailPreview"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listContactFields: {
@@ -8203,8 +7438,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getBroadcastReport: {
@@ -8218,13 +7452,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["BroadcastReport"];
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BroadcastReport"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listBroadcastRecipients: {
@@ -8263,7 +7506,7 @@ export interface operations {
                         data: {
                             /** @description The email record's id (also the cursor of `after` and `before`). */
                             id: components["schemas"]["Uuid"];
-                            contact_id: components["schemas"]["Uuid"] | null;
+                            contact_id: components["schemas"]["UuidOrNull"];
                             email: string;
                             first_name: string | null;
                             last_name: string | null;
@@ -8279,8 +7522,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     saveBroadcastRecipientsAsSegment: {
@@ -8312,8 +7554,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getOrganizationOverview: {
@@ -8325,11 +7566,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["OrganizationOverview"];
+            /** @description Success */
+            200: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationOverview"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getBroadcastAverage: {
@@ -8354,27 +7604,13 @@ export interface operations {
                         /** @description Broadcasts started in the period. */
                         broadcasts: number;
                         sent: number;
-                        rates: {
-                            /** @description `delivered` / `delivery_reportable`; null (not reported) when no email could report it. */
-                            delivery: number | null;
-                            /** @description `unique_opened` / `open_tracked`; null (not tracked) when no email carried the open pixel. */
-                            open: number | null;
-                            /** @description `unique_clicked` / `click_tracked`; null (not tracked) when no email had a tracked link. */
-                            click: number | null;
-                            /** @description `bounced` / `sent`. */
-                            bounce: number;
-                            /** @description `complained` / `sent`. */
-                            complaint: number;
-                            /** @description `unsubscribed` / `sent`. */
-                            unsubscribe: number;
-                        };
+                        rates: components["schemas"]["ReportRates"];
                     };
                 };
             };
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listSections: {
@@ -8412,8 +7648,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createSection: {
@@ -8433,7 +7668,7 @@ export interface operations {
                      */
                     kind?: "header" | "footer" | "content";
                     /** @description Its blocks, inserted into an email where it is used (copied: editing one changes neither). */
-                    content_json: components["schemas"]["EmailDocumentInput"];
+                    content_json: components["schemas"]["EmailDocument"];
                 };
             };
         };
@@ -8445,8 +7680,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateSection: {
@@ -8468,7 +7702,7 @@ export interface operations {
                      */
                     kind?: "header" | "footer" | "content";
                     /** @description Its blocks, inserted into an email where it is used (copied: editing one changes neither). */
-                    content_json?: components["schemas"]["EmailDocumentInput"];
+                    content_json?: components["schemas"]["EmailDocument"];
                 };
             };
         };
@@ -8480,8 +7714,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteSection: {
@@ -8501,8 +7734,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     previewSegments: {
@@ -8541,8 +7773,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listSegments: {
@@ -8580,8 +7811,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createSegment: {
@@ -8597,7 +7827,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     /** @description Makes a dynamic segment, whose members are the contacts matching the filter when asked. Without it: a static segment, filled by hand. */
-                    filter?: components["schemas"]["Filter"] | null;
+                    filter?: components["schemas"]["FilterOrNull"];
                 };
             };
         };
@@ -8608,8 +7838,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getSegment: {
@@ -8628,8 +7857,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateSegment: {
@@ -8647,7 +7875,7 @@ export interface operations {
                     name?: string;
                     description?: string | null;
                     /** @description A dynamic segment's new filter. A static segment stays static (400), a dynamic one keeps a filter (null is 400). */
-                    filter?: components["schemas"]["Filter"] | null;
+                    filter?: components["schemas"]["FilterOrNull"];
                 };
             };
         };
@@ -8659,8 +7887,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteSegment: {
@@ -8681,8 +7908,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     addSegmentContacts: {
@@ -8727,8 +7953,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     removeSegmentContact: {
@@ -8751,15 +7976,13 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listSuppressions: {
         parameters: {
             query?: {
-                /** @description hard_bounce: the address does not exist or refuses for good. soft_bounce: three temporary failures in a row. complaint: the recipient marked an email as spam. unsubscribe: unsubscribed while not a contact. manual: added by hand or by API. */
-                reason?: "hard_bounce" | "soft_bounce" | "complaint" | "unsubscribe" | "manual";
+                reason?: components["schemas"]["SuppressionReason"];
                 /** @description Part of the address, case-insensitive. */
                 search?: string;
                 /** @description Page size, 1 to 100. */
@@ -8795,8 +8018,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createSuppressions: {
@@ -8836,8 +8058,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteSuppression: {
@@ -8859,8 +8080,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listTemplates: {
@@ -8898,8 +8118,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createTemplate: {
@@ -8911,26 +8130,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description May hold `{{placeholders}}`. */
-                    subject: string;
-                    /** @description May hold `{{placeholders}}`, e.g. `{{first_name|there}}` with a fallback. */
-                    html_content?: string;
-                    text_content?: string;
-                    /** @description The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well. */
-                    content_json?: components["schemas"]["EmailDocumentInput"] | null;
-                    /** @description Placeholder names. When omitted, the `{{names}}` found in subject, HTML and text. */
-                    variables?: string[];
-                    /** @description Must be at a verified domain of the organization. */
-                    from_email?: components["schemas"]["EmailAddress"] | null;
-                    from_name?: string | null;
-                    reply_to?: components["schemas"]["EmailAddress"] | null;
-                    preview_text?: string | null;
-                    /** @description The inbox whose name, from address and reply-to fill those fields when they are not given in the same request. */
-                    inbox_id?: components["schemas"]["Uuid"] | null;
-                    tags?: string[];
-                };
+                "application/json": WithRequired<components["schemas"]["TemplateFields"], "name" | "subject">;
             };
         };
         responses: {
@@ -8941,8 +8141,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getTemplate: {
@@ -8961,8 +8160,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateTemplate: {
@@ -8976,26 +8174,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    /** @description May hold `{{placeholders}}`. */
-                    subject?: string;
-                    /** @description May hold `{{placeholders}}`, e.g. `{{first_name|there}}` with a fallback. */
-                    html_content?: string;
-                    text_content?: string;
-                    /** @description The visual editor's document. When given, html_content and text_content are rendered from it (and cannot be given too); `null` drops it. Setting html_content or text_content alone drops it as well. */
-                    content_json?: components["schemas"]["EmailDocumentInput"] | null;
-                    /** @description Placeholder names. When omitted, the `{{names}}` found in subject, HTML and text. */
-                    variables?: string[];
-                    /** @description Must be at a verified domain of the organization. */
-                    from_email?: components["schemas"]["EmailAddress"] | null;
-                    from_name?: string | null;
-                    reply_to?: components["schemas"]["EmailAddress"] | null;
-                    preview_text?: string | null;
-                    /** @description The inbox whose name, from address and reply-to fill those fields when they are not given in the same request. */
-                    inbox_id?: components["schemas"]["Uuid"] | null;
-                    tags?: string[];
-                };
+                "application/json": components["schemas"]["TemplateFields"];
             };
         };
         responses: {
@@ -9007,8 +8186,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteTemplate: {
@@ -9028,8 +8206,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     sendBroadcastTest: {
@@ -9043,40 +8220,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description 1 to 5 addresses that receive the test. */
-                    emails: components["schemas"]["EmailAddress"][];
-                    /** @description Render as this contact of the organization would get it. Without it, every placeholder shows its fallback and every conditional block is shown. */
-                    contact_id?: components["schemas"]["Uuid"];
-                    /** @description Broadcasts only: test this follow-up step instead of the first email. */
-                    step_id?: components["schemas"]["Uuid"];
-                };
+                "application/json": components["schemas"]["TestSendInput"];
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The subject as sent, `[Test]` first. */
-                        subject: string;
-                        from: string;
-                        /** @description The contact the test was rendered as, or null for the fallbacks. */
-                        contact_id: components["schemas"]["Uuid"] | null;
-                        sent: {
-                            email: string;
-                            message_id: string;
-                        }[];
-                        /** @description Test emails the organization may still send in this clock hour. */
-                        remaining_this_hour: number;
-                    };
-                };
-            };
+            200: components["responses"]["TestSendResult"];
             /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -9084,9 +8232,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             502: components["responses"]["BadGateway"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     sendTemplateTest: {
@@ -9100,40 +8247,11 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description 1 to 5 addresses that receive the test. */
-                    emails: components["schemas"]["EmailAddress"][];
-                    /** @description Render as this contact of the organization would get it. Without it, every placeholder shows its fallback and every conditional block is shown. */
-                    contact_id?: components["schemas"]["Uuid"];
-                    /** @description Broadcasts only: test this follow-up step instead of the first email. */
-                    step_id?: components["schemas"]["Uuid"];
-                };
+                "application/json": components["schemas"]["TestSendInput"];
             };
         };
         responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The subject as sent, `[Test]` first. */
-                        subject: string;
-                        from: string;
-                        /** @description The contact the test was rendered as, or null for the fallbacks. */
-                        contact_id: components["schemas"]["Uuid"] | null;
-                        sent: {
-                            email: string;
-                            message_id: string;
-                        }[];
-                        /** @description Test emails the organization may still send in this clock hour. */
-                        remaining_this_hour: number;
-                    };
-                };
-            };
+            200: components["responses"]["TestSendResult"];
             /** @description Error: VALIDATION_ERROR, DOMAIN_NOT_VERIFIED, INBOX_NOT_VERIFIED */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -9141,9 +8259,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
             502: components["responses"]["BadGateway"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listThreads: {
@@ -9186,8 +8303,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getThread: {
@@ -9206,8 +8322,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateThread: {
@@ -9234,8 +8349,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     replyThread: {
@@ -9268,8 +8382,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateThreadDraft: {
@@ -9300,18 +8413,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: components["schemas"]["Uuid"];
-                        thread_id: components["schemas"]["Uuid"];
-                        organization_id: components["schemas"]["Uuid"];
-                        /** @description Who saved it last. */
-                        user_id: components["schemas"]["Uuid"] | null;
-                        subject: string | null;
-                        html_content: string;
-                        text_content: string;
-                        created_at: components["schemas"]["DateTime"];
-                        updated_at: components["schemas"]["DateTime"];
-                    };
+                    "application/json": components["schemas"]["ThreadDraft"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9320,8 +8422,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteThreadDraft: {
@@ -9341,8 +8442,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listEmailComments: {
@@ -9376,8 +8476,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createEmailComment: {
@@ -9397,15 +8496,24 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["Comment"];
+            /** @description Success */
+            201: {
+                headers: {
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listTopics: {
@@ -9443,8 +8551,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createTopic: {
@@ -9456,15 +8563,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    description?: string | null;
-                    /**
-                     * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
-                     * @enum {string}
-                     */
-                    default_subscription: "opt_in" | "opt_out";
-                };
+                "application/json": WithRequired<components["schemas"]["TopicFields"], "name" | "default_subscription">;
             };
         };
         responses: {
@@ -9474,8 +8573,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getTopic: {
@@ -9494,8 +8592,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateTopic: {
@@ -9509,15 +8606,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name?: string;
-                    description?: string | null;
-                    /**
-                     * @description `opt_in`: a contact receives the topic's mail only after subscribing to it. `opt_out`: a contact receives it unless it unsubscribed from it.
-                     * @enum {string}
-                     */
-                    default_subscription?: "opt_in" | "opt_out";
-                };
+                "application/json": components["schemas"]["TopicFields"];
             };
         };
         responses: {
@@ -9528,8 +8617,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteTopic: {
@@ -9549,8 +8637,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listWebhooks: {
@@ -9588,8 +8675,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     createWebhook: {
@@ -9601,14 +8687,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description Where events are POSTed, signed on the Standard Webhooks scheme.
-                     */
-                    url: string;
-                    events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed" | "form.submitted" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
-                };
+                "application/json": WithRequired<components["schemas"]["WebhookFields"], "url" | "events">;
             };
         };
         responses: {
@@ -9620,18 +8699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: components["schemas"]["Uuid"];
-                        organization_id: components["schemas"]["Uuid"];
-                        url: string;
-                        events: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed" | "form.submitted" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
-                        active: boolean;
-                        /** @description Consecutive failed deliveries; reset by a success or by enabling. */
-                        failure_count: number;
-                        /** @description Why the service disabled the webhook, if it did. */
-                        disabled_reason: string | null;
-                        created_at: components["schemas"]["DateTime"];
-                        updated_at: components["schemas"]["DateTime"];
+                    "application/json": components["schemas"]["Webhook"] & {
                         /** @description The signing secret (`whsec_…`). Shown once. */
                         secret: string;
                     };
@@ -9642,8 +8710,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getWebhook: {
@@ -9662,8 +8729,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     updateWebhook: {
@@ -9677,14 +8743,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uri
-                     * @description Where events are POSTed, signed on the Standard Webhooks scheme.
-                     */
-                    url?: string;
-                    events?: ("email.sent" | "email.delivered" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "email.replied" | "contact.created" | "contact.updated" | "contact.subscribed" | "contact.unsubscribed" | "contact.topic_subscribed" | "contact.topic_unsubscribed" | "form.submitted" | "broadcast.sent" | "domain.updated" | "inbox.failed")[];
-                };
+                "application/json": components["schemas"]["WebhookFields"];
             };
         };
         responses: {
@@ -9695,8 +8754,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     deleteWebhook: {
@@ -9716,8 +8774,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     toggleWebhook: {
@@ -9750,8 +8807,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     listWebhookDeliveries: {
@@ -9793,8 +8849,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["PaginationError"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     getWebhookDelivery: {
@@ -9814,8 +8869,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     testWebhook: {
@@ -9835,8 +8889,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     replayWebhookDelivery: {
@@ -9858,8 +8911,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalServerError"];
-            503: components["responses"]["ServiceUnavailable"];
+            "5XX": components["responses"]["ServerError"];
         };
     };
     emailSent: {
@@ -9882,20 +8934,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     emailDelivered: {
@@ -9918,20 +8958,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     emailOpened: {
@@ -9954,20 +8982,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     emailClicked: {
@@ -9990,20 +9006,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     emailBounced: {
@@ -10026,20 +9030,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     emailComplained: {
@@ -10062,20 +9054,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     emailReplied: {
@@ -10098,20 +9078,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     contactCreated: {
@@ -10134,20 +9102,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     contactUpdated: {
@@ -10170,20 +9126,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     contactSubscribed: {
@@ -10206,20 +9150,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     contactUnsubscribed: {
@@ -10242,20 +9174,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     contactTopicSubscribed: {
@@ -10278,20 +9198,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     contactTopicUnsubscribed: {
@@ -10314,20 +9222,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     formSubmitted: {
@@ -10350,20 +9246,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     broadcastSent: {
@@ -10386,20 +9270,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     domainUpdated: {
@@ -10422,20 +9294,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     inboxFailed: {
@@ -10458,20 +9318,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
     webhookTest: {
@@ -10494,20 +9342,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Any 2xx answer within 10 seconds acknowledges the event. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Any other answer, a redirect included, is a failure: the delivery is retried later. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            200: components["responses"]["WebhookAcknowledged"];
+            400: components["responses"]["WebhookFailed"];
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
