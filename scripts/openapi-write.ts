@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { COMMITTED_DEPTH, documentText } from "@/lib/openapi/document-text";
 
 /**
  * Writes the OpenAPI document the code describes (`npm run openapi:write`): the SDK is generated
@@ -7,5 +8,5 @@ import { buildOpenApiDocument } from "@/lib/openapi/document";
  * the file is the same on every machine and lists no one's host.
  */
 const out = process.argv[2] ?? "sdk/openapi.json";
-writeFileSync(out, JSON.stringify(buildOpenApiDocument(undefined, { serverUrl: "/" }), null, 2) + "\n");
+writeFileSync(out, documentText(buildOpenApiDocument(undefined, { serverUrl: "/" }), COMMITTED_DEPTH));
 console.log(`wrote ${out}`);
