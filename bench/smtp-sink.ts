@@ -59,6 +59,11 @@ function delayingProxy(serverPort: number, delayMs: number) {
   });
 }
 
+// A client that drops its connection (a worker stopped between rounds, a pool closing its sockets)
+// is an error event of the server: unhandled, it ended the sink, and the run waited for messages
+// that could no longer arrive until its limit.
+server.on("error", () => undefined);
+
 server.listen(0, "127.0.0.1", () => {
   const serverPort = (server.server.address() as AddressInfo).port;
   if (replyDelayMs <= 0) return process.send!({ type: "ready", port: serverPort });
