@@ -38,7 +38,7 @@ export const pauseBroadcastContract = defineContract({
   tag,
   summary: "Pause a sending broadcast",
   description:
-    "A `sending` broadcast becomes `paused` (`paused_reason` `manual`): its emails not yet handed to an SMTP server, follow-ups included, wait as `scheduled` (sending stops within seconds); those already handed finish and are counted. A breaker may pause it too (`bounce_rate`, `complaint_rate`).",
+    "A `sending` broadcast becomes `paused` (`paused_reason` `manual`): its emails not yet handed to an SMTP server, follow-ups included, stay `queued` and are not sent until it resumes (sending stops within seconds); those already handed finish and are counted. A breaker may pause it too (`bounce_rate`, `complaint_rate`).",
   auth: "member",
   params: idParams,
   response: broadcast,

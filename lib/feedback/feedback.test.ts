@@ -336,6 +336,9 @@ describe("reports by SMTP", () => {
   it("records a complaint: complained, unsubscribed and suppressed, out of the sequence, both webhooks", async () => {
     const secret = await addSignedWebhook(org.organizationId, ["email.complained", "contact.unsubscribed"]);
     const { email, followUp, contact, broadcast, verp } = await sentSequenceEmail(org);
+    // This follow-up waits for its window's opening (the bounce's test has one queued): it leaves too.
+    const opening = new Date(Date.now() + 12 * 60 * 60_000);
+    await db.email.update({ where: { id: followUp.id }, data: { status: "scheduled", scheduled_at: opening, next_attempt_at: opening } });
     await sendReport(verp, rawArf({ to: verp, recipient: contact.email, originalMessageId: email.message_id }));
     await processAll();
     const row = await db.email.findUniqueOrThrow({ where: { id: email.id } });

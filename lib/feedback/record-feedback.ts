@@ -184,7 +184,8 @@ async function recordComplaints(tx: Prisma.TransactionClient, rows: FeedbackOutc
 
 /**
  * The recipients of hard bounces and complaints leave every sequence of their organization at
- * once: follow-ups already queued for the address are cancelled and leave the broadcasts' totals.
+ * once: follow-ups still to send to the address (queued, or waiting for a window's opening or an
+ * out-of-office return) are cancelled and leave the broadcasts' totals.
  * (Later steps are not created: the dispatcher sees the bounce, the complaint or the suppression.)
  */
 async function leaveSequences(tx: Prisma.TransactionClient, rows: Row[], reason: "bounced" | "complained") {
@@ -194,7 +195,7 @@ async function leaveSequences(tx: Prisma.TransactionClient, rows: Row[], reason:
     cancelled AS (
       UPDATE emails q SET status = 'cancelled', last_error = ${SEQUENCE_EXIT_PREFIX + reason}, next_attempt_at = NULL, updated_at = now()
       FROM p WHERE q.organization_id = p.organization_id AND q.to_email = p.to_email
-        AND q.sequence_position > 0 AND q.status = 'queued' AND q.direction = 'outbound'
+        AND q.sequence_position > 0 AND q.status IN ('queued', 'scheduled') AND q.direction = 'outbound'
         -- One a worker holds now is in its SMTP conversation: its outcome decides (leases.ts).
         AND NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = q.id)
       RETURNING q.organization_id, q.broadcast_id

@@ -152,7 +152,11 @@ export const webhookEventPayloads = {
     z.union([contact, recipientUnsubscribed]),
     "A contact unsubscribed. Changed through the API, the dashboard or its preference page, `data` is the contact; through an email (its link or a spam complaint), it says which email.",
   ),
-  "contact.topic_subscribed": event("contact.topic_subscribed", contactTopic, "A contact opted in to a topic (its preference page, the API or the dashboard)."),
+  "contact.topic_subscribed": event(
+    "contact.topic_subscribed",
+    contactTopic,
+    "A contact opted in to a topic (its preference page, a form, the API or the dashboard).",
+  ),
   "contact.topic_unsubscribed": event(
     "contact.topic_unsubscribed",
     contactTopic,

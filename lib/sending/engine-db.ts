@@ -19,7 +19,11 @@ const onLost = (error: Error) => log.warn({ err: errorField(error) }, "engine: d
 
 export function engineDb(): PrismaClient {
   globalForEngine.engineDb ??= new PrismaClient({
-    adapter: new PrismaPg(createPool("engine", { max: ENGINE_CONNECTIONS, connectionTimeoutMillis: 10_000 }), { onConnectionError: onLost }),
+    adapter: new PrismaPg(createPool("engine", { max: ENGINE_CONNECTIONS, connectionTimeoutMillis: 10_000 }), {
+      onConnectionError: onLost,
+      // Its pool is made outside the adapter (lib/db): closeEngineDb ends it with the client.
+      disposeExternalPool: true,
+    }),
   });
   return globalForEngine.engineDb;
 }

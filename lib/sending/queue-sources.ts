@@ -49,8 +49,8 @@ export type Queue = {
  * range, each then locked unless another transaction holds it (SKIP LOCKED), the first `limit` taken.
  * Claims in progress at once hold a share each of the same first emails, and this one takes the
  * next ones instead of waiting for them. Unbounded, it read every email another transaction held:
- * while a pause's one UPDATE moves a broadcast's queued emails to `scheduled` (its broadcast still
- * sending until it commits), each of them, on every claim round (3 000 rows for 3 000 emails).
+ * while one UPDATE holds a broadcast's queued emails (as a pause's did, when it moved them to
+ * `scheduled`), each of them, on every claim round (3 000 rows for 3 000 emails).
  */
 const CANDIDATES = 4;
 
@@ -92,8 +92,8 @@ export function rangeSql(
 /**
  * The broadcasts whose emails the queue holds and that are still sending (`s`: id, sending_speed),
  * found by skipping through the index from one broadcast's range to the next: one read a broadcast,
- * whatever it holds. A paused broadcast's emails wait as `scheduled`, out of the queue; a cancelled
- * one's, queued until the sweep reaches them, are stepped over here.
+ * whatever it holds. A paused broadcast's emails, queued until it resumes, and a cancelled one's,
+ * queued until the sweep reaches them, are stepped over here.
  */
 export function sendingBroadcastsSql(queue: Queue): Prisma.Sql {
   const next = (after: Prisma.Sql) => Prisma.sql`SELECT e.broadcast_id FROM emails e WHERE ${queue.held} AND ${after}

@@ -10,7 +10,7 @@ const PRUNE_BATCH = 500;
  * time: from there the sender claims them like any other, fairly across organizations. So do an
  * automation's emails that waited for their window's opening or an out-of-office return (an unplaced
  * one is then placed in its window by windows.ts). Broadcast
- * emails are not touched (a paused broadcast's are `scheduled` too, and its resume queues them).
+ * emails are not touched (windows.ts releases those waiting for a time, while their broadcast sends).
  * Answers how many it released. `now` is the caller's clock (the tests control it), and
  * `organizationId` keeps a test to its own organization (tests share one database).
  */

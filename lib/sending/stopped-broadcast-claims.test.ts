@@ -9,6 +9,7 @@ import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { claimDueEmails, dueWorkSql, relayClaimSql } from "./claim";
 import { hasDueSql, instantEmailsSql, nextPacedEmailSql } from "./inbox-queue";
 import { pauseBroadcastIn } from "./pause-broadcast";
+import { releaseWaitingSql } from "./windows";
 
 // A cancel commits the broadcast's status at once and leaves its queued emails to the sweep of
 // cancel-emails.ts, a batch at a time: until it reaches them they are still queued, in the queue
@@ -272,5 +273,27 @@ describe("a paused broadcast's queued emails, and queued emails another transact
     await database.db.$executeRaw`UPDATE broadcasts SET status = 'sending' WHERE id = ${broadcast}::uuid`;
     const claimed = await database.db.$queryRaw<{ id: string }[]>(claim());
     expect(claimed).toHaveLength(10);
+  });
+
+  it("releases a sending broadcast's emails whose time came, stepping over a paused one's in one read", async () => {
+    // The paused broadcast's emails, placed by windows.ts for an opening that has come meanwhile.
+    await database.db.$executeRaw`UPDATE broadcasts SET status = 'paused' WHERE id = ${broadcast}::uuid`;
+    const past = new Date(Date.now() - 60_000);
+    await database.db.$executeRaw`UPDATE emails e SET status = 'scheduled', scheduled_at = ${past}, next_attempt_at = ${past}
+      WHERE broadcast_id = ${broadcast}::uuid AND NOT EXISTS (SELECT 1 FROM email_claims c WHERE c.email_id = e.id)`;
+    const [{ id: sending }] = await database.db.$queryRaw<{ id: string }[]>`
+      INSERT INTO broadcasts (organization_id, name, subject, from_email, sending_speed, status)
+      VALUES (${org}::uuid, 'Sequence', 'Hi', 'news@pausing.test', 'instant', 'sending') RETURNING id`;
+    await database.db.$executeRaw`
+      INSERT INTO emails (organization_id, message_id, from_email, to_email, subject, broadcast_id, status, scheduled_at, next_attempt_at)
+      SELECT ${org}::uuid, '<' || gen_random_uuid() || '@pausing.test>', 'news@pausing.test', 's' || n || '@example.test', 'Hi', ${sending}::uuid,
+        'scheduled', ${past}, ${past}
+      FROM generate_series(1, 3) n`;
+    await database.db.$executeRawUnsafe("ANALYZE emails");
+    const release = releaseWaitingSql({ now: new Date() });
+    expect(await emailRowsRead(database.db, release)).toBeLessThan(20);
+    expect(await database.db.$executeRaw(release)).toBe(3);
+    expect(await database.db.email.count({ where: { broadcast_id: sending, status: "queued" } })).toBe(3);
+    expect(await database.db.email.count({ where: { broadcast_id: broadcast, status: "scheduled" } })).toBeGreaterThan(BACKLOG - 20);
   });
 });

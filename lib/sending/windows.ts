@@ -99,20 +99,43 @@ export async function placeWindowedEmails(options: WindowRoundOptions = {}): Pro
   );
 }
 
+/** Of a broadcast's emails waiting for a time (emails_scheduled_broadcast_idx, by broadcast then time). */
+const WAITING = Prisma.sql`e.status = 'scheduled' AND e.broadcast_id IS NOT NULL AND e.scheduled_at IS NOT NULL`;
+
 /**
  * Broadcast emails that waited for a time — a window's opening, an out-of-office return — become
- * `queued` once it has come, while their broadcast is sending (a paused one's wait on; its resume
- * or this, later, queues them). An out-of-office hold was `UNPLACED`, so its window is found next.
- * Answers how many it released.
+ * `queued` once it has come, while their broadcast is sending (a paused one's wait on, and are
+ * released once it sends again). An out-of-office hold was `UNPLACED`, so its window is found next.
+ * The broadcasts holding such emails are found by skipping through the index from one broadcast to
+ * the next, and only the sending ones' due emails are read: a paused broadcast's, however many, cost
+ * one read a round (read by time across every broadcast, they were walked past on every round).
+ * The earliest RELEASE_BATCH of them go. Answers how many it released.
  */
-export async function releaseWaitingBroadcastEmails(options: WindowRoundOptions = {}): Promise<number> {
+export function releaseWaitingBroadcastEmails(options: WindowRoundOptions = {}): Promise<number> {
+  return engineDb().$executeRaw(releaseWaitingSql(options));
+}
+
+/** The statement of releaseWaitingBroadcastEmails. */
+export function releaseWaitingSql(options: WindowRoundOptions = {}): Prisma.Sql {
   const now = options.now ?? new Date();
-  return engineDb().$executeRaw`
+  const next = (after: Prisma.Sql) =>
+    Prisma.sql`SELECT e.broadcast_id FROM emails e WHERE ${WAITING} AND ${after} ORDER BY e.broadcast_id, e.scheduled_at LIMIT 1`;
+  return Prisma.sql`
+    WITH RECURSIVE held(id) AS (
+      SELECT (${next(Prisma.sql`true`)})
+      UNION ALL
+      SELECT (${next(Prisma.sql`e.broadcast_id > held.id`)}) FROM held WHERE held.id IS NOT NULL
+    ),
+    due AS (
+      SELECT d.id, d.scheduled_at FROM held JOIN broadcasts b ON b.id = held.id AND b.status = 'sending'
+      CROSS JOIN LATERAL (
+        SELECT e.id, e.scheduled_at FROM emails e
+        WHERE ${WAITING} AND e.broadcast_id = b.id AND e.scheduled_at <= ${now} ${scoped(options.organizationId)}
+        ORDER BY e.broadcast_id, e.scheduled_at LIMIT ${RELEASE_BATCH} FOR UPDATE OF e SKIP LOCKED
+      ) d
+      ORDER BY d.scheduled_at LIMIT ${RELEASE_BATCH}
+    )
+    -- By key (an array, not a join the planner may make a scan of the table for).
     UPDATE emails SET status = 'queued', updated_at = now()
-    WHERE id IN (
-      SELECT e.id FROM emails e JOIN broadcasts b ON b.id = e.broadcast_id
-      WHERE e.status = 'scheduled' AND e.broadcast_id IS NOT NULL AND e.scheduled_at IS NOT NULL AND e.scheduled_at <= ${now}
-        AND b.status = 'sending' ${scoped(options.organizationId)}
-      ORDER BY e.scheduled_at LIMIT ${RELEASE_BATCH} FOR UPDATE OF e SKIP LOCKED)
-    AND status = 'scheduled'`;
+    WHERE id = ANY(ARRAY(SELECT id FROM due)) AND status = 'scheduled'`;
 }

@@ -18,7 +18,7 @@ import type { BroadcastVariant } from "@/lib/schemas/broadcasts";
 
 // A client a little behind the server's clock still means "now".
 const PAST_TOLERANCE_MS = 60_000;
-// Counting a large segment, or holding a paused broadcast's queued emails, is one statement that may take a while.
+// Counting a large segment is one statement that may take a while.
 const BULK_TRANSACTION = { timeout: 60_000, maxWait: 10_000 };
 
 async function recipientCount(tx: Prisma.TransactionClient, b: Broadcast & { segment_id: string }): Promise<number> {

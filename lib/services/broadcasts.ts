@@ -226,12 +226,13 @@ export function deleteBroadcast(ctx: OrgContext, id: string) {
   return db.$transaction(async (tx) => {
     const status = await lockBroadcast(tx, ctx, id);
     if (status === "sending") throw new AppError("BROADCAST_NOT_EDITABLE", "A broadcast cannot be deleted while it is sending");
-    // A cancel still going through its emails in batches (lib/sending/cancel-emails.ts) ends here:
-    // its emails would otherwise outlive the broadcast queued, and be sent as if on their own.
+    // A paused broadcast's unsent emails (queued, stepped over by the claim while it is paused), or a
+    // cancel's still going through them in batches (lib/sending/cancel-emails.ts), end here: they
+    // would otherwise outlive the broadcast queued, of no broadcast, and be sent as if on their own.
     await tx.$executeRaw`
       UPDATE emails SET status = 'cancelled', last_error = 'The broadcast was cancelled', updated_at = now()
       WHERE broadcast_id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid AND status IN ('queued', 'scheduled')
-        AND EXISTS (SELECT 1 FROM broadcast_cancellations c WHERE c.broadcast_id = ${id}::uuid)`;
+        AND (${status === "paused"}::boolean OR EXISTS (SELECT 1 FROM broadcast_cancellations c WHERE c.broadcast_id = ${id}::uuid))`;
     await tx.$executeRaw`DELETE FROM broadcast_cancellations WHERE broadcast_id = ${id}::uuid AND organization_id = ${ctx.organizationId}::uuid`;
     await tx.broadcast.delete({ where: { id, organization_id: ctx.organizationId } });
     return { success: true };

@@ -218,6 +218,21 @@ describe("sending broadcasts", () => {
     expectError(await org.owner.api.post(`/v1/broadcasts/${id}/resume`), 400, "BROADCAST_NOT_RESUMABLE");
   });
 
+  it("deletes a paused broadcast: its unsent emails are cancelled, not left to be sent as emails of no broadcast", async () => {
+    const { id } = await draft();
+    await org.owner.api.post(`/v1/broadcasts/${id}/send`);
+    await startBroadcast(id);
+    const emails = await db.email.findMany({ where: { broadcast_id: id }, select: { id: true } });
+    expect(emails).toHaveLength(2);
+    expect((await org.owner.api.post(`/v1/broadcasts/${id}/pause`)).body.status).toBe("paused");
+    expect((await org.owner.api.delete(`/v1/broadcasts/${id}`)).status).toBe(200);
+    const left = await db.email.findMany({ where: { id: { in: emails.map((e) => e.id) } }, select: { status: true, broadcast_id: true } });
+    expect(left).toEqual([
+      { status: "cancelled", broadcast_id: null },
+      { status: "cancelled", broadcast_id: null },
+    ]);
+  });
+
   it("resumes a fan-out the pause interrupted: its start job is queued again", async () => {
     const { id } = await draft();
     await org.owner.api.post(`/v1/broadcasts/${id}/send`);

@@ -350,7 +350,7 @@ export interface paths {
         put?: never;
         /**
          * Pause a sending broadcast
-         * @description A `sending` broadcast becomes `paused` (`paused_reason` `manual`): its emails not yet handed to an SMTP server, follow-ups included, wait as `scheduled` (sending stops within seconds); those already handed finish and are counted. A breaker may pause it too (`bounce_rate`, `complaint_rate`).
+         * @description A `sending` broadcast becomes `paused` (`paused_reason` `manual`): its emails not yet handed to an SMTP server, follow-ups included, stay `queued` and are not sent until it resumes (sending stops within seconds); those already handed finish and are counted. A breaker may pause it too (`bounce_rate`, `complaint_rate`).
          */
         post: operations["pauseBroadcast"];
         delete?: never;
@@ -2793,7 +2793,7 @@ export interface components {
             /** @description Whether the contact receives the topic's mail: its own choice, else the topic's default. */
             subscribed: boolean;
         };
-        /** @description A contact opted in to a topic (its preference page, the API or the dashboard). */
+        /** @description A contact opted in to a topic (its preference page, a form, the API or the dashboard). */
         ContactTopicSubscribedEvent: {
             /** @constant */
             type: "contact.topic_subscribed";
