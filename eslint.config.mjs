@@ -237,7 +237,7 @@ const connectionsRoom = {
       "error",
       {
         selector:
-          "NewExpression[callee.object.name='pg'][callee.property.name=/^(Pool|Client)$/], NewExpression[callee.name=/^(Pool|Client)$/], NewExpression[callee.name='PrismaPg'][arguments.0.type='ObjectExpression']",
+          "NewExpression[callee.property.name=/^(Pool|Client)$/], NewExpression[callee.name=/^(Pool|Client)$/], NewExpression[callee.name='PrismaPg']:not([arguments.0.callee.name='createPool'])",
         message: "Open database connections in lib/db (createPool, createListenClient in lib/db/connections.ts).",
       },
     ],

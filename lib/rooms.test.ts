@@ -170,8 +170,11 @@ describe("the rooms, as ESLint keeps them", () => {
       'import { PrismaPg } from "@prisma/adapter-pg";',
       'import { createPool } from "@/lib/db/connections";',
       "export const own = new PrismaPg({ max: 1 });",
+      'export const byAddress = new PrismaPg("postgres://localhost/db");',
       'export const shared = new PrismaPg(createPool("probe", { max: 1 }));',
     ].join("\n");
-    expect(await ruleIds("lib/sending/probe.ts", adapter)).toEqual(["3:no-restricted-syntax"]);
+    expect(await ruleIds("lib/sending/probe.ts", adapter)).toEqual(["3:no-restricted-syntax", "4:no-restricted-syntax"]);
+    const renamed = ['import postgres from "pg";', "export const pool = new postgres.Pool({ max: 1 });"].join("\n");
+    expect(await ruleIds("lib/sending/probe.ts", renamed)).toEqual(["2:no-restricted-syntax"]);
   });
 });
