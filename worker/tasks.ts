@@ -1,6 +1,6 @@
 import type { Task } from "graphile-worker";
 import { dropOrphanCounterDeltas, foldBroadcastCounters } from "@/lib/sending/broadcast-counters";
-import { cancelEmailBatch } from "@/lib/sending/cancel-emails";
+import { pacedCancelRound } from "@/lib/sending/cancel-emails";
 import { completeFinishedBroadcasts } from "@/lib/sending/complete-broadcasts";
 import { decideDueAbTests, startBroadcast, startOverdueBroadcasts } from "@/lib/sending/fan-out";
 import { BROADCAST_START_TASK, parseBroadcastStartPayload } from "@/lib/sending/queue";
@@ -84,7 +84,7 @@ export const workerTasks: WorkerTask[] = [
   },
   // A cancelled broadcast's queued emails, a batch a round (lib/sending/cancel-emails.ts): what the
   // cancel's request left, or what a worker killed mid-way did not finish.
-  { name: "broadcasts:cancel", intervalMs: 1_000, run: () => cancelEmailBatch() },
+  { name: "broadcasts:cancel", intervalMs: 1_000, run: pacedCancelRound },
   // Sent and bounced counts reach the broadcast's record within about a second (record-outcomes.ts
   // writes deltas). Always answers 0: the next fold waits its interval however much this one did.
   {

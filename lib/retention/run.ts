@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from "@/lib/domain/clock";
+import { atDuty } from "@/lib/domain/duty-cycle";
 import { env } from "@/lib/env";
 import { clearEmailBodies } from "./email-bodies";
 import { deleteOldEvents } from "./events";
@@ -60,10 +61,4 @@ const DUTY = 0.2;
  * least MIN_PAUSE_MS), so retention holds one connection a fifth of the time and never a long
  * transaction beside the sender. Answers the rows read: 0 once caught up, and the loop then waits its interval.
  */
-export async function pacedRetentionRound(): Promise<number> {
-  const started = performance.now();
-  const round = await retentionRound();
-  const took = performance.now() - started;
-  if (round.scanned > 0) await new Promise((resolve) => setTimeout(resolve, Math.max(MIN_PAUSE_MS, (took * (1 - DUTY)) / DUTY)));
-  return round.scanned;
-}
+export const pacedRetentionRound = (): Promise<number> => atDuty(async () => (await retentionRound()).scanned, DUTY, MIN_PAUSE_MS);
