@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { RssSampler } from "./rss";
+import { WEB_SERVER_NODE_FLAGS } from "../scripts/web-server-flags";
 
 const require = createRequire(import.meta.url);
 
@@ -67,7 +68,16 @@ export class ProductServer extends Child {
   async start() {
     // BENCH_PROFILE=<dir>: the server (and the worker) write a V8 CPU profile there when they stop (open it in Chrome's DevTools).
     const profile = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-    const child = this.spawn([...profile, require.resolve("next/dist/bin/next"), "start", "-p", String(this.port), "-H", "127.0.0.1"]);
+    const child = this.spawn([
+      ...profile,
+      ...WEB_SERVER_NODE_FLAGS,
+      require.resolve("next/dist/bin/next"),
+      "start",
+      "-p",
+      String(this.port),
+      "-H",
+      "127.0.0.1",
+    ]);
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}; see the server log`);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { WEB_SERVER_NODE_FLAGS } from "./web-server-flags";
 
 // The image and the compose file cannot be built or run on these machines (no container runtime):
 // what can drift from the code is checked here instead — that the compose file parses, that every
@@ -34,6 +35,12 @@ describe("compose.yaml", () => {
       const program = programOf(scripts[script]);
       if (program) expect(existsSync(path.join(root, program)), `${name}: ${program}`).toBe(true);
     }
+  });
+
+  it("starts the web server with the flags npm start and the benchmarks give it", () => {
+    const web = scripts[compose.services.web.command?.[2] ?? ""];
+    for (const flag of WEB_SERVER_NODE_FLAGS) expect(web.split(/\s+/)).toContain(flag);
+    expect(web).toMatch(/node_modules\/next\/dist\/bin\/next start$/);
   });
 
   it("gives every process the same database and secret, and starts them after the migration", () => {

@@ -3,6 +3,7 @@ import { ensureDatabase } from "@/lib/db/ensure-database";
 import { exitOnStartupError } from "@/lib/db/startup-error";
 import { env } from "@/lib/env";
 import { supervise, type ChildSpec } from "./supervise";
+import { WEB_SERVER_NODE_FLAGS } from "./web-server-flags";
 
 const require = createRequire(import.meta.url);
 
@@ -20,7 +21,11 @@ export async function launch(mode: "dev" | "start", extraArgs: string[]) {
   console.log(`database ready in ${Date.now() - started} ms (${env.usesEmbeddedDatabase ? `embedded, ${env.dataDir}` : "DATABASE_URL"})`);
 
   const children: ChildSpec[] = [
-    { name: "web", args: [require.resolve("next/dist/bin/next"), mode, "-p", String(env.port), ...extraArgs] },
+    // The production server with its memory flags (web-server-flags.ts); the dev server as Next.js starts it.
+    {
+      name: "web",
+      args: [...(mode === "start" ? WEB_SERVER_NODE_FLAGS : []), require.resolve("next/dist/bin/next"), mode, "-p", String(env.port), ...extraArgs],
+    },
     // The worker sends what the web server queues; it is TypeScript, run through tsx like this script.
     { name: "worker", args: ["--import", "tsx", "worker/index.ts"] },
   ];
