@@ -95,9 +95,17 @@ export function rangeSql(
  * whatever it holds. A paused broadcast's emails, queued until it resumes, and a cancelled one's,
  * queued until the sweep reaches them, are stepped over here.
  */
-export function sendingBroadcastsSql(queue: Queue): Prisma.Sql {
-  const next = (after: Prisma.Sql) => Prisma.sql`SELECT e.broadcast_id FROM emails e WHERE ${queue.held} AND ${after}
-    ORDER BY ${queue.leading}, e.broadcast_id, ${queue.ranges[0].order} LIMIT 1`;
+export const sendingBroadcastsSql = (queue: Queue): Prisma.Sql =>
+  sendingBroadcastsOfIndex(queue.held, Prisma.sql`${queue.leading}, e.broadcast_id, ${queue.ranges[0].order}`);
+
+/**
+ * The same for any index of `emails` that has broadcast_id right after the columns `held` fixes:
+ * `order` is the index's columns, as an ORDER BY that keeps each step on it (windows.ts reads the
+ * broadcasts' emails waiting for a time this way).
+ */
+export function sendingBroadcastsOfIndex(held: Prisma.Sql, order: Prisma.Sql): Prisma.Sql {
+  const next = (after: Prisma.Sql) => Prisma.sql`SELECT e.broadcast_id FROM emails e WHERE ${held} AND ${after}
+    ORDER BY ${order} LIMIT 1`;
   return Prisma.sql`WITH RECURSIVE held(id) AS (
       SELECT (${next(Prisma.sql`e.broadcast_id IS NOT NULL`)})
       UNION ALL

@@ -1,6 +1,7 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { addBusinessDays, nextOpening, windowTimeZone, type Opening, type SendingWindow } from "@/lib/domain/sending-window";
 import { engineDb } from "./engine-db";
+import { sendingBroadcastsOfIndex } from "./queue-sources";
 
 /**
  * `window_ends_at` of a broadcast or automation email whose time is for this module to work out: created under a
@@ -107,8 +108,9 @@ const WAITING = Prisma.sql`e.status = 'scheduled' AND e.broadcast_id IS NOT NULL
  * `queued` once it has come, while their broadcast is sending (a paused one's wait on, and are
  * released once it sends again). An out-of-office hold was `UNPLACED`, so its window is found next.
  * The broadcasts holding such emails are found by skipping through the index from one broadcast to
- * the next, and only the sending ones' due emails are read: a paused broadcast's, however many, cost
- * one read a round (read by time across every broadcast, they were walked past on every round).
+ * the next (queue-sources.ts, as the claim finds them), and only the sending ones' due emails are
+ * read: a paused broadcast's, however many, cost one read a round (read by time across every
+ * broadcast, they were walked past on every round).
  * The earliest RELEASE_BATCH of them go. Answers how many it released.
  */
 export function releaseWaitingBroadcastEmails(options: WindowRoundOptions = {}): Promise<number> {
@@ -118,19 +120,12 @@ export function releaseWaitingBroadcastEmails(options: WindowRoundOptions = {}):
 /** The statement of releaseWaitingBroadcastEmails. */
 export function releaseWaitingSql(options: WindowRoundOptions = {}): Prisma.Sql {
   const now = options.now ?? new Date();
-  const next = (after: Prisma.Sql) =>
-    Prisma.sql`SELECT e.broadcast_id FROM emails e WHERE ${WAITING} AND ${after} ORDER BY e.broadcast_id, e.scheduled_at LIMIT 1`;
   return Prisma.sql`
-    WITH RECURSIVE held(id) AS (
-      SELECT (${next(Prisma.sql`true`)})
-      UNION ALL
-      SELECT (${next(Prisma.sql`e.broadcast_id > held.id`)}) FROM held WHERE held.id IS NOT NULL
-    ),
-    due AS (
-      SELECT d.id, d.scheduled_at FROM held JOIN broadcasts b ON b.id = held.id AND b.status = 'sending'
+    WITH due AS (
+      SELECT d.id, d.scheduled_at FROM (${sendingBroadcastsOfIndex(WAITING, Prisma.sql`e.broadcast_id, e.scheduled_at`)}) s
       CROSS JOIN LATERAL (
         SELECT e.id, e.scheduled_at FROM emails e
-        WHERE ${WAITING} AND e.broadcast_id = b.id AND e.scheduled_at <= ${now} ${scoped(options.organizationId)}
+        WHERE ${WAITING} AND e.broadcast_id = s.id AND e.scheduled_at <= ${now} ${scoped(options.organizationId)}
         ORDER BY e.broadcast_id, e.scheduled_at LIMIT ${RELEASE_BATCH} FOR UPDATE OF e SKIP LOCKED
       ) d
       ORDER BY d.scheduled_at LIMIT ${RELEASE_BATCH}
