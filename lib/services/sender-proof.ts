@@ -88,9 +88,14 @@ export async function assertProvenSender(
     });
     if (inboxes.length > 0) return;
   }
+  throw domainNotVerified(address, path, via);
+}
+
+/** The 400 DOMAIN_NOT_VERIFIED of an address sent from `via`, for a caller that checked the domain itself (SMTP submission's one statement). */
+export function domainNotVerified(address: string, path: string, via: SendingPath): AppError {
   const alternative =
     "relay" in via ? "" : "inbox" in via ? " nor the from address of the inbox it is sent through" : " nor the from address of a verified inbox";
-  throw new AppError("DOMAIN_NOT_VERIFIED", `${domainOf(address)} is not a verified domain of this organization${alternative}`, [
+  return new AppError("DOMAIN_NOT_VERIFIED", `${domainOf(address)} is not a verified domain of this organization${alternative}`, [
     { path, message: "relay" in via ? "must be at a verified domain" : `must be at a verified domain or the address of a verified inbox` },
   ]);
 }

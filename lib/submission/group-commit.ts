@@ -2,7 +2,8 @@ import type { OrgContext } from "@/lib/domain/context";
 import { AppError } from "@/lib/domain/errors";
 import { idempotencyBody, submitEmail } from "@/lib/services/send-emails";
 import { hashOf } from "@/lib/services/idempotency";
-import { createEmailsAtOnce, type EmailRequest } from "@/lib/services/transactional";
+import type { EmailRequest } from "@/lib/services/transactional";
+import { createEmailsAtOnce, takesAtOnce } from "@/lib/services/transactional-at-once";
 
 /** Most messages written by one transaction. */
 const MAX_GROUP = 32;
@@ -14,13 +15,13 @@ type Lane = { ctx: OrgContext; waiting: Waiting[]; inFlight: number };
 
 /**
  * Group commit for SMTP submission: the messages of one API key that arrive while its earlier ones
- * are being written go into the database together, checked and written as a batch of
- * POST /v1/emails/batch is (createEmailsAtOnce: the checks in one round trip, the idempotency keys,
- * threads and emails in one statement). A message costs a share of two round trips where it had
- * seven of its own in series (against the one insert of a server that only stores), which on a busy
- * machine was most of its time. At low load a message goes at once, alone.
- * A group the service refuses (one bad message) is retried message by message, so each hears its own
- * answer; a repeated Message-ID never shares a group with its twin.
+ * are being written go into the database together, checked and written by one prepared statement
+ * (createEmailsAtOnce: the verified domains, suppressions and contacts read, and the idempotency
+ * keys, threads and emails written, in one round trip without a transaction). A message costs a
+ * share of one round trip where it had seven of its own in series (against the one insert of a
+ * server that only stores), which on a busy machine was most of its time. A message alone goes the
+ * same way, as a group of one. Each message hears its own answer (a refused one does not refuse
+ * the others); a repeated Message-ID never shares a group with its twin.
  */
 export class GroupCommit {
   private readonly lanes = new Map<string, Lane>();
@@ -57,9 +58,9 @@ export class GroupCommit {
   }
 
   private async commit(ctx: OrgContext, group: Waiting[]) {
-    // Alone, or with files (their parts are written in a transaction of their own): the single path.
-    const alone = group.length === 1 ? group : group.filter((w) => w.request.attachments.length > 0);
-    const together = group.length === 1 ? [] : group.filter((w) => w.request.attachments.length === 0);
+    // With files (their parts are written in a transaction of their own), an inbox or a template: the single path.
+    const alone = group.filter((w) => !takesAtOnce(w.request));
+    const together = group.filter((w) => takesAtOnce(w.request));
     const single = (w: Waiting) => submitEmail(ctx, w.request, w.key).then(w.resolve, w.reject);
     await Promise.all(alone.map(single));
     if (together.length === 0) return;
@@ -71,7 +72,8 @@ export class GroupCommit {
       answers.forEach((answer, i) => (answer instanceof AppError ? together[i].reject(answer) : together[i].resolve(answer)));
     } catch (error) {
       if (!(error instanceof AppError)) return together.forEach((w) => w.reject(error));
-      // One message refused the group: each on its own, for its own answer.
+      // createEmailsAtOnce answers each message's refusal in its place; a refusal of the whole group
+      // (none today) still gives each message its own answer, one by one.
       await Promise.all(together.map(single));
     }
   }
