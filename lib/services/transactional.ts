@@ -1,5 +1,5 @@
 import type { OrgContext } from "@/lib/domain/context";
-import { db, Prisma } from "@/lib/db";
+import { Prisma } from "@/lib/db";
 import type { Inbox, Template } from "@/lib/generated/prisma/client";
 import { normalizeEmail } from "@/lib/schemas/common";
 import type { SendEmailInput } from "@/lib/schemas/send-email";
