@@ -6,8 +6,8 @@ import { errorField, log } from "@/lib/log";
 // `new pg.Client` and PrismaPg out of the other rooms): one file to read for how many connections a
 // process holds and with which timeouts (the README's "connections per process" reads it).
 
-/** How a pool is sized and timed: pg's own options, without the address (always the process's). */
-type PoolSizing = Pick<pg.PoolConfig, "max" | "connectionTimeoutMillis" | "query_timeout" | "idleTimeoutMillis" | "allowExitOnIdle">;
+/** How a pool is sized and timed, and its sessions' settings (`options`: `-c name=value`): pg's own options, without the address (always the process's). */
+type PoolSizing = Pick<pg.PoolConfig, "max" | "connectionTimeoutMillis" | "query_timeout" | "idleTimeoutMillis" | "allowExitOnIdle" | "options">;
 
 /**
  * A pool of its own for `purpose` (named in the log of a lost connection): an idle connection the

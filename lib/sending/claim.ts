@@ -2,8 +2,10 @@ import type { Inbox } from "@/lib/generated/prisma/client";
 import { Prisma } from "@/lib/db";
 import type { SendingSpeed } from "@/lib/generated/prisma/enums";
 import { inboxProvenSql } from "@/lib/senders/proof";
+import type pg from "pg";
 import { organizationTurn, type OrganizationQueue } from "@/lib/db/organizations-in-turn";
-import { engineDb } from "./engine-db";
+import { claimPool } from "./engine-db";
+import { executeNamed, inClaimTransaction, queryNamed } from "./prepared";
 import { deal } from "@/lib/domain/fair-share";
 import { hasDueSql, instantEmailsSql, nextPacedEmailSql } from "./inbox-queue";
 import { relayEmailsSql, relayHasDueSql } from "./relay-queue";
@@ -77,12 +79,15 @@ const leaseUntil = (leaseMs: number) => Prisma.sql`now() + ${leaseMs}::int * int
  * emails themselves untouched. Answers the ids claimed: an email another worker claimed meanwhile
  * (read as unclaimed by both) is left to it, the unique key deciding.
  */
-async function insertClaims(tx: Prisma.TransactionClient, ids: string[], leaseMs: number): Promise<Set<string>> {
+async function insertClaims(tx: pg.PoolClient, ids: string[], leaseMs: number): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await tx.$queryRaw<{ email_id: string }[]>`
+  const rows = await queryNamed<{ email_id: string }>(
+    tx,
+    Prisma.sql`
     INSERT INTO email_claims (email_id, locked_until) SELECT id, ${leaseUntil(leaseMs)} FROM unnest(${ids}::uuid[]) AS id
     ON CONFLICT (email_id) DO NOTHING
-    RETURNING email_id`;
+    RETURNING email_id`,
+  );
   return new Set(rows.map((row) => row.email_id));
 }
 
@@ -125,7 +130,8 @@ export function dueWorkSql(options: ClaimOptions): Prisma.Sql {
 }
 
 async function dueWork(options: ClaimOptions): Promise<{ relayOrgs: string[]; inboxDue: boolean }> {
-  const [row] = await engineDb().$queryRaw<{ relay_turn: string[]; relay_orgs: string[]; inbox_due: boolean }[]>(dueWorkSql(options));
+  // Its own statement, outside the claim's transaction: most rounds end here.
+  const [row] = await queryNamed<{ relay_turn: string[]; relay_orgs: string[]; inbox_due: boolean }>(claimPool(), dueWorkSql(options));
   // The turn goes on after the last organization it looked at, due or not: one that looked at only
   // organizations with nothing due would otherwise look at the same ones again every round.
   if (!options.organizationIds) relayTurn.served(row.relay_turn);
@@ -140,14 +146,14 @@ type ReadyInbox = InboxPacing & InboxServer & { used_today: number; instant_due:
  * ones included) within the daily limit, and one paced email when the inbox's pacing gap has
  * passed, after which the next gap is drawn.
  */
-async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOptions, inbox: ReadyInbox, budget: number): Promise<Claimed[]> {
+async function claimFromInbox(tx: pg.PoolClient, options: ClaimOptions, inbox: ReadyInbox, budget: number): Promise<Claimed[]> {
   if (budget <= 0) return [];
   const claimed: Claimed[] = [];
   let used = inbox.used_today;
   const instantRoom = Math.min(budget, inbox.daily_limit - used);
   if (inbox.instant_due && instantRoom > 0) {
     // The inbox's row lock (claimDueEmails) keeps any other worker from claiming its emails now.
-    const rows = await tx.$queryRaw<{ id: string }[]>(instantEmailsSql(inbox.id, nowOf(options), instantRoom));
+    const rows = await queryNamed<{ id: string }>(tx, instantEmailsSql(inbox.id, nowOf(options), instantRoom));
     const won = await insertClaims(
       tx,
       rows.map((r) => r.id),
@@ -162,7 +168,7 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
   // No speed allows more than the daily limit (dailyCap): an inbox that reached it has no paced email to look for.
   if (inbox.paced_due && claimed.length < budget && used < inbox.daily_limit) {
     // An automation's emails through an inbox are paced at the inbox's own speed (auto), as a broadcast's are.
-    const [next] = await tx.$queryRaw<{ id: string; sending_speed: SendingSpeed | null }[]>(nextPacedEmailSql(inbox.id, nowOf(options)));
+    const [next] = await queryNamed<{ id: string; sending_speed: SendingSpeed | null }>(tx, nextPacedEmailSql(inbox.id, nowOf(options)));
     if (next) {
       const speed = resolveSpeed(next.sending_speed, inbox);
       if (used < dailyCap(speed, inbox) && (await insertClaims(tx, [next.id], options.leaseMs)).size === 1) {
@@ -175,13 +181,16 @@ async function claimFromInbox(tx: Prisma.TransactionClient, options: ClaimOption
   }
 
   if (used !== inbox.used_today || gapMs !== null) {
-    await tx.$executeRaw`
+    await executeNamed(
+      tx,
+      Prisma.sql`
       UPDATE inboxes SET
         daily_sent_date = (now() AT TIME ZONE 'UTC')::date,
         daily_sent_count = ${used}::int,
         next_send_at = CASE WHEN ${gapMs}::int IS NULL THEN next_send_at ELSE now() + ${gapMs}::int * interval '1 millisecond' END,
         warmup_started_at = CASE WHEN ${warmingUp}::boolean THEN COALESCE(warmup_started_at, now()) ELSE warmup_started_at END
-      WHERE id = ${inbox.id}::uuid`;
+      WHERE id = ${inbox.id}::uuid`,
+    );
   }
   return claimed;
 }
@@ -199,24 +208,25 @@ export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> 
   const room = options.room ?? unlimited;
   const { relayOrgs, inboxDue } = await dueWork(options);
   if (relayOrgs.length === 0 && !inboxDue) return [];
-  return engineDb().$transaction(
-    async (tx) => {
-      // Due emails are read through the queue indexes by index scans that stop at the batch's size.
-      // A bitmap scan cannot stop early (it reads every candidate page first), nor mark index
-      // entries of sent emails dead as an index scan does: with a million emails beside a running
-      // broadcast, the planner chose one and each claim read 100 000 pages (1.6 s) — 363 emails/s
-      // against 1 300 for the bare loop in the full benchmark.
-      await tx.$executeRaw`SET LOCAL enable_bitmapscan = off`;
-      // NO KEY UPDATE: still one claim per inbox at a time (its pacing and daily count are updated
-      // below), but not in conflict with the KEY SHARE lock every insert of an email from the inbox
-      // holds until it commits (the foreign key's check). With FOR UPDATE, a fan-out chunk writing
-      // 5 000 emails for the inbox (1–1.5 s) made every claim skip it meanwhile: the list paused at
-      // each chunk of its own broadcast.
-      //
-      // Only inboxes with something to claim: due instant emails, or a due paced one once the pacing
-      // gap has passed. An inbox with a paced backlog between two gaps (nearly always) would otherwise
-      // be locked, and dealt a share of the batch it cannot use, at every round.
-      const inboxes = await tx.$queryRaw<ReadyInbox[]>`
+  // Due emails are read through the queue indexes by index scans that stop at the batch's size.
+  // A bitmap scan cannot stop early (it reads every candidate page first), nor mark index
+  // entries of sent emails dead as an index scan does: with a million emails beside a running
+  // broadcast, the planner chose one and each claim read 100 000 pages (1.6 s) — 363 emails/s
+  // against 1 300 for the bare loop in the full benchmark. The claim's connections have them off
+  // (engine-db.ts, claimPool).
+  return inClaimTransaction(async (tx) => {
+    // NO KEY UPDATE: still one claim per inbox at a time (its pacing and daily count are updated
+    // below), but not in conflict with the KEY SHARE lock every insert of an email from the inbox
+    // holds until it commits (the foreign key's check). With FOR UPDATE, a fan-out chunk writing
+    // 5 000 emails for the inbox (1–1.5 s) made every claim skip it meanwhile: the list paused at
+    // each chunk of its own broadcast.
+    //
+    // Only inboxes with something to claim: due instant emails, or a due paced one once the pacing
+    // gap has passed. An inbox with a paced backlog between two gaps (nearly always) would otherwise
+    // be locked, and dealt a share of the batch it cannot use, at every round.
+    const inboxes = await queryNamed<ReadyInbox>(
+      tx,
+      Prisma.sql`
         SELECT i.id, i.organization_id, i.smtp_host, i.smtp_port, i.daily_limit, i.created_at, i.warmup_started_at, i.last_error_at,
           due.instant_due, due.paced_due,
           CASE WHEN i.daily_sent_date = (now() AT TIME ZONE 'UTC')::date THEN i.daily_sent_count ELSE 0 END AS used_today
@@ -225,47 +235,46 @@ export async function claimDueEmails(options: ClaimOptions): Promise<Claimed[]> 
         WHERE ${readyInboxSql(options, room)}
         ORDER BY random()
         LIMIT 100
-        FOR NO KEY UPDATE OF i SKIP LOCKED`;
+        FOR NO KEY UPDATE OF i SKIP LOCKED`,
+    );
 
-      const inboxRoom = new Map(
-        inboxes.map((inbox) => [inbox.id, inbox.instant_due ? Math.max(0, Math.min(room.inbox(inbox), inbox.daily_limit - inbox.used_today)) : 0]),
+    const inboxRoom = new Map(
+      inboxes.map((inbox) => [inbox.id, inbox.instant_due ? Math.max(0, Math.min(room.inbox(inbox), inbox.daily_limit - inbox.used_today)) : 0]),
+    );
+    const orgs = room.order([...new Set([...inboxes.map((i) => i.organization_id), ...relayOrgs])]);
+    // An organization can take at most what its destinations have room for.
+    const relayRoom = room.relay();
+    const orgCap = (org: string) =>
+      inboxes.filter((i) => i.organization_id === org).reduce((sum, i) => sum + inboxRoom.get(i.id)! + (i.paced_due ? 1 : 0), 0) +
+      (relayOrgs.includes(org) ? relayRoom : 0);
+    const orgShares = deal(options.batchSize, orgs, orgCap);
+
+    const claimed: Claimed[] = [];
+    const relayShares = new Map<string, number>();
+    let relayLeft = relayRoom;
+    for (const org of orgs) {
+      const own = inboxes.filter((i) => i.organization_id === org);
+      const destinations = [...own.map((i) => i.id), ...(relayOrgs.includes(org) ? ["relay"] : [])];
+      const allotted = deal(orgShares.get(org)!, destinations, (key) =>
+        key === "relay" ? relayLeft : inboxRoom.get(key)! + (own.find((i) => i.id === key)!.paced_due ? 1 : 0),
       );
-      const orgs = room.order([...new Set([...inboxes.map((i) => i.organization_id), ...relayOrgs])]);
-      // An organization can take at most what its destinations have room for.
-      const relayRoom = room.relay();
-      const orgCap = (org: string) =>
-        inboxes.filter((i) => i.organization_id === org).reduce((sum, i) => sum + inboxRoom.get(i.id)! + (i.paced_due ? 1 : 0), 0) +
-        (relayOrgs.includes(org) ? relayRoom : 0);
-      const orgShares = deal(options.batchSize, orgs, orgCap);
-
-      const claimed: Claimed[] = [];
-      const relayShares = new Map<string, number>();
-      let relayLeft = relayRoom;
-      for (const org of orgs) {
-        const own = inboxes.filter((i) => i.organization_id === org);
-        const destinations = [...own.map((i) => i.id), ...(relayOrgs.includes(org) ? ["relay"] : [])];
-        const allotted = deal(orgShares.get(org)!, destinations, (key) =>
-          key === "relay" ? relayLeft : inboxRoom.get(key)! + (own.find((i) => i.id === key)!.paced_due ? 1 : 0),
-        );
-        for (const inbox of own) claimed.push(...(await claimFromInbox(tx, options, inbox, Math.min(allotted.get(inbox.id)!, inboxRoom.get(inbox.id)! + 1))));
-        const relayShare = allotted.get("relay") ?? 0;
-        if (relayShare > 0) {
-          relayShares.set(org, relayShare);
-          relayLeft -= relayShare;
-        }
+      for (const inbox of own) claimed.push(...(await claimFromInbox(tx, options, inbox, Math.min(allotted.get(inbox.id)!, inboxRoom.get(inbox.id)! + 1))));
+      const relayShare = allotted.get("relay") ?? 0;
+      if (relayShare > 0) {
+        relayShares.set(org, relayShare);
+        relayLeft -= relayShare;
       }
-      // Relay emails are claimed in the same transaction: the inbox locks and the claim commit together.
-      const viaRelay = relayShares.size > 0 ? await claimRelayIn(tx, options, relayShares) : [];
-      return [...claimed, ...viaRelay];
-    },
-    { timeout: 30_000, maxWait: 30_000 },
-  );
+    }
+    // Relay emails are claimed in the same transaction: the inbox locks and the claim commit together.
+    const viaRelay = relayShares.size > 0 ? await claimRelayIn(tx, options, relayShares) : [];
+    return [...claimed, ...viaRelay];
+  });
 }
 
-async function claimRelayIn(tx: Prisma.TransactionClient, options: ClaimOptions, shares: Map<string, number>): Promise<Claimed[]> {
+async function claimRelayIn(tx: pg.PoolClient, options: ClaimOptions, shares: Map<string, number>): Promise<Claimed[]> {
   const wanted = [...shares].filter(([, n]) => n > 0);
   if (wanted.length === 0) return [];
-  return tx.$queryRaw<Claimed[]>(relayClaimSql(options, new Map(wanted)));
+  return queryNamed<Claimed>(tx, relayClaimSql(options, new Map(wanted)));
 }
 
 /** The relay's claim: up to each organization's share of its due relay emails, claimed under a lease. */

@@ -10,7 +10,7 @@ import { errorField, log } from "@/lib/log";
  * same process; and the lease heartbeat has a connection of its own, so a busy engine still
  * renews what it holds.
  */
-const globalForEngine = globalThis as unknown as { engineDb?: PrismaClient; leasePool?: pg.Pool; recordPool?: pg.Pool };
+const globalForEngine = globalThis as unknown as { engineDb?: PrismaClient; leasePool?: pg.Pool; recordPool?: pg.Pool; claimPool?: pg.Pool };
 
 const ENGINE_CONNECTIONS = 8;
 
@@ -43,10 +43,29 @@ export function recordPool(): pg.Pool {
   return globalForEngine.recordPool;
 }
 
+/**
+ * Plain pg for the claim and the placement of windowed emails (claim.ts, windows.ts), whose
+ * statements are named (prepared.ts): each connection parses and plans each of them once, not at
+ * every claim. Two: a worker claims one batch at a time, and asks what is due beside it. Bitmap
+ * scans are off for the whole session, not per transaction: a plan is cached with the settings it
+ * was made under, so every execution of a statement on these connections must see the same ones
+ * (why the claim wants them off: claim.ts).
+ */
+export function claimPool(): pg.Pool {
+  globalForEngine.claimPool ??= createPool("engine claim", {
+    max: 2,
+    connectionTimeoutMillis: 10_000,
+    query_timeout: 30_000,
+    options: "-c enable_bitmapscan=off",
+  });
+  return globalForEngine.claimPool;
+}
+
 export async function closeEngineDb(): Promise<void> {
-  const { engineDb: client, leasePool: lease, recordPool: record } = globalForEngine;
+  const { engineDb: client, leasePool: lease, recordPool: record, claimPool: claim } = globalForEngine;
   globalForEngine.engineDb = undefined;
   globalForEngine.leasePool = undefined;
   globalForEngine.recordPool = undefined;
-  await Promise.all([client?.$disconnect(), lease?.end(), record?.end()]);
+  globalForEngine.claimPool = undefined;
+  await Promise.all([client?.$disconnect(), lease?.end(), record?.end(), claim?.end()]);
 }

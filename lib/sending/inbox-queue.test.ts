@@ -5,7 +5,7 @@ import { createTestOrg, type TestOrg } from "@/lib/testing/api";
 import { dispatchSequenceSteps } from "@/lib/sequences/dispatch";
 import { activeAutomation, announceEvent, engineClock, settle } from "@/lib/testing/automation-fixtures";
 import { createIsolatedDatabase, type IsolatedDatabase } from "@/lib/testing/isolated-database";
-import { emailRowsRead } from "@/lib/testing/rows-read";
+import { engineRowsRead } from "@/lib/testing/rows-read";
 import { seedSegment, sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { organizationsAfterSql, organizationTurn } from "@/lib/db/organizations-in-turn";
@@ -70,7 +70,7 @@ describe("an inbox's queue read by the claim, beside a backlog of paced emails",
   afterAll(() => database?.drop());
 
   const now = Prisma.sql`now()`;
-  const expectFewRead = async (statement: Prisma.Sql) => expect(await emailRowsRead(database.db, statement)).toBeLessThan(50);
+  const expectFewRead = async (statement: Prisma.Sql) => expect(await engineRowsRead(database.db, statement)).toBeLessThan(50);
 
   async function expectEachReadsFew() {
     // The instant emails: the two transactional ones, not the paced backlog nor the emails waiting for later.

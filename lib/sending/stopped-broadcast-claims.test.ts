@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, Prisma } from "@/lib/db";
 import { createTestOrg, type TestOrg } from "@/lib/testing/api";
 import { createIsolatedDatabase, type IsolatedDatabase } from "@/lib/testing/isolated-database";
-import { emailRowsRead } from "@/lib/testing/rows-read";
+import { engineRowsRead } from "@/lib/testing/rows-read";
 import { sinkInbox } from "@/lib/testing/sending-fixtures";
 import { startSmtpSink, type SmtpSink } from "@/lib/testing/smtp-sink";
 import { claimDueEmails, dueWorkSql, relayClaimSql } from "./claim";
@@ -97,7 +97,7 @@ describe("the claim's queries beside cancelled broadcasts' queued emails", () =>
   const now = Prisma.sql`now()`;
   const few = 20;
   const query = <T>(statement: Prisma.Sql) => database.db.$queryRaw<T[]>(statement);
-  const rowsRead = (statement: Prisma.Sql) => emailRowsRead(database.db, statement);
+  const rowsRead = (statement: Prisma.Sql) => engineRowsRead(database.db, statement);
 
   async function expectEachReadsFew() {
     // An inbox's instant emails: the transactional one; none of the cancelled broadcasts'.
@@ -255,7 +255,7 @@ describe("a paused broadcast's queued emails, and queued emails another transact
     );
     await locking;
     try {
-      expect(await emailRowsRead(database.db, claim())).toBeLessThan(100);
+      expect(await engineRowsRead(database.db, claim())).toBeLessThan(100);
       const claimed = await database.db.$queryRaw<{ id: string }[]>(claim());
       expect(claimed.map((r) => r.id).sort()).toEqual([...transactional].sort());
     } finally {
@@ -267,7 +267,7 @@ describe("a paused broadcast's queued emails, and queued emails another transact
   it("pausing changes the broadcast's row only: its emails stay queued, stepped over until it sends again", async () => {
     await database.db.$transaction((tx) => pauseBroadcastIn(tx, org, broadcast, "manual"));
     expect(await database.db.email.count({ where: { broadcast_id: broadcast, status: "queued" } })).toBe(BACKLOG);
-    expect(await emailRowsRead(database.db, claim())).toBeLessThan(12);
+    expect(await engineRowsRead(database.db, claim())).toBeLessThan(12);
     expect(await database.db.$queryRaw(claim())).toEqual([]);
     // Resumed (the service's last step; lib/services/broadcast-sending.ts), its emails are claimed again.
     await database.db.$executeRaw`UPDATE broadcasts SET status = 'sending' WHERE id = ${broadcast}::uuid`;
@@ -291,7 +291,7 @@ describe("a paused broadcast's queued emails, and queued emails another transact
       FROM generate_series(1, 3) n`;
     await database.db.$executeRawUnsafe("ANALYZE emails");
     const release = releaseWaitingSql({ now: new Date() });
-    expect(await emailRowsRead(database.db, release)).toBeLessThan(20);
+    expect(await engineRowsRead(database.db, release)).toBeLessThan(20);
     expect(await database.db.$executeRaw(release)).toBe(3);
     expect(await database.db.email.count({ where: { broadcast_id: sending, status: "queued" } })).toBe(3);
     expect(await database.db.email.count({ where: { broadcast_id: broadcast, status: "scheduled" } })).toBeGreaterThan(BACKLOG - 20);
