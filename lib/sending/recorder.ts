@@ -22,15 +22,23 @@ export type RecorderOptions = {
   onRecorded: (ids: string[], touchedBroadcasts: string[], bounced: { broadcasts: string[]; inboxes: string[] }) => void;
   /** A write failed (the database is away): the outcomes stay here and are tried again. */
   onFailure: (error: unknown) => void;
+  /** Whether the relay's thread marks the relay's accepted emails on their claims (relay-recorder.ts): their outcomes may wait for larger batches. */
+  relayMarks?: boolean;
   /** Room again under the bound of unrecorded emails. */
   onProgress: () => void;
 };
 
-/** A flush waits for this many outcomes, or until the first has waited LINGER_MS: fewer, fuller statements. */
-const FULL_BATCH = 20;
+/** A flush waits for this many outcomes, or until the first has waited this long: fewer, fuller statements. */
+const PROMPT = { full: 20, lingerMs: 10 };
+/**
+ * The same when every outcome waiting is of an email the relay accepted, which the relay's thread
+ * marks on its claim (relay-recorder.ts): once marked, a crash would not send it again and it is
+ * outside the bound on unrecorded emails, so nothing waits for its record, and the recorder waits
+ * for batches five times as large, each costing the database about what a batch of 20 did.
+ */
+const RELAXED = { full: 100, lingerMs: 50 };
 /** Writes in flight at once: an outcome waits for a free one less, and the bound on unrecorded emails binds later. */
 const MAX_FLUSHES = 3;
-const LINGER_MS = 10;
 const RETRY_FIRST_MS = 100;
 const RETRY_MOST_MS = 1_000;
 
@@ -45,8 +53,10 @@ export class Recorder {
   private buffer: Outcome[] = [];
   private firstBufferedAt = 0;
   private lingerTimer: NodeJS.Timeout | null = null;
+  private lingering = PROMPT;
   private flushing = 0;
-  private flushingSent = 0;
+  /** Emails the server accepted, waiting here or being written, that no mark of the relay's thread covers. */
+  private unmarked = new Set<string>();
   private failing = false;
   private retryMs = RETRY_FIRST_MS;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -59,11 +69,24 @@ export class Recorder {
     this.maxBatch = options.maxBatch ?? 200;
   }
 
-  /** Emails the SMTP server accepted whose outcome is not written yet. */
+  /**
+   * Emails the SMTP server accepted whose outcome is not written yet, nor their acceptance marked
+   * on their claim by the relay's thread: the ones a crash now would send again.
+   */
   get unrecordedSent(): number {
-    let n = this.flushingSent;
-    for (const o of this.buffer) if (isSent(o)) n++;
-    return n;
+    return this.unmarked.size;
+  }
+
+  /** The relay's thread marked these emails accepted on their claims (relay-recorder.ts). */
+  marked(ids: string[]) {
+    let freed = false;
+    for (const id of ids) if (this.unmarked.delete(id)) freed = true;
+    if (freed) this.options.onProgress();
+  }
+
+  /** An outcome that may wait for a larger batch: an email the relay accepted, marked by the relay's thread. */
+  private mayLinger(o: Outcome): boolean {
+    return this.options.relayMarks === true && o.kind === "result" && o.result.kind === "sent" && o.result.outgoing.inbox === null;
   }
 
   get pending(): number {
@@ -73,6 +96,12 @@ export class Recorder {
   add(outcome: Outcome) {
     if (this.buffer.length === 0) this.firstBufferedAt = performance.now();
     this.buffer.push(outcome);
+    if (isSent(outcome)) this.unmarked.add(idOf(outcome));
+    // A lingering batch goes once full, or sooner when an outcome that may not wait so long joins it.
+    if (this.lingerTimer && (this.buffer.length >= this.lingering.full || (this.lingering === RELAXED && !this.mayLinger(outcome)))) {
+      clearTimeout(this.lingerTimer);
+      this.lingerTimer = null;
+    }
     this.kick();
   }
 
@@ -93,11 +122,12 @@ export class Recorder {
     // While failing, one attempt at a time, on the retry timer.
     if (this.failing || this.buffer.length === 0 || this.flushing >= MAX_FLUSHES || this.lingerTimer) return;
     const waited = performance.now() - this.firstBufferedAt;
-    if (this.buffer.length < FULL_BATCH && waited < LINGER_MS) {
+    this.lingering = this.buffer.every((o) => this.mayLinger(o)) ? RELAXED : PROMPT;
+    if (this.buffer.length < this.lingering.full && waited < this.lingering.lingerMs) {
       this.lingerTimer = setTimeout(() => {
         this.lingerTimer = null;
         this.kick();
-      }, LINGER_MS - waited);
+      }, this.lingering.lingerMs - waited);
       return;
     }
     void this.flush();
@@ -106,9 +136,7 @@ export class Recorder {
   private async flush() {
     const taken = this.buffer.splice(0, this.maxBatch);
     this.firstBufferedAt = performance.now();
-    const sent = taken.filter(isSent).length;
     this.flushing++;
-    this.flushingSent += sent;
     try {
       const touched = await recordOutcomes(
         {
@@ -122,7 +150,7 @@ export class Recorder {
       this.failing = false;
       this.retryMs = RETRY_FIRST_MS;
       this.flushing--;
-      this.flushingSent -= sent;
+      for (const o of taken) this.unmarked.delete(idOf(o));
       const bounces = taken.flatMap((o) => (o.kind === "result" && o.result.kind === "bounced" ? [o.result.outgoing] : []));
       this.options.onRecorded(taken.map(idOf), touched, {
         broadcasts: [...new Set(bounces.flatMap((b) => (b.email.broadcast_id ? [b.email.broadcast_id] : [])))],
@@ -131,7 +159,6 @@ export class Recorder {
     } catch (error) {
       this.buffer.unshift(...taken);
       this.flushing--;
-      this.flushingSent -= sent;
       this.options.onFailure(error);
       if (!this.failing) log.error({ outcomes: taken.length, err: errorField(error) }, "sender: could not record outcomes; keeping them to retry");
       this.failing = true;

@@ -18,6 +18,8 @@ export type RelayInThreadOptions = {
   databaseUrl?: string;
   /** A write of the thread's failed (the database is away): it keeps the marks and tries again. */
   onWriteFailed?: (reason: string) => void;
+  /** Emails whose claims the thread marked accepted, committed (relay-recorder.ts). */
+  onMarked?: (emailIds: string[]) => void;
 };
 
 export class RelayInThread implements MailSender {
@@ -42,6 +44,7 @@ export class RelayInThread implements MailSender {
     thread.unref();
     thread.on("message", (reply: RelayReply) => {
       if ("writeFailed" in reply) return this.options.onWriteFailed?.(reply.writeFailed);
+      if ("marked" in reply) return this.options.onMarked?.(reply.marked);
       const waiter = this.pending.get(reply.id);
       if (!waiter) return;
       this.pending.delete(reply.id);

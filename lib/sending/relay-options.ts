@@ -16,7 +16,11 @@ export type SentInfo = { response?: string; messageId?: string; dsn?: boolean };
 export type SmtpErrorFields = { message: string; code?: string; command?: string; response?: string; responseCode?: number };
 export type RelayJob = { id: number; message: Omit<MessageWithDsn, "raw">; raw: Uint8Array; emailId?: string };
 /** An answer of the relay's thread: a message's outcome, or a failed write of the accepted marks. */
-export type RelayReply = { id: number; response?: string; messageId?: string; dsn?: boolean; error?: SmtpErrorFields } | { id: 0; writeFailed: string };
+export type RelayReply =
+  | { id: number; response?: string; messageId?: string; dsn?: boolean; error?: SmtpErrorFields }
+  | { id: 0; writeFailed: string }
+  /** Emails whose claims the thread marked accepted (relay-recorder.ts, onMarked). */
+  | { id: 0; marked: string[] };
 
 export function smtpErrorFields(error: unknown): SmtpErrorFields {
   const e = (error ?? {}) as Record<string, unknown>;

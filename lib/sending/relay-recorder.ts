@@ -19,7 +19,8 @@ const MARK_ACCEPTED = `
   UPDATE email_claims c SET accepted_at = v.at, accepted_response = v.response, accepted_dsn = v.dsn
   FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::boolean[]) AS v(id, at, response, dsn)
   WHERE c.email_id = v.id
-    AND c.email_id IN (SELECT email_id FROM email_claims WHERE email_id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED)`;
+    AND c.email_id IN (SELECT email_id FROM email_claims WHERE email_id = ANY($1::uuid[]) FOR UPDATE SKIP LOCKED)
+  RETURNING c.email_id`;
 
 /** Writes in flight at once (the thread's pool has as many connections): an accepted email waits for a free one less, and its connection for its slot less. */
 export const RELAY_WRITES = 4;
@@ -52,11 +53,18 @@ export class RelayRecorder {
   private retryMs = RETRY_FIRST_MS;
   private retryTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  private soon: NodeJS.Immediate | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
     /** A write failed (the database is away): said once per streak of failures. */
     private readonly onFailure: (error: unknown) => void,
+    /**
+     * The emails whose marks a write committed: a claim it skipped (SKIP LOCKED, above) is not
+     * among them. Their worker counts these as recorded for its bound on unrecorded emails
+     * (recorder.ts): killed, it would not send them again (leases.ts).
+     */
+    private readonly onMarked: (ids: string[]) => void = () => undefined,
   ) {}
 
   accepted(row: Accepted): Recording {
@@ -71,7 +79,14 @@ export class RelayRecorder {
       written.reject(error);
     };
     this.waiting.push({ row, handed: () => handed.resolve(), written: () => written.resolve(), failed });
-    this.kick();
+    // Written at the end of this turn of the event loop, with every email accepted in it: the
+    // replies of several connections are read in one turn, and one write of them all costs
+    // PostgreSQL about what a write of one does. Within the turn nothing is handed, so no
+    // connection ends a message meanwhile.
+    this.soon ??= setImmediate(() => {
+      this.soon = null;
+      this.kick();
+    });
     return { handed: handed.promise, written: written.promise };
   }
 
@@ -79,6 +94,7 @@ export class RelayRecorder {
   close() {
     this.closed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (this.soon) clearImmediate(this.soon);
     for (const w of this.waiting.splice(0)) w.failed(new Error("The relay's recorder is closed"));
   }
 
@@ -94,19 +110,20 @@ export class RelayRecorder {
     try {
       client = await this.pool.connect();
       // Sent now: a client with nothing in flight writes the statement to its socket at once.
-      const writing = client.query({
+      const writing = client.query<{ email_id: string }>({
         name: "engine-mark-accepted",
         text: MARK_ACCEPTED,
         values: [taken.map((w) => w.row.id), taken.map((w) => w.row.at), taken.map((w) => w.row.response), taken.map((w) => w.row.dsn)],
       });
       if (!this.failing) for (const w of taken) w.handed();
-      await writing;
+      const { rows } = await writing;
       this.failing = false;
       this.retryMs = RETRY_FIRST_MS;
       for (const w of taken) {
         w.handed();
         w.written();
       }
+      if (rows.length > 0) this.onMarked(rows.map((r) => r.email_id));
     } catch (error) {
       if (!this.failing) this.onFailure(error);
       this.failing = true;

@@ -14,7 +14,11 @@ const { relayUrl, databaseUrl } = workerData as { relayUrl: string; databaseUrl?
 
 const pool = databaseUrl ? createPool("relay thread", { max: RELAY_WRITES, connectionTimeoutMillis: 5_000, query_timeout: 60_000 }, databaseUrl) : null;
 const recorder = pool
-  ? new RelayRecorder(pool, (error) => port.postMessage({ id: 0, writeFailed: error instanceof Error ? error.message : String(error) } satisfies RelayReply))
+  ? new RelayRecorder(
+      pool,
+      (error) => port.postMessage({ id: 0, writeFailed: error instanceof Error ? error.message : String(error) } satisfies RelayReply),
+      (ids) => port.postMessage({ id: 0, marked: ids } satisfies RelayReply),
+    )
   : null;
 
 const transport = new SmtpPool<string>({

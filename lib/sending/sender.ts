@@ -27,7 +27,11 @@ export type SenderOptions = {
   organizationId?: string;
   /**
    * Most emails accepted by SMTP servers and not yet recorded; no email is handed to SMTP while
-   * that many wait. A worker killed at any moment repeats at most about this many.
+   * that many wait. A worker killed at any moment repeats at most about this many (and the few
+   * the relay accepted whose marks were not yet on their way: smtp-pool.ts). One whose acceptance
+   * the relay's thread has marked on its claim no longer counts: a kill would not send it again
+   * (leases.ts records it as sent). Counted, they held a broadcast through the relay to the rate at
+   * which the main thread recorded batches of 20.
    */
   maxUnrecorded?: number;
   /** Most emails one worker holds (claimed, not yet recorded) across all destinations. */
@@ -94,7 +98,9 @@ export function createSender(options: SenderOptions = {}): Sender {
     policy: options.policy,
     connectTimeoutMs: options.smtpConnectTimeoutMs,
     // The thread marks what the relay accepts on its claim (relay-thread.ts): a failed write there means the database is away.
-    relay: relayInThread ? (url) => new RelayInThread(url, { databaseUrl: env.databaseUrl, onWriteFailed: () => leases?.noteFailure() }) : undefined,
+    relay: relayInThread
+      ? (url) => new RelayInThread(url, { databaseUrl: env.databaseUrl, onWriteFailed: () => leases?.noteFailure(), onMarked: (ids) => recorder.marked(ids) })
+      : undefined,
   });
 
   /** Every email this worker holds (claimed, not yet recorded), with when it was claimed. */
@@ -163,6 +169,7 @@ export function createSender(options: SenderOptions = {}): Sender {
 
   const recorder = new Recorder({
     retryDelaysMs: options.retryDelaysMs,
+    relayMarks: relayInThread,
     onRecorded: (ids, broadcasts, bounced) => {
       for (const id of ids) {
         held.delete(id);
