@@ -16,7 +16,12 @@ describe("the relay thread's marks of accepted emails", () => {
     // The main thread's recorder, mid-statement: it holds the claim it is about to delete with the email's record.
     const recorder = await pool.connect();
     const failures: unknown[] = [];
-    const marks = new RelayRecorder(pool, (error) => failures.push(error));
+    const reported: string[] = [];
+    const marks = new RelayRecorder(
+      pool,
+      (error) => failures.push(error),
+      (ids) => reported.push(...ids),
+    );
     try {
       await recorder.query("BEGIN");
       await recorder.query("SELECT 1 FROM email_claims WHERE email_id = $1 FOR UPDATE", [recording]);
@@ -29,6 +34,8 @@ describe("the relay thread's marks of accepted emails", () => {
       expect(claims.find((c) => c.email_id === accepted)).toMatchObject({ accepted_response: "250 2.0.0 Ok", accepted_at: expect.any(Date) });
       expect(claims.find((c) => c.email_id === recording)).toMatchObject({ accepted_at: null });
       expect(failures).toEqual([]);
+      // Only the claim marked is reported: the held one's email is still one a crash would send again (recorder.ts).
+      expect(reported).toEqual([accepted]);
     } finally {
       await recorder.query("ROLLBACK");
       recorder.release();
