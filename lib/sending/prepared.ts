@@ -5,10 +5,10 @@ import { claimPool } from "./engine-db";
 
 // The claim's statements are long (the skips through the queue indexes, each range of each queue,
 // written out), and the engine runs them several times a second: sent unnamed, as Prisma sends
-// every statement, PostgreSQL parsed and planned each of them at every claim. Named, each
-// connection prepares a statement once and then only binds and runs it, and after a few runs
-// PostgreSQL may keep one generic plan for it (plan_cache_mode auto): the tests of the claim
-// measure those plans too (lib/testing/rows-read.ts).
+// every statement, PostgreSQL parsed and planned each of them at every claim, which cost several
+// times what running them did. Named, each connection prepares a statement once, and runs it with
+// one generic plan (the claim's pool forces them: engine-db.ts); the tests of the claim measure
+// those plans (lib/testing/rows-read.ts).
 
 const names = new Map<string, string>();
 

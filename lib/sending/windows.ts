@@ -1,7 +1,7 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { addBusinessDays, nextOpening, windowTimeZone, type Opening, type SendingWindow } from "@/lib/domain/sending-window";
-import { claimPool } from "./engine-db";
-import { executeNamed, inClaimTransaction, queryNamed } from "./prepared";
+import { claimPool, engineDb } from "./engine-db";
+import { executeNamed } from "./prepared";
 import { sendingBroadcastsOfIndex } from "./queue-sources";
 
 /**
@@ -63,11 +63,9 @@ function placement(email: Unplaced, now: Date, memo: Map<string, Opening>): { st
  */
 export async function placeWindowedEmails(options: WindowRoundOptions = {}): Promise<number> {
   const now = options.now ?? new Date();
-  // On the claim's connections, its statements named (prepared.ts): the placer runs every round.
-  return inClaimTransaction(async (tx) => {
-    const rows = await queryNamed<Unplaced>(
-      tx,
-      Prisma.sql`
+  return engineDb().$transaction(
+    async (tx) => {
+      const rows = await tx.$queryRaw<Unplaced[]>`
         SELECT e.id, e.next_attempt_at, COALESCE(b.sending_window, a.sending_window) AS sending_window,
           o.timezone AS organization_timezone, c.timezone AS contact_timezone, s.delay_business_days, prev.sent_at AS previous_sent_at
         FROM emails e
@@ -84,14 +82,11 @@ export async function placeWindowedEmails(options: WindowRoundOptions = {}): Pro
           AND NOT EXISTS (SELECT 1 FROM email_claims claim WHERE claim.email_id = e.id)
         ORDER BY e.window_ends_at
         LIMIT ${PLACE_BATCH}
-        FOR UPDATE OF e SKIP LOCKED`,
-    );
-    if (rows.length === 0) return 0;
-    const memo = new Map<string, Opening>();
-    const placed = rows.map((row) => ({ id: row.id, ...placement(row, now, memo) }));
-    await executeNamed(
-      tx,
-      Prisma.sql`
+        FOR UPDATE OF e SKIP LOCKED`;
+      if (rows.length === 0) return 0;
+      const memo = new Map<string, Opening>();
+      const placed = rows.map((row) => ({ id: row.id, ...placement(row, now, memo) }));
+      await tx.$executeRaw`
         UPDATE emails e SET
           status = CASE WHEN v.start > ${now} THEN 'scheduled' ELSE 'queued' END::"EmailStatus",
           scheduled_at = CASE WHEN v.start > ${now} THEN v.start ELSE e.scheduled_at END,
@@ -99,10 +94,11 @@ export async function placeWindowedEmails(options: WindowRoundOptions = {}): Pro
           window_ends_at = v.ends, updated_at = now()
         FROM unnest(${placed.map((p) => p.id)}::uuid[], ${placed.map((p) => p.start)}::timestamptz[], ${placed.map((p) => p.end)}::timestamptz[])
           AS v(id, start, ends)
-        WHERE e.id = v.id AND e.status = 'queued'`,
-    );
-    return rows.length;
-  });
+        WHERE e.id = v.id AND e.status = 'queued'`;
+      return rows.length;
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
 }
 
 /** Of a broadcast's emails waiting for a time (emails_scheduled_broadcast_idx, by broadcast then time). */
@@ -119,6 +115,8 @@ const WAITING = Prisma.sql`e.status = 'scheduled' AND e.broadcast_id IS NOT NULL
  * The earliest RELEASE_BATCH of them go. Answers how many it released.
  */
 export function releaseWaitingBroadcastEmails(options: WindowRoundOptions = {}): Promise<number> {
+  // A named statement on the claim's connections (prepared.ts), generic plan and all: the worker
+  // releases every round, and planning this statement cost more than running it.
   return executeNamed(claimPool(), releaseWaitingSql(options));
 }
 
