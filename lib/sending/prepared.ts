@@ -20,7 +20,7 @@ function nameOf(text: string): string {
 }
 
 /** A statement built with `Prisma.sql` as a named statement of plain pg. */
-export function named(statement: Prisma.Sql): pg.QueryConfig {
+function named(statement: Prisma.Sql): pg.QueryConfig {
   return { name: nameOf(statement.text), text: statement.text, values: statement.values };
 }
 

@@ -46,7 +46,7 @@ let prepared = 0;
  * PostgreSQL chooses such a plan after a few runs when it looks no costlier, and a generic plan
  * that reads past a stopped broadcast's emails must fail the test as a custom one does.
  */
-export async function emailRowsRead(client: PrismaClient, statement: Prisma.Sql, plan: "custom" | "generic" = "custom"): Promise<number> {
+async function emailRowsRead(client: PrismaClient, statement: Prisma.Sql, plan: "custom" | "generic" = "custom"): Promise<number> {
   try {
     await client.$transaction(async (tx) => {
       await tx.$executeRaw`SET LOCAL enable_bitmapscan = off`;
