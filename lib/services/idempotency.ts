@@ -27,6 +27,9 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+/** 409: the key answered another body in the last 24 hours (here, and for each message of SMTP submission's groups). */
+export const idempotencyConflict = () => new AppError("CONFLICT", "This Idempotency-Key was used with a different request in the last 24 hours");
+
 export const hashOf = (body: unknown) =>
   createHash("sha256")
     .update(JSON.stringify(canonical(body)))
@@ -51,7 +54,7 @@ export async function withIdempotency<T>(ctx: OrgContext, key: string | null, bo
     if (taken === 0) {
       const earlier = await tx.idempotencyKey.findUniqueOrThrow({ where: { organization_id_key: { organization_id: ctx.organizationId, key } } });
       if (earlier.request_hash !== hash) {
-        throw new AppError("CONFLICT", "This Idempotency-Key was used with a different request in the last 24 hours");
+        throw idempotencyConflict();
       }
       return earlier.response as T;
     }

@@ -4,6 +4,7 @@ import { domainOf } from "@/lib/domain/addresses";
 import { AppError } from "@/lib/domain/errors";
 import type { Contact, IdempotencyKey, Suppression } from "@/lib/generated/prisma/client";
 import { normalizeEmail } from "@/lib/schemas/common";
+import { idempotencyConflict } from "./idempotency";
 import { domainNotVerified } from "./sender-proof";
 import { assertNotSuppressed, recipientsOf } from "./transactional-checks";
 import { assertKeyMaySendAll, emailRow, finish, prepare, type PlanContact, type Planned, type Prepared } from "./transactional-plan";
@@ -102,7 +103,10 @@ function refusal<T>(decide: () => T): T | AppError {
   }
 }
 
-const conflict = () => new AppError("CONFLICT", "This Idempotency-Key was used with a different request in the last 24 hours");
+/** What a key taken before answers a message: its first answer for the same body, a conflict for another (or for a key gone meanwhile). */
+const replayOf = (earlier: { request_hash: string | null; response: unknown } | undefined, request: KeyedRequest): { id: string } | AppError =>
+  earlier && earlier.request_hash === request.requestHash ? (earlier.response as { id: string }) : idempotencyConflict();
+
 const firstTo = (request: EmailRequest) => normalizeEmail(recipientsOf(request.input).to[0]);
 
 /** Plans every email without the database; those whose rendering asks for their contact read the contacts first (one round trip). */
@@ -173,7 +177,7 @@ export async function createEmailsAtOnce(ctx: OrgContext, requests: KeyedRequest
   const answers = written.map((w, i): { id: string } | AppError | null => {
     const m = messages[i];
     if (w.created) return { id: w.id };
-    if (w.seen) return w.earlier_hash === m.request.requestHash ? (w.earlier_response as { id: string }) : conflict();
+    if (w.seen) return replayOf({ request_hash: w.earlier_hash, response: w.earlier_response }, m.request);
     if (m.early) return m.early;
     if (!w.verified) return domainNotVerified(m.prepared!.from.address, "from", { relay: true });
     if (w.suppressed) return refusal(() => assertNotSuppressed(w.suppressed!, [m.prepared!])) as AppError;
@@ -186,7 +190,6 @@ export async function createEmailsAtOnce(ctx: OrgContext, requests: KeyedRequest
   const byKey = new Map(keys.map((k) => [k.key, k]));
   return answers.map((a, i) => {
     if (a !== null) return a;
-    const before = byKey.get(messages[i].request.idempotencyKey!);
-    return before && before.request_hash === messages[i].request.requestHash ? (before.response as { id: string }) : conflict();
+    return replayOf(byKey.get(messages[i].request.idempotencyKey!), messages[i].request);
   });
 }
