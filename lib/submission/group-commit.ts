@@ -71,10 +71,8 @@ export class GroupCommit {
       );
       answers.forEach((answer, i) => (answer instanceof AppError ? together[i].reject(answer) : together[i].resolve(answer)));
     } catch (error) {
-      if (!(error instanceof AppError)) return together.forEach((w) => w.reject(error));
-      // createEmailsAtOnce answers each message's refusal in its place; a refusal of the whole group
-      // (none today) still gives each message its own answer, one by one.
-      await Promise.all(together.map(single));
+      // Each message's refusal comes back in its place; what is thrown (the database away) is every message's.
+      together.forEach((w) => w.reject(error));
     }
   }
 }
